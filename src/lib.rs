@@ -1,0 +1,29 @@
+//! wheelport: convert prebuilt CUDA Python wheels so they run on other GPU stacks
+//! (Hygon DCU `dtk`, AMD ROCm `rocm`, Moore Threads MUSA `musa`).
+//!
+//! The library is organised as one module per pipeline stage:
+//!
+//! * [`wheel`] — reading wheels (PEP 427 zip archives): `.so` members, `WHEEL`, `METADATA`.
+//! * [`elf`] — reading host ELF shared objects: dynamic section, versioned imports,
+//!   the fatbin sections and the `.nvFatBinSegment` registration wrappers.
+//! * [`fatbin`] — the CUDA fat binary container format (`0xBA55ED50`) and its entries
+//!   (PTX, ELF cubins, NVVM/LTO-IR), including LZ4 and zstd payloads.
+//! * [`cubin`] — kernel names from a cubin's symbol table.
+//! * [`ptx`] — the PTX front end (lexer, parser, AST, printer, analysis).
+//! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
+//!   human-readable rendering.
+//! * [`cli`] — command-line argument definitions (clap).
+//!
+//! Errors are reported through [`Error`], which always names the file and, where the
+//! problem sits at a position in it, the byte offset.
+
+pub mod cli;
+pub mod cubin;
+pub mod elf;
+pub mod error;
+pub mod fatbin;
+pub mod inspect;
+pub mod ptx;
+pub mod wheel;
+
+pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! PTX front end (placeholder until the PTX front-end work lands).
