@@ -1,0 +1,114 @@
+//! Command-line definitions (clap derive). `main.rs` parses with [`parse_args`], calls the
+//! library and maps the outcome to an exit code from [`exit`].
+//!
+//! `convert` is the default subcommand: `wheelport X.whl --target dtk` is read as
+//! `wheelport convert X.whl --target dtk`.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Documented process exit codes.
+pub mod exit {
+    /// Everything asked for was done.
+    pub const OK: u8 = 0;
+    /// An input could not be read completely (bad, truncated or hostile file); the report
+    /// names the file and offset.
+    pub const INPUT_ERROR: u8 = 1;
+    /// The command line is wrong (clap's usage errors use this code too).
+    pub const USAGE: u8 = 2;
+    /// The requested feature is not implemented yet in this version.
+    pub const NOT_IMPLEMENTED: u8 = 3;
+    /// PTX parsing found errors (`wheelport ptx parse`).
+    pub const PTX_ERRORS: u8 = 4;
+}
+
+/// Convert prebuilt CUDA Python wheels for Hygon DCU (dtk), AMD ROCm (rocm) and Moore
+/// Threads MUSA (musa).
+#[derive(Debug, Parser)]
+#[command(name = "wheelport", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand; `convert` when none is named.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Target GPU stacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Target {
+    /// Hygon DCU, DTK (HIP), wave64 gfx906/926/928.
+    Dtk,
+    /// AMD ROCm (HIP).
+    Rocm,
+    /// Moore Threads MUSA.
+    Musa,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Convert wheels or shared objects for a target stack (the default subcommand).
+    Convert {
+        /// `.whl` files, ELF `.so` files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The target stack.
+        #[arg(long, value_enum)]
+        target: Target,
+        /// Output directory.
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+    },
+    /// Show what a wheel or shared object holds: libraries, CUDA imports, fatbins, kernels.
+    Inspect {
+        /// `.whl` files, ELF `.so` files, or directories holding them.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Print the report as JSON (schema docs/inspect.schema.json).
+        #[arg(long)]
+        json: bool,
+        /// List every kernel with whether it has PTX or only SASS.
+        #[arg(long)]
+        kernels: bool,
+    },
+}
+
+const SUBCOMMANDS: &[&str] = &["convert", "inspect", "help"];
+
+/// Insert `convert` when the first argument is not a subcommand or a top-level flag, so
+/// that `wheelport X.whl --target dtk` means `wheelport convert X.whl --target dtk`.
+pub fn with_default_subcommand(args: Vec<OsString>) -> Vec<OsString> {
+    let mut args = args;
+    if let Some(first) = args.get(1).and_then(|a| a.to_str()) {
+        let top_flag = matches!(first, "-h" | "--help" | "-V" | "--version");
+        if !top_flag && !SUBCOMMANDS.contains(&first) {
+            args.insert(1, OsString::from("convert"));
+        }
+    }
+    args
+}
+
+/// Parse the process arguments (with the default subcommand applied).
+pub fn parse_args() -> Cli {
+    Cli::parse_from(with_default_subcommand(std::env::args_os().collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_subcommand_is_convert() {
+        let a = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "x.whl", "--target", "dtk"]))).unwrap();
+        match cli.command {
+            Command::Convert { inputs, target, .. } => {
+                assert_eq!(inputs, vec![PathBuf::from("x.whl")]);
+                assert_eq!(target, Target::Dtk);
+            }
+            other => panic!("parsed as {other:?}"),
+        }
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "inspect", "--json", "y.so"]))).unwrap();
+        assert!(matches!(cli.command, Command::Inspect { json: true, kernels: false, .. }));
+    }
+}

@@ -1,0 +1,171 @@
+//! Rendering an inspect [`Report`](super::model::Report) for a person.
+
+use super::model::*;
+use std::fmt::Write;
+
+fn mb(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{:.1} MB", n as f64 / (1 << 20) as f64)
+    } else if n >= 1 << 10 {
+        format!("{:.1} KB", n as f64 / (1 << 10) as f64)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// Render the whole report as text. With `kernels`, each kernel is listed.
+pub fn render(report: &Report, kernels: bool) -> String {
+    let mut o = String::new();
+    for input in &report.inputs {
+        render_input(&mut o, input, kernels);
+    }
+    if report.inputs.len() > 1 {
+        let v = &report.verdict;
+        let _ = writeln!(
+            o,
+            "total: {} kernels with PTX, {} SASS-only ({} inputs)",
+            v.kernels_with_ptx,
+            v.kernels_sass_only,
+            report.inputs.len()
+        );
+    }
+    o
+}
+
+fn render_input(o: &mut String, input: &InputReport, kernels: bool) {
+    let _ = write!(o, "{}  ({}", input.path, mb(input.size));
+    if let Some(w) = &input.wheel {
+        let _ = write!(
+            o,
+            ", wheel {} {}",
+            w.name.as_deref().unwrap_or("?"),
+            w.version.as_deref().unwrap_or("?")
+        );
+        if !w.tags.is_empty() {
+            let _ = write!(o, ", tags {}", w.tags.join(" "));
+        }
+    }
+    let _ = writeln!(o, ")");
+    if let Some(w) = &input.wheel {
+        let cuda_reqs: Vec<&String> = w
+            .requires_dist
+            .iter()
+            .filter(|r| r.starts_with("nvidia-") || r.contains("cuda") || r.starts_with("torch"))
+            .collect();
+        if !cuda_reqs.is_empty() {
+            let _ = writeln!(o, "  requires: {}", cuda_reqs.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "));
+        }
+    }
+    for e in &input.errors {
+        let _ = writeln!(o, "  error: {}", fmt_err(e));
+    }
+    if input.kind == InputKind::Wheel && input.shared_objects.is_empty() && input.errors.is_empty() {
+        let _ = writeln!(o, "  no shared objects");
+    }
+    for so in &input.shared_objects {
+        render_so(o, so, kernels);
+    }
+    let v = &input.verdict;
+    let _ = writeln!(o, "  verdict: {} kernels with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    o.push('\n');
+}
+
+fn fmt_err(e: &ErrorReport) -> String {
+    match e.offset {
+        Some(off) => format!("{}: at offset {:#x}: {}", e.file, off, e.message),
+        None => format!("{}: {}", e.file, e.message),
+    }
+}
+
+fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
+    let _ = writeln!(o, "  {}  ({})", so.path, mb(so.size));
+    if let Some(s) = &so.soname {
+        let _ = writeln!(o, "    soname:  {s}");
+    }
+    if !so.needed.is_empty() {
+        let _ = writeln!(o, "    needed:  {}", so.needed.join(" "));
+    }
+    if let Some(r) = &so.runpath {
+        let _ = writeln!(o, "    runpath: {r}");
+    }
+    if let Some(r) = &so.rpath {
+        let _ = writeln!(o, "    rpath:   {r}");
+    }
+    if !so.cuda_imports.is_empty() {
+        let total: usize = so.cuda_imports.iter().map(|g| g.symbols.len()).sum();
+        let _ = writeln!(o, "    CUDA-stack imports: {total} of {}", so.import_count);
+        for g in &so.cuda_imports {
+            let how = match g.attributed_by.as_str() {
+                "version" => "",
+                "rule" => " (unversioned, by name rule)",
+                _ => " (unversioned, library unknown)",
+            };
+            let _ = writeln!(o, "      {} ({}){how}:", g.library, g.symbols.len());
+            let mut line = String::from("       ");
+            for s in &g.symbols {
+                let shown = crate::cubin::demangle(s.split('@').next().unwrap_or(s));
+                let shown = if shown.len() > 60 { format!("{}...", &shown[..shown.floor_char_boundary(57)]) } else { shown };
+                if line.len() + shown.len() + 1 > 100 && line.len() > 7 {
+                    let _ = writeln!(o, "{line}");
+                    line = String::from("       ");
+                }
+                line.push(' ');
+                line.push_str(&shown);
+            }
+            if line.len() > 7 {
+                let _ = writeln!(o, "{line}");
+            }
+        }
+    }
+    for e in &so.errors {
+        let _ = writeln!(o, "    error: {}", fmt_err(e));
+    }
+    let Some(fb) = &so.fatbin else {
+        if so.errors.is_empty() {
+            let _ = writeln!(o, "    no fatbin (no .nv_fatbin or __nv_relfatbin section)");
+        }
+        return;
+    };
+    let secs: Vec<String> = fb.sections.iter().map(|s| format!("{} {}", s.name, mb(s.size))).collect();
+    let registered = fb.wrappers.iter().filter(|w| w.data_offset.is_some()).count();
+    let _ = writeln!(
+        o,
+        "    fatbin: {}; {} containers, {} entries, {} wrappers ({} pointing at a container)",
+        secs.join(", "),
+        fb.container_count,
+        fb.entry_count,
+        fb.wrappers.len(),
+        registered
+    );
+    let _ = writeln!(o, "      {:<16} {:<5} {:<11} {:<6} {:>6} {:>10}", "section", "kind", "arch", "comp", "count", "stored");
+    for g in &fb.summary {
+        let _ = writeln!(
+            o,
+            "      {:<16} {:<5} {:<11} {:<6} {:>6} {:>10}",
+            g.section,
+            g.kind.to_uppercase(),
+            g.arch,
+            g.compression,
+            g.count,
+            mb(g.stored_bytes)
+        );
+    }
+    let v = &so.verdict;
+    let _ = writeln!(o, "    kernels: {} with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    if kernels {
+        if let Some(ks) = &so.kernels {
+            for k in ks {
+                let (tag, archs) = match k.status {
+                    KernelStatus::Ptx => ("PTX ", k.ptx_archs.join(",")),
+                    KernelStatus::SassOnly => ("SASS", k.sass_archs.join(",")),
+                };
+                let sass = if k.status == KernelStatus::Ptx && !k.sass_archs.is_empty() {
+                    format!(" +SASS {}", k.sass_archs.join(","))
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(o, "      {tag} [{archs}{sass}] {}", k.demangled);
+            }
+        }
+    }
+}

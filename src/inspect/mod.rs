@@ -1,0 +1,365 @@
+//! `wheelport inspect`: what a wheel or shared object holds — needed libraries, CUDA-stack
+//! imports, the fatbin (containers, entries by kind, arch and compression) and, per kernel,
+//! whether PTX exists (translatable) or only SASS.
+//!
+//! [`inspect_paths`] builds a [`model::Report`]; [`human::render`] prints it for a person and
+//! `serde_json` prints it for machines (schema `docs/inspect.schema.json`).
+
+pub mod cuda_stack;
+pub mod human;
+pub mod model;
+pub mod ptx_entries;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::fatbin::{self, EntryKind};
+use crate::wheel::{is_shared_object_name, WheelReader};
+use model::*;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What to include in the report.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Include the per-kernel list (`--kernels`).
+    pub kernels: bool,
+}
+
+/// Expand the inputs: files are kept as given; a directory contributes every `.whl` and
+/// shared object below it, sorted by path.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when an input does not exist or a directory cannot be read.
+pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in inputs {
+        let md = std::fs::metadata(p).map_err(|e| Error::io(p.display().to_string(), e))?;
+        if md.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &mut found)?;
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir.display().to_string(), e))?;
+    for ent in rd {
+        let ent = ent.map_err(|e| Error::io(dir.display().to_string(), e))?;
+        let path = ent.path();
+        let ft = ent.file_type().map_err(|e| Error::io(path.display().to_string(), e))?;
+        if ft.is_dir() {
+            walk(&path, out)?;
+        } else if ft.is_file() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".whl") || is_shared_object_name(name) {
+                out.push(path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Inspect every input (after [`expand_inputs`]). Errors about one input are recorded in
+/// its [`InputReport::errors`]; the report covers the rest.
+///
+/// # Errors
+/// Only for inputs that do not exist or cannot be listed.
+pub fn inspect_paths(inputs: &[PathBuf], opts: &Options) -> Result<Report> {
+    let files = expand_inputs(inputs)?;
+    let mut report = Report {
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        ..Default::default()
+    };
+    for f in files {
+        let r = inspect_file(&f, opts);
+        report.verdict.add(&r.verdict);
+        report.inputs.push(r);
+    }
+    Ok(report)
+}
+
+/// True when any input or shared object recorded an error.
+pub fn has_errors(report: &Report) -> bool {
+    report
+        .inputs
+        .iter()
+        .any(|i| !i.errors.is_empty() || i.shared_objects.iter().any(|s| !s.errors.is_empty()))
+}
+
+/// Inspect one file: a wheel (by the `.whl` suffix or the zip magic) or an ELF object.
+pub fn inspect_file(path: &Path, opts: &Options) -> InputReport {
+    let display = path.display().to_string();
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut head = [0u8; 4];
+    let is_zip = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .map(|_| &head == b"PK\x03\x04")
+        .unwrap_or(false);
+    let kind = if display.ends_with(".whl") || is_zip {
+        InputKind::Wheel
+    } else {
+        InputKind::SharedObject
+    };
+    let mut rep = InputReport {
+        path: display.clone(),
+        kind,
+        size,
+        wheel: None,
+        shared_objects: Vec::new(),
+        errors: Vec::new(),
+        verdict: Verdict::default(),
+    };
+    let result = match kind {
+        InputKind::Wheel => inspect_wheel(path, opts, &mut rep),
+        InputKind::SharedObject => map_file(path).map(|m| {
+            rep.shared_objects.push(inspect_shared_object(&m, &display, &display, opts));
+        }),
+    };
+    if let Err(e) = result {
+        rep.errors.push((&e).into());
+    }
+    for s in &rep.shared_objects {
+        rep.verdict.add(&s.verdict);
+    }
+    rep
+}
+
+fn map_file(path: &Path) -> Result<memmap2::Mmap> {
+    let display = path.display().to_string();
+    let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
+    // SAFETY: read-only mapping; wheelport never writes to its inputs. A concurrent writer
+    // could change the bytes under us, which the parsers tolerate (every read is bounds-checked).
+    unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))
+}
+
+fn inspect_wheel(path: &Path, opts: &Options, rep: &mut InputReport) -> Result<()> {
+    let mut w = WheelReader::open(path)?;
+    rep.wheel = w.info()?;
+    for name in w.member_names() {
+        if !is_shared_object_name(&name) {
+            continue;
+        }
+        match w.shared_object(&name) {
+            Ok(m) => rep
+                .shared_objects
+                .push(inspect_shared_object(&m.map, &m.name, &m.display, opts)),
+            Err(e) => rep.errors.push((&e).into()),
+        }
+    }
+    Ok(())
+}
+
+struct EntryFacts {
+    kernels: Vec<String>,
+    error: Option<Error>,
+}
+
+fn entry_facts(e: &fatbin::Entry<'_>, file: &str) -> EntryFacts {
+    let run = || -> Result<Vec<String>> {
+        match e.kind() {
+            EntryKind::Ptx => {
+                let text = e.ptx_bytes()?;
+                Ok(ptx_entries::entry_names(&text))
+            }
+            EntryKind::Elf => {
+                let payload = e.payload()?;
+                let name = format!("{file} (cubin at offset {:#x})", e.payload_offset());
+                crate::cubin::kernel_names(&payload, &name)
+            }
+            _ => Ok(Vec::new()),
+        }
+    };
+    match run() {
+        Ok(kernels) => EntryFacts { kernels, error: None },
+        Err(err) => EntryFacts {
+            kernels: Vec::new(),
+            error: Some(err),
+        },
+    }
+}
+
+/// Inspect the bytes of one ELF shared object. `path` is how the report names it,
+/// `file` how errors name it (`WHEEL!member` for wheel members).
+pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options) -> SharedObjectReport {
+    let mut rep = SharedObjectReport {
+        path: path.to_string(),
+        size: data.len() as u64,
+        soname: None,
+        needed: Vec::new(),
+        runpath: None,
+        rpath: None,
+        cuda_imports: Vec::new(),
+        import_count: 0,
+        fatbin: None,
+        kernels: None,
+        verdict: Verdict::default(),
+        errors: Vec::new(),
+    };
+    let so = match crate::elf::scan(data, file) {
+        Ok(so) => so,
+        Err(e) => {
+            rep.errors.push((&e).into());
+            return rep;
+        }
+    };
+    rep.cuda_imports = cuda_stack::group_imports(&so.imports, &so.needed);
+    rep.import_count = so.imports.len();
+    rep.soname = so.soname.clone();
+    rep.runpath = so.runpath.clone();
+    rep.rpath = so.rpath.clone();
+    rep.needed = so.needed.clone();
+    if so.fatbin_sections.is_empty() {
+        return rep;
+    }
+
+    let mut containers_rep = Vec::new();
+    let mut summary: BTreeMap<(String, String, String, String), (usize, u64)> = BTreeMap::new();
+    // kernel name -> (ptx archs, sass archs), in first-seen order.
+    let mut kernels: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut kindex: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut entry_count = 0;
+    for sec in &so.fatbin_sections {
+        let start = sec.offset as usize;
+        let bytes = &data[start..start + sec.size as usize];
+        let containers = match fatbin::parse_section(bytes, sec.offset, file) {
+            Ok(c) => c,
+            Err(e) => {
+                rep.errors.push((&e).into());
+                continue;
+            }
+        };
+        let all: Vec<&fatbin::Entry<'_>> = containers.iter().flat_map(|c| c.entries.iter()).collect();
+        let facts: Vec<EntryFacts> = all.par_iter().map(|e| entry_facts(e, file)).collect();
+        let mut fi = facts.into_iter();
+        for c in &containers {
+            let mut entries = Vec::new();
+            for e in &c.entries {
+                let f = fi.next().expect("one fact per entry");
+                if let Some(err) = &f.error {
+                    rep.errors.push(err.into());
+                }
+                let kind = e.kind();
+                let kind_s = match kind {
+                    EntryKind::Unknown(_) => "unknown".to_string(),
+                    k => k.label().to_lowercase(),
+                };
+                let arch = e.arch_name();
+                let comp = e.compression();
+                let stored = e.stored.len() as u64;
+                let s = summary
+                    .entry((sec.name.clone(), kind_s.clone(), arch.clone(), comp.label().to_string()))
+                    .or_default();
+                s.0 += 1;
+                s.1 += stored;
+                for k in &f.kernels {
+                    let i = *kindex.entry(k.clone()).or_insert_with(|| {
+                        kernels.push((k.clone(), Vec::new(), Vec::new()));
+                        kernels.len() - 1
+                    });
+                    let list = if kind == EntryKind::Ptx { &mut kernels[i].1 } else { &mut kernels[i].2 };
+                    if !list.contains(&arch) {
+                        list.push(arch.clone());
+                    }
+                }
+                entries.push(EntryReport {
+                    kind: kind_s,
+                    kind_raw: e.header.kind,
+                    arch,
+                    code_version: e.code_version(),
+                    offset: e.offset,
+                    header_size: e.header.header_size,
+                    flags: e.header.flags,
+                    compression: comp.label().to_string(),
+                    stored_size: stored,
+                    uncompressed_size: if comp == fatbin::Compression::None {
+                        e.header.padded_size
+                    } else {
+                        e.header.uncompressed_size
+                    },
+                    identifier: e.identifier.map(|b| String::from_utf8_lossy(b).into_owned()),
+                    options: e.options.map(|b| String::from_utf8_lossy(b).trim().to_string()),
+                    kernel_count: f.kernels.len(),
+                });
+                entry_count += 1;
+            }
+            let wrappers = so
+                .wrappers
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.data_offset == Some(c.offset))
+                .map(|(i, _)| i)
+                .collect();
+            containers_rep.push(ContainerReport {
+                section: sec.name.clone(),
+                offset: c.offset,
+                size: c.total_size(),
+                version: c.version,
+                wrappers,
+                entries,
+            });
+        }
+    }
+    let mut verdict = Verdict {
+        shared_objects_with_fatbin: 1,
+        ..Default::default()
+    };
+    let mut klist = Vec::new();
+    for (name, ptx, sass) in kernels {
+        let status = if ptx.is_empty() {
+            verdict.kernels_sass_only += 1;
+            KernelStatus::SassOnly
+        } else {
+            verdict.kernels_with_ptx += 1;
+            KernelStatus::Ptx
+        };
+        if opts.kernels {
+            klist.push(KernelReport {
+                demangled: crate::cubin::demangle(&name),
+                name,
+                status,
+                ptx_archs: ptx,
+                sass_archs: sass,
+            });
+        }
+    }
+    rep.verdict = verdict;
+    if opts.kernels {
+        rep.kernels = Some(klist);
+    }
+    rep.fatbin = Some(FatbinReport {
+        sections: so.fatbin_sections.clone(),
+        container_count: containers_rep.len(),
+        entry_count,
+        summary: summary
+            .into_iter()
+            .map(|((section, kind, arch, compression), (count, stored_bytes))| EntryGroup {
+                section,
+                kind,
+                arch,
+                compression,
+                count,
+                stored_bytes,
+            })
+            .collect(),
+        containers: containers_rep,
+        wrappers: so.wrappers.clone(),
+    });
+    rep
+}
+
+/// Convenience for callers that need an error when an input could not be read at all.
+pub fn first_error(report: &Report) -> Option<Error> {
+    report.inputs.iter().find_map(|i| {
+        i.errors.first().map(|e| Error {
+            kind: ErrorKind::Input,
+            file: e.file.clone(),
+            offset: e.offset,
+            message: e.message.clone(),
+        })
+    })
+}

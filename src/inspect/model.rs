@@ -1,0 +1,273 @@
+//! The `inspect` report: plain data with serde derives, shared by the JSON output and the
+//! human rendering. The JSON form is specified by `docs/inspect.schema.json`
+//! (schema name [`SCHEMA_NAME`], version [`SCHEMA_VERSION`]); additive changes keep the
+//! version, any other change bumps it.
+
+use crate::wheel::WheelInfo;
+use serde::{Deserialize, Serialize};
+
+/// Value of `schema.name` in every inspect report.
+pub const SCHEMA_NAME: &str = "wheelport.inspect";
+/// Value of `schema.version`.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Schema identification carried by every report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schema {
+    /// Always [`SCHEMA_NAME`].
+    pub name: String,
+    /// Always [`SCHEMA_VERSION`] for this build.
+    pub version: u32,
+}
+
+impl Default for Schema {
+    fn default() -> Self {
+        Schema {
+            name: SCHEMA_NAME.to_string(),
+            version: SCHEMA_VERSION,
+        }
+    }
+}
+
+/// The whole report: one entry per input file (a directory expands to its files).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Report {
+    /// Schema identification.
+    pub schema: Schema,
+    /// wheelport's version (`CARGO_PKG_VERSION`).
+    pub tool_version: String,
+    /// One per input file.
+    pub inputs: Vec<InputReport>,
+    /// Sum over all inputs.
+    pub verdict: Verdict,
+}
+
+/// What kind of file an input is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A `.whl` archive.
+    Wheel,
+    /// An ELF shared object given directly.
+    SharedObject,
+}
+
+/// The report for one input file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InputReport {
+    /// The path as given (or as found under a directory).
+    pub path: String,
+    /// Wheel or shared object.
+    pub kind: InputKind,
+    /// Size of the file in bytes.
+    pub size: u64,
+    /// WHEEL/METADATA facts, for wheels that have a `.dist-info`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub wheel: Option<WheelInfo>,
+    /// One per ELF shared object (a wheel may hold several, or none).
+    pub shared_objects: Vec<SharedObjectReport>,
+    /// Errors that stopped parts of this input from being read (file and offset in text).
+    pub errors: Vec<ErrorReport>,
+    /// Sum over this input's shared objects.
+    pub verdict: Verdict,
+}
+
+/// An error as reported in JSON.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ErrorReport {
+    /// The stage: `io`, `elf`, `fatbin`, `wheel`, `input`.
+    pub kind: String,
+    /// The file (for wheel members: `WHEEL!member`).
+    pub file: String,
+    /// Byte offset in `file`, when known.
+    pub offset: Option<u64>,
+    /// The message.
+    pub message: String,
+}
+
+impl From<&crate::Error> for ErrorReport {
+    fn from(e: &crate::Error) -> Self {
+        ErrorReport {
+            kind: serde_json::to_value(e.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            file: e.file.clone(),
+            offset: e.offset,
+            message: e.message.clone(),
+        }
+    }
+}
+
+/// Kernel counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// Kernels with at least one PTX entry: translatable in principle.
+    pub kernels_with_ptx: usize,
+    /// Kernels found only in cubins (SASS): not translatable from PTX.
+    pub kernels_sass_only: usize,
+    /// Shared objects that carry a fatbin.
+    pub shared_objects_with_fatbin: usize,
+}
+
+impl Verdict {
+    /// Add another verdict's counts to this one.
+    pub fn add(&mut self, o: &Verdict) {
+        self.kernels_with_ptx += o.kernels_with_ptx;
+        self.kernels_sass_only += o.kernels_sass_only;
+        self.shared_objects_with_fatbin += o.shared_objects_with_fatbin;
+    }
+}
+
+/// The report for one ELF shared object.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SharedObjectReport {
+    /// Member name inside the wheel, or the path.
+    pub path: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// DT_SONAME.
+    pub soname: Option<String>,
+    /// DT_NEEDED, in order.
+    pub needed: Vec<String>,
+    /// DT_RUNPATH.
+    pub runpath: Option<String>,
+    /// DT_RPATH.
+    pub rpath: Option<String>,
+    /// Imports attributed to CUDA-stack libraries, grouped by library.
+    pub cuda_imports: Vec<ImportGroup>,
+    /// Number of undefined dynamic symbols in total.
+    pub import_count: usize,
+    /// The fatbin contents; absent when the object has no fatbin section.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub fatbin: Option<FatbinReport>,
+    /// Per-kernel facts; present with `--kernels` (and always in JSON when requested).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kernels: Option<Vec<KernelReport>>,
+    /// Counts for this object.
+    pub verdict: Verdict,
+    /// Errors for this object (the rest of the report is what could be read).
+    pub errors: Vec<ErrorReport>,
+}
+
+/// Imports from one CUDA-stack library.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportGroup {
+    /// The library: the soname from the version requirement or DT_NEEDED, a rule's library,
+    /// or `"(unknown)"`.
+    pub library: String,
+    /// How the library was decided: `version` (GNU version requirement), `rule` (name rule
+    /// in `relink-tables/cuda-stack.tsv`) or `name` (contains "cuda", library unknown).
+    pub attributed_by: String,
+    /// `name@version` or bare names, in `.dynsym` order.
+    pub symbols: Vec<String>,
+}
+
+/// The fatbin contents of one shared object.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FatbinReport {
+    /// The fatbin sections.
+    pub sections: Vec<crate::elf::FatbinSectionInfo>,
+    /// Number of containers in all sections.
+    pub container_count: usize,
+    /// Number of entries in all containers.
+    pub entry_count: usize,
+    /// Entry counts by (section, kind, arch, compression).
+    pub summary: Vec<EntryGroup>,
+    /// Every container with its entries.
+    pub containers: Vec<ContainerReport>,
+    /// The registration wrappers in `.nvFatBinSegment`.
+    pub wrappers: Vec<crate::elf::Wrapper>,
+}
+
+/// A count of entries sharing kind, arch and compression.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryGroup {
+    /// `.nv_fatbin` or `__nv_relfatbin`.
+    pub section: String,
+    /// `ptx`, `elf`, `nvvm` or `unknown`.
+    pub kind: String,
+    /// `sm_80`, `compute_80`, `sm_90a`, ...
+    pub arch: String,
+    /// `none`, `lz4`, `zstd`.
+    pub compression: String,
+    /// Number of entries.
+    pub count: usize,
+    /// Sum of stored payload bytes.
+    pub stored_bytes: u64,
+}
+
+/// One container.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ContainerReport {
+    /// The section holding it.
+    pub section: String,
+    /// File offset of the container header.
+    pub offset: u64,
+    /// Header plus entries, bytes.
+    pub size: u64,
+    /// Container header version.
+    pub version: u16,
+    /// Indices (into `wrappers`) of the wrappers that point at this container.
+    pub wrappers: Vec<usize>,
+    /// The entries.
+    pub entries: Vec<EntryReport>,
+}
+
+/// One entry.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EntryReport {
+    /// `ptx`, `elf`, `nvvm` or `unknown`.
+    pub kind: String,
+    /// Raw kind value.
+    pub kind_raw: u16,
+    /// `sm_80`, `compute_80`, `sm_90a`, `lto_80`.
+    pub arch: String,
+    /// Code version `major.minor` (PTX ISA version for PTX).
+    pub code_version: String,
+    /// File offset of the entry header.
+    pub offset: u64,
+    /// Entry header size in bytes (0x40..0x78).
+    pub header_size: u32,
+    /// Flags word.
+    pub flags: u64,
+    /// `none`, `lz4`, `zstd`.
+    pub compression: String,
+    /// Stored payload bytes (compressed size when compressed).
+    pub stored_size: u64,
+    /// Uncompressed payload bytes (the padded size when not compressed).
+    pub uncompressed_size: u64,
+    /// The identifier string, if any.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub identifier: Option<String>,
+    /// The options text, if any.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub options: Option<String>,
+    /// Number of kernels in this entry (`.entry` in PTX, ENTRY symbols in a cubin).
+    pub kernel_count: usize,
+}
+
+/// Whether a kernel can be translated, as far as `inspect` knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KernelStatus {
+    /// At least one PTX entry defines it.
+    Ptx,
+    /// Only cubins define it.
+    SassOnly,
+}
+
+/// One kernel of a shared object.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KernelReport {
+    /// The mangled name (as registered with `__cudaRegisterFunction`).
+    pub name: String,
+    /// The demangled name, for display.
+    pub demangled: String,
+    /// Translatable from PTX or SASS-only.
+    pub status: KernelStatus,
+    /// Archs of the PTX entries that define it (`compute_80`).
+    pub ptx_archs: Vec<String>,
+    /// Archs of the cubins that define it (`sm_80`, `sm_90a`).
+    pub sass_archs: Vec<String>,
+}

@@ -1,0 +1,58 @@
+//! The `wheelport` binary: parse arguments, call the library, render, exit with a
+//! documented code (see `wheelport::cli::exit`).
+
+use std::io::Write;
+use std::process::ExitCode;
+use wheelport::cli::{self, exit, Command};
+
+fn main() -> ExitCode {
+    let cli = cli::parse_args();
+    match run(cli.command) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("wheelport: error: {e}");
+            ExitCode::from(exit::INPUT_ERROR)
+        }
+    }
+}
+
+fn run(cmd: Command) -> Result<u8, wheelport::Error> {
+    match cmd {
+        Command::Convert { target, .. } => {
+            eprintln!(
+                "wheelport: error: conversion to {target:?} is not implemented yet in this version; \
+                 `wheelport inspect` shows what a wheel holds"
+            );
+            Ok(exit::NOT_IMPLEMENTED)
+        }
+        Command::Inspect { inputs, json, kernels } => {
+            let opts = wheelport::inspect::Options { kernels };
+            let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
+            let mut out = std::io::stdout().lock();
+            let text = if json {
+                let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
+                s.push('\n');
+                s
+            } else {
+                wheelport::inspect::human::render(&report, kernels)
+            };
+            if let Err(e) = out.write_all(text.as_bytes()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    return Err(wheelport::Error::io("<stdout>", e));
+                }
+            }
+            if wheelport::inspect::has_errors(&report) {
+                for e in report.inputs.iter().flat_map(|i| {
+                    i.errors.iter().chain(i.shared_objects.iter().flat_map(|s| s.errors.iter()))
+                }) {
+                    match e.offset {
+                        Some(o) => eprintln!("wheelport: error: {}: at offset {o:#x}: {}", e.file, e.message),
+                        None => eprintln!("wheelport: error: {}: {}", e.file, e.message),
+                    }
+                }
+                return Ok(exit::INPUT_ERROR);
+            }
+            Ok(exit::OK)
+        }
+    }
+}

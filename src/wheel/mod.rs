@@ -1,0 +1,13 @@
+//! Reading wheels (binary distribution archives, PEP 427 / the "Binary distribution
+//! format" specification): the shared-object members and the `.dist-info` metadata.
+//!
+//! Members are read one at a time from the zip archive; nothing is extracted to a
+//! destination directory. A member whose name could escape an extraction root (`../`,
+//! an absolute path, a drive letter) makes the whole wheel an error, as does a member whose
+//! data expands past its declared size (decompression bomb).
+
+pub mod archive;
+pub mod metadata;
+
+pub use archive::{is_shared_object_name, SharedObjectMember, WheelReader};
+pub use metadata::{parse_headers, WheelInfo};
