@@ -1,1 +1,158 @@
-//! PTX front end (placeholder until the PTX front-end work lands).
+//! The PTX front end: lexer, parser, typed AST, printer and analysis for PTX ISA up to 9.x
+//! (NVIDIA "Parallel Thread Execution ISA" 9.x; section numbers in the docs refer to it).
+//!
+//! * [`parse`] / [`parse_bytes`] turn PTX text into a [`Module`] plus [`Diagnostic`]s. Parsing
+//!   never panics and never drops a function: a function with an error becomes a
+//!   [`Directive::Invalid`] entry (name, position, reasons, raw text) and the rest of the module
+//!   still parses.
+//! * [`print`] writes a module back as PTX; `parse(print(m)) == m` (positions excluded) and the
+//!   output is accepted by `ptxas` for the module's `.target`.
+//! * [`analysis`] lists, per kernel, the instruction forms used and which of them the lowering
+//!   supports (`kernels-ir/supported-forms.txt`).
+//! * [`cmd`] implements `wheelport ptx parse`.
+//!
+//! # Design
+//!
+//! The lexer ([`lexer`], `logos`) is generic: every `.word` is one token, so new modifiers need
+//! no lexer change. The AST borrows every name from the source (`Module<'a>`), so parsing
+//! allocates only the vectors of the tree. Instructions are `opcode + modifiers + operands`;
+//! opcodes are an enum ([`Opcode`]) and modifiers are strings checked against the per-opcode
+//! table in `src/ptx/modifiers.txt` ([`isa`]). Operands are typed ([`Operand`]): registers are
+//! told apart from symbols by scope (so inline-asm registers such as `p` work), labels are
+//! resolved when the function ends.
+
+pub mod analysis;
+pub mod ast;
+pub mod cmd;
+pub mod isa;
+pub mod lexer;
+mod parser;
+mod printer;
+
+use std::fmt;
+
+pub use ast::*;
+pub use isa::Opcode;
+pub use printer::print;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Severity {
+    /// The construct was not understood; the enclosing function is [`Directive::Invalid`].
+    Error,
+    /// Suspicious but parsed.
+    Warning,
+}
+
+/// A parse diagnostic with a 1-based position.
+///
+/// `Display` gives `file:line:col: error: message`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The file name given to [`parse`].
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based byte column.
+    pub col: u32,
+    /// What went wrong, e.g. "unknown opcode `foo`".
+    pub message: String,
+    /// The offending token's text (`<end of file>` at the end).
+    pub token: String,
+    /// The function the error occurred in, if any.
+    pub function: Option<String>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{}:{}:{}: {}: {}",
+            self.file, self.line, self.col, sev, self.message
+        )?;
+        if let Some(func) = &self.function {
+            write!(f, " (in function `{func}`)")?;
+        }
+        Ok(())
+    }
+}
+
+/// The result of [`parse`]: the module (always, even with errors) and the diagnostics.
+#[derive(Clone, Debug)]
+pub struct ParseOutput<'a> {
+    /// The parsed module; functions with errors are [`Directive::Invalid`].
+    pub module: Module<'a>,
+    /// Diagnostics in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParseOutput<'_> {
+    /// Number of [`Severity::Error`] diagnostics.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+}
+
+/// Parse PTX source text. `file_name` is only used in diagnostics.
+///
+/// Never panics. Errors do not stop parsing: see the module docs.
+pub fn parse<'a>(src: &'a str, file_name: &str) -> ParseOutput<'a> {
+    // Positions are u32; beyond 4 GiB refuse rather than wrap.
+    if src.len() > u32::MAX as usize - 1 {
+        return ParseOutput {
+            module: Module::default(),
+            diagnostics: vec![Diagnostic {
+                severity: Severity::Error,
+                file: file_name.to_string(),
+                line: 1,
+                col: 1,
+                message: "PTX input larger than 4 GiB".into(),
+                token: String::new(),
+                function: None,
+            }],
+        };
+    }
+    let mut p = parser::Parser::new(src, file_name);
+    let module = p.parse_module();
+    let mut diagnostics = p.diags;
+    diagnostics.sort_by_key(|d| (d.line, d.col));
+    ParseOutput {
+        module,
+        diagnostics,
+    }
+}
+
+/// Parse PTX from bytes: invalid UTF-8 gives one error diagnostic (at the first bad byte) and an
+/// empty module. Never panics.
+pub fn parse_bytes<'a>(bytes: &'a [u8], file_name: &str) -> ParseOutput<'a> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => parse(s, file_name),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            // The valid prefix is valid UTF-8 by construction.
+            let prefix = std::str::from_utf8(good).unwrap_or("");
+            let loc = parser::loc_of(prefix, prefix.len());
+            ParseOutput {
+                module: Module::default(),
+                diagnostics: vec![Diagnostic {
+                    severity: Severity::Error,
+                    file: file_name.to_string(),
+                    line: loc.line,
+                    col: loc.col,
+                    message: format!("invalid UTF-8 at byte offset {}", e.valid_up_to()),
+                    token: format!("{:#04x}", bytes[e.valid_up_to()]),
+                    function: None,
+                }],
+            }
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! PTX tokens (PTX ISA 9.x §4 "Syntax": §4.3 identifiers, §4.5 constants, §4.1 comments).
+//!
+//! The lexer is generic: every `.word` (directives, state spaces, types, instruction
+//! modifiers such as `.shared::cluster` or `.L2::cache_hint`) is one [`Tok::Dot`] token and the
+//! parser decides what it means. Tokens are byte ranges into the source; nothing is allocated.
+
+use logos::Logos;
+
+/// A token kind. The text is the source slice given by the token's span.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\r\n\f\v]+")]
+#[logos(skip r"//[^\n]*")]
+#[logos(skip r"/\*([^*]|\*+[^*/])*\*+/")]
+pub enum Tok {
+    /// Identifier: `[a-zA-Z][a-zA-Z0-9_$]*` or `[_$%][a-zA-Z0-9_$]+` (§4.3).
+    #[regex(r"[A-Za-z][A-Za-z0-9_$]*|[_$%][A-Za-z0-9_$]+")]
+    Ident,
+    /// A dot word: directive, type, state space or modifier (`.b32`, `.shared::cta`, `.2d`).
+    #[regex(r"\.[A-Za-z0-9_$]+(::[A-Za-z0-9_$]+)*")]
+    Dot,
+    /// Integer literal: decimal, octal (leading 0), `0x` hex, `0b` binary, optional `U` (§4.5.1).
+    #[regex(r"[0-9]+U?|0[xX][0-9a-fA-F]+U?|0[bB][01]+U?")]
+    Int,
+    /// `0fXXXXXXXX` single-precision bit pattern (§4.5.2).
+    #[regex(r"0[fF][0-9a-fA-F]{8}")]
+    F32Hex,
+    /// `0dXXXXXXXXXXXXXXXX` double-precision bit pattern (§4.5.2).
+    #[regex(r"0[dD][0-9a-fA-F]{16}")]
+    F64Hex,
+    /// Decimal floating-point literal.
+    #[regex(r"[0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+")]
+    Float,
+    /// String literal (for `.file`, `.pragma`, `.section` data).
+    #[regex(r#""([^"\\\n]|\\.)*""#)]
+    Str,
+    /// `@@dwarf` line prefix of old debug output.
+    #[regex(r"@@[A-Za-z]+")]
+    AtAt,
+    /// `,`
+    #[token(",")]
+    Comma,
+    /// `;`
+    #[token(";")]
+    Semi,
+    /// `:`
+    #[token(":")]
+    Colon,
+    /// `(`
+    #[token("(")]
+    LParen,
+    /// `)`
+    #[token(")")]
+    RParen,
+    /// `[`
+    #[token("[")]
+    LBracket,
+    /// `]`
+    #[token("]")]
+    RBracket,
+    /// `{`
+    #[token("{")]
+    LBrace,
+    /// `}`
+    #[token("}")]
+    RBrace,
+    /// `<`
+    #[token("<")]
+    Lt,
+    /// `>`
+    #[token(">")]
+    Gt,
+    /// `+`
+    #[token("+")]
+    Plus,
+    /// `-`
+    #[token("-")]
+    Minus,
+    /// `!`
+    #[token("!")]
+    Bang,
+    /// `|`
+    #[token("|")]
+    Pipe,
+    /// `@`
+    #[token("@")]
+    At,
+    /// `=`
+    #[token("=")]
+    Eq,
+    /// `_` (sink / placeholder name)
+    #[token("_")]
+    Underscore,
+    /// Other operator characters (`* / % & ^ ~ ?`), only valid in constant expressions.
+    #[regex(r"[*/&^~?]")]
+    Op,
+    /// A character that starts no token, or an unterminated comment/string.
+    Error,
+    /// End of input.
+    Eof,
+}
+
+/// A token: kind plus byte span.
+#[derive(Clone, Copy, Debug)]
+pub struct Token {
+    /// The kind.
+    pub kind: Tok,
+    /// Start byte offset.
+    pub start: u32,
+    /// End byte offset (exclusive).
+    pub end: u32,
+}
+
+/// A streaming token source with two tokens of lookahead.
+pub struct Lexer<'a> {
+    inner: logos::Lexer<'a, Tok>,
+    buf: [Token; 2],
+    len: usize,
+    eof: u32,
+}
+
+impl<'a> Lexer<'a> {
+    /// Start lexing `src`.
+    pub fn new(src: &'a str) -> Self {
+        Lexer {
+            inner: Tok::lexer(src),
+            buf: [Token {
+                kind: Tok::Eof,
+                start: 0,
+                end: 0,
+            }; 2],
+            len: 0,
+            eof: src.len() as u32,
+        }
+    }
+
+    #[inline]
+    fn raw(&mut self) -> Token {
+        match self.inner.next() {
+            None => Token {
+                kind: Tok::Eof,
+                start: self.eof,
+                end: self.eof,
+            },
+            Some(r) => {
+                let sp = self.inner.span();
+                Token {
+                    kind: r.unwrap_or(Tok::Error),
+                    start: sp.start as u32,
+                    end: sp.end as u32,
+                }
+            }
+        }
+    }
+
+    /// The next token, without consuming it.
+    #[inline]
+    pub fn peek(&mut self) -> Token {
+        if self.len == 0 {
+            self.buf[0] = self.raw();
+            self.len = 1;
+        }
+        self.buf[0]
+    }
+
+    /// The token after the next one, without consuming anything.
+    #[inline]
+    pub fn peek2(&mut self) -> Token {
+        self.peek();
+        if self.len == 1 {
+            self.buf[1] = self.raw();
+            self.len = 2;
+        }
+        self.buf[1]
+    }
+
+    /// Consume and return the next token.
+    #[inline]
+    pub fn bump(&mut self) -> Token {
+        let t = self.peek();
+        self.buf[0] = self.buf[1];
+        self.len -= 1;
+        t
+    }
+}

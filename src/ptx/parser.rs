@@ -1,0 +1,1497 @@
+//! Recursive-descent parser over the streaming lexer (PTX ISA 9.x §4 syntax, §5 declarations,
+//! §6 operands, §9 instructions, §11 directives).
+//!
+//! Error recovery: an error inside a function body records a diagnostic, skips to the next `;`
+//! (or block boundary) and keeps parsing, so that every error of the function is reported; the
+//! function is then stored as [`Directive::Invalid`] with all reasons and its raw text. A body
+//! that is not closed before the next module-level directive (`.entry`, `.func`, `.visible`, ...)
+//! is closed there with an "unclosed `{`" error, so the following functions still parse.
+
+use std::collections::HashMap;
+
+use super::ast::*;
+use super::isa::{is_special_register, modifier_table, BuildFx, ModifierTable, Opcode};
+use super::lexer::{Lexer, Tok, Token};
+use super::{Diagnostic, Severity};
+
+type PResult<T> = Result<T, ()>;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SymKind {
+    Func,
+    Var,
+}
+
+/// A name in scope inside a function: registers and local symbols.
+#[derive(Clone, Copy)]
+struct ScopeEntry<'a> {
+    name: &'a str,
+    /// `N` of `%r<N>`, or 0 for a plain name.
+    range: u32,
+    is_reg: bool,
+}
+
+struct LineTracker {
+    off: usize,
+    line: u32,
+    line_start: usize,
+}
+
+pub(crate) struct Parser<'a> {
+    src: &'a str,
+    file: String,
+    lx: Lexer<'a>,
+    prev_end: u32,
+    pub(crate) diags: Vec<Diagnostic>,
+    lines: LineTracker,
+    table: &'static ModifierTable,
+    module_syms: HashMap<&'a str, SymKind, BuildFx>,
+    // Per-function state.
+    cur_fn: Option<&'a str>,
+    fn_errors: Vec<String>,
+    scope: Vec<ScopeEntry<'a>>,
+    labels: Vec<&'a str>,
+    unresolved: Vec<Token>,
+}
+
+/// Directive words that can only start a module-level construct; seeing one inside a body means
+/// the body was not closed.
+fn is_module_sync(s: &str) -> bool {
+    matches!(
+        s,
+        ".entry"
+            | ".func"
+            | ".visible"
+            | ".weak"
+            | ".common"
+            | ".version"
+            | ".target"
+            | ".address_size"
+            | ".file"
+            | ".section"
+            | ".alias"
+    )
+}
+
+fn is_func_attr(s: &str) -> bool {
+    matches!(
+        s,
+        ".noreturn"
+            | ".maxntid"
+            | ".reqntid"
+            | ".minnctapersm"
+            | ".maxnctapersm"
+            | ".maxnreg"
+            | ".explicitcluster"
+            | ".reqnctapercluster"
+            | ".maxclusterrank"
+            | ".blocksareclusters"
+            | ".pragma"
+            | ".abi_preserve"
+            | ".abi_preserve_control"
+    )
+}
+
+/// Split `%r123` into (`%r`, Some(123)).
+#[inline]
+fn split_digits(s: &str) -> (&str, Option<u32>) {
+    let b = s.as_bytes();
+    let mut i = b.len();
+    while i > 0 && b[i - 1].is_ascii_digit() {
+        i -= 1;
+    }
+    if i == b.len() || i == 0 || b.len() - i > 9 {
+        return (s, None);
+    }
+    let mut v = 0u32;
+    for &c in &b[i..] {
+        v = v * 10 + (c - b'0') as u32;
+    }
+    (&s[..i], Some(v))
+}
+
+/// Decode an integer literal body (no sign). Returns (value, has U suffix).
+fn decode_int(text: &str) -> Option<(u64, bool)> {
+    let (t, unsigned) = match text.strip_suffix('U') {
+        Some(t) => (t, true),
+        None => (text, false),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        u64::from_str_radix(b, 2).ok()?
+    } else if t.len() > 1 && t.starts_with('0') {
+        u64::from_str_radix(&t[1..], 8).ok()?
+    } else {
+        // Fast path for decimal.
+        let mut v: u64 = 0;
+        for &c in t.as_bytes() {
+            v = v.checked_mul(10)?.checked_add((c - b'0') as u64)?;
+        }
+        v
+    };
+    Some((v, unsigned))
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a str, file: &str) -> Self {
+        Parser {
+            src,
+            file: file.to_string(),
+            lx: Lexer::new(src),
+            prev_end: 0,
+            diags: Vec::new(),
+            lines: LineTracker {
+                off: 0,
+                line: 1,
+                line_start: 0,
+            },
+            table: modifier_table(),
+            module_syms: HashMap::default(),
+            cur_fn: None,
+            fn_errors: Vec::new(),
+            scope: Vec::new(),
+            labels: Vec::new(),
+            unresolved: Vec::new(),
+        }
+    }
+
+    // ----- positions and diagnostics -------------------------------------------------------
+
+    /// Position of byte `off`; queries must be monotonic for speed (falls back to a rescan).
+    fn loc(&mut self, off: u32) -> Loc {
+        let off = off as usize;
+        if off < self.lines.off {
+            return loc_of(self.src, off);
+        }
+        let bytes = &self.src.as_bytes()[self.lines.off..off];
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                self.lines.line += 1;
+                self.lines.line_start = self.lines.off + i + 1;
+            }
+        }
+        self.lines.off = off;
+        Loc {
+            line: self.lines.line,
+            col: (off - self.lines.line_start + 1) as u32,
+        }
+    }
+
+    fn text(&self, t: Token) -> &'a str {
+        &self.src[t.start as usize..t.end as usize]
+    }
+
+    fn error_at(&mut self, t: Token, msg: String) {
+        let loc = loc_of(self.src, t.start as usize);
+        let token = if t.kind == Tok::Eof {
+            "<end of file>".to_string()
+        } else {
+            self.text(t).chars().take(80).collect()
+        };
+        if self.cur_fn.is_some() || !self.fn_errors.is_empty() {
+            self.fn_errors
+                .push(format!("{}:{}: {}", loc.line, loc.col, msg));
+        }
+        self.diags.push(Diagnostic {
+            severity: Severity::Error,
+            file: self.file.clone(),
+            line: loc.line,
+            col: loc.col,
+            message: msg,
+            token,
+            function: self.cur_fn.map(str::to_string),
+        });
+    }
+
+    fn describe(&self, t: Token) -> String {
+        if t.kind == Tok::Eof {
+            "end of file".into()
+        } else {
+            format!("`{}`", self.text(t))
+        }
+    }
+
+    // ----- token helpers ---------------------------------------------------------------------
+
+    #[inline]
+    fn peek(&mut self) -> Token {
+        self.lx.peek()
+    }
+
+    #[inline]
+    fn bump(&mut self) -> Token {
+        let t = self.lx.bump();
+        self.prev_end = t.end;
+        t
+    }
+
+    #[inline]
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.peek().kind == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
+        let t = self.peek();
+        if t.kind == k {
+            Ok(self.bump())
+        } else {
+            let d = self.describe(t);
+            self.error_at(t, format!("expected {what}, found {d}"));
+            Err(())
+        }
+    }
+
+    fn expect_ident(&mut self, what: &str) -> PResult<&'a str> {
+        let t = self.expect(Tok::Ident, what)?;
+        Ok(self.text(t))
+    }
+
+    fn expect_u64(&mut self, what: &str) -> PResult<u64> {
+        let t = self.expect(Tok::Int, what)?;
+        match decode_int(self.text(t)) {
+            Some((v, _)) => Ok(v),
+            None => {
+                self.error_at(t, format!("integer literal out of range in {what}"));
+                Err(())
+            }
+        }
+    }
+
+    fn expect_u32(&mut self, what: &str) -> PResult<u32> {
+        let t = self.peek();
+        let v = self.expect_u64(what)?;
+        u32::try_from(v).map_err(|_| self.error_at(t, format!("{what} is too large")))
+    }
+
+    /// Skip to just after the end of the line containing byte `from`, returning that line's
+    /// text (trimmed) from `from`.
+    fn raw_line(&mut self, from: u32) -> &'a str {
+        let rest = &self.src[from as usize..];
+        let end = from as usize + rest.find('\n').unwrap_or(rest.len());
+        while self.peek().kind != Tok::Eof && (self.peek().start as usize) < end {
+            self.bump();
+        }
+        self.src[from as usize..end].trim_end()
+    }
+
+    // ----- module ------------------------------------------------------------------------------
+
+    pub(crate) fn parse_module(&mut self) -> Module<'a> {
+        let mut m = Module::default();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => break,
+                Tok::Dot => {
+                    let s = self.text(t);
+                    match s {
+                        ".version" => {
+                            self.bump();
+                            let v = self.peek();
+                            if matches!(v.kind, Tok::Float | Tok::Int) {
+                                self.bump();
+                                let txt = self.text(v);
+                                let (a, b) = txt.split_once('.').unwrap_or((txt, "0"));
+                                match (a.parse(), b.parse()) {
+                                    (Ok(major), Ok(minor)) => {
+                                        m.version = Some(Version { major, minor })
+                                    }
+                                    _ => self.error_at(v, "malformed .version".into()),
+                                }
+                            } else {
+                                let d = self.describe(v);
+                                self.error_at(v, format!("expected a version number, found {d}"));
+                            }
+                        }
+                        ".target" => {
+                            self.bump();
+                            loop {
+                                let t = self.peek();
+                                if t.kind != Tok::Ident {
+                                    let d = self.describe(t);
+                                    self.error_at(t, format!("expected a target name, found {d}"));
+                                    break;
+                                }
+                                self.bump();
+                                m.target.push(self.text(t));
+                                if !self.eat(Tok::Comma) {
+                                    break;
+                                }
+                            }
+                        }
+                        ".address_size" => {
+                            self.bump();
+                            if let Ok(v) = self.expect_u32("an address size") {
+                                m.address_size = Some(v);
+                            }
+                        }
+                        ".file" | ".loc" => {
+                            self.bump();
+                            let text = self.raw_line(t.start);
+                            let loc = self.loc(t.start);
+                            m.items
+                                .push(Directive::Debug(RawDirective { name: s, text, loc }));
+                        }
+                        ".section" => {
+                            let loc = self.loc(t.start);
+                            match self.raw_section(t) {
+                                Ok(text) => m.items.push(Directive::Debug(RawDirective {
+                                    name: s,
+                                    text,
+                                    loc,
+                                })),
+                                Err(()) => self.module_invalid(&mut m, t, None),
+                            }
+                        }
+                        ".pragma" => {
+                            self.bump();
+                            let loc = self.loc(t.start);
+                            match self.pragma_strings() {
+                                Ok(strings) => {
+                                    m.items.push(Directive::Pragma(Pragma { strings, loc }))
+                                }
+                                Err(()) => self.module_invalid(&mut m, t, None),
+                            }
+                        }
+                        ".alias" => {
+                            self.bump();
+                            let loc = self.loc(t.start);
+                            let r = (|| -> PResult<(&'a str, &'a str)> {
+                                let a = self.expect_ident("an alias name")?;
+                                self.expect(Tok::Comma, "`,`")?;
+                                let b = self.expect_ident("the aliased function")?;
+                                self.expect(Tok::Semi, "`;`")?;
+                                Ok((a, b))
+                            })();
+                            match r {
+                                Ok((alias, aliasee)) => {
+                                    self.module_syms.insert(alias, SymKind::Func);
+                                    m.items.push(Directive::Alias {
+                                        alias,
+                                        aliasee,
+                                        loc,
+                                    })
+                                }
+                                Err(()) => self.module_invalid(&mut m, t, None),
+                            }
+                        }
+                        _ => {
+                            let d = self.module_decl(t);
+                            m.items.push(d);
+                        }
+                    }
+                }
+                Tok::AtAt => {
+                    self.bump();
+                    let text = self.raw_line(t.start);
+                    let loc = self.loc(t.start);
+                    m.items.push(Directive::Debug(RawDirective {
+                        name: self.text(t),
+                        text,
+                        loc,
+                    }));
+                }
+                Tok::RBrace => {
+                    self.bump();
+                    self.error_at(t, "unbalanced `}` at module scope".into());
+                }
+                _ => {
+                    let d = self.describe(t);
+                    self.error_at(t, format!("expected a directive, found {d}"));
+                    self.module_invalid(&mut m, t, None);
+                }
+            }
+        }
+        m
+    }
+
+    /// Record an invalid module-level construct starting at `start`, skipping to its end.
+    fn module_invalid(&mut self, m: &mut Module<'a>, start: Token, name: Option<&'a str>) {
+        let reasons = std::mem::take(&mut self.fn_errors);
+        self.skip_module_statement(start);
+        let loc = self.loc(start.start);
+        let end = self.prev_end.max(start.end) as usize;
+        m.items.push(Directive::Invalid(InvalidDirective {
+            kind: None,
+            name,
+            reasons,
+            text: &self.src[start.start as usize..end],
+            loc,
+        }));
+    }
+
+    /// Skip to after the next `;` at brace depth 0 (or a balanced `{...}`), stopping before a
+    /// module-level directive.
+    fn skip_module_statement(&mut self, start: Token) {
+        let mut depth = 0u32;
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::Semi if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                Tok::Dot if t.start != start.start && is_module_sync(self.text(t)) => {
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn raw_section(&mut self, start: Token) -> PResult<&'a str> {
+        self.bump();
+        self.expect(Tok::Dot, "a section name")?;
+        let open = self.expect(Tok::LBrace, "`{`")?;
+        let mut depth = 1;
+        loop {
+            let t = self.bump();
+            match t.kind {
+                Tok::Eof => {
+                    self.error_at(open, "unclosed `{` in .section".into());
+                    return Err(());
+                }
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(&self.src[start.start as usize..t.end as usize]);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn pragma_strings(&mut self) -> PResult<Vec<&'a str>> {
+        let mut v = Vec::new();
+        loop {
+            let t = self.expect(Tok::Str, "a string")?;
+            v.push(self.text(t));
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi, "`;`")?;
+        Ok(v)
+    }
+
+    /// A module-level variable or function (with optional linkage).
+    fn module_decl(&mut self, start: Token) -> Directive<'a> {
+        let mut linkage = None;
+        let t = self.peek();
+        let s = self.text(t);
+        let lk = match s {
+            ".extern" => Some(Linkage::Extern),
+            ".visible" => Some(Linkage::Visible),
+            ".weak" => Some(Linkage::Weak),
+            ".common" => Some(Linkage::Common),
+            _ => None,
+        };
+        if lk.is_some() {
+            self.bump();
+            linkage = lk;
+        }
+        let t = self.peek();
+        let s = if t.kind == Tok::Dot { self.text(t) } else { "" };
+        match s {
+            ".entry" | ".func" => self.function(start, linkage),
+            _ if StateSpace::from_name(s).is_some() => {
+                match self.var_decl(linkage, false) {
+                    Ok(v) => {
+                        if self.eat(Tok::Semi) {
+                            for d in &v.decls {
+                                self.module_syms.insert(d.name, SymKind::Var);
+                            }
+                            return Directive::Variable(v);
+                        }
+                        let t = self.peek();
+                        let d = self.describe(t);
+                        self.error_at(t, format!("expected `;`, found {d}"));
+                    }
+                    Err(()) => {}
+                }
+                let mut m = Module::default();
+                self.module_invalid(&mut m, start, None);
+                m.items.pop().unwrap()
+            }
+            _ => {
+                let d = self.describe(t);
+                self.error_at(t, format!("unknown or misplaced directive {d}"));
+                let mut m = Module::default();
+                self.module_invalid(&mut m, start, None);
+                m.items.pop().unwrap()
+            }
+        }
+    }
+
+    // ----- declarations ------------------------------------------------------------------------
+
+    /// `space {attrs} type [.ptr ...] declarator {, declarator}` (no `;`). With `single`, only one
+    /// declarator (parameters).
+    fn var_decl(&mut self, linkage: Option<Linkage>, single: bool) -> PResult<VarDecl<'a>> {
+        let st = self.bump();
+        let loc = self.loc(st.start);
+        let Some(space) = StateSpace::from_name(self.text(st)) else {
+            let d = self.describe(st);
+            self.error_at(st, format!("expected a state space, found {d}"));
+            return Err(());
+        };
+        let mut v = VarDecl {
+            linkage,
+            space,
+            attribute: None,
+            align: None,
+            vector: None,
+            ty: Type::B8,
+            ptr: None,
+            decls: Vec::new(),
+            loc,
+        };
+        loop {
+            let t = self.peek();
+            if t.kind != Tok::Dot {
+                let d = self.describe(t);
+                self.error_at(t, format!("expected a type, found {d}"));
+                return Err(());
+            }
+            self.bump();
+            let s = self.text(t);
+            match s {
+                ".align" => v.align = Some(self.expect_u32("an alignment")?),
+                ".v2" => v.vector = Some(2),
+                ".v4" => v.vector = Some(4),
+                ".v8" => v.vector = Some(8),
+                ".attribute" => {
+                    let open = self.expect(Tok::LParen, "`(`")?;
+                    let mut depth = 1;
+                    let close = loop {
+                        let t = self.bump();
+                        match t.kind {
+                            Tok::LParen => depth += 1,
+                            Tok::RParen => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break t;
+                                }
+                            }
+                            Tok::Eof | Tok::Semi => {
+                                self.error_at(open, "unclosed `(` in .attribute".into());
+                                return Err(());
+                            }
+                            _ => {}
+                        }
+                    };
+                    v.attribute = Some(&self.src[open.end as usize..close.start as usize]);
+                }
+                _ => match Type::from_name(s) {
+                    Some(ty) => {
+                        v.ty = ty;
+                        break;
+                    }
+                    None => {
+                        self.error_at(t, format!("unknown type or attribute `{s}`"));
+                        return Err(());
+                    }
+                },
+            }
+        }
+        // `.ptr [.space] [.align N]` on kernel parameters.
+        let pk = self.peek();
+        if pk.kind == Tok::Dot && self.text(pk) == ".ptr" {
+            self.bump();
+            let mut p = PtrAttr {
+                space: None,
+                align: None,
+            };
+            loop {
+                let t = self.peek();
+                if t.kind != Tok::Dot {
+                    break;
+                }
+                let s = self.text(t);
+                if s == ".align" {
+                    self.bump();
+                    p.align = Some(self.expect_u32("an alignment")?);
+                } else if let Some(sp) = StateSpace::from_name(s) {
+                    self.bump();
+                    p.space = Some(sp);
+                } else {
+                    break;
+                }
+            }
+            v.ptr = Some(p);
+        }
+        loop {
+            let t = self.peek();
+            let name = match t.kind {
+                Tok::Ident | Tok::Underscore => {
+                    self.bump();
+                    self.text(t)
+                }
+                _ => {
+                    let d = self.describe(t);
+                    self.error_at(t, format!("expected a variable name, found {d}"));
+                    return Err(());
+                }
+            };
+            let mut d = Declarator {
+                name,
+                range: None,
+                array: Vec::new(),
+                init: None,
+            };
+            if self.eat(Tok::Lt) {
+                d.range = Some(self.expect_u32("a register count")?);
+                self.expect(Tok::Gt, "`>`")?;
+            }
+            while self.eat(Tok::LBracket) {
+                if self.eat(Tok::RBracket) {
+                    d.array.push(None);
+                } else {
+                    d.array.push(Some(self.expect_u64("an array size")?));
+                    self.expect(Tok::RBracket, "`]`")?;
+                }
+            }
+            if self.eat(Tok::Eq) {
+                d.init = Some(self.init()?);
+            }
+            v.decls.push(d);
+            if single || !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        Ok(v)
+    }
+
+    fn init(&mut self) -> PResult<Init<'a>> {
+        let t = self.peek();
+        match t.kind {
+            Tok::LBrace => {
+                self.bump();
+                let mut v = Vec::new();
+                if !self.eat(Tok::RBrace) {
+                    loop {
+                        v.push(self.init()?);
+                        if self.eat(Tok::Comma) {
+                            continue;
+                        }
+                        self.expect(Tok::RBrace, "`,` or `}`")?;
+                        break;
+                    }
+                }
+                Ok(Init::List(v))
+            }
+            Tok::Ident => {
+                self.bump();
+                let mut name = self.text(t);
+                let mut generic = false;
+                if name == "generic" && self.peek().kind == Tok::LParen {
+                    self.bump();
+                    name = self.expect_ident("a symbol")?;
+                    self.expect(Tok::RParen, "`)`")?;
+                    generic = true;
+                }
+                let offset = self.opt_offset()?;
+                Ok(Init::Symbol {
+                    name,
+                    generic,
+                    offset,
+                })
+            }
+            _ => Ok(Init::Imm(self.imm()?)),
+        }
+    }
+
+    /// Optional `+N` / `-N` / `+-N`.
+    fn opt_offset(&mut self) -> PResult<i64> {
+        let neg = match self.peek().kind {
+            Tok::Plus => false,
+            Tok::Minus => true,
+            _ => return Ok(0),
+        };
+        self.bump();
+        let imm = self.imm()?;
+        let v = match imm.value {
+            ImmValue::Int(v) => v,
+            ImmValue::UInt(v) => v as i64,
+            _ => {
+                let t = self.peek();
+                self.error_at(t, "expected an integer offset".into());
+                return Err(());
+            }
+        };
+        Ok(if neg { v.wrapping_neg() } else { v })
+    }
+
+    fn imm(&mut self) -> PResult<Imm<'a>> {
+        let first = self.peek();
+        let neg = if first.kind == Tok::Minus {
+            self.bump();
+            true
+        } else {
+            false
+        };
+        let t = self.peek();
+        let body = self.text(t);
+        let value = match t.kind {
+            Tok::Int => match decode_int(body) {
+                Some((v, true)) => ImmValue::UInt(if neg { v.wrapping_neg() } else { v }),
+                Some((v, false)) => {
+                    if neg {
+                        if v <= i64::MAX as u64 + 1 {
+                            ImmValue::Int((v as i64).wrapping_neg())
+                        } else {
+                            self.error_at(t, "integer literal out of range".into());
+                            return Err(());
+                        }
+                    } else if v <= i64::MAX as u64 {
+                        ImmValue::Int(v as i64)
+                    } else {
+                        ImmValue::UInt(v)
+                    }
+                }
+                None => {
+                    self.error_at(t, format!("malformed integer literal `{body}`"));
+                    return Err(());
+                }
+            },
+            Tok::F32Hex => {
+                let b = u32::from_str_radix(&body[2..], 16).map_err(|_| ())?;
+                ImmValue::F32Bits(if neg { b ^ 0x8000_0000 } else { b })
+            }
+            Tok::F64Hex => {
+                let b = u64::from_str_radix(&body[2..], 16).map_err(|_| ())?;
+                ImmValue::F64Bits(if neg { b ^ (1 << 63) } else { b })
+            }
+            Tok::Float => match body.parse::<f64>() {
+                Ok(f) => ImmValue::Float(if neg { -f } else { f }),
+                Err(_) => {
+                    self.error_at(t, format!("malformed float literal `{body}`"));
+                    return Err(());
+                }
+            },
+            _ => {
+                let d = self.describe(t);
+                self.error_at(t, format!("expected a number, found {d}"));
+                return Err(());
+            }
+        };
+        self.bump();
+        Ok(Imm {
+            text: &self.src[first.start as usize..t.end as usize],
+            value,
+        })
+    }
+
+    // ----- functions ---------------------------------------------------------------------------
+
+    fn function(&mut self, start: Token, linkage: Option<Linkage>) -> Directive<'a> {
+        let kw = self.bump();
+        let loc = self.loc(start.start);
+        let kind = if self.text(kw) == ".entry" {
+            FunctionKind::Entry
+        } else {
+            FunctionKind::Func
+        };
+        self.fn_errors.clear();
+        self.cur_fn = None;
+        self.scope.clear();
+        self.labels.clear();
+        self.unresolved.clear();
+        let r = self.function_inner(kind, linkage, loc);
+        let name = self.cur_fn.take();
+        match r {
+            Ok(f) if self.fn_errors.is_empty() => Directive::Function(f),
+            r => {
+                if r.is_err() {
+                    // Skip the rest of the header and any body.
+                    self.skip_function_rest(start);
+                }
+                let reasons = std::mem::take(&mut self.fn_errors);
+                let end = self.prev_end.max(start.end) as usize;
+                Directive::Invalid(InvalidDirective {
+                    kind: Some(kind),
+                    name,
+                    reasons,
+                    text: &self.src[start.start as usize..end],
+                    loc,
+                })
+            }
+        }
+    }
+
+    fn skip_function_rest(&mut self, start: Token) {
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof => return,
+                Tok::Semi => {
+                    self.bump();
+                    return;
+                }
+                Tok::LBrace => {
+                    let open = self.bump();
+                    let mut b = Vec::new();
+                    self.block_body(open, &mut b);
+                    return;
+                }
+                Tok::Dot if t.start != start.start && is_module_sync(self.text(t)) => return,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn function_inner(
+        &mut self,
+        kind: FunctionKind,
+        linkage: Option<Linkage>,
+        loc: Loc,
+    ) -> PResult<Function<'a>> {
+        let mut returns = Vec::new();
+        if kind == FunctionKind::Func && self.peek().kind == Tok::LParen {
+            returns = self.param_list()?;
+        }
+        let name = self.expect_ident("a function name")?;
+        self.cur_fn = Some(name);
+        self.module_syms.insert(name, SymKind::Func);
+        let mut params = Vec::new();
+        if self.peek().kind == Tok::LParen {
+            params = self.param_list()?;
+        }
+        for p in returns.iter().chain(params.iter()) {
+            for d in &p.decls {
+                self.scope.push(ScopeEntry {
+                    name: d.name,
+                    range: 0,
+                    is_reg: p.space == StateSpace::Reg,
+                });
+            }
+        }
+        let mut attrs = Vec::new();
+        loop {
+            let t = self.peek();
+            if t.kind != Tok::Dot || !is_func_attr(self.text(t)) {
+                break;
+            }
+            self.bump();
+            let name = self.text(t);
+            let mut a = FuncAttr {
+                name,
+                args: Vec::new(),
+                strings: Vec::new(),
+            };
+            if name == ".pragma" {
+                a.strings = self.pragma_strings()?;
+            } else if self.peek().kind == Tok::Int {
+                loop {
+                    a.args.push(self.expect_u64("an integer")?);
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            attrs.push(a);
+        }
+        let t = self.peek();
+        let body = match t.kind {
+            Tok::Semi => {
+                self.bump();
+                None
+            }
+            Tok::LBrace => {
+                let open = self.bump();
+                let loc = self.loc(open.start);
+                let mut stmts = Vec::new();
+                self.block_body(open, &mut stmts);
+                let mut b = Block { stmts, loc };
+                self.resolve_labels(&mut b);
+                Some(b)
+            }
+            _ => {
+                let d = self.describe(t);
+                self.error_at(
+                    t,
+                    format!("expected `{{` or `;` after function header, found {d}"),
+                );
+                return Err(());
+            }
+        };
+        Ok(Function {
+            linkage,
+            kind,
+            returns,
+            name,
+            params,
+            attrs,
+            body,
+            loc,
+        })
+    }
+
+    fn param_list(&mut self) -> PResult<Vec<VarDecl<'a>>> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut v = Vec::new();
+        if self.eat(Tok::RParen) {
+            return Ok(v);
+        }
+        loop {
+            let t = self.peek();
+            if t.kind != Tok::Dot || StateSpace::from_name(self.text(t)).is_none() {
+                let d = self.describe(t);
+                self.error_at(t, format!("expected `.param` or `.reg`, found {d}"));
+                return Err(());
+            }
+            v.push(self.var_decl(None, true)?);
+            if self.eat(Tok::Comma) {
+                continue;
+            }
+            self.expect(Tok::RParen, "`,` or `)`")?;
+            return Ok(v);
+        }
+    }
+
+    /// After the body: turn unresolved symbols that name labels into [`Operand::Label`], and
+    /// report the ones that name nothing.
+    fn resolve_labels(&mut self, b: &mut Block<'a>) {
+        if self.unresolved.is_empty() {
+            return;
+        }
+        let labels: std::collections::HashSet<&'a str, BuildFx> =
+            self.labels.iter().copied().collect();
+        let unresolved = std::mem::take(&mut self.unresolved);
+        let mut any_label = false;
+        for t in unresolved {
+            let name = self.text(t);
+            if labels.contains(name) {
+                any_label = true;
+            } else if !self.module_syms.contains_key(name) {
+                self.error_at(t, format!("undefined symbol `{name}`"));
+            }
+        }
+        if any_label {
+            fn walk<'a>(
+                stmts: &mut [Statement<'a>],
+                labels: &std::collections::HashSet<&'a str, BuildFx>,
+            ) {
+                for s in stmts {
+                    match s {
+                        Statement::Instruction(i) => {
+                            for o in &mut i.operands {
+                                fix(o, labels);
+                            }
+                        }
+                        Statement::Block(b) => walk(&mut b.stmts, labels),
+                        _ => {}
+                    }
+                }
+            }
+            fn fix<'a>(o: &mut Operand<'a>, labels: &std::collections::HashSet<&'a str, BuildFx>) {
+                match o {
+                    Operand::Symbol(n) if labels.contains(n) => *o = Operand::Label(n),
+                    Operand::List(l) | Operand::Vector(l) => {
+                        l.iter_mut().for_each(|o| fix(o, labels))
+                    }
+                    _ => {}
+                }
+            }
+            walk(&mut b.stmts, &labels);
+        }
+    }
+
+    /// Statements up to the matching `}` (consumed).
+    fn block_body(&mut self, open: Token, out: &mut Vec<Statement<'a>>) {
+        let mark = self.scope.len();
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::RBrace => {
+                    self.bump();
+                    break;
+                }
+                Tok::Eof => {
+                    self.error_at(open, "unclosed `{` (end of file reached)".into());
+                    break;
+                }
+                Tok::Dot if is_module_sync(self.text(t)) => {
+                    let d = self.describe(t);
+                    self.error_at(open, format!("unclosed `{{` (body ends at {d})"));
+                    break;
+                }
+                _ => {
+                    if self.statement(out).is_err() {
+                        self.recover();
+                    }
+                }
+            }
+        }
+        self.scope.truncate(mark);
+    }
+
+    /// Skip to after the next `;`, or to before `{`, `}`, a module directive or end of file.
+    fn recover(&mut self) {
+        loop {
+            let t = self.peek();
+            match t.kind {
+                Tok::Eof | Tok::LBrace | Tok::RBrace => return,
+                Tok::Semi => {
+                    self.bump();
+                    return;
+                }
+                Tok::Dot if is_module_sync(self.text(t)) => return,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self, out: &mut Vec<Statement<'a>>) -> PResult<()> {
+        let t = self.peek();
+        match t.kind {
+            Tok::Ident => {
+                if self.lx.peek2().kind == Tok::Colon {
+                    self.bump();
+                    self.bump();
+                    let loc = self.loc(t.start);
+                    let name = self.text(t);
+                    self.labels.push(name);
+                    out.push(Statement::Label(Label { name, loc }));
+                    return Ok(());
+                }
+                let i = self.instruction(None, t)?;
+                out.push(Statement::Instruction(i));
+            }
+            Tok::At => {
+                self.bump();
+                let negated = self.eat(Tok::Bang);
+                let r = self.peek();
+                let reg = self.expect_ident("a predicate register")?;
+                self.check_declared(r, reg);
+                let i = self.instruction(Some(Guard { negated, reg }), t)?;
+                out.push(Statement::Instruction(i));
+            }
+            Tok::LBrace => {
+                let open = self.bump();
+                let loc = self.loc(open.start);
+                let mut stmts = Vec::new();
+                self.block_body(open, &mut stmts);
+                out.push(Statement::Block(Block { stmts, loc }));
+            }
+            Tok::Semi => {
+                self.bump();
+            }
+            Tok::AtAt => {
+                self.bump();
+                let text = self.raw_line(t.start);
+                let loc = self.loc(t.start);
+                out.push(Statement::Debug(RawDirective {
+                    name: self.text(t),
+                    text,
+                    loc,
+                }));
+            }
+            Tok::Dot => {
+                let s = self.text(t);
+                match s {
+                    ".loc" | ".file" => {
+                        self.bump();
+                        let text = self.raw_line(t.start);
+                        let loc = self.loc(t.start);
+                        out.push(Statement::Debug(RawDirective { name: s, text, loc }));
+                    }
+                    ".pragma" => {
+                        self.bump();
+                        let loc = self.loc(t.start);
+                        let strings = self.pragma_strings()?;
+                        out.push(Statement::Pragma(Pragma { strings, loc }));
+                    }
+                    ".callprototype" => {
+                        self.bump();
+                        let loc = self.loc(t.start);
+                        let mut returns = Vec::new();
+                        if self.peek().kind == Tok::LParen {
+                            returns = self.param_list()?;
+                        }
+                        self.expect(Tok::Underscore, "`_`")?;
+                        let params = if self.peek().kind == Tok::LParen {
+                            self.param_list()?
+                        } else {
+                            Vec::new()
+                        };
+                        let mut noreturn = false;
+                        let pk = self.peek();
+                        if pk.kind == Tok::Dot && self.text(pk) == ".noreturn" {
+                            self.bump();
+                            noreturn = true;
+                        }
+                        self.expect(Tok::Semi, "`;`")?;
+                        out.push(Statement::CallPrototype(CallPrototype {
+                            returns,
+                            params,
+                            noreturn,
+                            loc,
+                        }));
+                    }
+                    ".calltargets" | ".branchtargets" => {
+                        self.bump();
+                        let loc = self.loc(t.start);
+                        let mut targets = Vec::new();
+                        loop {
+                            targets.push(self.expect_ident("a target name")?);
+                            if !self.eat(Tok::Comma) {
+                                break;
+                            }
+                        }
+                        self.expect(Tok::Semi, "`;`")?;
+                        let tl = TargetList { targets, loc };
+                        out.push(if s == ".calltargets" {
+                            Statement::CallTargets(tl)
+                        } else {
+                            Statement::BranchTargets(tl)
+                        });
+                    }
+                    _ if StateSpace::from_name(s).is_some() || s == ".extern" => {
+                        let linkage = if s == ".extern" {
+                            self.bump();
+                            Some(Linkage::Extern)
+                        } else {
+                            None
+                        };
+                        let v = self.var_decl(linkage, false)?;
+                        self.expect(Tok::Semi, "`;`")?;
+                        let is_reg = v.space == StateSpace::Reg;
+                        for d in &v.decls {
+                            self.scope.push(ScopeEntry {
+                                name: d.name,
+                                range: d.range.unwrap_or(0),
+                                is_reg,
+                            });
+                        }
+                        out.push(Statement::Variable(v));
+                    }
+                    _ => {
+                        self.error_at(t, format!("unknown directive `{s}` in function body"));
+                        return Err(());
+                    }
+                }
+            }
+            _ => {
+                let d = self.describe(t);
+                self.error_at(t, format!("expected an instruction, found {d}"));
+                return Err(());
+            }
+        }
+        Ok(())
+    }
+
+    fn instruction(&mut self, guard: Option<Guard<'a>>, start: Token) -> PResult<Instruction<'a>> {
+        let ot = self.peek();
+        if ot.kind != Tok::Ident {
+            let d = self.describe(ot);
+            self.error_at(ot, format!("expected an opcode, found {d}"));
+            return Err(());
+        }
+        self.bump();
+        let name = self.text(ot);
+        let Some(opcode) = Opcode::from_name(name) else {
+            self.error_at(ot, format!("unknown opcode `{name}`"));
+            return Err(());
+        };
+        let loc = self.loc(start.start);
+        let mut modifiers = Vec::new();
+        let mut bad = false;
+        while self.peek().kind == Tok::Dot {
+            let t = self.bump();
+            let m = self.text(t);
+            if !self.table.allows(opcode, m) {
+                self.error_at(t, format!("unknown modifier `{m}` for `{name}`"));
+                bad = true;
+            }
+            modifiers.push(m);
+        }
+        let mut operands = Vec::new();
+        if !self.eat(Tok::Semi) {
+            loop {
+                operands.push(self.operand()?);
+                let t = self.peek();
+                match t.kind {
+                    Tok::Comma => {
+                        self.bump();
+                    }
+                    Tok::Semi => {
+                        self.bump();
+                        break;
+                    }
+                    _ => {
+                        let d = self.describe(t);
+                        self.error_at(t, format!("expected `,` or `;` after operand, found {d}"));
+                        return Err(());
+                    }
+                }
+            }
+        }
+        if bad {
+            return Err(());
+        }
+        Ok(Instruction {
+            guard,
+            opcode,
+            modifiers,
+            operands,
+            loc,
+        })
+    }
+
+    /// An identifier operand, with adjacent `.x` / `.h0` / `.b1` suffixes merged into its text.
+    #[inline]
+    fn ident_text(&mut self, t: Token) -> &'a str {
+        let mut end = t.end;
+        loop {
+            let n = self.peek();
+            if n.kind == Tok::Dot && n.start == end {
+                self.bump();
+                end = n.end;
+            } else {
+                break;
+            }
+        }
+        &self.src[t.start as usize..end as usize]
+    }
+
+    #[inline]
+    fn lookup(&self, name: &str) -> Option<ScopeEntry<'a>> {
+        let (prefix, num) = split_digits(name);
+        for e in self.scope.iter().rev() {
+            if e.range > 0 {
+                if let Some(n) = num {
+                    if n < e.range && e.name == prefix {
+                        return Some(*e);
+                    }
+                }
+            } else if e.name == name {
+                return Some(*e);
+            }
+        }
+        None
+    }
+
+    fn check_declared(&mut self, t: Token, name: &'a str) {
+        if self.lookup(name).is_none() && !self.module_syms.contains_key(name) {
+            self.error_at(t, format!("undeclared register `{name}`"));
+        }
+    }
+
+    fn classify(&mut self, t: Token, full: &'a str) -> Operand<'a> {
+        let base = match full.find('.') {
+            Some(i) => &full[..i],
+            None => full,
+        };
+        if let Some(e) = self.lookup(base) {
+            return if e.is_reg {
+                Operand::Reg(full)
+            } else {
+                Operand::Symbol(full)
+            };
+        }
+        if is_special_register(base) {
+            return Operand::SpecialReg(full);
+        }
+        match self.module_syms.get(base) {
+            Some(SymKind::Func) => Operand::Func(full),
+            Some(SymKind::Var) => Operand::Symbol(full),
+            None => {
+                if base.starts_with('%') {
+                    self.error_at(t, format!("undeclared register `{base}`"));
+                    Operand::Reg(full)
+                } else {
+                    self.unresolved.push(t);
+                    Operand::Symbol(full)
+                }
+            }
+        }
+    }
+
+    fn operand(&mut self) -> PResult<Operand<'a>> {
+        let t = self.peek();
+        match t.kind {
+            Tok::Ident => {
+                self.bump();
+                let full = self.ident_text(t);
+                if self.peek().kind == Tok::Pipe {
+                    self.bump();
+                    let q = self.peek();
+                    let second = match q.kind {
+                        Tok::Ident => {
+                            self.bump();
+                            self.check_declared(q, self.text(q));
+                            self.text(q)
+                        }
+                        Tok::Underscore => {
+                            self.bump();
+                            "_"
+                        }
+                        _ => {
+                            let d = self.describe(q);
+                            self.error_at(q, format!("expected a predicate after `|`, found {d}"));
+                            return Err(());
+                        }
+                    };
+                    if full != "_" {
+                        self.check_declared(t, full);
+                    }
+                    return Ok(Operand::Pair(full, second));
+                }
+                Ok(self.classify(t, full))
+            }
+            Tok::Underscore => {
+                self.bump();
+                if self.peek().kind == Tok::Pipe {
+                    self.bump();
+                    let q = self.expect_ident("a predicate")?;
+                    return Ok(Operand::Pair("_", q));
+                }
+                Ok(Operand::Sink)
+            }
+            Tok::Bang => {
+                self.bump();
+                let r = self.peek();
+                let n = self.expect_ident("a predicate")?;
+                self.check_declared(r, n);
+                Ok(Operand::Not(n))
+            }
+            Tok::Minus | Tok::Int | Tok::Float | Tok::F32Hex | Tok::F64Hex => {
+                Ok(Operand::Imm(self.imm()?))
+            }
+            Tok::LBrace => {
+                self.bump();
+                let mut v = Vec::new();
+                loop {
+                    v.push(self.operand()?);
+                    if self.eat(Tok::Comma) {
+                        continue;
+                    }
+                    self.expect(Tok::RBrace, "`,` or `}`")?;
+                    break;
+                }
+                Ok(Operand::Vector(v))
+            }
+            Tok::LParen => {
+                self.bump();
+                let mut v = Vec::new();
+                if !self.eat(Tok::RParen) {
+                    loop {
+                        v.push(self.operand()?);
+                        if self.eat(Tok::Comma) {
+                            continue;
+                        }
+                        self.expect(Tok::RParen, "`,` or `)`")?;
+                        break;
+                    }
+                }
+                Ok(Operand::List(v))
+            }
+            Tok::LBracket => {
+                self.bump();
+                let a = self.address()?;
+                Ok(Operand::Address(Box::new(a)))
+            }
+            _ => {
+                let d = self.describe(t);
+                self.error_at(t, format!("bad operand {d}"));
+                Err(())
+            }
+        }
+    }
+
+    /// After `[`: the address and the closing `]`.
+    fn address(&mut self) -> PResult<Address<'a>> {
+        let t = self.peek();
+        match t.kind {
+            Tok::Ident => {
+                self.bump();
+                let full = self.ident_text(t);
+                let op = self.classify(t, full);
+                match self.peek().kind {
+                    Tok::Comma => {
+                        let mut v = vec![op];
+                        while self.eat(Tok::Comma) {
+                            v.push(self.operand()?);
+                        }
+                        self.expect(Tok::RBracket, "`]`")?;
+                        Ok(Address::Tuple(v))
+                    }
+                    _ => {
+                        let base = match op {
+                            Operand::Reg(n) | Operand::SpecialReg(n) => AddrBase::Reg(n),
+                            Operand::Symbol(n) | Operand::Func(n) | Operand::Label(n) => {
+                                AddrBase::Symbol(n)
+                            }
+                            _ => AddrBase::Symbol(full),
+                        };
+                        let offset = self.opt_offset()?;
+                        self.expect(Tok::RBracket, "`+`, `-` or `]`")?;
+                        Ok(Address::Offset {
+                            base: Some(base),
+                            offset,
+                        })
+                    }
+                }
+            }
+            Tok::Int | Tok::Minus => {
+                let imm = self.imm()?;
+                let offset = match imm.value {
+                    ImmValue::Int(v) => v,
+                    ImmValue::UInt(v) => v as i64,
+                    _ => {
+                        self.error_at(t, "expected an integer address".into());
+                        return Err(());
+                    }
+                };
+                self.expect(Tok::RBracket, "`]`")?;
+                Ok(Address::Offset { base: None, offset })
+            }
+            _ => {
+                let d = self.describe(t);
+                self.error_at(t, format!("bad address operand {d}"));
+                Err(())
+            }
+        }
+    }
+}
+
+/// 1-based line and byte column of byte offset `off` in `src` (a full scan; used for errors).
+pub(crate) fn loc_of(src: &str, off: usize) -> Loc {
+    let off = off.min(src.len());
+    let before = &src.as_bytes()[..off];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let ls = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    Loc {
+        line,
+        col: (off - ls + 1) as u32,
+    }
+}

@@ -1,0 +1,115 @@
+//! Shared helpers for the PTX front-end tests: finding `ptxas`, running it, and the
+//! parse → print → parse check.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use wheelport::ptx::{self, Module};
+
+/// `ptxas` from `PATH`, else from env `WHEELPORT_PTXAS`. `None` if neither is usable.
+pub fn find_ptxas() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join("ptxas");
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    std::env::var_os("WHEELPORT_PTXAS")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+}
+
+/// `ptxas`, or: panic when env `CI` is set, else print a loud SKIP and return `None`.
+pub fn ptxas_or_skip(test: &str) -> Option<PathBuf> {
+    match find_ptxas() {
+        Some(p) => Some(p),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("{test}: ptxas not found on PATH or in WHEELPORT_PTXAS, and CI is set")
+        }
+        None => {
+            eprintln!(
+                "\n**************** SKIP ptxas check in {test}: ptxas not found \
+                 (put it on PATH or set WHEELPORT_PTXAS) ****************\n"
+            );
+            None
+        }
+    }
+}
+
+/// Assemble `text` for `arch` with `ptxas`; `Err(stderr)` if it is rejected.
+pub fn ptxas(ptxas: &std::path::Path, text: &str, arch: &str, tag: &str) -> Result<(), String> {
+    let dir = std::env::temp_dir().join(format!("wheelport-ptx-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join(format!("{tag}.ptx"));
+    let obj = dir.join(format!("{tag}.cubin"));
+    std::fs::write(&src, text).unwrap();
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&obj)
+        .output()
+        .expect("run ptxas");
+    let _ = std::fs::remove_file(&obj);
+    if out.status.success() {
+        let _ = std::fs::remove_file(&src);
+        Ok(())
+    } else {
+        Err(format!(
+            "ptxas -arch={arch} {} failed:\n{}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// The first `.target` option (the architecture), e.g. `sm_90a`.
+pub fn arch_of(m: &Module<'_>) -> String {
+    m.target
+        .iter()
+        .find(|t| t.starts_with("sm_") || t.starts_with("compute_"))
+        .unwrap_or(&"sm_80")
+        .to_string()
+}
+
+/// Parse with 0 errors, print, re-parse with 0 errors, and check the two ASTs are equal.
+/// Returns the printed text.
+pub fn round_trip(src: &str, name: &str) -> String {
+    let a = ptx::parse(src, name);
+    let errs: Vec<String> = a.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        errs.is_empty(),
+        "{name}: parse errors:\n{}",
+        errs.join("\n")
+    );
+    let printed = ptx::print(&a.module);
+    let b = ptx::parse(&printed, "printed");
+    let errs: Vec<String> = b.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(
+        errs.is_empty(),
+        "{name}: errors re-parsing printed PTX:\n{}",
+        errs.join("\n")
+    );
+    if a.module != b.module {
+        // Find the first differing item for a readable failure.
+        for (x, y) in a.module.items.iter().zip(b.module.items.iter()) {
+            assert_eq!(x, y, "{name}: round trip changed an item");
+        }
+        assert_eq!(
+            a.module.items.len(),
+            b.module.items.len(),
+            "{name}: item count changed"
+        );
+        panic!("{name}: round trip changed the module header");
+    }
+    // Printing is a fixed point on the text as well.
+    assert_eq!(
+        printed,
+        ptx::print(&b.module),
+        "{name}: print is not idempotent"
+    );
+    printed
+}
