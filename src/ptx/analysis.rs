@@ -63,7 +63,7 @@ fn dropped(m: &str) -> bool {
 /// The form of one instruction (see the module docs for what is dropped).
 pub fn form_of(i: &Instruction<'_>) -> String {
     let mut s = String::from(i.opcode.name());
-    for m in &i.modifiers {
+    for m in i.modifiers.iter() {
         if !dropped(m) {
             s.push_str(m);
         }

@@ -455,8 +455,8 @@ pub struct Instruction<'a> {
     pub guard: Option<Guard<'a>>,
     /// The opcode (first word).
     pub opcode: Opcode,
-    /// Modifiers in source order, with their dots.
-    pub modifiers: Vec<&'a str>,
+    /// Modifiers in source order, with their dots (a borrowed span; see [`Modifiers`]).
+    pub modifiers: Modifiers<'a>,
     /// Operands in source order.
     pub operands: Vec<Operand<'a>>,
     /// Where the instruction (guard or opcode) starts.
@@ -466,7 +466,7 @@ pub struct Instruction<'a> {
 impl<'a> Instruction<'a> {
     /// Whether the instruction carries modifier `m` (with dot, e.g. `".sync"`).
     pub fn has(&self, m: &str) -> bool {
-        self.modifiers.iter().any(|x| *x == m)
+        self.modifiers.iter().any(|x| x == m)
     }
 
     /// For `call`: the callee operand's name (direct call: the function symbol; indirect call:
@@ -484,10 +484,112 @@ impl<'a> Instruction<'a> {
     /// The full opcode text with all modifiers, e.g. `ld.global.nc.v4.u32`.
     pub fn full_opcode(&self) -> String {
         let mut s = String::from(self.opcode.name());
-        for m in &self.modifiers {
+        for m in self.modifiers.iter() {
             s.push_str(m);
         }
         s
+    }
+}
+
+/// The modifiers of an instruction: the source span from the first modifier's dot to the end of
+/// the last one, e.g. `.global.nc.v4.u32`. Storing the span instead of a vector keeps the AST
+/// allocation-free for modifiers; [`Modifiers::iter`] yields each modifier (`.global`, ...),
+/// skipping any whitespace or comments written between them. Equality compares the modifier
+/// sequences, not the spans.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Modifiers<'a> {
+    text: &'a str,
+}
+
+impl<'a> Modifiers<'a> {
+    /// Wrap a span that consists of `.word` modifiers, optionally separated by whitespace and
+    /// comments (as produced by the parser), e.g. `".sync.aligned.m8n8.x4.b16"`.
+    pub fn from_span(text: &'a str) -> Self {
+        Modifiers { text }
+    }
+
+    /// The raw span.
+    pub fn span(&self) -> &'a str {
+        self.text
+    }
+
+    /// Whether there are no modifiers.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// The number of modifiers.
+    pub fn len(&self) -> usize {
+        self.iter().count()
+    }
+
+    /// Each modifier with its dot, in source order.
+    pub fn iter(&self) -> ModifierIter<'a> {
+        ModifierIter { rest: self.text }
+    }
+
+    /// The `i`-th modifier.
+    pub fn get(&self, i: usize) -> Option<&'a str> {
+        self.iter().nth(i)
+    }
+}
+
+impl<'a> IntoIterator for &Modifiers<'a> {
+    type Item = &'a str;
+    type IntoIter = ModifierIter<'a>;
+    fn into_iter(self) -> ModifierIter<'a> {
+        self.iter()
+    }
+}
+
+impl PartialEq for Modifiers<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text || self.iter().eq(other.iter())
+    }
+}
+
+/// Iterator over [`Modifiers`].
+#[derive(Clone, Debug)]
+pub struct ModifierIter<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for ModifierIter<'a> {
+    type Item = &'a str;
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let b = self.rest.as_bytes();
+            let mut i = 0;
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if b[i..].starts_with(b"//") {
+                i = self.rest[i..].find('\n').map_or(b.len(), |e| i + e);
+                self.rest = &self.rest[i..];
+                continue;
+            }
+            if b[i..].starts_with(b"/*") {
+                i = self.rest[i + 2..]
+                    .find("*/")
+                    .map_or(b.len(), |e| i + 2 + e + 2);
+                self.rest = &self.rest[i..];
+                continue;
+            }
+            if i >= b.len() {
+                self.rest = "";
+                return None;
+            }
+            let start = i;
+            i += 1;
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$' || b[i] == b':')
+            {
+                i += 1;
+            }
+            let m = &self.rest[start..i];
+            self.rest = &self.rest[i..];
+            return Some(m);
+        }
     }
 }
 

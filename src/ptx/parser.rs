@@ -46,6 +46,10 @@ pub(crate) struct Parser<'a> {
     lines: LineTracker,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
+    /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
+    heads: HashMap<&'a str, Opcode, BuildFx>,
+    /// Reused operand buffer (instructions get an exactly sized copy).
+    scratch: Vec<Operand<'a>>,
     // Per-function state.
     cur_fn: Option<&'a str>,
     fn_errors: Vec<String>,
@@ -148,6 +152,8 @@ impl<'a> Parser<'a> {
             },
             table: modifier_table(),
             module_syms: HashMap::default(),
+            heads: HashMap::default(),
+            scratch: Vec::with_capacity(16),
             cur_fn: None,
             fn_errors: Vec::new(),
             scope: Vec::new(),
@@ -165,11 +171,9 @@ impl<'a> Parser<'a> {
             return loc_of(self.src, off);
         }
         let bytes = &self.src.as_bytes()[self.lines.off..off];
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'\n' {
-                self.lines.line += 1;
-                self.lines.line_start = self.lines.off + i + 1;
-            }
+        if let Some(last) = bytes.iter().rposition(|&b| b == b'\n') {
+            self.lines.line += bytes.iter().filter(|&&b| b == b'\n').count() as u32;
+            self.lines.line_start = self.lines.off + last + 1;
         }
         self.lines.off = off;
         Loc {
@@ -1215,23 +1219,41 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let name = self.text(ot);
-        let Some(opcode) = Opcode::from_name(name) else {
-            self.error_at(ot, format!("unknown opcode `{name}`"));
-            return Err(());
-        };
         let loc = self.loc(start.start);
-        let mut modifiers = Vec::new();
-        let mut bad = false;
+        let mut end = ot.end;
         while self.peek().kind == Tok::Dot {
-            let t = self.bump();
-            let m = self.text(t);
-            if !self.table.allows(opcode, m) {
-                self.error_at(t, format!("unknown modifier `{m}` for `{name}`"));
-                bad = true;
-            }
-            modifiers.push(m);
+            end = self.bump().end;
         }
-        let mut operands = Vec::new();
+        let head = &self.src[ot.start as usize..end as usize];
+        let modifiers = Modifiers::from_span(&self.src[ot.end as usize..end as usize]);
+        let mut bad = false;
+        let opcode = match self.heads.get(head) {
+            Some(&op) => op,
+            None => {
+                let Some(opcode) = Opcode::from_name(name) else {
+                    self.error_at(ot, format!("unknown opcode `{name}`"));
+                    return Err(());
+                };
+                for m in modifiers.iter() {
+                    if !self.table.allows(opcode, m) {
+                        let off = m.as_ptr() as usize - self.src.as_ptr() as usize;
+                        let t = Token {
+                            kind: Tok::Dot,
+                            start: off as u32,
+                            end: (off + m.len()) as u32,
+                        };
+                        self.error_at(t, format!("unknown modifier `{m}` for `{name}`"));
+                        bad = true;
+                    }
+                }
+                if !bad {
+                    self.heads.insert(head, opcode);
+                }
+                opcode
+            }
+        };
+        let mut operands = std::mem::take(&mut self.scratch);
+        operands.clear();
         if !self.eat(Tok::Semi) {
             loop {
                 operands.push(self.operand()?);
@@ -1252,6 +1274,8 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        let exact: Vec<Operand<'a>> = operands.drain(..).collect();
+        self.scratch = operands;
         if bad {
             return Err(());
         }
@@ -1259,7 +1283,7 @@ impl<'a> Parser<'a> {
             guard,
             opcode,
             modifiers,
-            operands,
+            operands: exact,
             loc,
         })
     }
@@ -1267,6 +1291,9 @@ impl<'a> Parser<'a> {
     /// An identifier operand, with adjacent `.x` / `.h0` / `.b1` suffixes merged into its text.
     #[inline]
     fn ident_text(&mut self, t: Token) -> &'a str {
+        if self.peek().kind != Tok::Dot {
+            return self.text(t);
+        }
         let mut end = t.end;
         loop {
             let n = self.peek();
@@ -1304,7 +1331,7 @@ impl<'a> Parser<'a> {
     }
 
     fn classify(&mut self, t: Token, full: &'a str) -> Operand<'a> {
-        let base = match full.find('.') {
+        let base = match full.as_bytes().iter().position(|&b| b == b'.') {
             Some(i) => &full[..i],
             None => full,
         };

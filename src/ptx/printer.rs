@@ -286,8 +286,16 @@ impl Printer {
             self.out.push(' ');
         }
         self.out.push_str(i.opcode.name());
-        for m in &i.modifiers {
-            self.out.push_str(m);
+        let span = i.modifiers.span();
+        if span
+            .bytes()
+            .all(|b| b != b' ' && b != b'/' && !b.is_ascii_whitespace())
+        {
+            self.out.push_str(span);
+        } else {
+            for m in i.modifiers.iter() {
+                self.out.push_str(m);
+            }
         }
         for (k, o) in i.operands.iter().enumerate() {
             self.out.push_str(if k == 0 { " " } else { ", " });

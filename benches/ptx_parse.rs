@@ -1,0 +1,111 @@
+//! PTX front-end throughput: lexing plus building the AST on the concatenated corpus.
+//!
+//! Input: every `*.ptx` in env `WHEELPORT_PTX_CORPUS` (default `/work/cache/ptx`), each parsed
+//! separately (they are separate modules), repeated until at least ~2 s have passed. Reports
+//! MB/s (1 MB = 1e6 bytes) on one core, the lexer alone, and peak RSS (VmHWM from
+//! /proc/self/status) per MB of input, measured around a single pass that keeps every AST
+//! alive at once.
+//!
+//! Run: `cargo bench --bench ptx_parse`.
+
+use std::time::Instant;
+
+fn vm_hwm_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn vm_rss_kib() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn main() {
+    let dir = std::env::var("WHEELPORT_PTX_CORPUS").unwrap_or_else(|_| "/work/cache/ptx".into());
+    let mut files: Vec<_> = match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+            .collect(),
+        Err(e) => {
+            eprintln!("ptx_parse bench: cannot read {dir}: {e}; set WHEELPORT_PTX_CORPUS");
+            return;
+        }
+    };
+    files.sort();
+    let sources: Vec<String> = files
+        .iter()
+        .map(|p| std::fs::read_to_string(p).expect("read corpus file"))
+        .collect();
+    let total: usize = sources.iter().map(|s| s.len()).sum();
+    if total == 0 {
+        eprintln!("ptx_parse bench: no .ptx input in {dir}");
+        return;
+    }
+    let mb = total as f64 / 1e6;
+    println!("input: {} files, {:.2} MB", sources.len(), mb);
+
+    // Peak memory: all ASTs alive at once.
+    let rss_before = vm_rss_kib().unwrap_or(0);
+    let outs: Vec<_> = sources
+        .iter()
+        .map(|s| wheelport::ptx::parse(s, "bench"))
+        .collect();
+    let errors: usize = outs.iter().map(|o| o.error_count()).sum();
+    let hwm = vm_hwm_kib().unwrap_or(0);
+    let inputs_kib = (total / 1024) as u64;
+    println!(
+        "peak RSS (VmHWM) {:.1} MiB with all ASTs alive; AST overhead ≈ {:.2} MiB per MB of \
+         input (peak − RSS before parsing, input text itself ≈ {:.1} MiB excluded)",
+        hwm as f64 / 1024.0,
+        (hwm.saturating_sub(rss_before)) as f64 / 1024.0 / mb,
+        inputs_kib as f64 / 1024.0
+    );
+    println!(
+        "peak RSS per MB of input: {:.2} MiB/MB",
+        hwm as f64 / 1024.0 / mb
+    );
+    assert_eq!(errors, 0, "corpus has parse errors");
+    drop(outs);
+
+    // Lexer alone.
+    let t = Instant::now();
+    let mut n = 0usize;
+    let mut bytes = 0usize;
+    while t.elapsed().as_secs_f64() < 1.0 {
+        for s in &sources {
+            let mut lx = wheelport::ptx::lexer::Lexer::new(s);
+            while lx.bump().kind != wheelport::ptx::lexer::Tok::Eof {
+                n += 1;
+            }
+            bytes += s.len();
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "lex only:        {:8.1} MB/s ({} tokens/pass)",
+        bytes as f64 / 1e6 / secs,
+        n / (bytes / total).max(1)
+    );
+
+    // Lex + parse + build AST (+ drop).
+    let t = Instant::now();
+    let mut bytes = 0usize;
+    let mut instrs = 0usize;
+    while t.elapsed().as_secs_f64() < 2.0 {
+        for s in &sources {
+            let o = wheelport::ptx::parse(s, "bench");
+            instrs += o.module.items.len();
+            bytes += s.len();
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "lex+parse+AST:   {:8.1} MB/s on one core ({} passes)",
+        bytes as f64 / 1e6 / secs,
+        bytes / total
+    );
+    std::hint::black_box(instrs);
+}
