@@ -409,6 +409,14 @@ pub enum Init<'a> {
     },
     /// A brace-enclosed list `{a, b, ...}` (nested for multi-dimensional arrays).
     List(Vec<Init<'a>>),
+    /// A named field of an opaque `.samplerref` / `.texref` initializer (§5.3.1), e.g.
+    /// `filter_mode = linear`.
+    Field {
+        /// The field name (`addr_mode_0`, `filter_mode`, ...).
+        name: &'a str,
+        /// The value as written (`clamp_to_edge`, `1`).
+        value: &'a str,
+    },
 }
 
 /// A numeric literal (§4.5): its exact spelling and its value.
@@ -746,7 +754,7 @@ impl<'a> VarDecl<'a> {
                     out.extend_from_slice(&v.to_le_bytes()[..width.min(8)]);
                     Some(())
                 }
-                Init::Symbol { .. } => None,
+                Init::Symbol { .. } | Init::Field { .. } => None,
                 Init::List(l) => l.iter().try_for_each(|x| walk(x, width, out)),
             }
         }

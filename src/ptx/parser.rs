@@ -705,6 +705,21 @@ impl<'a> Parser<'a> {
                 }
                 Ok(Init::List(v))
             }
+            Tok::Ident if self.lx.peek2().kind == Tok::Eq => {
+                self.bump();
+                self.bump();
+                let v = self.peek();
+                if !matches!(v.kind, Tok::Ident | Tok::Int) {
+                    let d = self.describe(v);
+                    self.error_at(v, format!("expected a field value, found {d}"));
+                    return Err(());
+                }
+                self.bump();
+                Ok(Init::Field {
+                    name: self.text(t),
+                    value: self.text(v),
+                })
+            }
             Tok::Ident => {
                 self.bump();
                 let mut name = self.text(t);

@@ -131,6 +131,9 @@ impl Printer {
                 }
                 self.offset(*offset);
             }
+            Init::Field { name, value } => {
+                let _ = write!(self.out, "{name} = {value}");
+            }
             Init::List(l) => {
                 self.out.push('{');
                 for (k, x) in l.iter().enumerate() {
