@@ -166,11 +166,7 @@ fn entry_facts(e: &fatbin::Entry<'_>, file: &str) -> EntryFacts {
                 let text = e.ptx_bytes()?;
                 Ok(ptx_entries::entry_names(&text))
             }
-            EntryKind::Elf => {
-                let payload = e.payload()?;
-                let name = format!("{file} (cubin at offset {:#x})", e.payload_offset());
-                crate::cubin::kernel_names(&payload, &name)
-            }
+            EntryKind::Elf => crate::cubin::entry_kernel_names(e, file),
             _ => Ok(Vec::new()),
         }
     };
