@@ -99,7 +99,7 @@ impl From<&crate::Error> for ErrorReport {
     }
 }
 
-/// Kernel counts.
+/// Kernel counts; a kernel is a (container, name) pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Kernels with at least one PTX entry: translatable in principle.
@@ -257,9 +257,12 @@ pub enum KernelStatus {
     SassOnly,
 }
 
-/// One kernel of a shared object.
+/// One kernel of a shared object: a name inside one container. The same name in two
+/// containers (two translation units) is two kernels, as the runtime registers each.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KernelReport {
+    /// Index of the container (into `fatbin.containers`) that defines it.
+    pub container: usize,
     /// The mangled name (as registered with `__cudaRegisterFunction`).
     pub name: String,
     /// The demangled name, for display.
