@@ -231,3 +231,20 @@ fn convert_is_not_implemented_yet() {
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("not implemented yet"), "{err}");
 }
+
+#[test]
+fn schema_file_is_current() {
+    // docs/inspect.schema.json is generated from the report types; set WHEELPORT_BLESS=1 to
+    // rewrite it after an intended change (and bump SCHEMA_VERSION unless it is additive).
+    let path = root().join("docs/inspect.schema.json");
+    let schema = serde_json::to_string_pretty(&wheelport::inspect::model::json_schema()).unwrap() + "\n";
+    if std::env::var_os("WHEELPORT_BLESS").is_some() {
+        std::fs::write(&path, &schema).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).expect("docs/inspect.schema.json exists");
+    assert_eq!(committed, schema, "docs/inspect.schema.json is stale; rerun with WHEELPORT_BLESS=1");
+    let v: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    for key in ["schema", "tool_version", "inputs", "verdict"] {
+        assert!(v["required"].as_array().unwrap().iter().any(|k| k == key), "{key} not required");
+    }
+}
