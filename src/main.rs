@@ -18,10 +18,15 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command) -> Result<u8, wheelport::Error> {
     match cmd {
-        Command::Convert { target, .. } => {
+        Command::Convert { inputs, target, .. } => {
+            // Until the lowering and the host rewrite land, show what would be translated.
+            let opts = wheelport::inspect::Options { kernels: true };
+            let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
+            print!("{}", wheelport::inspect::human::render(&report, true));
             eprintln!(
-                "wheelport: error: conversion to {target:?} is not implemented yet in this version; \
-                 `wheelport inspect` shows what a wheel holds"
+                "wheelport: error: conversion to {} is not implemented yet in this version; \
+                 the report above shows which kernels carry PTX (translatable) and which are SASS-only",
+                format!("{target:?}").to_lowercase()
             );
             Ok(exit::NOT_IMPLEMENTED)
         }

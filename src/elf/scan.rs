@@ -14,7 +14,7 @@ pub const NV_RELFATBIN: &str = "__nv_relfatbin";
 pub const NV_FATBIN_SEGMENT: &str = ".nvFatBinSegment";
 
 /// An undefined dynamic symbol (an import).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Import {
     /// The symbol name (mangled, as in `.dynstr`).
     pub name: String,
@@ -37,7 +37,7 @@ impl Import {
 }
 
 /// Where a fatbin section sits.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct FatbinSectionInfo {
     /// `.nv_fatbin` or `__nv_relfatbin`.
     pub name: String,
@@ -50,7 +50,7 @@ pub struct FatbinSectionInfo {
 }
 
 /// One `__fatBinC_Wrapper_t` in `.nvFatBinSegment` (reference §2.1).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Wrapper {
     /// File offset of the wrapper.
     pub offset: u64,

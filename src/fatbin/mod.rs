@@ -14,3 +14,23 @@ pub mod payload;
 
 pub use parse::{arch_suffix, parse_section, Container, Entry, EntryKind};
 pub use payload::Compression;
+
+/// Parse every fatbin section of a host ELF file that [`crate::elf::scan`] found, in file
+/// order. `data` is the whole file; `file` names it in errors.
+///
+/// # Errors
+/// As [`parse_section`], for the first section that fails.
+pub fn parse_object_sections<'a>(
+    data: &'a [u8],
+    so: &crate::elf::SharedObject,
+    file: &'a str,
+) -> crate::Result<Vec<(crate::elf::FatbinSectionInfo, Vec<Container<'a>>)>> {
+    let mut secs = so.fatbin_sections.clone();
+    secs.sort_by_key(|s| s.offset);
+    secs.into_iter()
+        .map(|s| {
+            let bytes = &data[s.offset as usize..(s.offset + s.size) as usize];
+            parse_section(bytes, s.offset, file).map(|c| (s, c))
+        })
+        .collect()
+}

@@ -166,11 +166,7 @@ fn entry_facts(e: &fatbin::Entry<'_>, file: &str) -> EntryFacts {
                 let text = e.ptx_bytes()?;
                 Ok(ptx_entries::entry_names(&text))
             }
-            EntryKind::Elf => {
-                let payload = e.payload()?;
-                let name = format!("{file} (cubin at offset {:#x})", e.payload_offset());
-                crate::cubin::kernel_names(&payload, &name)
-            }
+            EntryKind::Elf => crate::cubin::entry_kernel_names(e, file),
             _ => Ok(Vec::new()),
         }
     };
@@ -219,9 +215,11 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
 
     let mut containers_rep = Vec::new();
     let mut summary: BTreeMap<(String, String, String, String), (usize, u64)> = BTreeMap::new();
-    // kernel name -> (ptx archs, sass archs), in first-seen order.
-    let mut kernels: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
-    let mut kindex: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // A kernel is a name inside one container (the module the runtime registers): the same
+    // name in two containers is two device functions. (container, name) -> index into
+    // `kernels`, which holds (container, name, ptx archs, sass archs) in first-seen order.
+    let mut kernels: Vec<(usize, String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut kindex: std::collections::HashMap<(usize, String), usize> = std::collections::HashMap::new();
     let mut entry_count = 0;
     for sec in &so.fatbin_sections {
         let start = sec.offset as usize;
@@ -256,12 +254,13 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                     .or_default();
                 s.0 += 1;
                 s.1 += stored;
+                let cidx = containers_rep.len();
                 for k in &f.kernels {
-                    let i = *kindex.entry(k.clone()).or_insert_with(|| {
-                        kernels.push((k.clone(), Vec::new(), Vec::new()));
+                    let i = *kindex.entry((cidx, k.clone())).or_insert_with(|| {
+                        kernels.push((cidx, k.clone(), Vec::new(), Vec::new()));
                         kernels.len() - 1
                     });
-                    let list = if kind == EntryKind::Ptx { &mut kernels[i].1 } else { &mut kernels[i].2 };
+                    let list = if kind == EntryKind::Ptx { &mut kernels[i].2 } else { &mut kernels[i].3 };
                     if !list.contains(&arch) {
                         list.push(arch.clone());
                     }
@@ -309,7 +308,7 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
         ..Default::default()
     };
     let mut klist = Vec::new();
-    for (name, ptx, sass) in kernels {
+    for (container, name, ptx, sass) in kernels {
         let status = if ptx.is_empty() {
             verdict.kernels_sass_only += 1;
             KernelStatus::SassOnly
@@ -319,6 +318,7 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
         };
         if opts.kernels {
             klist.push(KernelReport {
+                container,
                 demangled: crate::cubin::demangle(&name),
                 name,
                 status,

@@ -12,7 +12,7 @@ pub const SCHEMA_NAME: &str = "wheelport.inspect";
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// Schema identification carried by every report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Schema {
     /// Always [`SCHEMA_NAME`].
     pub name: String,
@@ -30,7 +30,7 @@ impl Default for Schema {
 }
 
 /// The whole report: one entry per input file (a directory expands to its files).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Report {
     /// Schema identification.
     pub schema: Schema,
@@ -43,7 +43,7 @@ pub struct Report {
 }
 
 /// What kind of file an input is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum InputKind {
     /// A `.whl` archive.
@@ -53,7 +53,7 @@ pub enum InputKind {
 }
 
 /// The report for one input file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct InputReport {
     /// The path as given (or as found under a directory).
     pub path: String,
@@ -73,7 +73,7 @@ pub struct InputReport {
 }
 
 /// An error as reported in JSON.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ErrorReport {
     /// The stage: `io`, `elf`, `fatbin`, `wheel`, `input`.
     pub kind: String,
@@ -99,8 +99,8 @@ impl From<&crate::Error> for ErrorReport {
     }
 }
 
-/// Kernel counts.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Kernel counts; a kernel is a (container, name) pair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Verdict {
     /// Kernels with at least one PTX entry: translatable in principle.
     pub kernels_with_ptx: usize,
@@ -120,7 +120,7 @@ impl Verdict {
 }
 
 /// The report for one ELF shared object.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SharedObjectReport {
     /// Member name inside the wheel, or the path.
     pub path: String,
@@ -151,7 +151,7 @@ pub struct SharedObjectReport {
 }
 
 /// Imports from one CUDA-stack library.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ImportGroup {
     /// The library: the soname from the version requirement or DT_NEEDED, a rule's library,
     /// or `"(unknown)"`.
@@ -164,7 +164,7 @@ pub struct ImportGroup {
 }
 
 /// The fatbin contents of one shared object.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FatbinReport {
     /// The fatbin sections.
     pub sections: Vec<crate::elf::FatbinSectionInfo>,
@@ -181,7 +181,7 @@ pub struct FatbinReport {
 }
 
 /// A count of entries sharing kind, arch and compression.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EntryGroup {
     /// `.nv_fatbin` or `__nv_relfatbin`.
     pub section: String,
@@ -198,7 +198,7 @@ pub struct EntryGroup {
 }
 
 /// One container.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ContainerReport {
     /// The section holding it.
     pub section: String,
@@ -215,7 +215,7 @@ pub struct ContainerReport {
 }
 
 /// One entry.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EntryReport {
     /// `ptx`, `elf`, `nvvm` or `unknown`.
     pub kind: String,
@@ -248,7 +248,7 @@ pub struct EntryReport {
 }
 
 /// Whether a kernel can be translated, as far as `inspect` knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KernelStatus {
     /// At least one PTX entry defines it.
@@ -257,9 +257,12 @@ pub enum KernelStatus {
     SassOnly,
 }
 
-/// One kernel of a shared object.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// One kernel of a shared object: a name inside one container. The same name in two
+/// containers (two translation units) is two kernels, as the runtime registers each.
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct KernelReport {
+    /// Index of the container (into `fatbin.containers`) that defines it.
+    pub container: usize,
     /// The mangled name (as registered with `__cudaRegisterFunction`).
     pub name: String,
     /// The demangled name, for display.
@@ -270,4 +273,16 @@ pub struct KernelReport {
     pub ptx_archs: Vec<String>,
     /// Archs of the cubins that define it (`sm_80`, `sm_90a`).
     pub sass_archs: Vec<String>,
+}
+
+/// The JSON Schema (draft 2020-12) of [`Report`], as committed in `docs/inspect.schema.json`.
+pub fn json_schema() -> serde_json::Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(Report)).expect("schema serializes");
+    if let Some(o) = schema.as_object_mut() {
+        o.insert(
+            "$id".into(),
+            serde_json::Value::String(format!("https://wheelport.invalid/schema/{SCHEMA_NAME}/{SCHEMA_VERSION}")),
+        );
+    }
+    schema
 }

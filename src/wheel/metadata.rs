@@ -27,7 +27,7 @@ pub fn parse_headers(text: &str) -> Vec<(String, String)> {
 }
 
 /// What `inspect` reports about a wheel's metadata.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WheelInfo {
     /// The `.dist-info` directory name.
     pub dist_info: String,

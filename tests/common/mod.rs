@@ -1,0 +1,128 @@
+//! Shared test helpers: finding the real CUDA tools and the corpus.
+//!
+//! Tools (`cuobjdump`, `ptxas`) are looked up in `$WHEELPORT_CUDA_BIN`, then on `PATH`.
+//! `.ci/run` installs them from PyPI. When a tool is missing, [`require_tool`] fails the
+//! test under CI (`CI` set) and otherwise prints a loud SKIP line and returns `None`.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The crate root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Find an executable by name.
+pub fn find_tool(name: &str) -> Option<PathBuf> {
+    if let Ok(dir) = std::env::var("WHEELPORT_CUDA_BIN") {
+        let p = Path::new(&dir).join(name);
+        if p.is_file() {
+            return Some(p);
+        }
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
+/// Find a tool, or fail under CI / skip loudly elsewhere.
+pub fn require_tool(name: &str, test: &str) -> Option<PathBuf> {
+    match find_tool(name) {
+        Some(p) => Some(p),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("{test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH); .ci/run installs it")
+        }
+        None => {
+            eprintln!("SKIP {test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH)");
+            None
+        }
+    }
+}
+
+/// Directories searched for corpus wheels: `$WHEELPORT_CORPUS`, then `../shared/corpus`.
+pub fn corpus_dirs() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    if let Ok(d) = std::env::var("WHEELPORT_CORPUS") {
+        v.push(PathBuf::from(d));
+    }
+    v.push(root().join("../shared/corpus"));
+    v
+}
+
+/// A corpus wheel whose file name starts with `prefix`.
+pub fn corpus_wheel(prefix: &str) -> Option<PathBuf> {
+    for d in corpus_dirs() {
+        if let Ok(rd) = std::fs::read_dir(&d) {
+            let mut found: Vec<PathBuf> = rd
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with(prefix) && n.ends_with(".whl"))
+                })
+                .collect();
+            found.sort();
+            if let Some(p) = found.into_iter().next() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// A corpus wheel, or fail under CI / skip loudly elsewhere (the big ones come from
+/// `../shared/corpus/fetch.sh`, which `.ci/run` runs).
+pub fn require_corpus(prefix: &str, test: &str) -> Option<PathBuf> {
+    match corpus_wheel(prefix) {
+        Some(p) => Some(p),
+        None if std::env::var_os("CI").is_some() => {
+            panic!("{test}: corpus wheel {prefix}* not found; set WHEELPORT_CORPUS to fetch.sh's folder")
+        }
+        None => {
+            eprintln!("SKIP {test}: corpus wheel {prefix}* not found (set WHEELPORT_CORPUS)");
+            None
+        }
+    }
+}
+
+/// Extract the `.so` members of a wheel into `dir`, returning (member name, path).
+pub fn extract_shared_objects(wheel: &Path, dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut r = wheelport::wheel::WheelReader::open(wheel).expect("open wheel");
+    let mut out = Vec::new();
+    for name in r.member_names() {
+        if !wheelport::wheel::is_shared_object_name(&name) {
+            continue;
+        }
+        let bytes = r.read_member(&name).expect("read member");
+        let p = dir.join(name.replace('/', "__"));
+        std::fs::write(&p, bytes).unwrap();
+        out.push((name, p));
+    }
+    out
+}
+
+/// The fixture `.so` files, sorted.
+pub fn fixture_objects() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/cuda"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "so"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Path of the built `wheelport` binary.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_wheelport"))
+}
+
+/// Run a command and return (exit code, stdout, stderr).
+pub fn run(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("spawn");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,250 @@
+//! `wheelport inspect` on the corpus wheels and the fixtures, checked against figures from
+//! cuobjdump, readelf and objdump (run live where they work) and against the issue's figures,
+//! which came from the same tools.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::process::Command;
+use wheelport::inspect::model::{InputReport, KernelStatus, Report, SharedObjectReport};
+
+fn inspect_json(args: &[&str], path: &std::path::Path) -> Report {
+    let (code, out, err) = run(Command::new(bin()).arg("inspect").arg("--json").args(args).arg(path));
+    assert_eq!(code, 0, "inspect failed: {err}");
+    let report: Report = serde_json::from_str(&out).expect("JSON decodes into the report types");
+    assert_eq!(report.schema.name, "wheelport.inspect");
+    assert_eq!(report.schema.version, 1);
+    report
+}
+
+fn so<'a>(input: &'a InputReport, member: &str) -> &'a SharedObjectReport {
+    input
+        .shared_objects
+        .iter()
+        .find(|s| s.path.contains(member))
+        .unwrap_or_else(|| panic!("no shared object {member}"))
+}
+
+/// (kind, arch, compression) -> count.
+fn by_group(s: &SharedObjectReport) -> BTreeMap<(String, String, String), usize> {
+    let mut m = BTreeMap::new();
+    for g in &s.fatbin.as_ref().unwrap().summary {
+        *m.entry((g.kind.clone(), g.arch.clone(), g.compression.clone())).or_default() += g.count;
+    }
+    m
+}
+
+/// Count `.nvFatBinSegment` wrappers with readelf (section size / 24).
+fn readelf_wrapper_count(path: &std::path::Path) -> Option<u64> {
+    let readelf = require_tool("readelf", "readelf_wrapper_count")?;
+    let (_, out, _) = run(Command::new(readelf).arg("-SW").arg(path));
+    let line = out.lines().find(|l| l.contains(".nvFatBinSegment"))?;
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    let i = cols.iter().position(|c| *c == ".nvFatBinSegment")?;
+    // Name Type Address Off Size
+    Some(u64::from_str_radix(cols[i + 4], 16).ok()? / 24)
+}
+
+#[test]
+fn xformers_figures() {
+    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_figures") else { return };
+    let r = inspect_json(&["--kernels"], &wheel);
+    let input = &r.inputs[0];
+    let w = input.wheel.as_ref().unwrap();
+    assert_eq!(w.name.as_deref(), Some("xformers"));
+    assert_eq!(w.version.as_deref(), Some("0.0.35"));
+    assert_eq!(w.tags, vec!["py39-none-manylinux_2_28_x86_64".to_string()]);
+    let c = so(input, "xformers/_C.so");
+    let fb = c.fatbin.as_ref().unwrap();
+    // Figures from the issue (cuobjdump and readelf on this wheel).
+    assert_eq!(fb.container_count, 11);
+    let g = by_group(c);
+    assert_eq!(g.get(&("ptx".into(), "compute_80".into(), "lz4".into())), Some(&11));
+    assert_eq!(g.get(&("elf".into(), "sm_75".into(), "none".into())), Some(&11));
+    assert_eq!(g.get(&("elf".into(), "sm_80".into(), "none".into())), Some(&11));
+    assert_eq!(g.get(&("elf".into(), "sm_90a".into(), "none".into())), Some(&11));
+    assert_eq!(fb.entry_count, 44);
+    assert_eq!(c.verdict.kernels_with_ptx, 50);
+    assert_eq!(c.verdict.kernels_sass_only, 0);
+    assert_eq!(fb.wrappers.len(), 11);
+    assert!(fb.wrappers.iter().all(|w| w.magic == 0x466243b1 && w.version == 1 && w.data_relocated));
+    // Each wrapper registers exactly one container, and each container has one wrapper.
+    assert!(fb.containers.iter().all(|c| c.wrappers.len() == 1));
+    assert_eq!(c.cuda_imports[0].library, "libcudart.so.12");
+    assert_eq!(c.cuda_imports[0].symbols.len(), 18);
+    assert!(c.cuda_imports[0].symbols.contains(&"cudaGetDeviceProperties_v2@libcudart.so.12".to_string()));
+    assert!(c.cuda_imports[0].symbols.contains(&"cudaLaunchKernelExC@libcudart.so.12".to_string()));
+    assert!(c.needed.contains(&"libc10_cuda.so".to_string()) && c.needed.contains(&"libtorch_cuda.so".to_string()));
+    let ks = c.kernels.as_ref().unwrap();
+    assert_eq!(ks.len(), 50);
+    assert!(ks.iter().all(|k| k.status == KernelStatus::Ptx && k.ptx_archs == vec!["compute_80".to_string()]));
+
+    // The same figures derived live from the real tools.
+    let dir = tempfile::tempdir().unwrap();
+    let objs = extract_shared_objects(&wheel, dir.path());
+    let (_, path) = objs.iter().find(|(n, _)| n == "xformers/_C.so").unwrap();
+    if let Some(n) = readelf_wrapper_count(path) {
+        assert_eq!(n as usize, fb.container_count);
+    }
+    if let Some(tool) = require_tool("cuobjdump", "xformers_figures") {
+        let (_, out, _) = run(Command::new(&tool).args(["-lelf", "-lptx"]).arg(path));
+        let elf = out.lines().filter(|l| l.starts_with("ELF file")).count();
+        let ptx = out.lines().filter(|l| l.starts_with("PTX file")).count();
+        assert_eq!((elf, ptx), (33, 11));
+        // Kernels with PTX = `.entry` directives in the PTX cuobjdump extracts.
+        let x = tempfile::tempdir().unwrap();
+        run(Command::new(&tool).args(["-xptx", "all"]).arg(path).current_dir(x.path()));
+        let mut entries = 0;
+        for f in std::fs::read_dir(x.path()).unwrap() {
+            let t = std::fs::read_to_string(f.unwrap().path()).unwrap();
+            entries += t.lines().filter(|l| l.contains(".entry ")).count();
+        }
+        assert_eq!(entries, 50);
+    }
+}
+
+#[test]
+fn vllm_flash_attn_figures() {
+    let Some(wheel) = require_corpus("vllm_flash_attn-2.6.2", "vllm_flash_attn_figures") else { return };
+    let r = inspect_json(&[], &wheel);
+    let c = so(&r.inputs[0], "vllm_flash_attn_2_cuda");
+    let fb = c.fatbin.as_ref().unwrap();
+    assert_eq!(fb.container_count, 64);
+    let g = by_group(c);
+    assert_eq!(g.len(), 2, "{g:?}");
+    assert_eq!(g.get(&("elf".into(), "sm_80".into(), "none".into())), Some(&64));
+    assert_eq!(g.get(&("elf".into(), "sm_90".into(), "none".into())), Some(&64));
+    assert_eq!(c.verdict.kernels_with_ptx, 0);
+    // One kernel per __cudaRegisterFunction call (objdump -d counts 1504 calls).
+    assert_eq!(c.verdict.kernels_sass_only, 1504);
+    let dir = tempfile::tempdir().unwrap();
+    let objs = extract_shared_objects(&wheel, dir.path());
+    let (_, path) = objs.iter().find(|(n, _)| n.contains("vllm_flash_attn_2_cuda")).unwrap();
+    if let Some(n) = readelf_wrapper_count(path) {
+        assert_eq!(n, 64);
+    }
+    if let Some(objdump) = require_tool("objdump", "vllm_flash_attn_figures") {
+        let (_, out, _) = run(Command::new(objdump).args(["-d", "--no-show-raw-insn"]).arg(path));
+        let calls = out.lines().filter(|l| l.contains("call") && l.contains("<__cudaRegisterFunction@plt>")).count();
+        assert_eq!(calls, 1504);
+    }
+}
+
+#[test]
+fn autoawq_figures() {
+    let Some(wheel) = require_corpus("autoawq_kernels-0.0.9", "autoawq_figures") else { return };
+    let r = inspect_json(&[], &wheel);
+    let input = &r.inputs[0];
+    assert_eq!(input.shared_objects.len(), 5);
+    // Reference §1.7: containers per module and the one LZ4 cubin.
+    for (m, containers) in [("awq_ext", 7), ("awq_ft_ext", 1), ("awq_v2_ext", 2), ("exl_ext.", 4), ("exlv2_ext", 2)] {
+        let s = so(input, m);
+        assert_eq!(s.fatbin.as_ref().unwrap().container_count, containers, "{m}");
+        assert_eq!(s.verdict.kernels_with_ptx, 0, "{m}");
+        assert!(s.verdict.kernels_sass_only > 0, "{m}");
+    }
+    let ft = so(input, "awq_ft_ext");
+    let e = &ft.fatbin.as_ref().unwrap().containers[0].entries[0];
+    assert_eq!((e.arch.as_str(), e.compression.as_str()), ("sm_75", "lz4"));
+    assert_eq!(e.stored_size, 0x353292);
+    assert_eq!(e.uncompressed_size, 0xbe4860);
+    // The LZ4 cubin holds the same kernels as the raw sm_80 one next to it.
+    let counts: Vec<usize> = ft.fatbin.as_ref().unwrap().containers[0].entries.iter().map(|e| e.kernel_count).collect();
+    assert!(counts.iter().all(|&n| n == counts[0] && n > 0), "{counts:?}");
+}
+
+#[test]
+fn fixtures_kernels_and_wrappers() {
+    let dir = root().join("fixtures/cuda");
+    let r = inspect_json(&["--kernels"], &dir.join("multi_tu.so"));
+    let s = &r.inputs[0].shared_objects[0];
+    let fb = s.fatbin.as_ref().unwrap();
+    // Device-link container plus one per translation unit; its wrapper was dropped at -O2.
+    assert_eq!(fb.container_count, 4);
+    assert_eq!(fb.wrappers.len(), 3);
+    assert!(fb.containers[0].wrappers.is_empty());
+    assert_eq!(s.cuda_imports[0].library, "libcudart.so.13");
+    let names: Vec<&str> = s.kernels.as_ref().unwrap().iter().map(|k| k.name.as_str()).collect();
+    assert!(names.contains(&"_Z5saxpyifPKfPf"), "{names:?}");
+    // cuobjdump -symbols (recorded) lists the same ENTRY functions.
+    let symbols = std::fs::read_to_string(dir.join("expected/multi_tu.symbols.txt")).unwrap();
+    let mut recorded: Vec<&str> = symbols
+        .lines()
+        .filter(|l| l.starts_with("FUNC") && l.contains("ENTRY"))
+        .filter_map(|l| l.split_whitespace().last())
+        .collect();
+    recorded.sort();
+    recorded.dedup();
+    let mut ours: Vec<&str> = names.clone();
+    ours.sort();
+    assert_eq!(ours, recorded);
+
+    // rdc: three wrappers, the v2 one registering the device-linked image.
+    let r = inspect_json(&[], &dir.join("rdc.so"));
+    let fb = r.inputs[0].shared_objects[0].fatbin.as_ref().unwrap();
+    assert_eq!(fb.wrappers.len(), 3);
+    let v2: Vec<_> = fb.wrappers.iter().filter(|w| w.version == 2).collect();
+    assert_eq!(v2.len(), 1);
+    assert_eq!(v2[0].section.as_deref(), Some(".nv_fatbin"));
+    assert_eq!(fb.wrappers.iter().filter(|w| w.section.as_deref() == Some("__nv_relfatbin")).count(), 2);
+    let rdc_ptx = fb.containers.iter().flat_map(|c| &c.entries).find(|e| e.kind == "ptx").unwrap();
+    assert_eq!(rdc_ptx.header_size, 0x60);
+    assert_eq!(rdc_ptx.options.as_deref(), Some("--compile-only"));
+
+    // arch_guard: sm_90a is arch 90 plus flag 0x100000.
+    let r = inspect_json(&["--kernels"], &dir.join("arch_guard.so"));
+    let s = &r.inputs[0].shared_objects[0];
+    assert!(by_group(s).contains_key(&("elf".into(), "sm_90a".into(), "none".into())));
+    assert_eq!(s.verdict.kernels_with_ptx, 4);
+}
+
+#[test]
+fn demo_wheel_human_output() {
+    let whl = root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
+    let (code, out, err) = run(Command::new(bin()).args(["inspect", "--kernels"]).arg(&whl));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wheel wheelport_demo 0.1.0+cu13, tags py3-none-manylinux_2_28_x86_64"), "{out}");
+    assert!(out.contains("wheelport_demo/_kernels.so"), "{out}");
+    assert!(out.contains("libcudart.so.13"), "{out}");
+    assert!(out.contains("PTX   compute_80  zstd"), "{out}");
+    assert!(out.contains("saxpy(int, float, float const*, float*)"), "{out}");
+    assert!(out.contains("verdict: 2 kernels with PTX, 0 SASS-only"), "{out}");
+}
+
+#[test]
+fn directory_input_expands_to_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["sass_ptx.so", "lz4.so"] {
+        std::fs::copy(root().join("fixtures/cuda").join(f), dir.path().join(f)).unwrap();
+    }
+    std::fs::write(dir.path().join("notes.txt"), "not an input").unwrap();
+    let r = inspect_json(&[], dir.path());
+    assert_eq!(r.inputs.len(), 2);
+    assert_eq!(r.verdict.kernels_with_ptx, 4);
+}
+
+#[test]
+fn convert_is_not_implemented_yet() {
+    let whl = root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
+    let (code, _out, err) = run(Command::new(bin()).arg(&whl).args(["--target", "dtk"]));
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("not implemented yet"), "{err}");
+}
+
+#[test]
+fn schema_file_is_current() {
+    // docs/inspect.schema.json is generated from the report types; set WHEELPORT_BLESS=1 to
+    // rewrite it after an intended change (and bump SCHEMA_VERSION unless it is additive).
+    let path = root().join("docs/inspect.schema.json");
+    let schema = serde_json::to_string_pretty(&wheelport::inspect::model::json_schema()).unwrap() + "\n";
+    if std::env::var_os("WHEELPORT_BLESS").is_some() {
+        std::fs::write(&path, &schema).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).expect("docs/inspect.schema.json exists");
+    assert_eq!(committed, schema, "docs/inspect.schema.json is stale; rerun with WHEELPORT_BLESS=1");
+    let v: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    for key in ["schema", "tool_version", "inputs", "verdict"] {
+        assert!(v["required"].as_array().unwrap().iter().any(|k| k == key), "{key} not required");
+    }
+}
