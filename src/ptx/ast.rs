@@ -730,8 +730,8 @@ impl<'a> Module<'a> {
 
 impl<'a> VarDecl<'a> {
     /// Encode declarator `d`'s constant initializer as little-endian bytes of the element type
-    /// (`.b8` → one byte per element, `.u32` → four, `0f` floats by bit pattern). `None` if there
-    /// is no initializer or it contains an address.
+    /// (`.b8` → one byte per element, `.u32` → four, `0f` floats by bit pattern), zero-padded to
+    /// the declared array size. `None` if there is no initializer or it contains an address.
     pub fn init_bytes(&self, d: &Declarator<'a>) -> Option<Vec<u8>> {
         let width = (self.ty.bits() / 8).max(1) as usize;
         let mut out = Vec::new();
@@ -759,6 +759,14 @@ impl<'a> VarDecl<'a> {
             }
         }
         walk(d.init.as_ref()?, width, &mut out)?;
+        // A shorter initializer leaves the rest of the array zero (§5.4.4).
+        if !d.array.is_empty() && d.array.iter().all(|x| x.is_some()) {
+            let n: u64 = d.array.iter().map(|x| x.unwrap_or(0)).product();
+            let total = n.saturating_mul(width as u64);
+            if total > out.len() as u64 && total <= 1 << 30 {
+                out.resize(total as usize, 0);
+            }
+        }
         Some(out)
     }
 }
