@@ -134,7 +134,16 @@ fn map_file(path: &Path) -> Result<memmap2::Mmap> {
     let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
     // SAFETY: read-only mapping; wheelport never writes to its inputs. A concurrent writer
     // could change the bytes under us, which the parsers tolerate (every read is bounds-checked).
-    unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))
+    let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))?;
+    random_access(&map);
+    Ok(map)
+}
+
+/// Tell the kernel that a mapping is read at scattered places (headers, symbol tables), so
+/// it neither reads ahead nor maps neighbouring pages: peak RSS then follows what is read,
+/// not the file size. Advisory; failure is ignored.
+pub(crate) fn random_access(map: &memmap2::Mmap) {
+    let _ = map.advise(memmap2::Advice::Random);
 }
 
 fn inspect_wheel(path: &Path, opts: &Options, rep: &mut InputReport) -> Result<()> {

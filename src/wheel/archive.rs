@@ -129,12 +129,13 @@ impl WheelReader {
         let display = format!("{}!{}", self.display, name);
         let mut tmp = tempfile::tempfile().map_err(|e| Error::io(&display, e))?;
         {
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut tmp);
+            let mut w = std::io::BufWriter::with_capacity(64 << 10, &mut tmp);
             self.copy_member(name, &mut w)?;
             w.flush().map_err(|e| Error::io(&display, e))?;
         }
         // SAFETY: the file is an unlinked temporary that nothing else can modify.
         let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(|e| Error::io(&display, e))?;
+        crate::inspect::random_access(&map);
         Ok(SharedObjectMember {
             name: name.to_string(),
             display,
