@@ -15,13 +15,23 @@ use object::Endianness;
 /// `st_other` bit that marks a kernel entry point in a cubin.
 pub const STO_CUDA_ENTRY: u8 = 0x10;
 
-/// The names of the kernels defined in `cubin`, in symbol-table order.
+/// A kernel defined in a cubin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CubinKernel {
+    /// The mangled name.
+    pub name: String,
+    /// Bytes of SASS (the symbol's `st_size`, the size of its `.text.<name>` section); 16
+    /// bytes per instruction on sm_70 and later.
+    pub code_size: u64,
+}
+
+/// The kernels defined in `cubin`, in symbol-table order.
 ///
 /// `file` is the display name used in errors (offsets are relative to the cubin start).
 ///
 /// # Errors
 /// [`ErrorKind::Elf`] when the cubin is truncated or its symbol table is malformed.
-pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<String>> {
+pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<CubinKernel>> {
     check_layout(cubin, file)?;
     let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
     let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
@@ -37,7 +47,7 @@ fn entry_symbols<'d, R: object::ReadRef<'d>>(
     symbols: &[elf::Sym64<Endianness>],
     strings: object::read::StringTable<'d, R>,
     file: &str,
-) -> Result<Vec<String>> {
+) -> Result<Vec<CubinKernel>> {
     let mut names = Vec::new();
     for sym in symbols {
         if sym.st_type() != elf::STT_FUNC || sym.st_shndx(endian) == elf::SHN_UNDEF {
@@ -49,7 +59,10 @@ fn entry_symbols<'d, R: object::ReadRef<'d>>(
         let name = sym
             .name(endian, strings)
             .map_err(|e| Error::new(ErrorKind::Elf, file, format!("cubin symbol name: {e}")))?;
-        names.push(String::from_utf8_lossy(name).into_owned());
+        names.push(CubinKernel {
+            name: String::from_utf8_lossy(name).into_owned(),
+            code_size: sym.st_size(endian),
+        });
     }
     Ok(names)
 }
@@ -67,7 +80,7 @@ fn entry_symbols<'d, R: object::ReadRef<'d>>(
 /// # Errors
 /// [`ErrorKind::Fatbin`] for corrupt compressed data, [`ErrorKind::Elf`] for a malformed
 /// cubin.
-pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Result<Vec<String>> {
+pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Result<Vec<CubinKernel>> {
     let at = entry.payload_offset();
     let name = format!("{file} (cubin at offset {at:#x})");
     let c = entry.compression();

@@ -24,6 +24,7 @@ pub mod error;
 pub mod fatbin;
 pub mod inspect;
 pub mod ptx;
+pub mod stub;
 pub mod wheel;
 
 pub use error::{Error, Result};

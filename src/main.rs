@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use wheelport::cli::{self, exit, Command};
+use wheelport::cli::{self, exit, Command, PtxCommand};
 
 fn main() -> ExitCode {
     let cli = cli::parse_args();
@@ -20,7 +20,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
     match cmd {
         Command::Convert { inputs, target, .. } => {
             // Until the lowering and the host rewrite land, show what would be translated.
-            let opts = wheelport::inspect::Options { kernels: true };
+            let opts = wheelport::inspect::Options {
+                kernels: true,
+                untranslatable: false,
+            };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             print!("{}", wheelport::inspect::human::render(&report, true));
             eprintln!(
@@ -30,8 +33,21 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             );
             Ok(exit::NOT_IMPLEMENTED)
         }
-        Command::Inspect { inputs, json, kernels } => {
-            let opts = wheelport::inspect::Options { kernels };
+        Command::Ptx {
+            command: PtxCommand::Parse { files, print },
+        } => {
+            let mut out = std::io::stdout().lock();
+            let errors = wheelport::ptx::cmd::parse_files(&files, print.as_deref(), &mut out)
+                .map_err(|e| wheelport::Error::io("<ptx parse>", e))?;
+            Ok(if errors > 0 { exit::PTX_ERRORS } else { exit::OK })
+        }
+        Command::Inspect {
+            inputs,
+            json,
+            kernels,
+            untranslatable,
+        } => {
+            let opts = wheelport::inspect::Options { kernels, untranslatable };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             let mut out = std::io::stdout().lock();
             let text = if json {

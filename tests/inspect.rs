@@ -65,7 +65,8 @@ fn xformers_figures() {
     assert_eq!(g.get(&("elf".into(), "sm_80".into(), "none".into())), Some(&11));
     assert_eq!(g.get(&("elf".into(), "sm_90a".into(), "none".into())), Some(&11));
     assert_eq!(fb.entry_count, 44);
-    assert_eq!(c.verdict.kernels_with_ptx, 50);
+    // 50 kernels carry PTX; one of them is an arch-guard stub (see xformers_arch_guard_stub).
+    assert_eq!(c.verdict.kernels_with_ptx + c.verdict.kernels_arch_guard_stub, 50);
     assert_eq!(c.verdict.kernels_sass_only, 0);
     assert_eq!(fb.wrappers.len(), 11);
     assert!(fb.wrappers.iter().all(|w| w.magic == 0x466243b1 && w.version == 1 && w.data_relocated));
@@ -78,7 +79,7 @@ fn xformers_figures() {
     assert!(c.needed.contains(&"libc10_cuda.so".to_string()) && c.needed.contains(&"libtorch_cuda.so".to_string()));
     let ks = c.kernels.as_ref().unwrap();
     assert_eq!(ks.len(), 50);
-    assert!(ks.iter().all(|k| k.status == KernelStatus::Ptx && k.ptx_archs == vec!["compute_80".to_string()]));
+    assert!(ks.iter().all(|k| k.status != KernelStatus::SassOnly && k.ptx_archs == vec!["compute_80".to_string()]));
 
     // The same figures derived live from the real tools.
     let dir = tempfile::tempdir().unwrap();
@@ -196,7 +197,8 @@ fn fixtures_kernels_and_wrappers() {
     let r = inspect_json(&["--kernels"], &dir.join("arch_guard.so"));
     let s = &r.inputs[0].shared_objects[0];
     assert!(by_group(s).contains_key(&("elf".into(), "sm_90a".into(), "none".into())));
-    assert_eq!(s.verdict.kernels_with_ptx, 4);
+    assert_eq!(s.verdict.kernels_with_ptx, 2);
+    assert_eq!(s.verdict.kernels_arch_guard_stub, 2);
 }
 
 #[test]
@@ -247,4 +249,83 @@ fn schema_file_is_current() {
     for key in ["schema", "tool_version", "inputs", "verdict"] {
         assert!(v["required"].as_array().unwrap().iter().any(|k| k == key), "{key} not required");
     }
+}
+
+/// Issue 9: arch-guard stubs. The xformers sparse fp8 sm90 GEMM's compute_80 PTX only prints
+/// CUTLASS's "Arch conditional MMA" error; its sm_90a cubin holds the real code.
+#[test]
+fn xformers_arch_guard_stub() {
+    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_arch_guard_stub") else { return };
+    let r = inspect_json(&["--kernels"], &wheel);
+    let c = so(&r.inputs[0], "xformers/_C.so");
+    let stubs: Vec<_> = c.kernels.as_ref().unwrap().iter().filter(|k| k.status == KernelStatus::ArchGuardStub).collect();
+    assert_eq!(stubs.len(), 1, "{:?}", stubs.iter().map(|k| &k.name).collect::<Vec<_>>());
+    let k = stubs[0];
+    assert!(k.name.starts_with("_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEE"));
+    // cuobjdump's 7th PTX module is container 6.
+    assert_eq!(k.container, 6);
+    assert_eq!(k.reason.as_deref(), Some("PTX is an arch-guard stub; real code only in sm_90a SASS"));
+    assert_eq!(
+        k.stub_message.as_deref(),
+        Some("ERROR : Arch conditional MMA instruction used without targeting appropriate compute capability. Aborting.")
+    );
+    // Never counted as translated.
+    assert_eq!(c.verdict.kernels_with_ptx, 49);
+    assert_eq!(c.verdict.kernels_arch_guard_stub, 1);
+    assert_eq!(r.verdict.kernels_with_ptx + r.verdict.kernels_arch_guard_stub, 50);
+
+    // The cubin sizes behind the verdict, from readelf on cuobjdump's extraction: 384 bytes of
+    // sm_80 SASS (the stub) against 24,192 bytes of sm_90a SASS.
+    let (Some(cuobjdump), Some(readelf)) = (require_tool("cuobjdump", "stub"), require_tool("readelf", "stub")) else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let objs = extract_shared_objects(&wheel, dir.path());
+    let (_, path) = objs.iter().find(|(n, _)| n == "xformers/_C.so").unwrap();
+    let x = tempfile::tempdir().unwrap();
+    run(Command::new(&cuobjdump).args(["-xelf", "all"]).arg(path).current_dir(x.path()));
+    let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+    let size_in = |cubin: &str| -> u64 {
+        let (_, out, _) = run(Command::new(&readelf).args(["-sW"]).arg(x.path().join(format!("{stem}.{cubin}"))));
+        let line = out.lines().find(|l| l.ends_with(&k.name) && l.contains("FUNC")).unwrap();
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    assert_eq!(size_in("20.sm_80.cubin"), 384);
+    assert_eq!(size_in("21.sm_90a.cubin"), 24192);
+}
+
+#[test]
+fn fixture_arch_guard_stubs() {
+    let r = inspect_json(&["--untranslatable"], &root().join("fixtures/cuda/arch_guard.so"));
+    let s = &r.inputs[0].shared_objects[0];
+    let ks = s.kernels.as_ref().unwrap();
+    let status = |n: &str| ks.iter().find(|k| k.name == n).unwrap();
+    let print = status("_Z20sm90_gemm_stub_printPKfS0_Pfi");
+    let trap = status("_Z19sm90_gemm_stub_trapPKfS0_Pfi");
+    assert_eq!(print.status, KernelStatus::ArchGuardStub);
+    assert_eq!(trap.status, KernelStatus::ArchGuardStub);
+    assert!(print.stub_message.as_deref().unwrap().starts_with("ERROR : Arch conditional MMA"));
+    assert_eq!(trap.stub_message, None);
+    for real in ["_Z13rowwise_scalePfPKfii", "_Z13add_bias_reluPfPKfii"] {
+        assert_eq!(status(real).status, KernelStatus::Ptx, "{real}");
+    }
+    // --untranslatable: the forms of the printing stub, counted in the PTX cuobjdump extracts
+    // (lines 33-50 of expected/arch_guard.ptx/arch_guard.1.sm_80.ptx).
+    let forms: Vec<(String, usize, u32)> =
+        print.unsupported_forms.as_ref().unwrap().iter().map(|f| (f.form.clone(), f.count, f.first_line)).collect();
+    let want: Vec<(String, usize, u32)> = [
+        ("mov.u64", 1, 33),
+        ("cvta.global.u64", 1, 34),
+        ("st.param.b64", 2, 38),
+        ("call", 1, 42),
+        ("ld.param.b32", 1, 48),
+        ("ret", 1, 50),
+    ]
+    .iter()
+    .map(|(f, c, l)| (f.to_string(), *c, *l))
+    .collect();
+    assert_eq!(forms, want);
+    let ptx = std::fs::read_to_string(root().join("fixtures/cuda/expected/arch_guard.ptx/arch_guard.1.sm_80.ptx")).unwrap();
+    let lines: Vec<&str> = ptx.lines().collect();
+    assert!(lines[32].starts_with("mov.u64"), "{}", lines[32]);
+    assert!(lines[41].starts_with("call.uni"), "{}", lines[41]);
+    assert_eq!(lines[49], "ret;");
 }

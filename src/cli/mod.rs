@@ -70,10 +70,36 @@ pub enum Command {
         /// List every kernel with whether it has PTX or only SASS.
         #[arg(long)]
         kernels: bool,
+        /// List, per kernel, the PTX instruction forms the lowering does not support, with
+        /// counts and the first source line of each.
+        #[arg(long)]
+        untranslatable: bool,
+    },
+    /// Work on PTX files directly.
+    Ptx {
+        /// What to do.
+        #[command(subcommand)]
+        command: PtxCommand,
     },
 }
 
-const SUBCOMMANDS: &[&str] = &["convert", "inspect", "help"];
+/// `wheelport ptx` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PtxCommand {
+    /// Parse PTX files and print diagnostics (`file:line:col: error: ...`); exit code 4 on
+    /// any error.
+    Parse {
+        /// PTX files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the printed PTX: to this file for one input (`-` for stdout), into this
+        /// directory for several.
+        #[arg(long)]
+        print: Option<PathBuf>,
+    },
+}
+
+const SUBCOMMANDS: &[&str] = &["convert", "inspect", "ptx", "help"];
 
 /// Insert `convert` when the first argument is not a subcommand or a top-level flag, so
 /// that `wheelport X.whl --target dtk` means `wheelport convert X.whl --target dtk`.
@@ -110,5 +136,7 @@ mod tests {
         }
         let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "inspect", "--json", "y.so"]))).unwrap();
         assert!(matches!(cli.command, Command::Inspect { json: true, kernels: false, .. }));
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "ptx", "parse", "a.ptx"]))).unwrap();
+        assert!(matches!(cli.command, Command::Ptx { .. }));
     }
 }

@@ -66,7 +66,11 @@ fn render_input(o: &mut String, input: &InputReport, kernels: bool) {
         render_so(o, so, kernels);
     }
     let v = &input.verdict;
-    let _ = writeln!(o, "  verdict: {} kernels with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    let _ = write!(o, "  verdict: {} kernels with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    if v.kernels_arch_guard_stub > 0 {
+        let _ = write!(o, ", {} arch-guard stubs (not translatable)", v.kernels_arch_guard_stub);
+    }
+    o.push('\n');
     o.push('\n');
 }
 
@@ -151,20 +155,42 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         );
     }
     let v = &so.verdict;
-    let _ = writeln!(o, "    kernels: {} with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
-    if kernels {
-        if let Some(ks) = &so.kernels {
-            for k in ks {
-                let (tag, archs) = match k.status {
-                    KernelStatus::Ptx => ("PTX ", k.ptx_archs.join(",")),
-                    KernelStatus::SassOnly => ("SASS", k.sass_archs.join(",")),
-                };
-                let sass = if k.status == KernelStatus::Ptx && !k.sass_archs.is_empty() {
-                    format!(" +SASS {}", k.sass_archs.join(","))
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(o, "      {tag} [{archs}{sass}] {}", k.demangled);
+    let _ = write!(o, "    kernels: {} with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    if v.kernels_arch_guard_stub > 0 {
+        let _ = write!(o, ", {} arch-guard stubs", v.kernels_arch_guard_stub);
+    }
+    o.push('\n');
+    let Some(ks) = &so.kernels else { return };
+    for k in ks {
+        let untranslatable = k.unsupported_forms.as_ref().is_some_and(|f| !f.is_empty());
+        if !kernels && k.status == KernelStatus::Ptx && !untranslatable {
+            continue;
+        }
+        let (tag, archs) = match k.status {
+            KernelStatus::Ptx => ("PTX ", k.ptx_archs.join(",")),
+            KernelStatus::SassOnly => ("SASS", k.sass_archs.join(",")),
+            KernelStatus::ArchGuardStub => ("STUB", k.ptx_archs.join(",")),
+        };
+        let sass = if k.status != KernelStatus::SassOnly && !k.sass_archs.is_empty() {
+            format!(" +SASS {}", k.sass_archs.join(","))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(o, "      {tag} [{archs}{sass}] {}", k.demangled);
+        if let Some(r) = &k.reason {
+            if k.status != KernelStatus::SassOnly {
+                let _ = writeln!(o, "           {r}");
+            }
+        }
+        if let Some(m) = &k.stub_message {
+            let _ = writeln!(o, "           prints: {m:?}");
+        }
+        if let Some(forms) = &k.unsupported_forms {
+            if !forms.is_empty() {
+                let _ = writeln!(o, "           unsupported PTX forms ({}):", forms.len());
+                for f in forms {
+                    let _ = writeln!(o, "             {:<48} x{:<5} first at line {}", f.form, f.count, f.first_line);
+                }
             }
         }
     }

@@ -23,6 +23,9 @@ use std::path::{Path, PathBuf};
 pub struct Options {
     /// Include the per-kernel list (`--kernels`).
     pub kernels: bool,
+    /// Include, per kernel, the PTX instruction forms the lowering does not support
+    /// (`--untranslatable`; implies `kernels`).
+    pub untranslatable: bool,
 }
 
 /// Expand the inputs: files are kept as given; a directory contributes every `.whl` and
@@ -163,29 +166,75 @@ fn inspect_wheel(path: &Path, opts: &Options, rep: &mut InputReport) -> Result<(
     Ok(())
 }
 
+/// What one entry contributes: its kernels, and for PTX the body class and forms of each.
+#[derive(Default)]
 struct EntryFacts {
     kernels: Vec<String>,
+    /// Cubins: code bytes per kernel (same order as `kernels`).
+    code_sizes: Vec<u64>,
+    /// PTX: the body class per kernel (same order), `None` when the parser has no body.
+    bodies: Vec<Option<crate::stub::PtxBody>>,
+    /// PTX with `untranslatable`: unsupported forms per kernel (same order).
+    forms: Vec<Vec<FormReport>>,
     error: Option<Error>,
 }
 
-fn entry_facts(e: &fatbin::Entry<'_>, file: &str) -> EntryFacts {
-    let run = || -> Result<Vec<String>> {
-        match e.kind() {
-            EntryKind::Ptx => {
-                let text = e.ptx_bytes()?;
-                Ok(ptx_entries::entry_names(&text))
-            }
-            EntryKind::Elf => crate::cubin::entry_kernel_names(e, file),
-            _ => Ok(Vec::new()),
-        }
+fn ptx_facts(text: &[u8], file: &str, entry: &fatbin::Entry<'_>, opts: &Options) -> EntryFacts {
+    let kernels = ptx_entries::entry_names(text);
+    let name = format!("{file} (PTX at offset {:#x})", entry.payload_offset());
+    let parsed = crate::ptx::parse_bytes(text, &name);
+    let bodies = kernels.iter().map(|k| crate::stub::ptx_body(&parsed.module, k)).collect();
+    let forms = if opts.untranslatable {
+        let all = crate::ptx::analysis::kernel_forms(&parsed.module);
+        kernels
+            .iter()
+            .map(|k| match all.iter().find(|f| &f.kernel == k) {
+                Some(kf) => crate::ptx::analysis::unsupported_forms(kf)
+                    .into_iter()
+                    .map(|u| FormReport {
+                        form: u.form.clone(),
+                        count: u.count,
+                        first_line: u.first_line,
+                    })
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    match run() {
-        Ok(kernels) => EntryFacts { kernels, error: None },
-        Err(err) => EntryFacts {
-            kernels: Vec::new(),
-            error: Some(err),
-        },
+    EntryFacts {
+        kernels,
+        bodies,
+        forms,
+        ..Default::default()
     }
+}
+
+fn entry_facts(e: &fatbin::Entry<'_>, file: &str, opts: &Options) -> EntryFacts {
+    let result = match e.kind() {
+        EntryKind::Ptx => e.ptx_bytes().map(|t| ptx_facts(&t, file, e, opts)),
+        EntryKind::Elf => crate::cubin::entry_kernel_names(e, file).map(|ks| EntryFacts {
+            code_sizes: ks.iter().map(|k| k.code_size).collect(),
+            kernels: ks.into_iter().map(|k| k.name).collect(),
+            ..Default::default()
+        }),
+        _ => Ok(EntryFacts::default()),
+    };
+    result.unwrap_or_else(|err| EntryFacts {
+        error: Some(err),
+        ..Default::default()
+    })
+}
+
+/// Everything known about one kernel (a name in one container) while entries are read.
+struct KernelAcc {
+    container: usize,
+    name: String,
+    ptx_archs: Vec<String>,
+    sass: Vec<(String, u64)>,
+    body: Option<crate::stub::PtxBody>,
+    forms: Vec<FormReport>,
 }
 
 /// Inspect the bytes of one ELF shared object. `path` is how the report names it,
@@ -227,7 +276,7 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
     // A kernel is a name inside one container (the module the runtime registers): the same
     // name in two containers is two device functions. (container, name) -> index into
     // `kernels`, which holds (container, name, ptx archs, sass archs) in first-seen order.
-    let mut kernels: Vec<(usize, String, Vec<String>, Vec<String>)> = Vec::new();
+    let mut kernels: Vec<KernelAcc> = Vec::new();
     let mut kindex: std::collections::HashMap<(usize, String), usize> = std::collections::HashMap::new();
     let mut entry_count = 0;
     for sec in &so.fatbin_sections {
@@ -241,7 +290,7 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
             }
         };
         let all: Vec<&fatbin::Entry<'_>> = containers.iter().flat_map(|c| c.entries.iter()).collect();
-        let facts: Vec<EntryFacts> = all.par_iter().map(|e| entry_facts(e, file)).collect();
+        let facts: Vec<EntryFacts> = all.par_iter().map(|e| entry_facts(e, file, opts)).collect();
         let mut fi = facts.into_iter();
         for c in &containers {
             let mut entries = Vec::new();
@@ -264,14 +313,33 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                 s.0 += 1;
                 s.1 += stored;
                 let cidx = containers_rep.len();
-                for k in &f.kernels {
+                for (n, k) in f.kernels.iter().enumerate() {
                     let i = *kindex.entry((cidx, k.clone())).or_insert_with(|| {
-                        kernels.push((cidx, k.clone(), Vec::new(), Vec::new()));
+                        kernels.push(KernelAcc {
+                            container: cidx,
+                            name: k.clone(),
+                            ptx_archs: Vec::new(),
+                            sass: Vec::new(),
+                            body: None,
+                            forms: Vec::new(),
+                        });
                         kernels.len() - 1
                     });
-                    let list = if kind == EntryKind::Ptx { &mut kernels[i].2 } else { &mut kernels[i].3 };
-                    if !list.contains(&arch) {
-                        list.push(arch.clone());
+                    let acc = &mut kernels[i];
+                    if kind == EntryKind::Ptx {
+                        if !acc.ptx_archs.contains(&arch) {
+                            acc.ptx_archs.push(arch.clone());
+                        }
+                        // The first PTX entry that has a body decides (one PTX per container
+                        // in every known file).
+                        if acc.body.is_none() {
+                            acc.body = f.bodies.get(n).cloned().flatten();
+                        }
+                        if let Some(fs) = f.forms.get(n) {
+                            acc.forms.extend(fs.iter().cloned());
+                        }
+                    } else if !acc.sass.iter().any(|(a, _)| a == &arch) {
+                        acc.sass.push((arch.clone(), f.code_sizes.get(n).copied().unwrap_or(0)));
                     }
                 }
                 entries.push(EntryReport {
@@ -317,27 +385,45 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
         ..Default::default()
     };
     let mut klist = Vec::new();
-    for (container, name, ptx, sass) in kernels {
-        let status = if ptx.is_empty() {
+    for k in kernels {
+        let sass_archs: Vec<String> = k.sass.iter().map(|(a, _)| a.clone()).collect();
+        let stub = k.body.as_ref().and_then(|b| crate::stub::classify(b, &k.sass).map(|real| (b, real)));
+        let (status, reason, stub_message) = if k.ptx_archs.is_empty() {
             verdict.kernels_sass_only += 1;
-            KernelStatus::SassOnly
+            let reason = format!("no PTX; SASS only for {}", sass_archs.join(", "));
+            (KernelStatus::SassOnly, Some(reason), None)
+        } else if let Some((body, real)) = stub {
+            verdict.kernels_arch_guard_stub += 1;
+            let reason = if real.is_empty() {
+                "PTX is an arch-guard stub; no cubin to compare against".to_string()
+            } else {
+                format!("PTX is an arch-guard stub; real code only in {} SASS", real.join(", "))
+            };
+            let message = match body {
+                crate::stub::PtxBody::StubLike { message, .. } => message.clone(),
+                crate::stub::PtxBody::Real => None,
+            };
+            (KernelStatus::ArchGuardStub, Some(reason), message)
         } else {
             verdict.kernels_with_ptx += 1;
-            KernelStatus::Ptx
+            (KernelStatus::Ptx, None, None)
         };
-        if opts.kernels {
+        if opts.kernels || opts.untranslatable {
             klist.push(KernelReport {
-                container,
-                demangled: crate::cubin::demangle(&name),
-                name,
+                container: k.container,
+                demangled: crate::cubin::demangle(&k.name),
+                name: k.name,
                 status,
-                ptx_archs: ptx,
-                sass_archs: sass,
+                ptx_archs: k.ptx_archs,
+                sass_archs,
+                reason,
+                stub_message,
+                unsupported_forms: opts.untranslatable.then_some(k.forms),
             });
         }
     }
     rep.verdict = verdict;
-    if opts.kernels {
+    if opts.kernels || opts.untranslatable {
         rep.kernels = Some(klist);
     }
     rep.fatbin = Some(FatbinReport {

@@ -106,6 +106,10 @@ pub struct Verdict {
     pub kernels_with_ptx: usize,
     /// Kernels found only in cubins (SASS): not translatable from PTX.
     pub kernels_sass_only: usize,
+    /// Kernels whose PTX is an arch-guard stub (see `wheelport::stub`): not translatable.
+    /// They are not counted in `kernels_with_ptx`.
+    #[serde(default)]
+    pub kernels_arch_guard_stub: usize,
     /// Shared objects that carry a fatbin.
     pub shared_objects_with_fatbin: usize,
 }
@@ -115,6 +119,7 @@ impl Verdict {
     pub fn add(&mut self, o: &Verdict) {
         self.kernels_with_ptx += o.kernels_with_ptx;
         self.kernels_sass_only += o.kernels_sass_only;
+        self.kernels_arch_guard_stub += o.kernels_arch_guard_stub;
         self.shared_objects_with_fatbin += o.shared_objects_with_fatbin;
     }
 }
@@ -255,6 +260,8 @@ pub enum KernelStatus {
     Ptx,
     /// Only cubins define it.
     SassOnly,
+    /// Its PTX is an arch-guard stub: real code only in some arch's SASS.
+    ArchGuardStub,
 }
 
 /// One kernel of a shared object: a name inside one container. The same name in two
@@ -273,6 +280,26 @@ pub struct KernelReport {
     pub ptx_archs: Vec<String>,
     /// Archs of the cubins that define it (`sm_80`, `sm_90a`).
     pub sass_archs: Vec<String>,
+    /// Why it is not translatable (absent for translatable kernels).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<String>,
+    /// For arch-guard stubs: the message the stub prints, if it prints one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub stub_message: Option<String>,
+    /// With `--untranslatable`: the PTX instruction forms the lowering does not support.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub unsupported_forms: Option<Vec<FormReport>>,
+}
+
+/// One PTX instruction form a kernel uses (see `wheelport::ptx::analysis`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct FormReport {
+    /// The form, e.g. `shfl.sync.bfly.b32`.
+    pub form: String,
+    /// Number of instructions of that form in the kernel and the functions it calls.
+    pub count: usize,
+    /// 1-based line (in the extracted PTX module) of the first one.
+    pub first_line: u32,
 }
 
 /// The JSON Schema (draft 2020-12) of [`Report`], as committed in `docs/inspect.schema.json`.
