@@ -42,7 +42,11 @@ fn run_once(cmd: &[String]) -> Sample {
     assert_eq!(r, pid);
     let secs = start.elapsed().as_secs_f64();
     let ok = std::process::ExitStatus::from_raw(status).success();
-    Sample { secs, maxrss_kb: ru.ru_maxrss, ok }
+    Sample {
+        secs,
+        maxrss_kb: ru.ru_maxrss,
+        ok,
+    }
 }
 
 fn measure(cmd: &[String], runs: usize) -> (f64, i64, bool) {
@@ -69,25 +73,39 @@ fn tool(name: &str) -> Option<PathBuf> {
             return Some(p);
         }
     }
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 fn corpus_objects(dir: &Path) -> Vec<PathBuf> {
     if let Ok(list) = std::env::var("WHEELPORT_BENCH_FILES") {
         return std::env::split_paths(&list).collect();
     }
-    let corpus = PathBuf::from(std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()));
+    let corpus = PathBuf::from(
+        std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()),
+    );
     let mut out = Vec::new();
-    for (prefix, member) in [("autoawq_kernels-", "awq_ft_ext"), ("vllm_flash_attn-", "vllm_flash_attn_2_cuda")] {
+    for (prefix, member) in [
+        ("autoawq_kernels-", "awq_ft_ext"),
+        ("vllm_flash_attn-", "vllm_flash_attn_2_cuda"),
+    ] {
         let Some(whl) = std::fs::read_dir(&corpus).ok().and_then(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
+            rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(prefix))
+            })
         }) else {
             eprintln!("SKIP: no {prefix}* wheel in {}", corpus.display());
             continue;
         };
         let w = wheelport::wheel::WheelReader::open(&whl).unwrap();
-        let name = w.member_names().into_iter().find(|n| n.contains(member)).unwrap();
+        let name = w
+            .member_names()
+            .into_iter()
+            .find(|n| n.contains(member))
+            .unwrap();
         let p = dir.join(name.rsplit('/').next().unwrap());
         // Extract in another process: Linux carries a parent's peak RSS into a forked
         // child's ru_maxrss, so this process must stay small.
@@ -105,18 +123,32 @@ fn corpus_objects(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(10);
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
     let wp = env!("CARGO_BIN_EXE_wheelport").to_string();
     let cuobjdump = tool("cuobjdump").map(|p| p.display().to_string());
     let dir = tempfile::tempdir().unwrap();
-    println!("{:<44} {:>9} {:>10} {:>9} {:>10} {:>7} {:>7}", "file / pair", "wp ms", "wp RSS MB", "cuo ms", "cuo RSS MB", "time x", "RSS/file");
+    println!(
+        "{:<44} {:>9} {:>10} {:>9} {:>10} {:>7} {:>7}",
+        "file / pair", "wp ms", "wp RSS MB", "cuo ms", "cuo RSS MB", "time x", "RSS/file"
+    );
     for f in corpus_objects(dir.path()) {
         let size = std::fs::metadata(&f).unwrap().len() as f64;
         let fs = f.display().to_string();
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         for (label, wargs, cargs) in [
-            ("inspect vs -lelf -lptx", vec!["inspect"], vec!["-lelf", "-lptx"]),
-            ("inspect --kernels vs -symbols", vec!["inspect", "--kernels"], vec!["-symbols"]),
+            (
+                "inspect vs -lelf -lptx",
+                vec!["inspect"],
+                vec!["-lelf", "-lptx"],
+            ),
+            (
+                "inspect --kernels vs -symbols",
+                vec!["inspect", "--kernels"],
+                vec!["-symbols"],
+            ),
         ] {
             let mut wcmd = vec![wp.clone()];
             wcmd.extend(wargs.iter().map(|s| s.to_string()));
@@ -132,9 +164,21 @@ fn main() {
                 }
                 None => (f64::NAN, 0, false),
             };
-            let ratio = if cok { format!("{:.2}", wt / ct) } else { "n/a".into() };
-            let cshow = if cok { format!("{:.1}", ct * 1e3) } else { "fails".into() };
-            let crss = if cok { format!("{:.1}", cr as f64 / 1024.0) } else { "-".into() };
+            let ratio = if cok {
+                format!("{:.2}", wt / ct)
+            } else {
+                "n/a".into()
+            };
+            let cshow = if cok {
+                format!("{:.1}", ct * 1e3)
+            } else {
+                "fails".into()
+            };
+            let crss = if cok {
+                format!("{:.1}", cr as f64 / 1024.0)
+            } else {
+                "-".into()
+            };
             println!(
                 "{:<44} {:>9.1} {:>10.1} {:>9} {:>10} {:>7} {:>7.3}",
                 format!("{} / {}", &name[..name.len().min(20)], label),
@@ -148,7 +192,11 @@ fn main() {
         }
     }
     let hwm = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let hwm = hwm.lines().find(|l| l.starts_with("VmHWM")).unwrap_or("").to_string();
+    let hwm = hwm
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .unwrap_or("")
+        .to_string();
     println!("bench process {hwm}");
     println!("time x = wheelport median / cuobjdump median ({runs} runs after 2 warm-ups); RSS/file = wheelport peak RSS / file size");
 }

@@ -7,8 +7,8 @@
 
 use crate::elf::scan::check_layout;
 use crate::error::{Error, ErrorKind, Result};
-use object::elf;
 use crate::fatbin::payload::{stream, RangeCapture};
+use object::elf;
 use object::read::elf::{FileHeader, SectionHeader, Sym};
 use object::Endianness;
 
@@ -37,7 +37,9 @@ pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<CubinKernel>> {
     let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
     let endian = header.endian().map_err(oerr)?;
     let sections = header.sections(endian, cubin).map_err(oerr)?;
-    let symbols = sections.symbols(endian, cubin, elf::SHT_SYMTAB).map_err(oerr)?;
+    let symbols = sections
+        .symbols(endian, cubin, elf::SHT_SYMTAB)
+        .map_err(oerr)?;
     entry_symbols(endian, symbols.symbols(), symbols.strings(), file)
 }
 
@@ -80,7 +82,10 @@ fn entry_symbols<'d, R: object::ReadRef<'d>>(
 /// # Errors
 /// [`ErrorKind::Fatbin`] for corrupt compressed data, [`ErrorKind::Elf`] for a malformed
 /// cubin.
-pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Result<Vec<CubinKernel>> {
+pub fn entry_kernel_names(
+    entry: &crate::fatbin::Entry<'_>,
+    file: &str,
+) -> Result<Vec<CubinKernel>> {
     let at = entry.payload_offset();
     let name = format!("{file} (cubin at offset {at:#x})");
     let c = entry.compression();
@@ -100,7 +105,10 @@ pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Resul
         if sht.is_none() && bad.is_none() && cap.complete(hdr) {
             let h = &cap.got[hdr];
             if &h[..4] != b"\x7fELF" || h[4] != 2 || h[5] != 1 {
-                bad = Some(ef(0, "compressed cubin payload is not a little-endian ELF-64 file"));
+                bad = Some(ef(
+                    0,
+                    "compressed cubin payload is not a little-endian ELF-64 file",
+                ));
                 return false;
             }
             let shoff = u64::from_le_bytes(h[0x28..0x30].try_into().unwrap());
@@ -117,7 +125,12 @@ pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Resul
                         cap.got[hdr].truncate(64);
                     }
                 }
-                None => bad = Some(ef(0x28, "section header table runs past the end of the cubin")),
+                None => {
+                    bad = Some(ef(
+                        0x28,
+                        "section header table runs past the end of the cubin",
+                    ))
+                }
             }
         }
         true
@@ -130,8 +143,9 @@ pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Resul
     if !cap.complete(sht) {
         return Err(ef(0x28, "truncated cubin: section header table incomplete"));
     }
-    let table: &[elf::SectionHeader64<Endianness>] = object::pod::slice_from_all_bytes(&cap.got[sht])
-        .map_err(|_| ef(0x28, "misaligned section header table"))?;
+    let table: &[elf::SectionHeader64<Endianness>] =
+        object::pod::slice_from_all_bytes(&cap.got[sht])
+            .map_err(|_| ef(0x28, "misaligned section header table"))?;
     let le = Endianness::Little;
     let Some(symtab) = table.iter().find(|s| s.sh_type(le) == elf::SHT_SYMTAB) else {
         return Ok(Vec::new());
@@ -160,8 +174,8 @@ pub fn entry_kernel_names(entry: &crate::fatbin::Entry<'_>, file: &str) -> Resul
     .map_err(fb)?;
     let mut syms_bytes = std::mem::take(&mut cap2.got[ks]);
     syms_bytes.truncate(syms_bytes.len() / 24 * 24);
-    let symbols: &[elf::Sym64<Endianness>] =
-        object::pod::slice_from_all_bytes(&syms_bytes).map_err(|_| ef(s0, "malformed symbol table"))?;
+    let symbols: &[elf::Sym64<Endianness>] = object::pod::slice_from_all_bytes(&syms_bytes)
+        .map_err(|_| ef(s0, "malformed symbol table"))?;
     let strings = object::read::StringTable::new(&cap2.got[kt][..], 0, cap2.got[kt].len() as u64);
     entry_symbols(le, symbols, strings, &name)
 }

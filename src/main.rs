@@ -39,7 +39,11 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             let mut out = std::io::stdout().lock();
             let errors = wheelport::ptx::cmd::parse_files(&files, print.as_deref(), &mut out)
                 .map_err(|e| wheelport::Error::io("<ptx parse>", e))?;
-            Ok(if errors > 0 { exit::PTX_ERRORS } else { exit::OK })
+            Ok(if errors > 0 {
+                exit::PTX_ERRORS
+            } else {
+                exit::OK
+            })
         }
         Command::Inspect {
             inputs,
@@ -47,7 +51,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             kernels,
             untranslatable,
         } => {
-            let opts = wheelport::inspect::Options { kernels, untranslatable };
+            let opts = wheelport::inspect::Options {
+                kernels,
+                untranslatable,
+            };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             let mut out = std::io::stdout().lock();
             let text = if json {
@@ -64,10 +71,15 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             }
             if wheelport::inspect::has_errors(&report) {
                 for e in report.inputs.iter().flat_map(|i| {
-                    i.errors.iter().chain(i.shared_objects.iter().flat_map(|s| s.errors.iter()))
+                    i.errors
+                        .iter()
+                        .chain(i.shared_objects.iter().flat_map(|s| s.errors.iter()))
                 }) {
                     match e.offset {
-                        Some(o) => eprintln!("wheelport: error: {}: at offset {o:#x}: {}", e.file, e.message),
+                        Some(o) => eprintln!(
+                            "wheelport: error: {}: at offset {o:#x}: {}",
+                            e.file, e.message
+                        ),
                         None => eprintln!("wheelport: error: {}: {}", e.file, e.message),
                     }
                 }

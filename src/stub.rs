@@ -108,10 +108,12 @@ pub fn ptx_body(module: &Module<'_>, name: &str) -> Option<PtxBody> {
         }
     }
     let message = if calls {
-        string_symbol.and_then(|s| module.variable_bytes(s)).map(|b| {
-            let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-            String::from_utf8_lossy(&b[..end]).trim_end().to_string()
-        })
+        string_symbol
+            .and_then(|s| module.variable_bytes(s))
+            .map(|b| {
+                let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                String::from_utf8_lossy(&b[..end]).trim_end().to_string()
+            })
     } else {
         None
     };
@@ -186,18 +188,33 @@ ret;
         let m = &out.module;
         assert_eq!(
             ptx_body(m, "stub_print"),
-            Some(PtxBody::StubLike { message: Some("Hello".into()), traps: false })
+            Some(PtxBody::StubLike {
+                message: Some("Hello".into()),
+                traps: false
+            })
         );
-        assert_eq!(ptx_body(m, "stub_trap"), Some(PtxBody::StubLike { message: None, traps: true }));
+        assert_eq!(
+            ptx_body(m, "stub_trap"),
+            Some(PtxBody::StubLike {
+                message: None,
+                traps: true
+            })
+        );
         assert_eq!(ptx_body(m, "real"), Some(PtxBody::Real));
         assert_eq!(ptx_body(m, "missing"), None);
     }
 
     #[test]
     fn sass_comparison() {
-        let stub = PtxBody::StubLike { message: None, traps: true };
+        let stub = PtxBody::StubLike {
+            message: None,
+            traps: true,
+        };
         assert_eq!(classify(&stub, &[]), Some(vec![]));
-        assert_eq!(classify(&stub, &[("sm_80".into(), 384), ("sm_90a".into(), 24192)]), Some(vec!["sm_90a".into()]));
+        assert_eq!(
+            classify(&stub, &[("sm_80".into(), 384), ("sm_90a".into(), 24192)]),
+            Some(vec!["sm_90a".into()])
+        );
         assert_eq!(classify(&stub, &[("sm_80".into(), 384)]), None);
         assert_eq!(classify(&PtxBody::Real, &[("sm_90a".into(), 24192)]), None);
     }

@@ -28,7 +28,15 @@ fn locate(fixture: &str) -> Located {
     let entries = cs
         .iter()
         .flat_map(|c| c.entries.iter())
-        .map(|e| (e.offset, e.kind(), e.compression(), e.payload_offset(), e.stored.len() as u64))
+        .map(|e| {
+            (
+                e.offset,
+                e.kind(),
+                e.compression(),
+                e.payload_offset(),
+                e.stored.len() as u64,
+            )
+        })
         .collect();
     let containers = cs.iter().map(|c| c.offset).collect();
     // Find the section header whose sh_offset is the section's.
@@ -59,9 +67,15 @@ fn expect_error(path: &Path, offset: Option<u64>, needle: &str) -> String {
     let (code, _out, err) = run(Command::new(bin()).arg("inspect").arg(path));
     assert_eq!(code, 1, "exit code for {}: stderr: {err}", path.display());
     assert!(!err.contains("panicked"), "panic: {err}");
-    assert!(err.contains(&path.display().to_string()), "file not named: {err}");
+    assert!(
+        err.contains(&path.display().to_string()),
+        "file not named: {err}"
+    );
     if let Some(o) = offset {
-        assert!(err.contains(&format!("at offset {o:#x}")), "offset {o:#x} not named: {err}");
+        assert!(
+            err.contains(&format!("at offset {o:#x}")),
+            "offset {o:#x} not named: {err}"
+        );
     }
     assert!(err.contains(needle), "expected {needle:?} in: {err}");
     // The JSON report carries the same error.
@@ -82,7 +96,11 @@ fn truncated_elf() {
     expect_error(&p, Some(shoff), "truncated");
     let p = write_tmp(dir.path(), "tiny.so", &l.data[..40]);
     expect_error(&p, Some(0), "truncated ELF header");
-    let p = write_tmp(dir.path(), "notelf.so", b"hello, this is not an ELF file at all, but it is long enough to matter............");
+    let p = write_tmp(
+        dir.path(),
+        "notelf.so",
+        b"hello, this is not an ELF file at all, but it is long enough to matter............",
+    );
     expect_error(&p, Some(0), "not an ELF file");
 }
 
@@ -106,7 +124,11 @@ fn wrong_container_magic() {
     l.data[c..c + 4].copy_from_slice(&0xdeadbeefu32.to_le_bytes());
     let dir = tempfile::tempdir().unwrap();
     let p = write_tmp(dir.path(), "magic.so", &l.data);
-    expect_error(&p, Some(l.containers[1]), "wrong fatbin container magic 0xdeadbeef");
+    expect_error(
+        &p,
+        Some(l.containers[1]),
+        "wrong fatbin container magic 0xdeadbeef",
+    );
 }
 
 #[test]
@@ -131,7 +153,8 @@ fn lying_compressed_sizes() {
     for fixture in ["lz4.so", "zstd_all.so"] {
         let l = locate(fixture);
         let dir = tempfile::tempdir().unwrap();
-        let (e, kind, comp, payload, _) = *l.entries.iter().find(|x| x.1 == EntryKind::Ptx).unwrap();
+        let (e, kind, comp, payload, _) =
+            *l.entries.iter().find(|x| x.1 == EntryKind::Ptx).unwrap();
         assert_ne!(comp, Compression::None);
         // uncompressed_size (+0x38) one byte larger than the data expands to.
         let mut d = l.data.clone();
@@ -168,7 +191,10 @@ fn garbage_compressed_payloads() {
             }
             let p = write_tmp(dir.path(), &format!("garbage{i}.so"), &d);
             let err = expect_error(&p, Some(payload), needle);
-            assert!(err.contains("corrupt") || err.contains("expands") || err.contains("declares"), "{kind:?}: {err}");
+            assert!(
+                err.contains("corrupt") || err.contains("expands") || err.contains("declares"),
+                "{kind:?}: {err}"
+            );
         }
     }
 }
@@ -177,8 +203,12 @@ fn write_wheel(path: &Path, members: &[(&str, &[u8])]) {
     let f = std::fs::File::create(path).unwrap();
     let mut z = zip::ZipWriter::new(f);
     for (name, data) in members {
-        z.start_file(*name, zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored))
-            .unwrap();
+        z.start_file(
+            *name,
+            zip::write::SimpleFileOptions::default()
+                .compression_method(zip::CompressionMethod::Stored),
+        )
+        .unwrap();
         std::io::Write::write_all(&mut z, data).unwrap();
     }
     z.finish().unwrap();
@@ -189,7 +219,13 @@ fn wheel_with_parent_dir_member() {
     let dir = tempfile::tempdir().unwrap();
     let so = std::fs::read(root().join("fixtures/cuda/sass_ptx.so")).unwrap();
     let p = dir.path().join("evil-1.0-py3-none-any.whl");
-    write_wheel(&p, &[("evil-1.0.dist-info/WHEEL", b"Wheel-Version: 1.0\n"), ("../../evil.so", &so)]);
+    write_wheel(
+        &p,
+        &[
+            ("evil-1.0.dist-info/WHEEL", b"Wheel-Version: 1.0\n"),
+            ("../../evil.so", &so),
+        ],
+    );
     let err = expect_error(&p, None, "escapes the installation directory");
     assert!(err.contains("../../evil.so"), "{err}");
     assert!(err.contains("at offset 0x"), "{err}");
@@ -213,12 +249,19 @@ fn wheel_member_larger_than_declared() {
     let (code, _o, err) = run(Command::new(bin()).arg("inspect").arg(&p));
     assert_eq!(code, 1, "{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert!(err.contains("bomb/x.so") && err.contains(&p.display().to_string()), "{err}");
+    assert!(
+        err.contains("bomb/x.so") && err.contains(&p.display().to_string()),
+        "{err}"
+    );
 }
 
 #[test]
 fn not_a_zip() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write_tmp(dir.path(), "broken-1.0-py3-none-any.whl", b"PK\x03\x04 this is not really a zip");
+    let p = write_tmp(
+        dir.path(),
+        "broken-1.0-py3-none-any.whl",
+        b"PK\x03\x04 this is not really a zip",
+    );
     expect_error(&p, None, "not a valid wheel");
 }

@@ -61,11 +61,18 @@ fn ours(path: &Path) -> Ours {
         ptx_all: Vec::new(),
     };
     for (sec, containers) in &sections {
-        let in_default = if has_exec { sec.name == ".nv_fatbin" } else { true };
+        let in_default = if has_exec {
+            sec.name == ".nv_fatbin"
+        } else {
+            true
+        };
         for e in containers.iter().flat_map(|c| c.entries.iter()) {
             let item = match e.kind() {
                 EntryKind::Elf => ("ELF".to_string(), e.arch_name()),
-                EntryKind::Ptx => ("PTX".to_string(), e.arch_name().replacen("compute_", "sm_", 1)),
+                EntryKind::Ptx => (
+                    "PTX".to_string(),
+                    e.arch_name().replacen("compute_", "sm_", 1),
+                ),
                 _ => continue,
             };
             let ptx = (e.kind() == EntryKind::Ptx).then(|| e.ptx_bytes().unwrap().into_owned());
@@ -95,7 +102,10 @@ fn ptx_files(dir: &Path) -> Vec<Vec<u8>> {
         })
         .unwrap_or_default();
     files.sort();
-    files.into_iter().map(|(_, p)| std::fs::read(p).unwrap()).collect()
+    files
+        .into_iter()
+        .map(|(_, p)| std::fs::read(p).unwrap())
+        .collect()
 }
 
 fn cuobjdump_listing(tool: &Path, file: &Path, all: bool) -> Option<Listing> {
@@ -118,7 +128,9 @@ fn cuobjdump_ptx(tool: &Path, file: &Path, all: bool) -> Vec<Vec<u8>> {
     if all {
         cmd.arg("-all");
     }
-    cmd.args(["-xptx", "all"]).arg(file.canonicalize().unwrap()).current_dir(dir.path());
+    cmd.args(["-xptx", "all"])
+        .arg(file.canonicalize().unwrap())
+        .current_dir(dir.path());
     let _ = cmd.output().unwrap();
     ptx_files(dir.path())
 }
@@ -128,16 +140,43 @@ fn check_live(tool: &Path, file: &Path) -> bool {
     let Some(listing) = cuobjdump_listing(tool, file, false) else {
         return false;
     };
-    assert_eq!(o.default, listing, "{}: entry list differs from cuobjdump -lelf -lptx", file.display());
+    assert_eq!(
+        o.default,
+        listing,
+        "{}: entry list differs from cuobjdump -lelf -lptx",
+        file.display()
+    );
     let all = cuobjdump_listing(tool, file, true).unwrap();
-    assert_eq!(o.all, all, "{}: entry list differs from cuobjdump -all -lelf -lptx", file.display());
+    assert_eq!(
+        o.all,
+        all,
+        "{}: entry list differs from cuobjdump -all -lelf -lptx",
+        file.display()
+    );
     let ptx = cuobjdump_ptx(tool, file, false);
-    assert_eq!(o.ptx_default.len(), ptx.len(), "{}: PTX count", file.display());
+    assert_eq!(
+        o.ptx_default.len(),
+        ptx.len(),
+        "{}: PTX count",
+        file.display()
+    );
     for (i, (a, b)) in o.ptx_default.iter().zip(&ptx).enumerate() {
-        assert!(a == b, "{}: PTX {} differs from cuobjdump -xptx ({} vs {} bytes)", file.display(), i + 1, a.len(), b.len());
+        assert!(
+            a == b,
+            "{}: PTX {} differs from cuobjdump -xptx ({} vs {} bytes)",
+            file.display(),
+            i + 1,
+            a.len(),
+            b.len()
+        );
     }
     let ptx_all = cuobjdump_ptx(tool, file, true);
-    assert_eq!(o.ptx_all, ptx_all, "{}: PTX (-all) differs from cuobjdump -all -xptx", file.display());
+    assert_eq!(
+        o.ptx_all,
+        ptx_all,
+        "{}: PTX (-all) differs from cuobjdump -all -xptx",
+        file.display()
+    );
     true
 }
 
@@ -149,33 +188,56 @@ fn fixtures_match_recorded_cuobjdump_output() {
     for so in fixture_objects() {
         let stem = so.file_stem().unwrap().to_str().unwrap().to_string();
         let o = ours(&so);
-        let listing = parse_listing(&std::fs::read_to_string(expected.join(format!("{stem}.lelf-lptx.txt"))).unwrap());
+        let listing = parse_listing(
+            &std::fs::read_to_string(expected.join(format!("{stem}.lelf-lptx.txt"))).unwrap(),
+        );
         assert!(!listing.is_empty(), "{stem}: empty recorded listing");
-        assert_eq!(o.default, listing, "{stem}: entry list differs from the recorded cuobjdump -lelf -lptx");
+        assert_eq!(
+            o.default, listing,
+            "{stem}: entry list differs from the recorded cuobjdump -lelf -lptx"
+        );
         let all_path = expected.join(format!("{stem}.all-lelf-lptx.txt"));
         if all_path.exists() {
             let all = parse_listing(&std::fs::read_to_string(all_path).unwrap());
             assert_eq!(o.all, all, "{stem}: -all listing");
-            assert_eq!(o.ptx_all, ptx_files(&expected.join(format!("{stem}.all.ptx"))), "{stem}: -all PTX");
+            assert_eq!(
+                o.ptx_all,
+                ptx_files(&expected.join(format!("{stem}.all.ptx"))),
+                "{stem}: -all PTX"
+            );
         }
         let ptx = ptx_files(&expected.join(format!("{stem}.ptx")));
-        assert_eq!(o.ptx_default, ptx, "{stem}: PTX texts differ from the recorded cuobjdump -xptx all");
+        assert_eq!(
+            o.ptx_default, ptx,
+            "{stem}: PTX texts differ from the recorded cuobjdump -xptx all"
+        );
         checked += 1;
     }
-    assert!(checked >= 10, "expected at least 10 fixtures, found {checked}");
+    assert!(
+        checked >= 10,
+        "expected at least 10 fixtures, found {checked}"
+    );
 }
 
 #[test]
 fn fixtures_match_live_cuobjdump() {
-    let Some(tool) = require_tool("cuobjdump", "fixtures_match_live_cuobjdump") else { return };
+    let Some(tool) = require_tool("cuobjdump", "fixtures_match_live_cuobjdump") else {
+        return;
+    };
     for so in fixture_objects() {
-        assert!(check_live(&tool, &so), "cuobjdump failed on fixture {}", so.display());
+        assert!(
+            check_live(&tool, &so),
+            "cuobjdump failed on fixture {}",
+            so.display()
+        );
     }
 }
 
 #[test]
 fn corpus_matches_live_cuobjdump() {
-    let Some(tool) = require_tool("cuobjdump", "corpus_matches_live_cuobjdump") else { return };
+    let Some(tool) = require_tool("cuobjdump", "corpus_matches_live_cuobjdump") else {
+        return;
+    };
     let mut compared = 0;
     let mut refused = Vec::new();
     for prefix in ["xformers-", "autoawq_kernels-", "vllm_flash_attn-"] {
@@ -197,7 +259,10 @@ fn corpus_matches_live_cuobjdump() {
     }
     // cuobjdump 13.5 fails on the 254 MB vllm extension ("Invalid ELF") and only there.
     for r in &refused {
-        assert!(r.contains("vllm_flash_attn_2_cuda"), "cuobjdump refused {r}");
+        assert!(
+            r.contains("vllm_flash_attn_2_cuda"),
+            "cuobjdump refused {r}"
+        );
     }
     assert!(compared >= 1, "no corpus file compared");
     eprintln!("compared {compared} corpus objects with cuobjdump; cuobjdump refused {refused:?}");

@@ -10,7 +10,11 @@ use std::process::Command;
 use wheelport::inspect::model::{InputReport, KernelStatus, Report, SharedObjectReport};
 
 fn inspect_json(args: &[&str], path: &std::path::Path) -> Report {
-    let (code, out, err) = run(Command::new(bin()).arg("inspect").arg("--json").args(args).arg(path));
+    let (code, out, err) = run(Command::new(bin())
+        .arg("inspect")
+        .arg("--json")
+        .args(args)
+        .arg(path));
     assert_eq!(code, 0, "inspect failed: {err}");
     let report: Report = serde_json::from_str(&out).expect("JSON decodes into the report types");
     assert_eq!(report.schema.name, "wheelport.inspect");
@@ -30,7 +34,8 @@ fn so<'a>(input: &'a InputReport, member: &str) -> &'a SharedObjectReport {
 fn by_group(s: &SharedObjectReport) -> BTreeMap<(String, String, String), usize> {
     let mut m = BTreeMap::new();
     for g in &s.fatbin.as_ref().unwrap().summary {
-        *m.entry((g.kind.clone(), g.arch.clone(), g.compression.clone())).or_default() += g.count;
+        *m.entry((g.kind.clone(), g.arch.clone(), g.compression.clone()))
+            .or_default() += g.count;
     }
     m
 }
@@ -48,7 +53,9 @@ fn readelf_wrapper_count(path: &std::path::Path) -> Option<u64> {
 
 #[test]
 fn xformers_figures() {
-    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_figures") else { return };
+    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_figures") else {
+        return;
+    };
     let r = inspect_json(&["--kernels"], &wheel);
     let input = &r.inputs[0];
     let w = input.wheel.as_ref().unwrap();
@@ -60,26 +67,53 @@ fn xformers_figures() {
     // Figures from the issue (cuobjdump and readelf on this wheel).
     assert_eq!(fb.container_count, 11);
     let g = by_group(c);
-    assert_eq!(g.get(&("ptx".into(), "compute_80".into(), "lz4".into())), Some(&11));
-    assert_eq!(g.get(&("elf".into(), "sm_75".into(), "none".into())), Some(&11));
-    assert_eq!(g.get(&("elf".into(), "sm_80".into(), "none".into())), Some(&11));
-    assert_eq!(g.get(&("elf".into(), "sm_90a".into(), "none".into())), Some(&11));
+    assert_eq!(
+        g.get(&("ptx".into(), "compute_80".into(), "lz4".into())),
+        Some(&11)
+    );
+    assert_eq!(
+        g.get(&("elf".into(), "sm_75".into(), "none".into())),
+        Some(&11)
+    );
+    assert_eq!(
+        g.get(&("elf".into(), "sm_80".into(), "none".into())),
+        Some(&11)
+    );
+    assert_eq!(
+        g.get(&("elf".into(), "sm_90a".into(), "none".into())),
+        Some(&11)
+    );
     assert_eq!(fb.entry_count, 44);
     // 50 kernels carry PTX; one of them is an arch-guard stub (see xformers_arch_guard_stub).
-    assert_eq!(c.verdict.kernels_with_ptx + c.verdict.kernels_arch_guard_stub, 50);
+    assert_eq!(
+        c.verdict.kernels_with_ptx + c.verdict.kernels_arch_guard_stub,
+        50
+    );
     assert_eq!(c.verdict.kernels_sass_only, 0);
     assert_eq!(fb.wrappers.len(), 11);
-    assert!(fb.wrappers.iter().all(|w| w.magic == 0x466243b1 && w.version == 1 && w.data_relocated));
+    assert!(fb
+        .wrappers
+        .iter()
+        .all(|w| w.magic == 0x466243b1 && w.version == 1 && w.data_relocated));
     // Each wrapper registers exactly one container, and each container has one wrapper.
     assert!(fb.containers.iter().all(|c| c.wrappers.len() == 1));
     assert_eq!(c.cuda_imports[0].library, "libcudart.so.12");
     assert_eq!(c.cuda_imports[0].symbols.len(), 18);
-    assert!(c.cuda_imports[0].symbols.contains(&"cudaGetDeviceProperties_v2@libcudart.so.12".to_string()));
-    assert!(c.cuda_imports[0].symbols.contains(&"cudaLaunchKernelExC@libcudart.so.12".to_string()));
-    assert!(c.needed.contains(&"libc10_cuda.so".to_string()) && c.needed.contains(&"libtorch_cuda.so".to_string()));
+    assert!(c.cuda_imports[0]
+        .symbols
+        .contains(&"cudaGetDeviceProperties_v2@libcudart.so.12".to_string()));
+    assert!(c.cuda_imports[0]
+        .symbols
+        .contains(&"cudaLaunchKernelExC@libcudart.so.12".to_string()));
+    assert!(
+        c.needed.contains(&"libc10_cuda.so".to_string())
+            && c.needed.contains(&"libtorch_cuda.so".to_string())
+    );
     let ks = c.kernels.as_ref().unwrap();
     assert_eq!(ks.len(), 50);
-    assert!(ks.iter().all(|k| k.status != KernelStatus::SassOnly && k.ptx_archs == vec!["compute_80".to_string()]));
+    assert!(ks.iter().all(
+        |k| k.status != KernelStatus::SassOnly && k.ptx_archs == vec!["compute_80".to_string()]
+    ));
 
     // The same figures derived live from the real tools.
     let dir = tempfile::tempdir().unwrap();
@@ -95,7 +129,10 @@ fn xformers_figures() {
         assert_eq!((elf, ptx), (33, 11));
         // Kernels with PTX = `.entry` directives in the PTX cuobjdump extracts.
         let x = tempfile::tempdir().unwrap();
-        run(Command::new(&tool).args(["-xptx", "all"]).arg(path).current_dir(x.path()));
+        run(Command::new(&tool)
+            .args(["-xptx", "all"])
+            .arg(path)
+            .current_dir(x.path()));
         let mut entries = 0;
         for f in std::fs::read_dir(x.path()).unwrap() {
             let t = std::fs::read_to_string(f.unwrap().path()).unwrap();
@@ -107,41 +144,69 @@ fn xformers_figures() {
 
 #[test]
 fn vllm_flash_attn_figures() {
-    let Some(wheel) = require_corpus("vllm_flash_attn-2.6.2", "vllm_flash_attn_figures") else { return };
+    let Some(wheel) = require_corpus("vllm_flash_attn-2.6.2", "vllm_flash_attn_figures") else {
+        return;
+    };
     let r = inspect_json(&[], &wheel);
     let c = so(&r.inputs[0], "vllm_flash_attn_2_cuda");
     let fb = c.fatbin.as_ref().unwrap();
     assert_eq!(fb.container_count, 64);
     let g = by_group(c);
     assert_eq!(g.len(), 2, "{g:?}");
-    assert_eq!(g.get(&("elf".into(), "sm_80".into(), "none".into())), Some(&64));
-    assert_eq!(g.get(&("elf".into(), "sm_90".into(), "none".into())), Some(&64));
+    assert_eq!(
+        g.get(&("elf".into(), "sm_80".into(), "none".into())),
+        Some(&64)
+    );
+    assert_eq!(
+        g.get(&("elf".into(), "sm_90".into(), "none".into())),
+        Some(&64)
+    );
     assert_eq!(c.verdict.kernels_with_ptx, 0);
     // One kernel per __cudaRegisterFunction call (objdump -d counts 1504 calls).
     assert_eq!(c.verdict.kernels_sass_only, 1504);
     let dir = tempfile::tempdir().unwrap();
     let objs = extract_shared_objects(&wheel, dir.path());
-    let (_, path) = objs.iter().find(|(n, _)| n.contains("vllm_flash_attn_2_cuda")).unwrap();
+    let (_, path) = objs
+        .iter()
+        .find(|(n, _)| n.contains("vllm_flash_attn_2_cuda"))
+        .unwrap();
     if let Some(n) = readelf_wrapper_count(path) {
         assert_eq!(n, 64);
     }
     if let Some(objdump) = require_tool("objdump", "vllm_flash_attn_figures") {
-        let (_, out, _) = run(Command::new(objdump).args(["-d", "--no-show-raw-insn"]).arg(path));
-        let calls = out.lines().filter(|l| l.contains("call") && l.contains("<__cudaRegisterFunction@plt>")).count();
+        let (_, out, _) = run(Command::new(objdump)
+            .args(["-d", "--no-show-raw-insn"])
+            .arg(path));
+        let calls = out
+            .lines()
+            .filter(|l| l.contains("call") && l.contains("<__cudaRegisterFunction@plt>"))
+            .count();
         assert_eq!(calls, 1504);
     }
 }
 
 #[test]
 fn autoawq_figures() {
-    let Some(wheel) = require_corpus("autoawq_kernels-0.0.9", "autoawq_figures") else { return };
+    let Some(wheel) = require_corpus("autoawq_kernels-0.0.9", "autoawq_figures") else {
+        return;
+    };
     let r = inspect_json(&[], &wheel);
     let input = &r.inputs[0];
     assert_eq!(input.shared_objects.len(), 5);
     // Reference §1.7: containers per module and the one LZ4 cubin.
-    for (m, containers) in [("awq_ext", 7), ("awq_ft_ext", 1), ("awq_v2_ext", 2), ("exl_ext.", 4), ("exlv2_ext", 2)] {
+    for (m, containers) in [
+        ("awq_ext", 7),
+        ("awq_ft_ext", 1),
+        ("awq_v2_ext", 2),
+        ("exl_ext.", 4),
+        ("exlv2_ext", 2),
+    ] {
         let s = so(input, m);
-        assert_eq!(s.fatbin.as_ref().unwrap().container_count, containers, "{m}");
+        assert_eq!(
+            s.fatbin.as_ref().unwrap().container_count,
+            containers,
+            "{m}"
+        );
         assert_eq!(s.verdict.kernels_with_ptx, 0, "{m}");
         assert!(s.verdict.kernels_sass_only > 0, "{m}");
     }
@@ -151,8 +216,15 @@ fn autoawq_figures() {
     assert_eq!(e.stored_size, 0x353292);
     assert_eq!(e.uncompressed_size, 0xbe4860);
     // The LZ4 cubin holds the same kernels as the raw sm_80 one next to it.
-    let counts: Vec<usize> = ft.fatbin.as_ref().unwrap().containers[0].entries.iter().map(|e| e.kernel_count).collect();
-    assert!(counts.iter().all(|&n| n == counts[0] && n > 0), "{counts:?}");
+    let counts: Vec<usize> = ft.fatbin.as_ref().unwrap().containers[0]
+        .entries
+        .iter()
+        .map(|e| e.kernel_count)
+        .collect();
+    assert!(
+        counts.iter().all(|&n| n == counts[0] && n > 0),
+        "{counts:?}"
+    );
 }
 
 #[test]
@@ -166,7 +238,13 @@ fn fixtures_kernels_and_wrappers() {
     assert_eq!(fb.wrappers.len(), 3);
     assert!(fb.containers[0].wrappers.is_empty());
     assert_eq!(s.cuda_imports[0].library, "libcudart.so.13");
-    let names: Vec<&str> = s.kernels.as_ref().unwrap().iter().map(|k| k.name.as_str()).collect();
+    let names: Vec<&str> = s
+        .kernels
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
     assert!(names.contains(&"_Z5saxpyifPKfPf"), "{names:?}");
     // cuobjdump -symbols (recorded) lists the same ENTRY functions.
     let symbols = std::fs::read_to_string(dir.join("expected/multi_tu.symbols.txt")).unwrap();
@@ -188,8 +266,19 @@ fn fixtures_kernels_and_wrappers() {
     let v2: Vec<_> = fb.wrappers.iter().filter(|w| w.version == 2).collect();
     assert_eq!(v2.len(), 1);
     assert_eq!(v2[0].section.as_deref(), Some(".nv_fatbin"));
-    assert_eq!(fb.wrappers.iter().filter(|w| w.section.as_deref() == Some("__nv_relfatbin")).count(), 2);
-    let rdc_ptx = fb.containers.iter().flat_map(|c| &c.entries).find(|e| e.kind == "ptx").unwrap();
+    assert_eq!(
+        fb.wrappers
+            .iter()
+            .filter(|w| w.section.as_deref() == Some("__nv_relfatbin"))
+            .count(),
+        2
+    );
+    let rdc_ptx = fb
+        .containers
+        .iter()
+        .flat_map(|c| &c.entries)
+        .find(|e| e.kind == "ptx")
+        .unwrap();
     assert_eq!(rdc_ptx.header_size, 0x60);
     assert_eq!(rdc_ptx.options.as_deref(), Some("--compile-only"));
 
@@ -203,15 +292,25 @@ fn fixtures_kernels_and_wrappers() {
 
 #[test]
 fn demo_wheel_human_output() {
-    let whl = root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
+    let whl =
+        root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
     let (code, out, err) = run(Command::new(bin()).args(["inspect", "--kernels"]).arg(&whl));
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("wheel wheelport_demo 0.1.0+cu13, tags py3-none-manylinux_2_28_x86_64"), "{out}");
+    assert!(
+        out.contains("wheel wheelport_demo 0.1.0+cu13, tags py3-none-manylinux_2_28_x86_64"),
+        "{out}"
+    );
     assert!(out.contains("wheelport_demo/_kernels.so"), "{out}");
     assert!(out.contains("libcudart.so.13"), "{out}");
     assert!(out.contains("PTX   compute_80  zstd"), "{out}");
-    assert!(out.contains("saxpy(int, float, float const*, float*)"), "{out}");
-    assert!(out.contains("verdict: 2 kernels with PTX, 0 SASS-only"), "{out}");
+    assert!(
+        out.contains("saxpy(int, float, float const*, float*)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("verdict: 2 kernels with PTX, 0 SASS-only"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -228,7 +327,8 @@ fn directory_input_expands_to_files() {
 
 #[test]
 fn convert_is_not_implemented_yet() {
-    let whl = root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
+    let whl =
+        root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
     let (code, _out, err) = run(Command::new(bin()).arg(&whl).args(["--target", "dtk"]));
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("not implemented yet"), "{err}");
@@ -239,15 +339,22 @@ fn schema_file_is_current() {
     // docs/inspect.schema.json is generated from the report types; set WHEELPORT_BLESS=1 to
     // rewrite it after an intended change (and bump SCHEMA_VERSION unless it is additive).
     let path = root().join("docs/inspect.schema.json");
-    let schema = serde_json::to_string_pretty(&wheelport::inspect::model::json_schema()).unwrap() + "\n";
+    let schema =
+        serde_json::to_string_pretty(&wheelport::inspect::model::json_schema()).unwrap() + "\n";
     if std::env::var_os("WHEELPORT_BLESS").is_some() {
         std::fs::write(&path, &schema).unwrap();
     }
     let committed = std::fs::read_to_string(&path).expect("docs/inspect.schema.json exists");
-    assert_eq!(committed, schema, "docs/inspect.schema.json is stale; rerun with WHEELPORT_BLESS=1");
+    assert_eq!(
+        committed, schema,
+        "docs/inspect.schema.json is stale; rerun with WHEELPORT_BLESS=1"
+    );
     let v: serde_json::Value = serde_json::from_str(&committed).unwrap();
     for key in ["schema", "tool_version", "inputs", "verdict"] {
-        assert!(v["required"].as_array().unwrap().iter().any(|k| k == key), "{key} not required");
+        assert!(
+            v["required"].as_array().unwrap().iter().any(|k| k == key),
+            "{key} not required"
+        );
     }
 }
 
@@ -255,16 +362,34 @@ fn schema_file_is_current() {
 /// CUTLASS's "Arch conditional MMA" error; its sm_90a cubin holds the real code.
 #[test]
 fn xformers_arch_guard_stub() {
-    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_arch_guard_stub") else { return };
+    let Some(wheel) = require_corpus("xformers-0.0.35", "xformers_arch_guard_stub") else {
+        return;
+    };
     let r = inspect_json(&["--kernels"], &wheel);
     let c = so(&r.inputs[0], "xformers/_C.so");
-    let stubs: Vec<_> = c.kernels.as_ref().unwrap().iter().filter(|k| k.status == KernelStatus::ArchGuardStub).collect();
-    assert_eq!(stubs.len(), 1, "{:?}", stubs.iter().map(|k| &k.name).collect::<Vec<_>>());
+    let stubs: Vec<_> = c
+        .kernels
+        .as_ref()
+        .unwrap()
+        .iter()
+        .filter(|k| k.status == KernelStatus::ArchGuardStub)
+        .collect();
+    assert_eq!(
+        stubs.len(),
+        1,
+        "{:?}",
+        stubs.iter().map(|k| &k.name).collect::<Vec<_>>()
+    );
     let k = stubs[0];
-    assert!(k.name.starts_with("_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEE"));
+    assert!(k.name.starts_with(
+        "_ZN7cutlass13device_kernelINS_4gemm6kernel13GemmUniversalIN4cute5tupleIJiiiiEEE"
+    ));
     // cuobjdump's 7th PTX module is container 6.
     assert_eq!(k.container, 6);
-    assert_eq!(k.reason.as_deref(), Some("PTX is an arch-guard stub; real code only in sm_90a SASS"));
+    assert_eq!(
+        k.reason.as_deref(),
+        Some("PTX is an arch-guard stub; real code only in sm_90a SASS")
+    );
     assert_eq!(
         k.stub_message.as_deref(),
         Some("ERROR : Arch conditional MMA instruction used without targeting appropriate compute capability. Aborting.")
@@ -272,20 +397,36 @@ fn xformers_arch_guard_stub() {
     // Never counted as translated.
     assert_eq!(c.verdict.kernels_with_ptx, 49);
     assert_eq!(c.verdict.kernels_arch_guard_stub, 1);
-    assert_eq!(r.verdict.kernels_with_ptx + r.verdict.kernels_arch_guard_stub, 50);
+    assert_eq!(
+        r.verdict.kernels_with_ptx + r.verdict.kernels_arch_guard_stub,
+        50
+    );
 
     // The cubin sizes behind the verdict, from readelf on cuobjdump's extraction: 384 bytes of
     // sm_80 SASS (the stub) against 24,192 bytes of sm_90a SASS.
-    let (Some(cuobjdump), Some(readelf)) = (require_tool("cuobjdump", "stub"), require_tool("readelf", "stub")) else { return };
+    let (Some(cuobjdump), Some(readelf)) = (
+        require_tool("cuobjdump", "stub"),
+        require_tool("readelf", "stub"),
+    ) else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let objs = extract_shared_objects(&wheel, dir.path());
     let (_, path) = objs.iter().find(|(n, _)| n == "xformers/_C.so").unwrap();
     let x = tempfile::tempdir().unwrap();
-    run(Command::new(&cuobjdump).args(["-xelf", "all"]).arg(path).current_dir(x.path()));
+    run(Command::new(&cuobjdump)
+        .args(["-xelf", "all"])
+        .arg(path)
+        .current_dir(x.path()));
     let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
     let size_in = |cubin: &str| -> u64 {
-        let (_, out, _) = run(Command::new(&readelf).args(["-sW"]).arg(x.path().join(format!("{stem}.{cubin}"))));
-        let line = out.lines().find(|l| l.ends_with(&k.name) && l.contains("FUNC")).unwrap();
+        let (_, out, _) = run(Command::new(&readelf)
+            .args(["-sW"])
+            .arg(x.path().join(format!("{stem}.{cubin}"))));
+        let line = out
+            .lines()
+            .find(|l| l.ends_with(&k.name) && l.contains("FUNC"))
+            .unwrap();
         line.split_whitespace().nth(2).unwrap().parse().unwrap()
     };
     assert_eq!(size_in("20.sm_80.cubin"), 384);
@@ -294,7 +435,10 @@ fn xformers_arch_guard_stub() {
 
 #[test]
 fn fixture_arch_guard_stubs() {
-    let r = inspect_json(&["--untranslatable"], &root().join("fixtures/cuda/arch_guard.so"));
+    let r = inspect_json(
+        &["--untranslatable"],
+        &root().join("fixtures/cuda/arch_guard.so"),
+    );
     let s = &r.inputs[0].shared_objects[0];
     let ks = s.kernels.as_ref().unwrap();
     let status = |n: &str| ks.iter().find(|k| k.name == n).unwrap();
@@ -302,15 +446,24 @@ fn fixture_arch_guard_stubs() {
     let trap = status("_Z19sm90_gemm_stub_trapPKfS0_Pfi");
     assert_eq!(print.status, KernelStatus::ArchGuardStub);
     assert_eq!(trap.status, KernelStatus::ArchGuardStub);
-    assert!(print.stub_message.as_deref().unwrap().starts_with("ERROR : Arch conditional MMA"));
+    assert!(print
+        .stub_message
+        .as_deref()
+        .unwrap()
+        .starts_with("ERROR : Arch conditional MMA"));
     assert_eq!(trap.stub_message, None);
     for real in ["_Z13rowwise_scalePfPKfii", "_Z13add_bias_reluPfPKfii"] {
         assert_eq!(status(real).status, KernelStatus::Ptx, "{real}");
     }
     // --untranslatable: the forms of the printing stub, counted in the PTX cuobjdump extracts
     // (lines 33-50 of expected/arch_guard.ptx/arch_guard.1.sm_80.ptx).
-    let forms: Vec<(String, usize, u32)> =
-        print.unsupported_forms.as_ref().unwrap().iter().map(|f| (f.form.clone(), f.count, f.first_line)).collect();
+    let forms: Vec<(String, usize, u32)> = print
+        .unsupported_forms
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|f| (f.form.clone(), f.count, f.first_line))
+        .collect();
     let want: Vec<(String, usize, u32)> = [
         ("mov.u64", 1, 33),
         ("cvta.global.u64", 1, 34),
@@ -323,7 +476,10 @@ fn fixture_arch_guard_stubs() {
     .map(|(f, c, l)| (f.to_string(), *c, *l))
     .collect();
     assert_eq!(forms, want);
-    let ptx = std::fs::read_to_string(root().join("fixtures/cuda/expected/arch_guard.ptx/arch_guard.1.sm_80.ptx")).unwrap();
+    let ptx = std::fs::read_to_string(
+        root().join("fixtures/cuda/expected/arch_guard.ptx/arch_guard.1.sm_80.ptx"),
+    )
+    .unwrap();
     let lines: Vec<&str> = ptx.lines().collect();
     assert!(lines[32].starts_with("mov.u64"), "{}", lines[32]);
     assert!(lines[41].starts_with("call.uni"), "{}", lines[41]);

@@ -1,20 +1,59 @@
-//! The real-world corpus: every `*.ptx` in the directory named by env `WHEELPORT_PTX_CORPUS`
-//! (e.g. the 11 xformers modules extracted with cuobjdump) must parse with 0 errors, round-trip
-//! to an equal AST, and the printed PTX must pass `ptxas -arch=<its .target>`.
+//! The real-world corpus: every PTX module of the corpus wheels (the 11 xformers modules,
+//! extracted through wheelport's own fatbin reader) and of every fixture (as cuobjdump
+//! extracted them, `fixtures/cuda/expected/*.ptx/`) must parse with 0 errors, round-trip to an
+//! equal AST, and the printed PTX must pass `ptxas -arch=<its .target>`. With env
+//! `WHEELPORT_PTX_CORPUS` set, the `*.ptx` files of that directory are used instead.
 
+mod common;
 mod ptx_support;
 
 use std::path::PathBuf;
 
 use ptx_support::*;
 
+/// Extract the PTX of the corpus wheels with the fatbin reader, and collect the fixtures' PTX.
+fn extracted_corpus() -> Option<Vec<PathBuf>> {
+    let dir = std::env::temp_dir().join(format!("wheelport-ptx-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    let wheel = common::require_corpus("xformers-0.0.35", "ptx_corpus")?;
+    let mut modules = 0;
+    let mut r = wheelport::wheel::WheelReader::open(&wheel).unwrap();
+    for name in r.member_names() {
+        if !wheelport::wheel::is_shared_object_name(&name) {
+            continue;
+        }
+        let data = r.read_member(&name).unwrap();
+        let so = wheelport::elf::scan(&data, &name).unwrap();
+        for (_, containers) in wheelport::fatbin::parse_object_sections(&data, &so, &name).unwrap()
+        {
+            for e in containers.iter().flat_map(|c| c.entries.iter()) {
+                if e.kind() == wheelport::fatbin::EntryKind::Ptx {
+                    modules += 1;
+                    let p = dir.join(format!("{}.{modules}.ptx", name.replace('/', "__")));
+                    std::fs::write(&p, e.ptx_bytes().unwrap()).unwrap();
+                    files.push(p);
+                }
+            }
+        }
+    }
+    assert_eq!(modules, 11, "xformers carries 11 PTX modules");
+    let expected = common::root().join("fixtures/cuda/expected");
+    for d in std::fs::read_dir(&expected).unwrap() {
+        let d = d.unwrap().path();
+        if d.is_dir() {
+            for f in std::fs::read_dir(&d).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
 fn corpus_files() -> Option<Vec<PathBuf>> {
     let Some(dir) = std::env::var_os("WHEELPORT_PTX_CORPUS") else {
-        eprintln!(
-            "\n**************** SKIP ptx_corpus: set WHEELPORT_PTX_CORPUS to a directory of \
-             .ptx files ****************\n"
-        );
-        return None;
+        return extracted_corpus();
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("read WHEELPORT_PTX_CORPUS")
@@ -50,7 +89,17 @@ fn corpus_parses_round_trips_and_assembles() {
         );
         if let Some(p) = &ptxas_bin {
             let arch = arch_of(&parsed.module);
-            if let Err(e) = ptxas(p, &printed, &arch, &name) {
+            // A module of an -rdc build calls device functions of other modules: assemble it
+            // as relocatable code (-c), as nvcc did (its fatbin options say --compile-only).
+            let m = &parsed.module;
+            let system = ["vprintf", "__assertfail", "malloc", "free"];
+            let unresolved = m.functions().any(|f| {
+                f.body.is_none()
+                    && !system.contains(&f.name)
+                    && m.function(f.name).is_some_and(|g| g.body.is_none())
+            });
+            let extra: &[&str] = if unresolved { &["-c"] } else { &[] };
+            if let Err(e) = ptxas_with(p, &printed, &arch, &name, extra) {
                 failures.push(e);
             }
         }

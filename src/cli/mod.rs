@@ -126,7 +126,13 @@ mod tests {
     #[test]
     fn default_subcommand_is_convert() {
         let a = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
-        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "x.whl", "--target", "dtk"]))).unwrap();
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&[
+            "wheelport",
+            "x.whl",
+            "--target",
+            "dtk",
+        ])))
+        .unwrap();
         match cli.command {
             Command::Convert { inputs, target, .. } => {
                 assert_eq!(inputs, vec![PathBuf::from("x.whl")]);
@@ -134,9 +140,28 @@ mod tests {
             }
             other => panic!("parsed as {other:?}"),
         }
-        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "inspect", "--json", "y.so"]))).unwrap();
-        assert!(matches!(cli.command, Command::Inspect { json: true, kernels: false, .. }));
-        let cli = Cli::try_parse_from(with_default_subcommand(a(&["wheelport", "ptx", "parse", "a.ptx"]))).unwrap();
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&[
+            "wheelport",
+            "inspect",
+            "--json",
+            "y.so",
+        ])))
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Command::Inspect {
+                json: true,
+                kernels: false,
+                ..
+            }
+        ));
+        let cli = Cli::try_parse_from(with_default_subcommand(a(&[
+            "wheelport",
+            "ptx",
+            "parse",
+            "a.ptx",
+        ])))
+        .unwrap();
         assert!(matches!(cli.command, Command::Ptx { .. }));
     }
 }

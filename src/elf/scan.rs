@@ -14,7 +14,9 @@ pub const NV_RELFATBIN: &str = "__nv_relfatbin";
 pub const NV_FATBIN_SEGMENT: &str = ".nvFatBinSegment";
 
 /// An undefined dynamic symbol (an import).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Import {
     /// The symbol name (mangled, as in `.dynstr`).
     pub name: String,
@@ -37,7 +39,9 @@ impl Import {
 }
 
 /// Where a fatbin section sits.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct FatbinSectionInfo {
     /// `.nv_fatbin` or `__nv_relfatbin`.
     pub name: String,
@@ -50,7 +54,9 @@ pub struct FatbinSectionInfo {
 }
 
 /// One `__fatBinC_Wrapper_t` in `.nvFatBinSegment` (reference §2.1).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Wrapper {
     /// File offset of the wrapper.
     pub offset: u64,
@@ -110,13 +116,31 @@ pub fn check_layout(data: &[u8], file: &str) -> Result<()> {
         return Err(e(0, "not an ELF file (missing \\x7fELF magic)".into()));
     }
     if data.len() < 64 {
-        return Err(e(0, format!("truncated ELF header: file has {} bytes, 64 needed", data.len())));
+        return Err(e(
+            0,
+            format!(
+                "truncated ELF header: file has {} bytes, 64 needed",
+                data.len()
+            ),
+        ));
     }
     if data[4] != 2 {
-        return Err(e(4, format!("unsupported ELF class {} (only ELFCLASS64 is read)", data[4])));
+        return Err(e(
+            4,
+            format!(
+                "unsupported ELF class {} (only ELFCLASS64 is read)",
+                data[4]
+            ),
+        ));
     }
     if data[5] != 1 {
-        return Err(e(5, format!("unsupported ELF data encoding {} (only little-endian is read)", data[5])));
+        return Err(e(
+            5,
+            format!(
+                "unsupported ELF data encoding {} (only little-endian is read)",
+                data[5]
+            ),
+        ));
     }
     let len = data.len() as u64;
     let shoff = u64_at(data, 0x28);
@@ -126,7 +150,10 @@ pub fn check_layout(data: &[u8], file: &str) -> Result<()> {
         return Err(e(0x28, "ELF file has no section header table".into()));
     }
     if shentsize != 64 {
-        return Err(e(0x3a, format!("ELF section header size {shentsize} (expected 64)")));
+        return Err(e(
+            0x3a,
+            format!("ELF section header size {shentsize} (expected 64)"),
+        ));
     }
     if shoff.checked_add(64).is_none_or(|end| end > len) {
         return Err(e(shoff, format!("section header table at offset {shoff:#x} lies past the end of the file ({len:#x} bytes); the file is truncated")));
@@ -163,10 +190,14 @@ pub fn check_layout(data: &[u8], file: &str) -> Result<()> {
 /// is truncated, or has a malformed dynamic section, symbol table or version table.
 pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
     check_layout(data, file)?;
-    let oerr = |what: &str, e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("{what}: {e}"));
+    let oerr = |what: &str, e: object::read::Error| {
+        Error::new(ErrorKind::Elf, file, format!("{what}: {e}"))
+    };
     let header = elf::FileHeader64::<Endianness>::parse(data).map_err(|e| oerr("ELF header", e))?;
     let endian = header.endian().map_err(|e| oerr("ELF header", e))?;
-    let sections = header.sections(endian, data).map_err(|e| oerr("section headers", e))?;
+    let sections = header
+        .sections(endian, data)
+        .map_err(|e| oerr("section headers", e))?;
     let mut out = SharedObject {
         machine: header.e_machine(endian).0,
         elf_type: header.e_type(endian).0,
@@ -183,8 +214,19 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
             .data_as_array(endian, data)
             .map_err(|_| Error::at(ErrorKind::Elf, file, off, "malformed dynamic section"))?;
         let strtab = sections
-            .strings(endian, data, object::SectionIndex(section.sh_link(endian) as usize))
-            .map_err(|e| Error::at(ErrorKind::Elf, file, off, format!("dynamic string table: {e}")))?;
+            .strings(
+                endian,
+                data,
+                object::SectionIndex(section.sh_link(endian) as usize),
+            )
+            .map_err(|e| {
+                Error::at(
+                    ErrorKind::Elf,
+                    file,
+                    off,
+                    format!("dynamic string table: {e}"),
+                )
+            })?;
         for d in dyns {
             let tag = d.d_tag(endian);
             if tag == elf::DT_NULL {
@@ -192,11 +234,22 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
             }
             let get = || -> Result<String> {
                 let v = d.d_val(endian);
-                let v = u32::try_from(v).map_err(|_| Error::at(ErrorKind::Elf, file, off, "dynamic string offset out of range"))?;
-                strtab
-                    .get(v)
-                    .map(s)
-                    .map_err(|_| Error::at(ErrorKind::Elf, file, off, format!("dynamic entry string at {v:#x} is outside .dynstr")))
+                let v = u32::try_from(v).map_err(|_| {
+                    Error::at(
+                        ErrorKind::Elf,
+                        file,
+                        off,
+                        "dynamic string offset out of range",
+                    )
+                })?;
+                strtab.get(v).map(s).map_err(|_| {
+                    Error::at(
+                        ErrorKind::Elf,
+                        file,
+                        off,
+                        format!("dynamic entry string at {v:#x} is outside .dynstr"),
+                    )
+                })
             };
             if tag == elf::DT_NEEDED {
                 out.needed.push(get()?);
@@ -214,12 +267,16 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
     let dynsyms = sections
         .symbols(endian, data, elf::SHT_DYNSYM)
         .map_err(|e| oerr("dynamic symbol table", e))?;
-    let versions = sections.versions(endian, data).map_err(|e| oerr("symbol version tables", e))?;
+    let versions = sections
+        .versions(endian, data)
+        .map_err(|e| oerr("symbol version tables", e))?;
     for (index, sym) in dynsyms.enumerate() {
         if index.0 == 0 {
             continue;
         }
-        let name = dynsyms.symbol_name(endian, sym).map_err(|e| oerr("dynamic symbol name", e))?;
+        let name = dynsyms
+            .symbol_name(endian, sym)
+            .map_err(|e| oerr("dynamic symbol name", e))?;
         if sym.st_shndx(endian) != elf::SHN_UNDEF {
             out.export_count += 1;
             continue;
@@ -231,7 +288,10 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
         let mut version_file = None;
         if let Some(vt) = &versions {
             let vi = vt.version_index(endian, index);
-            if let Some(v) = vt.version(vi.index()).map_err(|e| oerr("symbol version", e))? {
+            if let Some(v) = vt
+                .version(vi.index())
+                .map_err(|e| oerr("symbol version", e))?
+            {
                 version = Some(s(v.name()));
                 version_file = v.file().map(s);
             }
@@ -283,9 +343,10 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
                 continue;
             }
             let roff = section.sh_offset(endian);
-            let relas: &[elf::Rela64<Endianness>] = section
-                .data_as_array(endian, data)
-                .map_err(|_| Error::at(ErrorKind::Elf, file, roff, "malformed relocation section"))?;
+            let relas: &[elf::Rela64<Endianness>] =
+                section.data_as_array(endian, data).map_err(|_| {
+                    Error::at(ErrorKind::Elf, file, roff, "malformed relocation section")
+                })?;
             for r in relas {
                 let at = r.r_offset(endian);
                 if at < lo || at >= hi {
@@ -305,7 +366,10 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
                 Some(&a) => (a, true),
                 None => (field, false),
             };
-            let prelinked = relocs.get(&(address + 16)).copied().unwrap_or(u64_at(data, w + 16));
+            let prelinked = relocs
+                .get(&(address + 16))
+                .copied()
+                .unwrap_or(u64_at(data, w + 16));
             let target = out
                 .fatbin_sections
                 .iter()

@@ -92,12 +92,19 @@ impl<'a> Entry<'a> {
             EntryKind::Nvvm => "lto",
             _ => "sm",
         };
-        format!("{prefix}_{}{}", self.header.arch, arch_suffix(self.header.flags))
+        format!(
+            "{prefix}_{}{}",
+            self.header.arch,
+            arch_suffix(self.header.flags)
+        )
     }
 
     /// The code version as `major.minor` (the PTX ISA version for PTX entries).
     pub fn code_version(&self) -> String {
-        format!("{}.{}", self.header.version_major, self.header.version_minor)
+        format!(
+            "{}.{}",
+            self.header.version_major, self.header.version_minor
+        )
     }
 
     /// The decompressed payload. Uncompressed payloads are borrowed (with their padding);
@@ -191,10 +198,15 @@ impl Container<'_> {
 /// # Errors
 /// [`ErrorKind::Fatbin`] for a wrong magic, a truncated header, a container or entry that
 /// runs past the end of its enclosing area, or a header size below 0x40.
-pub fn parse_section<'a>(data: &'a [u8], file_offset: u64, file: &'a str) -> Result<Vec<Container<'a>>> {
+pub fn parse_section<'a>(
+    data: &'a [u8],
+    file_offset: u64,
+    file: &'a str,
+) -> Result<Vec<Container<'a>>> {
     let mut containers = Vec::new();
     let mut pos = 0usize;
-    let err = |at: usize, msg: String| Error::at(ErrorKind::Fatbin, file, file_offset + at as u64, msg);
+    let err =
+        |at: usize, msg: String| Error::at(ErrorKind::Fatbin, file, file_offset + at as u64, msg);
     while pos < data.len() {
         // Skip alignment padding.
         if data[pos] == 0 {
@@ -221,13 +233,19 @@ pub fn parse_section<'a>(data: &'a [u8], file_offset: u64, file: &'a str) -> Res
         }
         let magic = u32_at(data, pos);
         if magic != FATBIN_MAGIC {
-            return Err(err(pos, format!("wrong fatbin container magic {magic:#010x} (expected 0xba55ed50)")));
+            return Err(err(
+                pos,
+                format!("wrong fatbin container magic {magic:#010x} (expected 0xba55ed50)"),
+            ));
         }
         let version = u16_at(data, pos + 4);
         let header_size = u16_at(data, pos + 6);
         let fat_size = u64_at(data, pos + 8);
         if usize::from(header_size) < CONTAINER_HEADER_SIZE {
-            return Err(err(pos, format!("fatbin container header size {header_size:#x} is below 0x10")));
+            return Err(err(
+                pos,
+                format!("fatbin container header size {header_size:#x} is below 0x10"),
+            ));
         }
         let body_start = pos + usize::from(header_size);
         let end = (body_start as u64)
@@ -265,7 +283,8 @@ fn parse_entries<'a>(
     file_offset: u64,
     file: &'a str,
 ) -> Result<Vec<Entry<'a>>> {
-    let err = |at: usize, msg: String| Error::at(ErrorKind::Fatbin, file, file_offset + at as u64, msg);
+    let err =
+        |at: usize, msg: String| Error::at(ErrorKind::Fatbin, file, file_offset + at as u64, msg);
     let mut entries = Vec::new();
     let mut pos = start;
     while pos < end {
@@ -275,7 +294,12 @@ fn parse_entries<'a>(
             if data[pos..end].iter().all(|&b| b == 0) {
                 break;
             }
-            return Err(err(pos, format!("truncated fatbin entry header: {left} bytes left in the container, 64 needed")));
+            return Err(err(
+                pos,
+                format!(
+                    "truncated fatbin entry header: {left} bytes left in the container, 64 needed"
+                ),
+            ));
         }
         let h = EntryHeader::decode(&data[pos..pos + ENTRY_HEADER_MIN]);
         if h.kind == 0 && h.header_size == 0 && data[pos..end].iter().all(|&b| b == 0) {
@@ -321,7 +345,10 @@ fn parse_entries<'a>(
             match b {
                 Some(b) if b <= hs => Some(trim_nul(&data[pos + a..pos + b])),
                 _ => {
-                    return Err(err(pos + 0x20, "fatbin entry identifier string lies outside its header".into()));
+                    return Err(err(
+                        pos + 0x20,
+                        "fatbin entry identifier string lies outside its header".into(),
+                    ));
                 }
             }
         } else {
@@ -330,14 +357,20 @@ fn parse_entries<'a>(
         let options = if h.options_offset != 0 {
             let d = h.options_offset as usize;
             if d.checked_add(8).is_none_or(|e| e > hs) {
-                return Err(err(pos + 0x14, "fatbin entry options descriptor lies outside its header".into()));
+                return Err(err(
+                    pos + 0x14,
+                    "fatbin entry options descriptor lies outside its header".into(),
+                ));
             }
             let o = u32_at(data, pos + d) as usize;
             let l = u32_at(data, pos + d + 4) as usize;
             if l == 0 {
                 None
             } else if o.checked_add(l).is_none_or(|e| e > hs) {
-                return Err(err(pos + d, "fatbin entry options text lies outside its header".into()));
+                return Err(err(
+                    pos + d,
+                    "fatbin entry options text lies outside its header".into(),
+                ));
             } else {
                 Some(trim_nul(&data[pos + o..pos + o + l]))
             }

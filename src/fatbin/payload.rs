@@ -82,10 +82,15 @@ pub fn decompress(c: Compression, data: &[u8], declared: u64) -> Result<Vec<u8>,
     match c {
         Compression::Lz4 => {
             let mut out = vec![0u8; n];
-            let got = lz4_flex::block::decompress_into(data, &mut out)
-                .map_err(|e| format!("corrupt LZ4 payload ({csize} bytes, declared {declared} uncompressed): {e}"))?;
+            let got = lz4_flex::block::decompress_into(data, &mut out).map_err(|e| {
+                format!(
+                    "corrupt LZ4 payload ({csize} bytes, declared {declared} uncompressed): {e}"
+                )
+            })?;
             if got != n {
-                return Err(format!("LZ4 payload expands to {got} bytes, but the entry declares {declared}"));
+                return Err(format!(
+                    "LZ4 payload expands to {got} bytes, but the entry declares {declared}"
+                ));
             }
             Ok(out)
         }
@@ -96,16 +101,24 @@ pub fn decompress(c: Compression, data: &[u8], declared: u64) -> Result<Vec<u8>,
                         "zstd frame records a content size of {fcs} bytes, but the entry declares {declared}"
                     ));
                 }
-                Err(_) => return Err(format!("corrupt zstd payload: no valid frame header in {csize} bytes")),
+                Err(_) => {
+                    return Err(format!(
+                        "corrupt zstd payload: no valid frame header in {csize} bytes"
+                    ))
+                }
                 _ => {}
             }
             let mut out = Vec::with_capacity(n);
             let mut dec = zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?;
-            let got = dec
-                .decompress_to_buffer(data, &mut out)
-                .map_err(|e| format!("corrupt zstd payload ({csize} bytes, declared {declared} uncompressed): {e}"))?;
+            let got = dec.decompress_to_buffer(data, &mut out).map_err(|e| {
+                format!(
+                    "corrupt zstd payload ({csize} bytes, declared {declared} uncompressed): {e}"
+                )
+            })?;
             if got != n {
-                return Err(format!("zstd payload expands to {got} bytes, but the entry declares {declared}"));
+                return Err(format!(
+                    "zstd payload expands to {got} bytes, but the entry declares {declared}"
+                ));
             }
             Ok(out)
         }
@@ -131,16 +144,28 @@ const STREAM_CHUNK: usize = 256 << 10;
 ///
 /// # Errors
 /// A message (the caller adds the file and offset) for corrupt data or a size mismatch.
-pub fn stream(c: Compression, data: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> bool) -> Result<(), String> {
+pub fn stream(
+    c: Compression,
+    data: &[u8],
+    declared: u64,
+    sink: &mut dyn FnMut(u64, &[u8]) -> bool,
+) -> Result<(), String> {
     match c {
         Compression::None => {
             sink(0, data);
             Ok(())
         }
         Compression::Lz4 | Compression::Zstd => {
-            let ratio = if c == Compression::Lz4 { LZ4_MAX_RATIO } else { ZSTD_MAX_RATIO };
+            let ratio = if c == Compression::Lz4 {
+                LZ4_MAX_RATIO
+            } else {
+                ZSTD_MAX_RATIO
+            };
             let csize = data.len() as u64;
-            if declared == 0 || declared > MAX_UNCOMPRESSED || declared > csize.saturating_mul(ratio).saturating_add(64) {
+            if declared == 0
+                || declared > MAX_UNCOMPRESSED
+                || declared > csize.saturating_mul(ratio).saturating_add(64)
+            {
                 return Err(format!(
                     "declared uncompressed size {declared} is absurd for {csize} bytes of {} data",
                     c.label()
@@ -153,25 +178,37 @@ pub fn stream(c: Compression, data: &[u8], declared: u64, sink: &mut dyn FnMut(u
             };
             let Some(got) = got else { return Ok(()) };
             if got != declared {
-                return Err(format!("{} payload expands to {got} bytes, but the entry declares {declared}", c.label()));
+                return Err(format!(
+                    "{} payload expands to {got} bytes, but the entry declares {declared}",
+                    c.label()
+                ));
             }
             Ok(())
         }
     }
 }
 
-fn zstd_stream(data: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> bool) -> Result<Option<u64>, String> {
+fn zstd_stream(
+    data: &[u8],
+    declared: u64,
+    sink: &mut dyn FnMut(u64, &[u8]) -> bool,
+) -> Result<Option<u64>, String> {
     use std::io::Read;
-    let mut dec = zstd::stream::read::Decoder::with_buffer(data).map_err(|e| format!("corrupt zstd payload: {e}"))?;
+    let mut dec = zstd::stream::read::Decoder::with_buffer(data)
+        .map_err(|e| format!("corrupt zstd payload: {e}"))?;
     let mut buf = vec![0u8; STREAM_CHUNK];
     let mut total = 0u64;
     loop {
-        let n = dec.read(&mut buf).map_err(|e| format!("corrupt zstd payload: {e}"))?;
+        let n = dec
+            .read(&mut buf)
+            .map_err(|e| format!("corrupt zstd payload: {e}"))?;
         if n == 0 {
             return Ok(Some(total));
         }
         if total + n as u64 > declared {
-            return Err(format!("zstd payload expands past the declared {declared} bytes"));
+            return Err(format!(
+                "zstd payload expands past the declared {declared} bytes"
+            ));
         }
         if !sink(total, &buf[..n]) {
             return Ok(None);
@@ -182,7 +219,11 @@ fn zstd_stream(data: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> b
 
 /// Windowed decoder of one LZ4 block (LZ4 Block Format Description: sequences of a token,
 /// literals, a 2-byte little-endian offset and a match; the last sequence has no match).
-fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> bool) -> Result<Option<u64>, String> {
+fn lz4_stream(
+    src: &[u8],
+    declared: u64,
+    sink: &mut dyn FnMut(u64, &[u8]) -> bool,
+) -> Result<Option<u64>, String> {
     let corrupt = |at: usize, what: &str| format!("corrupt LZ4 payload at input byte {at}: {what}");
     let cap = STREAM_CHUNK + LZ4_WINDOW;
     let mut buf: Vec<u8> = Vec::with_capacity(cap);
@@ -191,7 +232,9 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
     let mut i = 0usize;
     let read_len = |i: &mut usize, mut n: usize| -> Result<usize, String> {
         loop {
-            let b = *src.get(*i).ok_or_else(|| corrupt(*i, "length runs past the end of the input"))?;
+            let b = *src
+                .get(*i)
+                .ok_or_else(|| corrupt(*i, "length runs past the end of the input"))?;
             *i += 1;
             n += b as usize;
             if b != 255 {
@@ -200,13 +243,17 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
         }
     };
     loop {
-        let token = *src.get(i).ok_or_else(|| corrupt(i, "input ends before the last sequence"))?;
+        let token = *src
+            .get(i)
+            .ok_or_else(|| corrupt(i, "input ends before the last sequence"))?;
         i += 1;
         let mut lit = (token >> 4) as usize;
         if lit == 15 {
             lit = read_len(&mut i, lit)?;
         }
-        let lits = src.get(i..i + lit).ok_or_else(|| corrupt(i, "literals run past the end of the input"))?;
+        let lits = src
+            .get(i..i + lit)
+            .ok_or_else(|| corrupt(i, "literals run past the end of the input"))?;
         i += lit;
         let mut pending: &[u8] = lits;
         while !pending.is_empty() {
@@ -215,7 +262,9 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
             buf.extend_from_slice(&pending[..take]);
             pending = &pending[take..];
             if base + buf.len() as u64 > declared {
-                return Err(format!("LZ4 payload expands past the declared {declared} bytes"));
+                return Err(format!(
+                    "LZ4 payload expands past the declared {declared} bytes"
+                ));
             }
             if buf.len() == cap && !slide(&mut buf, &mut base, &mut emitted, sink) {
                 return Ok(None);
@@ -224,7 +273,9 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
         if i == src.len() {
             break;
         }
-        let off = src.get(i..i + 2).ok_or_else(|| corrupt(i, "match offset runs past the end of the input"))?;
+        let off = src
+            .get(i..i + 2)
+            .ok_or_else(|| corrupt(i, "match offset runs past the end of the input"))?;
         let off = u16::from_le_bytes([off[0], off[1]]) as usize;
         let at = i;
         i += 2;
@@ -234,10 +285,15 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
         }
         mlen += 4;
         if off == 0 || off > buf.len() {
-            return Err(corrupt(at, &format!("match offset {off} reaches before the start of the output")));
+            return Err(corrupt(
+                at,
+                &format!("match offset {off} reaches before the start of the output"),
+            ));
         }
         if base + (buf.len() + mlen) as u64 > declared {
-            return Err(format!("LZ4 payload expands past the declared {declared} bytes"));
+            return Err(format!(
+                "LZ4 payload expands past the declared {declared} bytes"
+            ));
         }
         // Copy in non-overlapping pieces. The copied bytes repeat with period `off`, so the
         // source distance may double (staying a multiple of `off`) up to the window size.
@@ -266,7 +322,12 @@ fn lz4_stream(src: &[u8], declared: u64, sink: &mut dyn FnMut(u64, &[u8]) -> boo
 
 /// Hand the not-yet-emitted bytes to the sink and keep only the last window as history.
 /// Returns false when the sink asked to stop.
-fn slide(buf: &mut Vec<u8>, base: &mut u64, emitted: &mut usize, sink: &mut dyn FnMut(u64, &[u8]) -> bool) -> bool {
+fn slide(
+    buf: &mut Vec<u8>,
+    base: &mut u64,
+    emitted: &mut usize,
+    sink: &mut dyn FnMut(u64, &[u8]) -> bool,
+) -> bool {
     if *emitted < buf.len() && !sink(*base + *emitted as u64, &buf[*emitted..]) {
         return false;
     }

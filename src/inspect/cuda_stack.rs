@@ -34,7 +34,11 @@ pub fn parse_table(text: &str) -> Result<Vec<Rule>, String> {
         }
         let cols: Vec<&str> = line.split('\t').collect();
         if cols.len() != 3 {
-            return Err(format!("line {}: expected 3 tab-separated columns, found {}", i + 1, cols.len()));
+            return Err(format!(
+                "line {}: expected 3 tab-separated columns, found {}",
+                i + 1,
+                cols.len()
+            ));
         }
         let (p, l) = (cols[1].to_string(), cols[2].to_string());
         rules.push(match cols[0] {
@@ -50,7 +54,8 @@ pub fn parse_table(text: &str) -> Result<Vec<Rule>, String> {
 
 fn rules() -> &'static [Rule] {
     static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
-    RULES.get_or_init(|| parse_table(TABLE).expect("built-in relink-tables/cuda-stack.tsv is valid"))
+    RULES
+        .get_or_init(|| parse_table(TABLE).expect("built-in relink-tables/cuda-stack.tsv is valid"))
 }
 
 /// True when `soname` belongs to the CUDA stack.
@@ -73,7 +78,10 @@ fn resolve(lib: &str, needed: &[String]) -> String {
 pub fn group_imports(imports: &[Import], needed: &[String]) -> Vec<ImportGroup> {
     let mut groups: Vec<ImportGroup> = Vec::new();
     let mut push = |lib: String, by: &str, sym: String| {
-        if let Some(g) = groups.iter_mut().find(|g| g.library == lib && g.attributed_by == by) {
+        if let Some(g) = groups
+            .iter_mut()
+            .find(|g| g.library == lib && g.attributed_by == by)
+        {
             g.symbols.push(sym);
         } else {
             groups.push(ImportGroup {

@@ -53,22 +53,39 @@ fn render_input(o: &mut String, input: &InputReport, kernels: bool) {
             .filter(|r| r.starts_with("nvidia-") || r.contains("cuda") || r.starts_with("torch"))
             .collect();
         if !cuda_reqs.is_empty() {
-            let _ = writeln!(o, "  requires: {}", cuda_reqs.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "));
+            let _ = writeln!(
+                o,
+                "  requires: {}",
+                cuda_reqs
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
     }
     for e in &input.errors {
         let _ = writeln!(o, "  error: {}", fmt_err(e));
     }
-    if input.kind == InputKind::Wheel && input.shared_objects.is_empty() && input.errors.is_empty() {
+    if input.kind == InputKind::Wheel && input.shared_objects.is_empty() && input.errors.is_empty()
+    {
         let _ = writeln!(o, "  no shared objects");
     }
     for so in &input.shared_objects {
         render_so(o, so, kernels);
     }
     let v = &input.verdict;
-    let _ = write!(o, "  verdict: {} kernels with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    let _ = write!(
+        o,
+        "  verdict: {} kernels with PTX, {} SASS-only",
+        v.kernels_with_ptx, v.kernels_sass_only
+    );
     if v.kernels_arch_guard_stub > 0 {
-        let _ = write!(o, ", {} arch-guard stubs (not translatable)", v.kernels_arch_guard_stub);
+        let _ = write!(
+            o,
+            ", {} arch-guard stubs (not translatable)",
+            v.kernels_arch_guard_stub
+        );
     }
     o.push('\n');
     o.push('\n');
@@ -108,7 +125,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
             let mut line = String::from("       ");
             for s in &g.symbols {
                 let shown = crate::cubin::demangle(s.split('@').next().unwrap_or(s));
-                let shown = if shown.len() > 60 { format!("{}...", &shown[..shown.floor_char_boundary(57)]) } else { shown };
+                let shown = if shown.len() > 60 {
+                    format!("{}...", &shown[..shown.floor_char_boundary(57)])
+                } else {
+                    shown
+                };
                 if line.len() + shown.len() + 1 > 100 && line.len() > 7 {
                     let _ = writeln!(o, "{line}");
                     line = String::from("       ");
@@ -130,8 +151,16 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         }
         return;
     };
-    let secs: Vec<String> = fb.sections.iter().map(|s| format!("{} {}", s.name, mb(s.size))).collect();
-    let registered = fb.wrappers.iter().filter(|w| w.data_offset.is_some()).count();
+    let secs: Vec<String> = fb
+        .sections
+        .iter()
+        .map(|s| format!("{} {}", s.name, mb(s.size)))
+        .collect();
+    let registered = fb
+        .wrappers
+        .iter()
+        .filter(|w| w.data_offset.is_some())
+        .count();
     let _ = writeln!(
         o,
         "    fatbin: {}; {} containers, {} entries, {} wrappers ({} pointing at a container)",
@@ -141,7 +170,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         fb.wrappers.len(),
         registered
     );
-    let _ = writeln!(o, "      {:<16} {:<5} {:<11} {:<6} {:>6} {:>10}", "section", "kind", "arch", "comp", "count", "stored");
+    let _ = writeln!(
+        o,
+        "      {:<16} {:<5} {:<11} {:<6} {:>6} {:>10}",
+        "section", "kind", "arch", "comp", "count", "stored"
+    );
     for g in &fb.summary {
         let _ = writeln!(
             o,
@@ -155,7 +188,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         );
     }
     let v = &so.verdict;
-    let _ = write!(o, "    kernels: {} with PTX, {} SASS-only", v.kernels_with_ptx, v.kernels_sass_only);
+    let _ = write!(
+        o,
+        "    kernels: {} with PTX, {} SASS-only",
+        v.kernels_with_ptx, v.kernels_sass_only
+    );
     if v.kernels_arch_guard_stub > 0 {
         let _ = write!(o, ", {} arch-guard stubs", v.kernels_arch_guard_stub);
     }
@@ -189,7 +226,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
             if !forms.is_empty() {
                 let _ = writeln!(o, "           unsupported PTX forms ({}):", forms.len());
                 for f in forms {
-                    let _ = writeln!(o, "             {:<48} x{:<5} first at line {}", f.form, f.count, f.first_line);
+                    let _ = writeln!(
+                        o,
+                        "             {:<48} x{:<5} first at line {}",
+                        f.form, f.count, f.first_line
+                    );
                 }
             }
         }

@@ -54,7 +54,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     for ent in rd {
         let ent = ent.map_err(|e| Error::io(dir.display().to_string(), e))?;
         let path = ent.path();
-        let ft = ent.file_type().map_err(|e| Error::io(path.display().to_string(), e))?;
+        let ft = ent
+            .file_type()
+            .map_err(|e| Error::io(path.display().to_string(), e))?;
         if ft.is_dir() {
             walk(&path, out)?;
         } else if ft.is_file() {
@@ -120,7 +122,8 @@ pub fn inspect_file(path: &Path, opts: &Options) -> InputReport {
     let result = match kind {
         InputKind::Wheel => inspect_wheel(path, opts, &mut rep),
         InputKind::SharedObject => map_file(path).map(|m| {
-            rep.shared_objects.push(inspect_shared_object(&m, &display, &display, opts));
+            rep.shared_objects
+                .push(inspect_shared_object(&m, &display, &display, opts));
         }),
     };
     if let Err(e) = result {
@@ -183,7 +186,10 @@ fn ptx_facts(text: &[u8], file: &str, entry: &fatbin::Entry<'_>, opts: &Options)
     let kernels = ptx_entries::entry_names(text);
     let name = format!("{file} (PTX at offset {:#x})", entry.payload_offset());
     let parsed = crate::ptx::parse_bytes(text, &name);
-    let bodies = kernels.iter().map(|k| crate::stub::ptx_body(&parsed.module, k)).collect();
+    let bodies = kernels
+        .iter()
+        .map(|k| crate::stub::ptx_body(&parsed.module, k))
+        .collect();
     let forms = if opts.untranslatable {
         let all = crate::ptx::analysis::kernel_forms(&parsed.module);
         kernels
@@ -239,7 +245,12 @@ struct KernelAcc {
 
 /// Inspect the bytes of one ELF shared object. `path` is how the report names it,
 /// `file` how errors name it (`WHEEL!member` for wheel members).
-pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options) -> SharedObjectReport {
+pub fn inspect_shared_object(
+    data: &[u8],
+    path: &str,
+    file: &str,
+    opts: &Options,
+) -> SharedObjectReport {
     let mut rep = SharedObjectReport {
         path: path.to_string(),
         size: data.len() as u64,
@@ -277,7 +288,8 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
     // name in two containers is two device functions. (container, name) -> index into
     // `kernels`, which holds (container, name, ptx archs, sass archs) in first-seen order.
     let mut kernels: Vec<KernelAcc> = Vec::new();
-    let mut kindex: std::collections::HashMap<(usize, String), usize> = std::collections::HashMap::new();
+    let mut kindex: std::collections::HashMap<(usize, String), usize> =
+        std::collections::HashMap::new();
     let mut entry_count = 0;
     for sec in &so.fatbin_sections {
         let start = sec.offset as usize;
@@ -289,7 +301,8 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                 continue;
             }
         };
-        let all: Vec<&fatbin::Entry<'_>> = containers.iter().flat_map(|c| c.entries.iter()).collect();
+        let all: Vec<&fatbin::Entry<'_>> =
+            containers.iter().flat_map(|c| c.entries.iter()).collect();
         let facts: Vec<EntryFacts> = all.par_iter().map(|e| entry_facts(e, file, opts)).collect();
         let mut fi = facts.into_iter();
         for c in &containers {
@@ -308,7 +321,12 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                 let comp = e.compression();
                 let stored = e.stored.len() as u64;
                 let s = summary
-                    .entry((sec.name.clone(), kind_s.clone(), arch.clone(), comp.label().to_string()))
+                    .entry((
+                        sec.name.clone(),
+                        kind_s.clone(),
+                        arch.clone(),
+                        comp.label().to_string(),
+                    ))
                     .or_default();
                 s.0 += 1;
                 s.1 += stored;
@@ -339,7 +357,8 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                             acc.forms.extend(fs.iter().cloned());
                         }
                     } else if !acc.sass.iter().any(|(a, _)| a == &arch) {
-                        acc.sass.push((arch.clone(), f.code_sizes.get(n).copied().unwrap_or(0)));
+                        acc.sass
+                            .push((arch.clone(), f.code_sizes.get(n).copied().unwrap_or(0)));
                     }
                 }
                 entries.push(EntryReport {
@@ -357,8 +376,12 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
                     } else {
                         e.header.uncompressed_size
                     },
-                    identifier: e.identifier.map(|b| String::from_utf8_lossy(b).into_owned()),
-                    options: e.options.map(|b| String::from_utf8_lossy(b).trim().to_string()),
+                    identifier: e
+                        .identifier
+                        .map(|b| String::from_utf8_lossy(b).into_owned()),
+                    options: e
+                        .options
+                        .map(|b| String::from_utf8_lossy(b).trim().to_string()),
                     kernel_count: f.kernels.len(),
                 });
                 entry_count += 1;
@@ -387,7 +410,10 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
     let mut klist = Vec::new();
     for k in kernels {
         let sass_archs: Vec<String> = k.sass.iter().map(|(a, _)| a.clone()).collect();
-        let stub = k.body.as_ref().and_then(|b| crate::stub::classify(b, &k.sass).map(|real| (b, real)));
+        let stub = k
+            .body
+            .as_ref()
+            .and_then(|b| crate::stub::classify(b, &k.sass).map(|real| (b, real)));
         let (status, reason, stub_message) = if k.ptx_archs.is_empty() {
             verdict.kernels_sass_only += 1;
             let reason = format!("no PTX; SASS only for {}", sass_archs.join(", "));
@@ -397,7 +423,10 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
             let reason = if real.is_empty() {
                 "PTX is an arch-guard stub; no cubin to compare against".to_string()
             } else {
-                format!("PTX is an arch-guard stub; real code only in {} SASS", real.join(", "))
+                format!(
+                    "PTX is an arch-guard stub; real code only in {} SASS",
+                    real.join(", ")
+                )
             };
             let message = match body {
                 crate::stub::PtxBody::StubLike { message, .. } => message.clone(),
@@ -432,14 +461,16 @@ pub fn inspect_shared_object(data: &[u8], path: &str, file: &str, opts: &Options
         entry_count,
         summary: summary
             .into_iter()
-            .map(|((section, kind, arch, compression), (count, stored_bytes))| EntryGroup {
-                section,
-                kind,
-                arch,
-                compression,
-                count,
-                stored_bytes,
-            })
+            .map(
+                |((section, kind, arch, compression), (count, stored_bytes))| EntryGroup {
+                    section,
+                    kind,
+                    arch,
+                    compression,
+                    count,
+                    stored_bytes,
+                },
+            )
             .collect(),
         containers: containers_rep,
         wrappers: so.wrappers.clone(),

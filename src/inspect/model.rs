@@ -100,7 +100,9 @@ impl From<&crate::Error> for ErrorReport {
 }
 
 /// Kernel counts; a kernel is a (container, name) pair.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Verdict {
     /// Kernels with at least one PTX entry: translatable in principle.
     pub kernels_with_ptx: usize,
@@ -304,11 +306,14 @@ pub struct FormReport {
 
 /// The JSON Schema (draft 2020-12) of [`Report`], as committed in `docs/inspect.schema.json`.
 pub fn json_schema() -> serde_json::Value {
-    let mut schema = serde_json::to_value(schemars::schema_for!(Report)).expect("schema serializes");
+    let mut schema =
+        serde_json::to_value(schemars::schema_for!(Report)).expect("schema serializes");
     if let Some(o) = schema.as_object_mut() {
         o.insert(
             "$id".into(),
-            serde_json::Value::String(format!("https://wheelport.invalid/schema/{SCHEMA_NAME}/{SCHEMA_VERSION}")),
+            serde_json::Value::String(format!(
+                "https://wheelport.invalid/schema/{SCHEMA_NAME}/{SCHEMA_VERSION}"
+            )),
         );
     }
     schema

@@ -41,7 +41,9 @@ pub fn entry_names(ptx: &[u8]) -> Vec<String> {
                     i += 1;
                 }
                 let start = i;
-                while i < n && (ptx[i].is_ascii_alphanumeric() || matches!(ptx[i], b'_' | b'$' | b'%')) {
+                while i < n
+                    && (ptx[i].is_ascii_alphanumeric() || matches!(ptx[i], b'_' | b'$' | b'%'))
+                {
                     i += 1;
                 }
                 if i > start {
@@ -64,6 +66,9 @@ mod tests {
     #[test]
     fn finds_entries_and_skips_comments() {
         let ptx = b"// .entry fake(\n.visible .entry _Z3fooPf(\n.param .u64 p)\n{ ret; }\n/* .entry nope( */\n.entry bar (\n)\n{}\n.extern .func baz();";
-        assert_eq!(entry_names(ptx), vec!["_Z3fooPf".to_string(), "bar".to_string()]);
+        assert_eq!(
+            entry_names(ptx),
+            vec!["_Z3fooPf".to_string(), "bar".to_string()]
+        );
     }
 }

@@ -50,8 +50,13 @@ impl WheelReader {
     pub fn open(path: &Path) -> Result<WheelReader> {
         let display = path.display().to_string();
         let f = File::open(path).map_err(|e| Error::io(&display, e))?;
-        let mut archive = zip::ZipArchive::new(f)
-            .map_err(|e| Error::new(ErrorKind::Wheel, &display, format!("not a valid wheel (zip) archive: {e}")))?;
+        let mut archive = zip::ZipArchive::new(f).map_err(|e| {
+            Error::new(
+                ErrorKind::Wheel,
+                &display,
+                format!("not a valid wheel (zip) archive: {e}"),
+            )
+        })?;
         for i in 0..archive.len() {
             let m = archive
                 .by_index_raw(i)
@@ -106,14 +111,26 @@ impl WheelReader {
         }
         let mut limited = (&mut m).take(declared + 1);
         let n = std::io::copy(&mut limited, out).map_err(|e| {
-            Error::at(ErrorKind::Wheel, &display, at, format!("member {name}: corrupt compressed data: {e}"))
+            Error::at(
+                ErrorKind::Wheel,
+                &display,
+                at,
+                format!("member {name}: corrupt compressed data: {e}"),
+            )
         })?;
         if n != declared {
             return Err(Error::at(
                 ErrorKind::Wheel,
                 &display,
                 at,
-                format!("member {name} expands to {} bytes but declares {declared}", if n > declared { format!("more than {declared}") } else { n.to_string() }),
+                format!(
+                    "member {name} expands to {} bytes but declares {declared}",
+                    if n > declared {
+                        format!("more than {declared}")
+                    } else {
+                        n.to_string()
+                    }
+                ),
             ));
         }
         let _ = what;

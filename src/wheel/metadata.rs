@@ -71,7 +71,9 @@ impl WheelInfo {
             for (k, v) in parse_headers(w) {
                 match k.as_str() {
                     "Wheel-Version" => info.wheel_version = Some(v),
-                    "Root-Is-Purelib" => info.root_is_purelib = Some(v.eq_ignore_ascii_case("true")),
+                    "Root-Is-Purelib" => {
+                        info.root_is_purelib = Some(v.eq_ignore_ascii_case("true"))
+                    }
                     "Tag" => info.tags.push(v),
                     "Build" => info.build = Some(v),
                     _ => {}

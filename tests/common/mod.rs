@@ -22,7 +22,9 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
         }
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
 }
 
 /// Find a tool, or fail under CI / skip loudly elsewhere.
@@ -30,7 +32,9 @@ pub fn require_tool(name: &str, test: &str) -> Option<PathBuf> {
     match find_tool(name) {
         Some(p) => Some(p),
         None if std::env::var_os("CI").is_some() => {
-            panic!("{test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH); .ci/run installs it")
+            panic!(
+                "{test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH); .ci/run installs it"
+            )
         }
         None => {
             eprintln!("SKIP {test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH)");

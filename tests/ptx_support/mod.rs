@@ -41,6 +41,17 @@ pub fn ptxas_or_skip(test: &str) -> Option<PathBuf> {
 
 /// Assemble `text` for `arch` with `ptxas`; `Err(stderr)` if it is rejected.
 pub fn ptxas(ptxas: &std::path::Path, text: &str, arch: &str, tag: &str) -> Result<(), String> {
+    ptxas_with(ptxas, text, arch, tag, &[])
+}
+
+/// As [`ptxas`], with extra arguments (e.g. `-c` for relocatable `-rdc` modules).
+pub fn ptxas_with(
+    ptxas: &std::path::Path,
+    text: &str,
+    arch: &str,
+    tag: &str,
+    extra: &[&str],
+) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("wheelport-ptx-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join(format!("{tag}.ptx"));
@@ -48,6 +59,7 @@ pub fn ptxas(ptxas: &std::path::Path, text: &str, arch: &str, tag: &str) -> Resu
     std::fs::write(&src, text).unwrap();
     let out = Command::new(ptxas)
         .arg(format!("-arch={arch}"))
+        .args(extra)
         .arg(&src)
         .arg("-o")
         .arg(&obj)
