@@ -55,29 +55,37 @@ impl Compression {
     }
 }
 
+/// Refuse a declared uncompressed size that is 0, over [`MAX_UNCOMPRESSED`], or more than the
+/// format can expand `csize` compressed bytes to.
+fn check_declared(c: Compression, csize: u64, declared: u64) -> Result<(), String> {
+    let ratio = if c == Compression::Lz4 {
+        LZ4_MAX_RATIO
+    } else {
+        ZSTD_MAX_RATIO
+    };
+    if declared == 0 {
+        return Err("compressed payload declares an uncompressed size of 0".into());
+    }
+    if declared > MAX_UNCOMPRESSED || declared > csize.saturating_mul(ratio).saturating_add(64) {
+        return Err(format!(
+            "declared uncompressed size {declared} is absurd for {csize} bytes of {} data (limit {ratio}x, at most {MAX_UNCOMPRESSED} bytes)",
+            c.label()
+        ));
+    }
+    Ok(())
+}
+
 /// Decompress `data` (exactly the compressed bytes) that declares `declared` output bytes.
 ///
 /// # Errors
 /// A message (without file or offset; the caller adds them) when the declared size is
 /// absurd, the data is corrupt, or the output length disagrees with `declared`.
 pub fn decompress(c: Compression, data: &[u8], declared: u64) -> Result<Vec<u8>, String> {
+    if c == Compression::None {
+        return Ok(data.to_vec());
+    }
+    check_declared(c, data.len() as u64, declared)?;
     let csize = data.len() as u64;
-    if declared == 0 {
-        return Err("compressed payload declares an uncompressed size of 0".into());
-    }
-    let ratio = match c {
-        Compression::None => return Ok(data.to_vec()),
-        Compression::Lz4 => LZ4_MAX_RATIO,
-        Compression::Zstd => ZSTD_MAX_RATIO,
-    };
-    if declared > MAX_UNCOMPRESSED || declared > csize.saturating_mul(ratio).saturating_add(64) {
-        return Err(format!(
-            "declared uncompressed size {declared} is absurd for {csize} bytes of {} data (limit {}x, at most {} bytes)",
-            c.label(),
-            ratio,
-            MAX_UNCOMPRESSED
-        ));
-    }
     let n = declared as usize;
     match c {
         Compression::Lz4 => {
@@ -309,7 +317,9 @@ fn lz4_stream(
             let start = buf.len() - dist;
             buf.extend_from_within(start..start + n);
             left -= n;
-            if dist * 2 <= LZ4_WINDOW && dist * 2 <= buf.len() {
+            // Doubling keeps the source inside the bytes already copied (or the `off`
+            // bytes before them) only after a full copy of `dist` bytes.
+            if n == dist && dist * 2 <= LZ4_WINDOW {
                 dist *= 2;
             }
         }
@@ -376,5 +386,91 @@ impl RangeCapture {
     pub fn complete(&self, k: usize) -> bool {
         let (s, e) = self.wanted[k];
         self.got[k].len() as u64 == e - s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(c: Compression, data: &[u8], declared: u64) -> Vec<u8> {
+        let mut out = Vec::new();
+        stream(c, data, declared, &mut |off, chunk| {
+            assert_eq!(off as usize, out.len());
+            out.extend_from_slice(chunk);
+            true
+        })
+        .unwrap();
+        out
+    }
+
+    /// Data with literals, short and long repeats and runs, like a cubin.
+    fn sample(n: usize) -> Vec<u8> {
+        let mut x = 0x9e3779b97f4a7c15u64;
+        let mut v = Vec::with_capacity(n);
+        while v.len() < n {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 4 {
+                0 => v.extend_from_slice(&x.to_le_bytes()),
+                1 => v.extend(std::iter::repeat_n(
+                    (x >> 8) as u8,
+                    (x >> 16) as usize % 300,
+                )),
+                _ => {
+                    let back = ((x >> 20) as usize % 70_000).min(v.len());
+                    let len = (x >> 40) as usize % 500;
+                    let start = v.len() - back;
+                    for i in 0..len.min(back) {
+                        v.push(v[start + i]);
+                    }
+                }
+            }
+        }
+        v.truncate(n);
+        v
+    }
+
+    #[test]
+    fn lz4_stream_equals_lz4_flex() {
+        for n in [1, 15, 4096, 300_000, 1_500_000] {
+            let data = sample(n);
+            let packed = lz4_flex::block::compress(&data);
+            let whole = decompress(Compression::Lz4, &packed, n as u64).unwrap();
+            assert_eq!(whole, data);
+            let got = collect(Compression::Lz4, &packed, n as u64);
+            let first_diff = got.iter().zip(&data).position(|(a, b)| a != b);
+            assert!(
+                got.len() == data.len() && first_diff.is_none(),
+                "n={n}: length {} vs {}, first difference at {first_diff:?}",
+                got.len(),
+                data.len()
+            );
+            assert!(stream(Compression::Lz4, &packed, n as u64 + 1, &mut |_, _| true).is_err());
+        }
+    }
+
+    #[test]
+    fn zstd_stream_equals_bulk() {
+        let data = sample(700_000);
+        let packed = zstd::bulk::compress(&data, 3).unwrap();
+        assert_eq!(
+            decompress(Compression::Zstd, &packed, data.len() as u64).unwrap(),
+            data
+        );
+        assert!(
+            collect(Compression::Zstd, &packed, data.len() as u64) == data,
+            "zstd stream differs"
+        );
+        assert!(decompress(Compression::Zstd, &packed, data.len() as u64 - 1).is_err());
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused_before_allocation() {
+        let e = decompress(Compression::Lz4, &[0u8; 10], 1 << 40).unwrap_err();
+        assert!(e.contains("absurd"), "{e}");
+        let e = decompress(Compression::Zstd, &[0u8; 10], 0).unwrap_err();
+        assert!(e.contains("size of 0"), "{e}");
     }
 }
