@@ -10,8 +10,6 @@ use wheelport::fatbin::{Compression, EntryKind};
 
 struct Located {
     data: Vec<u8>,
-    /// File offset of `.nv_fatbin`.
-    section: u64,
     /// File offset of the section header of `.nv_fatbin`.
     shdr: usize,
     /// (entry offset, kind, compression, payload offset, stored len) of every entry.
@@ -48,7 +46,6 @@ fn locate(fixture: &str) -> Located {
         .unwrap();
     Located {
         data: data.clone(),
-        section: sec.offset,
         shdr,
         entries,
         containers,

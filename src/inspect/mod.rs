@@ -10,7 +10,7 @@ pub mod human;
 pub mod model;
 pub mod ptx_entries;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::fatbin::{self, EntryKind};
 use crate::wheel::{is_shared_object_name, WheelReader};
 use model::*;
@@ -476,16 +476,4 @@ pub fn inspect_shared_object(
         wrappers: so.wrappers.clone(),
     });
     rep
-}
-
-/// Convenience for callers that need an error when an input could not be read at all.
-pub fn first_error(report: &Report) -> Option<Error> {
-    report.inputs.iter().find_map(|i| {
-        i.errors.first().map(|e| Error {
-            kind: ErrorKind::Input,
-            file: e.file.clone(),
-            offset: e.offset,
-            message: e.message.clone(),
-        })
-    })
 }
