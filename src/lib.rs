@@ -24,6 +24,7 @@ pub mod error;
 pub mod fatbin;
 pub mod inspect;
 pub mod ptx;
+pub mod relink;
 pub mod stub;
 pub mod wheel;
 
