@@ -95,7 +95,8 @@ pub(crate) struct Parser<'a> {
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
     /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
     heads: HashMap<&'a str, Opcode, BuildFx>,
-    /// Statements of the open blocks (innermost last); reused across functions.
+    /// Statements of the open blocks of the current function body, innermost last: it is the
+    /// body's own vector, and a nested block's statements are split off its tail.
     stmts: Vec<Statement<'a>>,
     // Per-function state.
     cur_fn: Option<&'a str>,
@@ -989,7 +990,12 @@ impl<'a> Parser<'a> {
             Tok::LBrace => {
                 let open = self.bump();
                 let loc = self.loc(open.start);
-                let stmts = self.block_body(open);
+                // The body's statements are pushed straight into their final vector (nested
+                // blocks are split off its tail), sized from the body's text so it rarely grows.
+                let cap = self.body_capacity(open.end as usize);
+                self.stmts = Vec::with_capacity(cap);
+                let mut stmts = self.block_body(open);
+                stmts.shrink_to_fit();
                 let mut b = Block { stmts, loc };
                 self.resolve_labels(&mut b);
                 Some(b)
@@ -1085,6 +1091,27 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// A capacity guess for the statements of a function body starting at byte `from`: one per
+    /// 16 bytes up to the next line that starts a module-level directive (statements average
+    /// 25-30 bytes; the vector is shrunk afterwards, and grows if the guess was short).
+    fn body_capacity(&self, from: usize) -> usize {
+        let rest = &self.src.as_bytes()[from.min(self.src.len())..];
+        let mut end = rest.len();
+        for p in memchr::memmem::find_iter(rest, b"\n.") {
+            let word = &rest[p + 1..];
+            let n = word
+                .iter()
+                .skip(1)
+                .position(|c| !c.is_ascii_alphanumeric() && *c != b'_')
+                .map_or(word.len(), |n| n + 1);
+            if is_module_sync(std::str::from_utf8(&word[..n]).unwrap_or("")) {
+                end = p;
+                break;
+            }
+        }
+        (end / 16).clamp(16, 1 << 20)
+    }
+
     /// Statements up to the matching `}` (consumed). They are collected on the shared
     /// `self.stmts` stack and moved into an exactly sized vector at the end, so a body costs one
     /// allocation and no regrowth.
@@ -1116,10 +1143,8 @@ impl<'a> Parser<'a> {
         }
         self.scope.truncate(mark);
         if first == 0 {
-            // A function body: move everything out with one copy, keeping the stack's buffer.
-            let mut v = Vec::with_capacity(self.stmts.len());
-            v.append(&mut self.stmts);
-            v
+            // A function body: the vector itself.
+            std::mem::take(&mut self.stmts)
         } else {
             self.stmts.split_off(first)
         }
