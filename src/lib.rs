@@ -10,12 +10,16 @@
 //!   (PTX, ELF cubins, NVVM/LTO-IR), including LZ4 and zstd payloads.
 //! * [`cubin`] — kernel names from a cubin's symbol table.
 //! * [`ptx`] — the PTX front end (lexer, parser, AST, printer, analysis).
+//! * [`stub`] — the arch-guard stub rule: kernels whose PTX was compiled out by an
+//!   `#if __CUDA_ARCH__` guard.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
 //! * [`cli`] — command-line argument definitions (clap).
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
 //! problem sits at a position in it, the byte offset.
+
+#![warn(missing_docs)]
 
 pub mod cli;
 pub mod cubin;
