@@ -28,6 +28,7 @@ pub mod error;
 pub mod fatbin;
 pub mod inspect;
 pub mod ptx;
+pub mod rewrite;
 pub mod stub;
 pub mod wheel;
 
