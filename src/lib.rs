@@ -12,6 +12,8 @@
 //! * [`ptx`] — the PTX front end (lexer, parser, AST, printer, analysis).
 //! * [`stub`] — the arch-guard stub rule: kernels whose PTX was compiled out by an
 //!   `#if __CUDA_ARCH__` guard.
+//! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
+//! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
 //! * [`cli`] — command-line argument definitions (clap).
@@ -28,6 +30,7 @@ pub mod error;
 pub mod fatbin;
 pub mod inspect;
 pub mod ptx;
+pub mod relink;
 pub mod rewrite;
 pub mod stub;
 pub mod wheel;

@@ -1,0 +1,680 @@
+#!/usr/bin/env python3
+"""Regenerate wheelport's relink tables (relink-tables/{dtk,rocm,musa}/*.tsv).
+
+Standard library only; it also runs `nm` (GNU binutils) to read symbol tables and
+`c++filt` to check that every computed C++ target name demangles.
+
+Inputs (all from PyPI, fetched with the ordinary pip client):
+
+    pip download --no-deps nvidia-cuda-runtime-cu12==12.9.79 -d IN
+    pip download --no-deps rocm-bindings-hip==10.0.0.0.1.2 -d IN
+    pip download --no-deps hip-python-interop==10.0.0.0.1.2 -d IN
+
+and the corpus wheels (autoawq_kernels 0.0.9, vllm_flash_attn 2.6.2, xformers 0.0.35;
+see shared/corpus/fetch.sh) in one folder.
+
+    python3 relink-tables/tools/gen_relink_tables.py --inputs IN --corpus CORPUS \
+        [--out relink-tables] [--date YYYY-MM-DD]
+
+What each input gives:
+
+* nvidia-cuda-runtime-cu12 12.9.79: `nm -D --defined-only --with-symbol-versions` on
+  libcudart.so.12 is the row list of cudart12.tsv (every exported FUNC, all at version
+  node libcudart.so.12); the headers in the same wheel give each function's parameter
+  count (from the `CUDARTAPI name(...)` prototypes).
+* hip-python-interop 10.0.0.0.1.2 (AMD): `cuda/bindings/cyruntime.pxd` holds lines
+  `from rocm.bindings.cyhip cimport hipX as cudaY`, i.e. AMD's own CUDA-runtime to HIP
+  name map. Only those name pairs are read.
+* rocm-bindings-hip 10.0.0.0.1.2 (AMD): `rocm/bindings/cyhip.pxd` declares the HIP
+  runtime functions (`cdef <ret> hipX(params) ...`). A HIP name counts as existing only
+  when declared there, and a rename is only emitted when the CUDA and HIP parameter
+  counts agree.
+* the corpus wheels: `nm -D --undefined-only` on their `.so` members lists the torch
+  CUDA symbols (c10::cuda, at::cuda, at::CUDAGeneratorImpl and the unmangled stable-ABI
+  C names) and the cuBLAS entry points they import.
+
+Everything else (sonames, the ABI exceptions, the torch renaming rules) is written
+below as facts with their source: shared/reference/relink-tables.md (§ numbers cited in
+the notes), which records where each was measured or read.
+"""
+
+import argparse
+import collections
+import datetime
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+CUDART_WHEEL = "nvidia_cuda_runtime_cu12-12.9.79"
+HIP_BINDINGS_WHEEL = "rocm_bindings_hip-10.0.0.0.1.2"
+HIP_INTEROP_WHEEL = "hip_python_interop-10.0.0.0.1.2"
+CORPUS_PREFIXES = ("autoawq_kernels-0.0.9", "vllm_flash_attn-2.6.2", "xformers-0.0.35")
+
+TARGETS = ("dtk", "rocm", "musa")
+SHIM_LIB = "@shim"  # the wheelport shim library, whatever its file name in the output
+
+# Runtime library per target (the symbol tables' target_library for cudart rows).
+RUNTIME_LIB = {
+    # reference §0.3 and §2: DTK's HIP runtime is libgalaxyhip.so.5 in <dtk>/hip/lib;
+    # <dtk>/lib/libamdhip64.so also exists. We pick libgalaxyhip.so.5 (the library
+    # DTK's own HIP runtime is; its symbols are unversioned, §0.2).
+    "dtk": "libgalaxyhip.so.5",
+    "rocm": "libamdhip64.so.6",
+    "musa": "libmusart.so.4",
+}
+
+# ---------------------------------------------------------------------------------
+# Sonames (reference §2). Columns: cuda soname, sdk, target soname, kind, notes.
+# `sdk` is the target SDK major version the row applies to ('-' = any).
+# kind unsupported rows carry a candidate name where one is known, else '-'.
+# ---------------------------------------------------------------------------------
+V = "VERIFY on a real install"
+SONAMES = {
+    "rocm": [
+        ("libcudart.so.12", "6", "libamdhip64.so.6", "rename", "HIP runtime; AMD versions its symbols hip_4.2..hip_6.3 (ROCm/clr hip_hcc.map.in); rewritten imports are emitted unversioned (reference §0.2)"),
+        ("libcudart.so.12", "7", "libamdhip64.so.7", "rename", "ROCm 7.x soname (reference §2)"),
+        ("libcudart.so.13", "6", "libamdhip64.so.6", "rename", "same HIP runtime; CUDA 13 struct layouts differ (cudaDeviceProp), shims key by cudart major"),
+        ("libcudart.so.13", "7", "libamdhip64.so.7", "rename", "ROCm 7.x soname"),
+        ("libcuda.so.1", "6", "libamdhip64.so.6", "rename", "the driver API lives in HIP (reference §2)"),
+        ("libcuda.so.1", "7", "libamdhip64.so.7", "rename", "the driver API lives in HIP"),
+        ("libcublas.so.12", "6", "libhipblas.so.2", "rename", "hipBLAS (+ librocblas.so.4 underneath); enum arguments need the BLAS shim (reference §4 row 4)"),
+        ("libcublas.so.12", "7", "libhipblas.so.3", "rename", "ROCm 7 hipBLAS soname inferred: " + V),
+        ("libcublasLt.so.12", "6", "libhipblaslt.so.0", "rename", "hipBLASLt"),
+        ("libcublasLt.so.12", "7", "libhipblaslt.so.1", "rename", "hipBLASLt, ROCm 7"),
+        ("libcurand.so.10", "6", "libhiprand.so.1", "rename", "hipRAND (+ librocrand.so.1)"),
+        ("libcusparse.so.12", "6", "libhipsparse.so.1", "rename", "hipSPARSE (+ librocsparse.so.1)"),
+        ("libcufft.so.11", "6", "libhipfft.so.0", "rename", "hipFFT (+ librocfft.so.0)"),
+        ("libcusolver.so.11", "6", "libhipsolver.so.0", "rename", "hipSOLVER (+ librocsolver.so.0)"),
+        ("libnccl.so.2", "*", "librccl.so.1", "rename", "RCCL keeps the nccl* names; only the soname changes"),
+        ("libnvrtc.so.12", "6", "libhiprtc.so.6", "rename", "nvrtc* -> hiprtc* names (HIPIFY RTC map)"),
+        ("libnvToolsExt.so.1", "*", "libroctx64.so.4", "rename", "symbols differ: nvtxRangePushA/Pop/MarkA -> roctxRangePushA/roctxRangePop/roctxMarkA; NVTX3 is header-only and dlopen-based, usually no DT_NEEDED"),
+        ("libnvidia-ml.so.1", "6", "librocm_smi64.so.7", "unsupported", "different API (rocm_smi); listed for attribution only"),
+        ("libcudnn.so.9", "*", "libMIOpen.so.1", "unsupported", "MIOpen has a different API: no rename"),
+        ("libnvJitLink.so.12", "*", "-", "unsupported", "no counterpart (comgr libamd_comgr.so.2 is a different API)"),
+        ("libc10_cuda.so", "*", "libc10_hip.so", "rename", "ROCm PyTorch: c10::cuda -> c10::hip (reference §0.5)"),
+        ("libtorch_cuda.so", "*", "libtorch_hip.so", "rename", "ROCm PyTorch keeps at::cuda names here (reference §0.5)"),
+    ],
+    "dtk": [
+        ("libcudart.so.12", "*", "libgalaxyhip.so.5", "rename", "DTK's HIP runtime in <dtk>/hip/lib (chosen over <dtk>/lib/libamdhip64.so); DTK lacks AMD's hip_4.2 version nodes, so imports are unversioned (reference §0.2, §0.3). The CUDA-compat <dtk>/cuda/cuda-12/lib64/libcudart.so.12 is not used: " + V),
+        ("libcudart.so.13", "*", "libgalaxyhip.so.5", "rename", "as libcudart.so.12; CUDA 13 layouts differ"),
+        ("libcuda.so.1", "*", "libgalaxyhip.so.5", "rename", "driver API in HIP; HSA runtime in <dtk>/.hyhal/lib"),
+        ("libcublas.so.12", "*", "libhipblas.so", "unsupported", "DTK hipBLAS/rocBLAS soname not verified (candidate shown): " + V),
+        ("libcublasLt.so.12", "*", "libhipblaslt.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libcurand.so.10", "*", "libhiprand.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libcusparse.so.12", "*", "libhipsparse.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libcufft.so.11", "*", "libhipfft.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libcusolver.so.11", "*", "libhipsolver.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libnccl.so.2", "*", "librccl.so.1", "rename", "<dtk>/lib/librccl.so.1, NCCL-API compatible (nccl* names)"),
+        ("libnvrtc.so.12", "*", "libhiprtc.so", "unsupported", "DTK soname not verified (candidate shown): " + V),
+        ("libnvToolsExt.so.1", "*", "libroctx64.so", "unsupported", "roctx on DTK; soname not verified (candidate shown): " + V),
+        ("libnvidia-ml.so.1", "*", "librocm_smi64.so.2", "unsupported", "different API (rocm_smi); listed for attribution only"),
+        ("libcudnn.so.9", "*", "libMIOpen.so", "unsupported", "MIOpen has a different API: no rename"),
+        ("libnvJitLink.so.12", "*", "-", "unsupported", "no counterpart (libamd_comgr.so.2 is a different API)"),
+        ("libc10_cuda.so", "*", "libc10_hip.so", "rename", "DAS torch (torch-2.7.1+das.opt1.dtk2604) follows ROCm PyTorch naming; exports " + V),
+        ("libtorch_cuda.so", "*", "libtorch_hip.so", "rename", "DAS torch, as ROCm PyTorch; exports " + V),
+    ],
+    "musa": [
+        ("libcudart.so.12", "4", "libmusart.so.4", "rename", "MUSA SDK 4.x; SDK 1.x used libmusart.so.1.0/.so.1.5 and 5.x uses .so.5.* (reference §0.4)"),
+        ("libcudart.so.13", "4", "libmusart.so.4", "rename", "MUSA SDK 4.x"),
+        ("libcuda.so.1", "4", "libmusa.so.1", "rename", "MUSA driver API; .so.1.0 and .so.1.5.4 also seen"),
+        ("libcublas.so.12", "4", "libmublas.so.1", "rename", "muBLAS; no _v2/_64 variants per a third-party doc (reference §4 row 4)"),
+        ("libcublasLt.so.12", "4", "libmublasLt.so.1", "rename", "muBLASLt"),
+        ("libcurand.so.10", "4", "libmurand.so", "rename", "soname " + V),
+        ("libcusparse.so.12", "4", "libmusparse.so", "rename", "unversioned soname"),
+        ("libcufft.so.11", "4", "libmufft.so.1", "rename", "muFFT"),
+        ("libcusolver.so.11", "4", "libmusolver.so.1", "rename", "muSOLVER"),
+        ("libnccl.so.2", "4", "libmccl.so.2", "rename", "MCCL uses mccl* symbol names: the symbols need their own rows"),
+        ("libnvrtc.so.12", "4", "-", "unsupported", "not mapped by MUSIFY/torchada"),
+        ("libnvToolsExt.so.1", "4", "-", "unsupported", "MUSIFY maps NVTX -> MTTX; soname unknown: " + V),
+        ("libnvidia-ml.so.1", "4", "-", "unsupported", "no counterpart recorded"),
+        ("libcudnn.so.9", "4", "libmudnn.so.3", "unsupported", "muDNN is a C++ API, not cuDNN-shaped"),
+        ("libnvJitLink.so.12", "4", "-", "unsupported", "no counterpart"),
+        ("libc10_cuda.so", "4", "libmusa_python.so", "rename", "torch_musa builds c10::musa (core/*.cpp) into musa_python; soname may be versioned (.so.1): " + V),
+        ("libtorch_cuda.so", "4", "libmusa_kernels.so", "rename", "torch_musa aten/musa/*.cpp (MUSAContext, Generator, Blas); soname " + V),
+    ],
+}
+
+# ---------------------------------------------------------------------------------
+# libcudart: exceptions to the name rules, per target family (hip = dtk and rocm).
+# Each entry: cuda name -> (kind, via, notes). For shim/noop rows `via` is the target
+# function the shim calls ('-' for none); for rename rows it is the target name.
+# ---------------------------------------------------------------------------------
+CUDART_HIP = {
+    "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "wrapper magic 0x466243B1 and the fatbin payload differ from HIP's HIPF (0x48495046) + offload bundle; the shim registers the replacement code object keyed by the wrapper address (reference §4 row 9)"),
+    "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
+    "__cudaRegisterFunction": ("rename", "__hipRegisterFunction", "same parameter list; the module handle comes from the fatbin shim (reference §3); not in HIP's public headers, exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaRegisterVar": ("rename", "__hipRegisterVar", "same parameter list (reference §3); exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaUnregisterFatBinary": ("rename", "__hipUnregisterFatBinary", "reference §3; exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaPushCallConfiguration": ("rename", "__hipPushCallConfiguration", "CUDA returns unsigned, HIP hipError_t: both 32-bit (reference §3)"),
+    "__cudaPopCallConfiguration": ("rename", "__hipPopCallConfiguration", "CUDA returns unsigned, HIP hipError_t: both 32-bit (reference §3)"),
+    "__cudaRegisterManagedVar": ("shim", "__hipRegisterManagedVar", "parameter lists differ (CUDA: handle, host var address, device address, name, ext, size, constant, global; HIP: module, pointer, init value, name, size, align)"),
+    "__cudaRegisterHostVar": ("unsupported", "-", "no HIP counterpart known"),
+    "__cudaRegisterUnifiedTable": ("unsupported", "-", "no HIP counterpart known"),
+    "__cudaInitModule": ("shim", "-", "lazy-loading module init (imported by xformers); HIP loads at registration, so the shim reports success once the module is registered; return convention " + V),
+    "__cudaGetKernel": ("shim", "-", "kernel-handle lookup used by CUDA 12.x/13 launch stubs; shim maps the host stub to the registered HIP function"),
+    "__cudaLaunchKernel": ("shim", "hipLaunchKernel", "CUDA 12.x/13 launch through a kernel handle from __cudaGetKernel"),
+    "__cudaLaunchKernel_ptsz": ("shim", "hipLaunchKernel_spt", "per-thread default stream form of __cudaLaunchKernel"),
+    "cudaGetDeviceProperties_v2": ("shim", "hipGetDevicePropertiesR0600", "cudaDeviceProp is 1032 B, hipDeviceProp_tR0600 1472 B with the same prefix: call into a 1472 B temporary and copy 1032 B; major/minor may need overriding (reference §4 row 1)"),
+    "cudaGetDeviceProperties": ("shim", "hipGetDevicePropertiesR0600", "legacy export for binaries built with pre-12 headers (CUDA 12 headers #define it to _v2); the old cudaDeviceProp layout must be filled; plain hipGetDeviceProperties is the R0000 layout (reference §4 row 1)"),
+    "cudaChooseDevice": ("shim", "hipChooseDeviceR0600", "takes a cudaDeviceProp*: layout translation as cudaGetDeviceProperties_v2"),
+    "cudaDeviceGetAttribute": ("shim", "hipDeviceGetAttribute", "cudaDeviceAttr and hipDeviceAttribute_t numberings differ (MultiProcessorCount 16 vs 63): value table (reference §4 row 2)"),
+    "cudaFuncSetAttribute": ("shim", "hipFuncSetAttribute", "attributes 8 and 9 are identical; cluster attributes 10-15 are unsupported: guard shim (reference §3)"),
+    "cudaFuncGetAttributes": ("shim", "hipFuncGetAttributes", "cudaFuncAttributes and hipFuncAttributes differ in field order and size: field-wise copy (reference §4 row 7)"),
+    "cudaPointerGetAttributes": ("shim", "hipPointerGetAttributes", "24 B cudaPointerAttributes vs 32 B hipPointerAttribute_t: a rename overflows the caller's struct (reference §4 row 8)"),
+    "cudaGetDriverEntryPoint": ("shim", "hipGetProcAddress", "driver function looked up by string; hipGetProcAddress adds an int hipVersion parameter and expects hip* names: translate the string through the driver table, unknown -> cudaErrorSymbolNotFound (reference §4 row 11)"),
+    "cudaGetDriverEntryPoint_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPoint (reference §4 row 11)"),
+    "cudaGetDriverEntryPointByVersion": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPoint, with an explicit CUDA version argument (reference §4 row 11)"),
+    "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPointByVersion (reference §4 row 11)"),
+    "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API; no HIP counterpart"),
+    "cudaEventElapsedTime_v2": ("unsupported", "-", "not in HIP's headers (rocm-bindings-hip); hipEventElapsedTime may serve if the CUDA 12.8 _v2 semantics allow: " + V),
+    "cudaGetErrorString": ("rename", "hipGetErrorString", "receives codes from renamed calls, i.e. HIP codes; CUDA 911/912 differ in meaning from HIP's (reference §4 row 3)"),
+    "cudaGetErrorName": ("rename", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
+    "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
+    "cudaThreadSetLimit": ("rename", "hipDeviceSetLimit", "deprecated CUDA alias of cudaDeviceSetLimit (same parameters)"),
+}
+
+CUDART_MUSA = {
+    "__cudaRegisterFatBinary": ("shim", "__musaRegisterFatBinary", "the payload must be replaced by MUSA device code; __musaRegisterFatBinary is MUSIFY's name (reference §4 row 9): " + V),
+    "__cudaRegisterFatBinaryEnd": ("noop", "-", "no-op shim, as on HIP; whether libmusart exports __musaRegisterFatBinaryEnd is unverified"),
+    "__cudaGetKernel": ("shim", "-", "kernel-handle lookup; shim maps the host stub to the registered MUSA function"),
+    "__cudaLaunchKernel": ("shim", "musaLaunchKernel", "launch through a kernel handle from __cudaGetKernel"),
+    "__cudaLaunchKernel_ptsz": ("shim", "musaLaunchKernel_ptsz", "per-thread default stream form of __cudaLaunchKernel: " + V),
+    "cudaGetDeviceProperties_v2": ("shim", "musaGetDeviceProperties", "musaDeviceProp prefix order matches CUDA (third-party header copy); sizeof " + V + " (reference §4 row 1)"),
+    "cudaGetDeviceProperties": ("shim", "musaGetDeviceProperties", "legacy pre-12 cudaDeviceProp layout; musaDeviceProp size " + V),
+    "cudaGetDriverEntryPoint": ("shim", "musaGetDriverEntryPoint", "looked up by string: the string must be translated cu* -> mu* (reference §4 row 11)"),
+    "cudaGetDriverEntryPoint_ptsz": ("shim", "musaGetDriverEntryPoint", "as cudaGetDriverEntryPoint"),
+    "cudaGetDriverEntryPointByVersion": ("shim", "musaGetDriverEntryPoint", "as cudaGetDriverEntryPoint; musaGetDriverEntryPointByVersion " + V),
+    "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "musaGetDriverEntryPoint", "as cudaGetDriverEntryPointByVersion"),
+    "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API"),
+}
+MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
+HIP_GRAPHICS_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Graphics.*Egl|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
+
+
+def sh(args):
+    return subprocess.run(args, check=True, capture_output=True, text=True).stdout
+
+
+def find_wheel(folder, prefix):
+    for n in sorted(os.listdir(folder)):
+        if n.startswith(prefix) and n.endswith(".whl"):
+            return os.path.join(folder, n)
+    sys.exit(f"gen_relink_tables: no {prefix}*.whl in {folder}")
+
+
+def member(wheel, suffix):
+    with zipfile.ZipFile(wheel) as z:
+        for n in z.namelist():
+            if n.endswith(suffix):
+                return n, z.read(n)
+    sys.exit(f"gen_relink_tables: {wheel} has no member ending {suffix}")
+
+
+def count_params(params):
+    params = re.sub(r"/\*.*?\*/", "", params).strip()
+    if params in ("", "void"):
+        return 0
+    depth, n = 0, 1
+    for ch in params:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            n += 1
+    return n
+
+
+def cudart_inputs(inputs, tmp):
+    wheel = find_wheel(inputs, CUDART_WHEEL)
+    name, data = member(wheel, "lib/libcudart.so.12")
+    so = os.path.join(tmp, "libcudart.so.12")
+    with open(so, "wb") as f:
+        f.write(data)
+    exports = []
+    for line in sh(["nm", "-D", "--defined-only", "--with-symbol-versions", so]).splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in ("T", "W"):
+            sym, _, ver = parts[2].partition("@@")
+            if ver != "libcudart.so.12":
+                sys.exit(f"unexpected version node on {parts[2]}")
+            exports.append(sym)
+    exports.sort()
+    protos = {}
+    with zipfile.ZipFile(wheel) as z:
+        for n in z.namelist():
+            if "/include/" in n and n.endswith(".h"):
+                text = z.read(n).decode("utf-8", "replace")
+                for m in re.finditer(r"CUDARTAPI\s+(\w+)\s*\(([^;{]*?)\)\s*;", text, re.S):
+                    protos.setdefault(m.group(1), count_params(m.group(2)))
+    return exports, protos
+
+
+def hip_inputs(inputs):
+    _, data = member(find_wheel(inputs, HIP_BINDINGS_WHEEL), "rocm/bindings/cyhip.pxd")
+    decl = {}
+    for m in re.finditer(r"^cdef [^\n(]*?\b(hip\w+)\(([^)]*)\)", data.decode(), re.M):
+        decl.setdefault(m.group(1), count_params(m.group(2)))
+    _, data = member(find_wheel(inputs, HIP_INTEROP_WHEEL), "cuda/bindings/cyruntime.pxd")
+    amap = {}
+    for m in re.finditer(r"^from rocm\.bindings\.cyhip cimport (hip\w+) as (cuda\w+)$", data.decode(), re.M):
+        amap.setdefault(m.group(2), m.group(1))
+    return decl, amap
+
+
+def corpus_imports(corpus, tmp):
+    """(symbol -> set of module names) for unversioned imports of the corpus .so files,
+    and the same for imports versioned libcudart.so.12."""
+    plain, cudart = collections.defaultdict(set), collections.defaultdict(set)
+    modules = []
+    for prefix in CORPUS_PREFIXES:
+        wheel = find_wheel(corpus, prefix)
+        with zipfile.ZipFile(wheel) as z:
+            for n in z.namelist():
+                if not re.search(r"\.so(\.|$)", n):
+                    continue
+                p = os.path.join(tmp, "corpus.so")
+                with z.open(n) as src, open(p, "wb") as dst:
+                    while True:
+                        chunk = src.read(1 << 22)
+                        if not chunk:
+                            break
+                        dst.write(chunk)
+                mod = os.path.basename(n).split(".")[0]
+                modules.append(mod)
+                out = sh(["nm", "-D", "--undefined-only", "--with-symbol-versions", p])
+                for line in out.splitlines():
+                    parts = line.split()
+                    if len(parts) != 2:
+                        continue
+                    sym, _, ver = parts[1].partition("@")
+                    if ver == "libcudart.so.12":
+                        cudart[sym].add(mod)
+                    elif ver == "":
+                        plain[sym].add(mod)
+                os.unlink(p)
+    return plain, cudart, modules
+
+
+# --------------------------------------------------------------------------------
+# Itanium C++ mangled names: rename identifiers, recomputing the length prefixes.
+# Tokenises the subset of the grammar the torch imports use (nested names, builtin
+# types, qualifiers, substitutions S_/S<n>_/St.., template params, literals L..E);
+# every <length><identifier> source name is passed through `rename`. Substitution
+# indices stay valid because the component structure is unchanged.
+# --------------------------------------------------------------------------------
+def remangle(name, rename):
+    if not name.startswith("_Z"):
+        raise ValueError(f"not a mangled name: {name}")
+    out, i = ["_Z"], 2
+    while i < len(name):
+        c = name[i]
+        if c.isdigit():
+            j = i
+            while name[j].isdigit():
+                j += 1
+            n = int(name[i:j])
+            ident = name[j:j + n]
+            new = rename(ident)
+            out.append(f"{len(new)}{new}")
+            i = j + n
+        elif c == "S":
+            j = i + 1
+            if name[j] in "tabsiod":
+                out.append(name[i:j + 1])
+                i = j + 1
+            else:
+                k = name.index("_", j)
+                out.append(name[i:k + 1])
+                i = k + 1
+        elif c == "T" and (name[i + 1] == "_" or name[i + 1].isdigit()):
+            k = name.index("_", i + 1)
+            out.append(name[i:k + 1])
+            i = k + 1
+        elif c == "L" and name[i + 1] != "_":
+            k = name.index("E", i)
+            out.append(name[i:k + 1])
+            i = k + 1
+        elif c in "CD" and i + 1 < len(name) and name[i + 1].isdigit():
+            out.append(name[i:i + 2])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def demangle(names):
+    if not names:
+        return []
+    res = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True, text=True, check=True)
+    return res.stdout.splitlines()
+
+
+def word_rename(pairs):
+    def f(ident):
+        for a, b in pairs:
+            ident = ident.replace(a, b)
+        return ident
+    return f
+
+
+HIP_WORDS = word_rename([("CUDA", "HIP"), ("Cuda", "Hip"), ("cuda", "hip")])
+MUSA_WORDS = word_rename([("CUDA", "MUSA"), ("Cuda", "Musa"), ("cuda", "musa")])
+
+# torch rows: classification by the demangled CUDA name (reference §3 table).
+TORCH_HIP_SHIM = {
+    "c10::cuda::getCurrentCUDAStream": "the returned HIPStream carries DeviceType::HIP (6); inline CUDAStream code checks == CUDA: shim flips the type byte as getCurrentHIPStreamMasqueradingAsCUDA does (reference §3)",
+    "c10::cuda::getDefaultCUDAStream": "as getCurrentCUDAStream: DeviceType HIP vs CUDA (reference §3)",
+    "c10::cuda::getStreamFromPool": "as getCurrentCUDAStream: DeviceType HIP vs CUDA (reference §3)",
+    "c10::cuda::setCurrentCUDAStream": "the CUDA-typed stream must be flipped back to HIP before the call (reference §3)",
+    "at::cuda::getCurrentDeviceProperties": "returns hipDeviceProp_t*: shim returns a cached CUDA-layout copy (reference §3, §4 row 1)",
+}
+TORCH_MUSA_UNSUPPORTED = {
+    "c10::cuda::getCurrentCUDAStream": "on MUSA the stream's device type is PrivateUse1 (20); inlined CUDA stream checks fail and a rename cannot fix it (reference §3, §4 row 15)",
+    "c10::cuda::getDefaultCUDAStream": "PrivateUse1 vs CUDA device type (reference §3)",
+    "c10::cuda::getStreamFromPool": "PrivateUse1 vs CUDA device type (reference §3)",
+    "c10::cuda::setCurrentCUDAStream": "PrivateUse1 vs CUDA device type (reference §3)",
+}
+# Unmangled stable-ABI C names (reference does not cover them).
+TORCH_C_NAMES = {
+    "aoti_torch_device_type_cuda": ("libtorch_cpu.so", "returns the CUDA DeviceType value; defined in torch's generic AOTI shim, so every build has it (defining library inferred: VERIFY)"),
+    "aoti_torch_get_current_cuda_stream": ("libtorch_cuda.so", "AOTI CUDA shim; name in ROCm/MUSA torch builds unverified"),
+    "torch_c10_cuda_check_msg": ("libtorch_cuda.so", "stable-ABI CUDA error check; defining library inferred and name in ROCm/MUSA builds unverified"),
+    "torch_c10_cuda_free_error_msg": ("libtorch_cuda.so", "stable-ABI CUDA error check; defining library inferred and name in ROCm/MUSA builds unverified"),
+}
+
+
+def is_torch_cuda(sym):
+    return bool(re.match(r"_ZN?K?(N)?(3c104cuda|2at4cuda|2at17CUDAGeneratorImpl)", sym)) or bool(
+        re.match(r"_ZNK?(3c104cuda|2at4cuda|2at17CUDAGeneratorImpl)", sym))
+
+
+def header(target, domain, schema, provenance, date, extra):
+    lines = [
+        f"#% schema: {schema}",
+        f"#% target: {target}",
+        f"#% domain: {domain}",
+        f"#% provenance: {provenance}",
+        f"#% date: {date}",
+        "# Generated by relink-tables/tools/gen_relink_tables.py; do not edit by hand (a user",
+        "# table given with --relink-table FILE overrides rows instead).",
+    ]
+    if schema == "wheelport-relink-symbols/1":
+        lines += [
+            "# Columns (tab-separated; '-' = none):",
+            "#   cuda_name       exact ELF symbol name imported by CUDA binaries (mangled for C++)",
+            "#   cuda_library    soname that defines it on the CUDA side",
+            "#   kind            rename | shim | noop | unsupported",
+            "#   target_name     rename: the target symbol; shim/noop: the shim library's symbol",
+            "#                   (wpshim_<cuda_name>); unsupported: best candidate or '-'",
+            "#   target_library  rename: target soname; shim/noop: @shim (wheelport's shim library)",
+            "#   via             shim: the target function the shim calls; otherwise '-'",
+            "#   notes           why, and what is unverified (VERIFY)",
+        ]
+    else:
+        lines += [
+            "# Columns (tab-separated; '-' = none):",
+            "#   cuda_soname     DT_NEEDED name on the CUDA side",
+            "#   sdk             target SDK major version the row is for ('*' = any)",
+            "#   target_soname   replacement DT_NEEDED name (unsupported: candidate or '-')",
+            "#   kind            rename | unsupported",
+            "#   notes           why, and what is unverified (VERIFY)",
+        ]
+    lines += ["# " + e for e in extra]
+    return "\n".join(lines) + "\n"
+
+
+def clean(s):
+    assert "\t" not in s and "\n" not in s, s
+    return s
+
+
+def write(path, head, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(head)
+        for r in rows:
+            f.write("\t".join(clean(c) for c in r) + "\n")
+
+
+def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
+    lib = RUNTIME_LIB[target]
+    rows = []
+    dtk_note = "; present in DTK's libgalaxyhip.so.5: VERIFY" if target == "dtk" else ""
+
+    def hip_base(name):
+        """(hip name, note) for a cudaX base name, or (None, reason)."""
+        cand = amap.get(name)
+        note = "hip-python-interop map"
+        if cand is None:
+            cand, note = "hip" + name[4:], "name rule cudaX->hipX (not in hip-python-interop's map)"
+        if cand not in decl:
+            return None, f"no HIP declaration for {cand} in rocm-bindings-hip"
+        cp, hp = protos.get(name), decl[cand]
+        if cp is not None and cp != hp:
+            direct = "hip" + name[4:]
+            if direct != cand and direct in decl and decl[direct] == cp:
+                return direct, f"{cand} takes {hp} parameters vs {cp}; {direct} matches"
+            return None, f"parameter count differs: {name} {cp}, {cand} {hp}"
+        if cp is None:
+            note += "; parameter count not checked (no CUDARTAPI prototype)"
+        return cand, note
+
+    for sym in exports:
+        used = corpus_cudart.get(sym)
+        usage = f"; imported by {len(used)} corpus module(s)" if used else ""
+        if sym in CUDART_HIP:
+            kind, via, note = CUDART_HIP[sym]
+        elif HIP_GRAPHICS_RE.match(sym):
+            kind, via, note = "unsupported", "-", "graphics/EGL/VDPAU/NvSci interop: out of scope for relinking"
+        elif sym.startswith("__cuda"):
+            kind, via, note = "unsupported", "-", "internal entry point without a known HIP counterpart"
+        else:
+            m = re.match(r"^(cuda\w+?)_(ptsz|ptds)$", sym)
+            if m:
+                base = m.group(1)
+                hb, why = hip_base(base)
+                if hb and (hb + "_spt") in decl:
+                    kind, via, note = "rename", hb + "_spt", f"per-thread default stream: HIP {hb}_spt ({why})"
+                elif hb:
+                    kind, via, note = "unsupported", "-", f"no {hb}_spt in HIP; a shim could call {hb} with hipStreamPerThread"
+                else:
+                    kind, via, note = "unsupported", "-", f"per-thread form of {base}: {why}"
+            else:
+                hb, why = hip_base(sym)
+                if hb:
+                    kind, via, note = "rename", hb, why
+                else:
+                    kind, via, note = "unsupported", "-", why
+        if kind == "rename":
+            tname, tlib, v = via, lib, "-"
+        elif kind in ("shim", "noop"):
+            tname, tlib, v = "wpshim_" + sym, SHIM_LIB, via
+        else:
+            tname, tlib, v = "-", "-", "-"
+        verify = kind == "rename" or (kind == "shim" and via != "-")
+        rows.append((sym, "libcudart.so.12", kind, tname, tlib, v, note + usage + (dtk_note if verify else "")))
+    return rows
+
+
+def cudart_rows_musa(exports, corpus_cudart):
+    lib = RUNTIME_LIB["musa"]
+    rows = []
+    for sym in exports:
+        used = corpus_cudart.get(sym)
+        usage = f"; imported by {len(used)} corpus module(s)" if used else ""
+        if sym in CUDART_MUSA:
+            kind, via, note = CUDART_MUSA[sym]
+        elif MUSA_UNSUPPORTED_RE.match(sym):
+            kind, via, note = "unsupported", "-", "graphics/EGL/VDPAU/NvSci interop: no MUSA counterpart recorded"
+        else:
+            via = sym.replace("__cuda", "__musa", 1) if sym.startswith("__cuda") else "musa" + sym[4:]
+            kind = "rename"
+            note = "MUSA mirrors the CUDA runtime one-for-one with the musa prefix (reference §5, MUSIFY); existence in libmusart.so.4: VERIFY"
+        if kind == "rename":
+            tname, tlib, v = via, lib, "-"
+        elif kind in ("shim", "noop"):
+            tname, tlib, v = "wpshim_" + sym, SHIM_LIB, via
+        else:
+            tname, tlib, v = "-", "-", "-"
+        rows.append((sym, "libcudart.so.12", kind, tname, tlib, v, note + usage))
+    return rows
+
+
+def torch_rows(plain):
+    syms = sorted(s for s in plain if is_torch_cuda(s))
+    cnames = sorted(s for s in plain if s in TORCH_C_NAMES)
+    extra = sorted(s for s in plain if not s.startswith("_Z") and "cuda" in s.lower()
+                   and not s.startswith(("cuda", "__cuda", "cublas")) and s not in TORCH_C_NAMES)
+    if extra:
+        sys.exit(f"unclassified unmangled CUDA-related torch imports: {extra}")
+    src = demangle(syms)
+    rows = {t: [] for t in TARGETS}
+    checks = []
+    for sym, dem in zip(syms, src):
+        n = len(plain[sym])
+        usage = f"; imported by {n} corpus module(s)"
+        qual = dem.split("(")[0]
+        is_c10 = dem.startswith("c10::cuda::")
+        cuda_lib = "libc10_cuda.so" if is_c10 else "libtorch_cuda.so"
+        obj = "(" not in dem
+        # ROCm / DTK: c10::cuda -> c10::hip with CUDA->HIP in identifiers; at:: keeps names.
+        if is_c10:
+            hip_sym = remangle(sym, HIP_WORDS)
+            hip_lib = "libc10_hip.so"
+            hip_expect = dem.replace("CUDA", "HIP").replace("cuda", "hip")
+        else:
+            hip_sym, hip_lib, hip_expect = sym, "libtorch_hip.so", dem
+        musa_sym = remangle(sym, MUSA_WORDS)
+        musa_lib = "libmusa_python.so" if is_c10 else "libmusa_kernels.so"
+        musa_expect = dem.replace("CUDA", "MUSA").replace("cuda", "musa")
+        checks.append((hip_sym, hip_expect))
+        checks.append((musa_sym, musa_expect))
+        key = next((k for k in TORCH_HIP_SHIM if qual.startswith(k)), None)
+        for t in ("dtk", "rocm"):
+            das = "; DAS torch export: VERIFY" if t == "dtk" else ""
+            kind_note = "data object (OBJECT): rename only; " if obj else ""
+            if key:
+                rows[t].append((sym, cuda_lib, "shim", "wpshim_" + sym, SHIM_LIB, hip_sym, TORCH_HIP_SHIM[key] + f"; target {hip_expect} in {hip_lib}" + usage + das))
+            else:
+                note = ("c10::cuda -> c10::hip, CUDA -> HIP in identifiers (reference §0.5)" if is_c10
+                        else "at::cuda / at::CUDAGeneratorImpl keep their names in libtorch_hip.so (reference §0.5)")
+                if "allocator" in qual:
+                    note += "; allocate() returns a DataPtr with device HIP (no masquerading)"
+                if "BlasHandle" in qual:
+                    note += "; returns hipblasHandle_t (older torch: rocblas_handle): only valid with the BLAS shim"
+                rows[t].append((sym, cuda_lib, "rename", hip_sym, hip_lib, "-", kind_note + note + f"; {hip_expect}" + usage + das))
+        mkey = next((k for k in TORCH_MUSA_UNSUPPORTED if qual.startswith(k)), None)
+        if qual.startswith("at::cuda::getCurrentDeviceProperties"):
+            rows["musa"].append((sym, cuda_lib, "shim", "wpshim_" + sym, SHIM_LIB, musa_sym,
+                                 "returns musaDeviceProp*: its size is unverified, so the shim returns a cached CUDA-layout copy (reference §3, §4 row 1)"
+                                 f"; target {musa_expect} in {musa_lib}" + usage))
+        elif mkey:
+            rows["musa"].append((sym, cuda_lib, "unsupported", musa_sym, musa_lib, "-", TORCH_MUSA_UNSUPPORTED[mkey] + f"; candidate {musa_expect}" + usage))
+        else:
+            rows["musa"].append((sym, cuda_lib, "rename", musa_sym, musa_lib, "-",
+                                 "torch_musa renames CUDA -> MUSA, same-length names (reference §0.5); "
+                                 "gated by the DeviceType PrivateUse1 refusal (reference §4 row 15); "
+                                 f"{musa_expect}; export: VERIFY" + usage))
+    # verify: every target name demangles to the expected text
+    got = demangle([c[0] for c in checks])
+    for (m, want), have in zip(checks, got):
+        if have != want:
+            sys.exit(f"remangle check failed: {m} demangles to {have!r}, expected {want!r}")
+    for s in cnames:
+        lib, note = TORCH_C_NAMES[s]
+        usage = f"; imported by {len(plain[s])} corpus module(s)"
+        tlib = {"libtorch_cuda.so": "libtorch_hip.so", "libtorch_cpu.so": "libtorch_cpu.so"}[lib]
+        for t in ("dtk", "rocm"):
+            if s == "aoti_torch_device_type_cuda":
+                rows[t].append((s, lib, "rename", s, tlib, "-", note + "; ROCm torch masquerades HIP as CUDA (1)" + usage))
+            else:
+                rows[t].append((s, lib, "unsupported", s, tlib, "-", note + "; candidate keeps the name" + usage))
+        rows["musa"].append((s, lib, "unsupported", "-", "-", "-", note + "; torch_musa tensors are PrivateUse1" + usage))
+    return rows, len(syms) + len(cnames)
+
+
+def cublas_rows(plain):
+    syms = sorted(s for s in plain if s.startswith("cublas"))
+    rows = {t: [] for t in TARGETS}
+    for s in syms:
+        usage = f"imported by {len(plain[s])} corpus module(s), unversioned and without DT_NEEDED (resolved through libtorch_cuda's dependencies)"
+        base = s[len("cublas"):]
+        legacy = ""
+        if not s.endswith("_v2") and s not in ("cublasHgemm",):
+            legacy = "; un-suffixed name: may be the legacy handle-less API (HIPIFY HIP_SUPPORTED_V2_ONLY): check before use"
+        hip = "hipblas" + base
+        for t in ("dtk", "rocm"):
+            lib = "libhipblas.so.2" if t == "rocm" else "libhipblas.so"
+            dtk = "; DTK hipBLAS soname VERIFY" if t == "dtk" else ""
+            rows[t].append((s, "libcublas.so.12", "shim", "wpshim_" + s, SHIM_LIB, hip,
+                            f"cuBLAS enums differ from hipBLAS (OP_N 0 vs 111) and status values differ: translate arguments and status (reference §4 row 4); target {hip} in {lib}; {usage}{legacy}{dtk}"))
+        mu = "mublas" + base
+        rows["musa"].append((s, "libcublas.so.12", "shim", "wpshim_" + s, SHIM_LIB, mu,
+                             f"muBLAS enum values (rocBLAS-like numbering) VERIFY (reference §4 row 4); target {mu} in libmublas.so.1; {usage}{legacy}"))
+    return rows, syms
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--inputs", required=True, help="folder with the three pip-downloaded wheels")
+    ap.add_argument("--corpus", required=True, help="folder with the corpus wheels")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    ap.add_argument("--date", default=datetime.date.today().isoformat())
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        exports, protos = cudart_inputs(a.inputs, tmp)
+        decl, amap = hip_inputs(a.inputs)
+        plain, corpus_cudart, modules = corpus_imports(a.corpus, tmp)
+    missing = sorted(set(corpus_cudart) - set(exports))
+    if missing:
+        sys.exit(f"corpus imports not exported by libcudart 12.9.79: {missing}")
+    corpus_prov = ", ".join(CORPUS_PREFIXES) + f" ({len(modules)} .so modules, nm -D --undefined-only)"
+    summary = {}
+    for t in TARGETS:
+        if t == "musa":
+            rows = cudart_rows_musa(exports, corpus_cudart)
+            prov = f"nvidia-cuda-runtime-cu12 12.9.79 (PyPI; nm -D --defined-only on libcudart.so.12: {len(exports)} exports); musa names by the prefix rule of reference §5"
+        else:
+            rows = cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, t)
+            prov = (f"nvidia-cuda-runtime-cu12 12.9.79 (PyPI; nm -D --defined-only on libcudart.so.12: {len(exports)} exports; "
+                    f"parameter counts from its headers); hip-python-interop 10.0.0.0.1.2 (PyPI, AMD: cudaX->hipX name pairs); "
+                    f"rocm-bindings-hip 10.0.0.0.1.2 (PyPI, AMD: declared HIP functions); ABI exceptions from shared/reference/relink-tables.md §3-§4")
+        extra = [f"target runtime library: {RUNTIME_LIB[t]}; rows: one per libcudart.so.12 12.9.79 export, sorted by name"]
+        write(os.path.join(a.out, t, "cudart12.tsv"),
+              header(t, "libcudart.so.12", "wheelport-relink-symbols/1", prov, a.date, extra), rows)
+        summary[(t, "cudart12")] = collections.Counter(r[2] for r in rows)
+    trows, ntorch = torch_rows(plain)
+    crows, csyms = cublas_rows(plain)
+    for t in TARGETS:
+        style = ("torch_musa: c10::musa in libmusa_python.so, at::musa in libmusa_kernels.so" if t == "musa"
+                 else "ROCm-style PyTorch: c10::hip in libc10_hip.so, at::cuda kept in libtorch_hip.so")
+        write(os.path.join(a.out, t, "torch.tsv"),
+              header(t, "torch", "wheelport-relink-symbols/1",
+                     f"imports of {corpus_prov}; target names computed by remangle() in this script and checked with c++filt; naming rules from shared/reference/relink-tables.md §0.5, §3",
+                     a.date, [style, "C++ rows are valid for the torch versions the corpus wheels were built against; mangled names drift between torch minor versions"]),
+              trows[t])
+        summary[(t, "torch")] = collections.Counter(r[2] for r in trows[t])
+        write(os.path.join(a.out, t, "cublas.tsv"),
+              header(t, "libcublas.so.12", "wheelport-relink-symbols/1",
+                     f"cuBLAS imports of {corpus_prov}; enum facts from shared/reference/relink-tables.md §4 row 4", a.date, []),
+              crows[t])
+        summary[(t, "cublas")] = collections.Counter(r[2] for r in crows[t])
+        srows = SONAMES[t]
+        write(os.path.join(a.out, t, "sonames.tsv"),
+              header(t, "sonames", "wheelport-relink-sonames/1",
+                     "shared/reference/relink-tables.md §0 and §2 (ROCm 6.2.1 torch ldd, ZLUDA's soname lists, torch_musa CMake, DTK and MUSA public scripts)",
+                     a.date, []),
+              srows)
+        summary[(t, "sonames")] = collections.Counter(r[3] for r in srows)
+    for (t, d), c in sorted(summary.items()):
+        print(f"{t:5} {d:9} {sum(c.values()):4}  " + " ".join(f"{k}={v}" for k, v in sorted(c.items())))
+    print(f"corpus: {len(modules)} modules; libcudart imports {len(corpus_cudart)}; torch rows {ntorch}; cublas {csyms}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,662 @@
+//! Typed rows of the relink tables, their parser, the built-in tables and user overrides.
+//!
+//! # File format
+//!
+//! A table file is UTF-8 text, one row per line, columns separated by one tab. Lines
+//! starting with `#` are comments, except `#% key: value` directives; blank lines are
+//! ignored. Two directives are required before the first row:
+//!
+//! * `#% schema: wheelport-relink-symbols/1` or `#% schema: wheelport-relink-sonames/1`;
+//! * `#% target: dtk|rocm|musa`.
+//!
+//! `provenance`, `date` and `domain` directives are kept as they are ([`Table::sources`]).
+//! In every column `-` means "none"; no column may be empty.
+//!
+//! Symbol rows (`wheelport-relink-symbols/1`), 7 columns:
+//! `cuda_name cuda_library kind target_name target_library via notes`.
+//! Soname rows (`wheelport-relink-sonames/1`), 5 columns:
+//! `cuda_soname sdk target_soname kind notes`, where `sdk` is a target SDK major version
+//! or `*` for any.
+//!
+//! # Errors
+//!
+//! Every problem is a [`TableError`] naming the file and, for a problem on a line, the
+//! 1-based line number: a wrong column count, an unknown `kind`, a `rename` row without
+//! a target, a row before the directives, a duplicate name within one file, a target
+//! directive that does not match the table being merged into.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+/// Schema name of symbol tables.
+pub const SYMBOLS_SCHEMA: &str = "wheelport-relink-symbols/1";
+/// Schema name of soname tables.
+pub const SONAMES_SCHEMA: &str = "wheelport-relink-sonames/1";
+
+/// `Result` with a [`TableError`].
+pub type Result<T, E = TableError> = std::result::Result<T, E>;
+
+/// A malformed table, or a table file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError {
+    /// The file, as shown to the user (`relink-tables/rocm/cudart12.tsv` for a built-in
+    /// table, the path given for a user table).
+    pub file: String,
+    /// The 1-based line the problem is on, when it is on one.
+    pub line: Option<usize>,
+    /// What is wrong, without the file name and line.
+    pub message: String,
+}
+
+impl TableError {
+    fn at(file: &str, line: usize, message: impl Into<String>) -> Self {
+        TableError {
+            file: file.to_string(),
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.file, l, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl From<TableError> for crate::Error {
+    /// An [`crate::ErrorKind::Input`] error for the same file; the line goes into the
+    /// message (`line N: ...`).
+    fn from(e: TableError) -> Self {
+        let msg = match e.line {
+            Some(l) => format!("relink table line {l}: {}", e.message),
+            None => format!("relink table: {}", e.message),
+        };
+        crate::Error::new(crate::error::ErrorKind::Input, e.file, msg)
+    }
+}
+
+/// A target stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// Hygon DCU with DTK (HIP runtime `libgalaxyhip.so.5`).
+    Dtk,
+    /// AMD ROCm (HIP runtime `libamdhip64.so.6`).
+    Rocm,
+    /// Moore Threads MUSA (runtime `libmusart.so.4` for SDK 4.x).
+    Musa,
+}
+
+impl Target {
+    /// Every target, in table order.
+    pub const ALL: [Target; 3] = [Target::Dtk, Target::Rocm, Target::Musa];
+
+    /// The name used on the command line and in `#% target:` (`dtk`, `rocm`, `musa`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Dtk => "dtk",
+            Target::Rocm => "rocm",
+            Target::Musa => "musa",
+        }
+    }
+
+    /// The SDK major version soname lookups use unless told otherwise: `None` for DTK
+    /// (its rows are for any version), `6` for ROCm, `4` for MUSA.
+    pub fn default_sdk(self) -> Option<&'static str> {
+        match self {
+            Target::Dtk => None,
+            Target::Rocm => Some("6"),
+            Target::Musa => Some("4"),
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    /// Parse `dtk`, `rocm` or `musa`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "dtk" => Ok(Target::Dtk),
+            "rocm" => Ok(Target::Rocm),
+            "musa" => Ok(Target::Musa),
+            o => Err(format!("unknown target {o:?} (expected dtk, rocm or musa)")),
+        }
+    }
+}
+
+/// What the relinker does with a CUDA symbol or library.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Same ABI, new name (and library).
+    Rename,
+    /// Forwarded to a shim-library function that translates arguments, results or
+    /// layouts before calling the target function ([`SymbolRow::via`]).
+    Shim,
+    /// A shim that only returns success.
+    Noop,
+    /// No counterpart: the rewriter refuses with the row's notes unless a user table
+    /// overrides the row.
+    Unsupported,
+}
+
+impl Kind {
+    /// The word used in the tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Rename => "rename",
+            Kind::Shim => "shim",
+            Kind::Noop => "noop",
+            Kind::Unsupported => "unsupported",
+        }
+    }
+}
+
+impl FromStr for Kind {
+    type Err = String;
+    /// Parse `rename`, `shim`, `noop` or `unsupported`.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "rename" => Ok(Kind::Rename),
+            "shim" => Ok(Kind::Shim),
+            "noop" => Ok(Kind::Noop),
+            "unsupported" => Ok(Kind::Unsupported),
+            o => Err(format!(
+                "unknown kind {o:?} (expected rename, shim, noop or unsupported)"
+            )),
+        }
+    }
+}
+
+/// Where a row came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The file, as shown to the user.
+    pub file: String,
+    /// The 1-based line.
+    pub line: usize,
+}
+
+/// One symbol row (`wheelport-relink-symbols/1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SymbolRow {
+    /// The exact ELF name imported by CUDA binaries (mangled for C++).
+    pub cuda_name: String,
+    /// The soname that defines it on the CUDA side, e.g. `libcudart.so.12`.
+    pub cuda_library: Option<String>,
+    /// What to do with it.
+    pub kind: Kind,
+    /// `Rename`: the target symbol. `Shim`/`Noop`: the shim library's symbol.
+    /// `Unsupported`: the best candidate, if any.
+    pub target_name: Option<String>,
+    /// `Rename`: the target soname. `Shim`/`Noop`: `@shim`, wheelport's shim library.
+    pub target_library: Option<String>,
+    /// `Shim`: the target function the shim calls, if any.
+    pub via: Option<String>,
+    /// Why, and what is unverified (marked `VERIFY`).
+    pub notes: String,
+    /// Where the row was read.
+    pub origin: Origin,
+}
+
+/// One soname row (`wheelport-relink-sonames/1`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SonameRow {
+    /// The DT_NEEDED name on the CUDA side, e.g. `libcublas.so.12`.
+    pub cuda_soname: String,
+    /// The target SDK major version the row is for; `None` for `*` (any).
+    pub sdk: Option<String>,
+    /// The replacement DT_NEEDED name (for `Unsupported`, a candidate if one is known).
+    pub target_soname: Option<String>,
+    /// `Rename` or `Unsupported`.
+    pub kind: Kind,
+    /// Why, and what is unverified.
+    pub notes: String,
+    /// Where the row was read.
+    pub origin: Origin,
+}
+
+/// The `#%` directives of one loaded file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The file, as shown to the user.
+    pub file: String,
+    /// `#% schema:`.
+    pub schema: String,
+    /// `#% domain:`, if given.
+    pub domain: Option<String>,
+    /// `#% provenance:`, if given.
+    pub provenance: Option<String>,
+    /// `#% date:`, if given.
+    pub date: Option<String>,
+}
+
+/// What [`Table::merge_user`] changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MergeStats {
+    /// Rows that replaced a row with the same key.
+    pub replaced: usize,
+    /// Rows with a new key.
+    pub added: usize,
+}
+
+/// The relink table of one target: symbol rows keyed by CUDA name, soname rows keyed by
+/// (CUDA soname, SDK).
+#[derive(Debug, Clone)]
+pub struct Table {
+    target: Target,
+    symbols: Vec<SymbolRow>,
+    by_name: HashMap<String, usize>,
+    sonames: Vec<SonameRow>,
+    sources: Vec<Source>,
+}
+
+/// The built-in files, as (display path, text).
+fn builtin_files(target: Target) -> [(&'static str, &'static str); 4] {
+    macro_rules! files {
+        ($t:literal) => {
+            [
+                (
+                    concat!("relink-tables/", $t, "/sonames.tsv"),
+                    include_str!(concat!("../../relink-tables/", $t, "/sonames.tsv")),
+                ),
+                (
+                    concat!("relink-tables/", $t, "/cudart12.tsv"),
+                    include_str!(concat!("../../relink-tables/", $t, "/cudart12.tsv")),
+                ),
+                (
+                    concat!("relink-tables/", $t, "/torch.tsv"),
+                    include_str!(concat!("../../relink-tables/", $t, "/torch.tsv")),
+                ),
+                (
+                    concat!("relink-tables/", $t, "/cublas.tsv"),
+                    include_str!(concat!("../../relink-tables/", $t, "/cublas.tsv")),
+                ),
+            ]
+        };
+    }
+    match target {
+        Target::Dtk => files!("dtk"),
+        Target::Rocm => files!("rocm"),
+        Target::Musa => files!("musa"),
+    }
+}
+
+/// Load the built-in table of `target` (all four files of `relink-tables/<target>/`).
+///
+/// # Errors
+/// A [`TableError`] if an embedded file is malformed or two built-in files define the
+/// same CUDA name (a build of a broken tree; the tests catch it).
+pub fn load_builtin(target: Target) -> Result<Table> {
+    let mut t = Table::empty(target);
+    for (file, text) in builtin_files(target) {
+        let parsed = parse(text, file, Some(target))?;
+        for row in parsed.symbols {
+            if let Some(&i) = t.by_name.get(&row.cuda_name) {
+                let prev = &t.symbols[i].origin;
+                return Err(TableError::at(
+                    file,
+                    row.origin.line,
+                    format!(
+                        "{} is already defined at {}:{}",
+                        row.cuda_name, prev.file, prev.line
+                    ),
+                ));
+            }
+            t.insert_symbol(row);
+        }
+        t.sonames.extend(parsed.sonames);
+        t.sources.push(parsed.source);
+    }
+    Ok(t)
+}
+
+struct Parsed {
+    source: Source,
+    symbols: Vec<SymbolRow>,
+    sonames: Vec<SonameRow>,
+}
+
+fn opt(s: &str) -> Option<String> {
+    (s != "-").then(|| s.to_string())
+}
+
+/// Parse one table file. `expect` is the target it must declare, if known.
+fn parse(text: &str, file: &str, expect: Option<Target>) -> Result<Parsed> {
+    let mut schema: Option<String> = None;
+    let mut target: Option<Target> = None;
+    let mut source = Source {
+        file: file.to_string(),
+        schema: String::new(),
+        domain: None,
+        provenance: None,
+        date: None,
+    };
+    let mut symbols: Vec<SymbolRow> = Vec::new();
+    let mut sonames: Vec<SonameRow> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let ln = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(d) = line.strip_prefix("#%") {
+            let (k, v) = d.split_once(':').ok_or_else(|| {
+                TableError::at(file, ln, "directive without ':' (expected `#% key: value`)")
+            })?;
+            let (k, v) = (k.trim(), v.trim().to_string());
+            match k {
+                "schema" => {
+                    if v != SYMBOLS_SCHEMA && v != SONAMES_SCHEMA {
+                        return Err(TableError::at(
+                            file,
+                            ln,
+                            format!(
+                                "unknown schema {v:?} (expected {SYMBOLS_SCHEMA} or {SONAMES_SCHEMA})"
+                            ),
+                        ));
+                    }
+                    source.schema = v.clone();
+                    schema = Some(v);
+                }
+                "target" => {
+                    let t: Target = v.parse().map_err(|e| TableError::at(file, ln, e))?;
+                    if let Some(want) = expect {
+                        if t != want {
+                            return Err(TableError::at(
+                                file,
+                                ln,
+                                format!("table is for target {t}, but it is merged into {want}"),
+                            ));
+                        }
+                    }
+                    target = Some(t);
+                }
+                "domain" => source.domain = Some(v),
+                "provenance" => source.provenance = Some(v),
+                "date" => source.date = Some(v),
+                _ => {} // other directives are informational
+            }
+            continue;
+        }
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let Some(schema) = schema.as_deref() else {
+            return Err(TableError::at(
+                file,
+                ln,
+                "row before the `#% schema:` directive",
+            ));
+        };
+        if target.is_none() {
+            return Err(TableError::at(
+                file,
+                ln,
+                "row before the `#% target:` directive",
+            ));
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let want = if schema == SYMBOLS_SCHEMA { 7 } else { 5 };
+        if cols.len() != want {
+            return Err(TableError::at(
+                file,
+                ln,
+                format!(
+                    "expected {want} tab-separated columns for {schema}, found {}",
+                    cols.len()
+                ),
+            ));
+        }
+        if let Some(c) = cols.iter().position(|c| c.trim().is_empty()) {
+            return Err(TableError::at(
+                file,
+                ln,
+                format!("column {} is empty (write `-` for none)", c + 1),
+            ));
+        }
+        let origin = Origin {
+            file: file.to_string(),
+            line: ln,
+        };
+        if schema == SYMBOLS_SCHEMA {
+            let kind: Kind = cols[2].parse().map_err(|e| TableError::at(file, ln, e))?;
+            let row = SymbolRow {
+                cuda_name: cols[0].to_string(),
+                cuda_library: opt(cols[1]),
+                kind,
+                target_name: opt(cols[3]),
+                target_library: opt(cols[4]),
+                via: opt(cols[5]),
+                notes: cols[6].to_string(),
+                origin,
+            };
+            if row.cuda_name == "-" {
+                return Err(TableError::at(file, ln, "cuda_name may not be `-`"));
+            }
+            match kind {
+                Kind::Rename if row.target_name.is_none() || row.target_library.is_none() => {
+                    return Err(TableError::at(
+                        file,
+                        ln,
+                        format!(
+                            "{}: a rename row needs target_name and target_library",
+                            row.cuda_name
+                        ),
+                    ))
+                }
+                Kind::Shim | Kind::Noop if row.target_name.is_none() => {
+                    return Err(TableError::at(
+                        file,
+                        ln,
+                        format!(
+                            "{}: a {} row needs target_name (the shim's symbol)",
+                            row.cuda_name,
+                            kind.name()
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+            if let Some(prev) = seen.insert(row.cuda_name.clone(), ln) {
+                return Err(TableError::at(
+                    file,
+                    ln,
+                    format!("{} is already defined on line {prev}", row.cuda_name),
+                ));
+            }
+            symbols.push(row);
+        } else {
+            let kind: Kind = cols[3].parse().map_err(|e| TableError::at(file, ln, e))?;
+            if !matches!(kind, Kind::Rename | Kind::Unsupported) {
+                return Err(TableError::at(
+                    file,
+                    ln,
+                    format!("a soname row is rename or unsupported, not {}", kind.name()),
+                ));
+            }
+            let row = SonameRow {
+                cuda_soname: cols[0].to_string(),
+                sdk: (cols[1] != "*").then(|| cols[1].to_string()),
+                target_soname: opt(cols[2]),
+                kind,
+                notes: cols[4].to_string(),
+                origin,
+            };
+            if kind == Kind::Rename && row.target_soname.is_none() {
+                return Err(TableError::at(
+                    file,
+                    ln,
+                    format!("{}: a rename row needs target_soname", row.cuda_soname),
+                ));
+            }
+            let key = format!("{}\t{}", row.cuda_soname, cols[1]);
+            if let Some(prev) = seen.insert(key, ln) {
+                return Err(TableError::at(
+                    file,
+                    ln,
+                    format!(
+                        "{} (sdk {}) is already defined on line {prev}",
+                        row.cuda_soname, cols[1]
+                    ),
+                ));
+            }
+            sonames.push(row);
+        }
+    }
+    if schema.is_none() {
+        return Err(TableError {
+            file: file.to_string(),
+            line: None,
+            message: "no `#% schema:` directive".into(),
+        });
+    }
+    if target.is_none() {
+        return Err(TableError {
+            file: file.to_string(),
+            line: None,
+            message: "no `#% target:` directive".into(),
+        });
+    }
+    Ok(Parsed {
+        source,
+        symbols,
+        sonames,
+    })
+}
+
+impl Table {
+    fn empty(target: Target) -> Self {
+        Table {
+            target,
+            symbols: Vec::new(),
+            by_name: HashMap::new(),
+            sonames: Vec::new(),
+            sources: Vec::new(),
+        }
+    }
+
+    fn insert_symbol(&mut self, row: SymbolRow) -> bool {
+        match self.by_name.get(&row.cuda_name) {
+            Some(&i) => {
+                self.symbols[i] = row;
+                true
+            }
+            None => {
+                self.by_name
+                    .insert(row.cuda_name.clone(), self.symbols.len());
+                self.symbols.push(row);
+                false
+            }
+        }
+    }
+
+    /// The target this table is for.
+    pub fn target(&self) -> Target {
+        self.target
+    }
+
+    /// Merge a user's table file (`--relink-table FILE`): its rows replace built-in rows
+    /// with the same CUDA name (symbols) or the same CUDA soname and SDK (sonames), and
+    /// rows with new keys are added.
+    ///
+    /// # Errors
+    /// A [`TableError`] naming `file` if it cannot be read, is malformed (with the line),
+    /// or declares another target. On error the table is unchanged.
+    pub fn merge_user(&mut self, file: &Path) -> Result<MergeStats> {
+        let shown = file.display().to_string();
+        let text = std::fs::read_to_string(file).map_err(|e| TableError {
+            file: shown.clone(),
+            line: None,
+            message: e.to_string(),
+        })?;
+        self.merge_user_text(&text, &shown)
+    }
+
+    /// [`Table::merge_user`] on text already read; `file` is the name errors show.
+    ///
+    /// # Errors
+    /// As [`Table::merge_user`].
+    pub fn merge_user_text(&mut self, text: &str, file: &str) -> Result<MergeStats> {
+        let parsed = parse(text, file, Some(self.target))?;
+        let mut stats = MergeStats::default();
+        for row in parsed.symbols {
+            if self.insert_symbol(row) {
+                stats.replaced += 1;
+            } else {
+                stats.added += 1;
+            }
+        }
+        for row in parsed.sonames {
+            match self
+                .sonames
+                .iter_mut()
+                .find(|r| r.cuda_soname == row.cuda_soname && r.sdk == row.sdk)
+            {
+                Some(r) => {
+                    *r = row;
+                    stats.replaced += 1;
+                }
+                None => {
+                    self.sonames.push(row);
+                    stats.added += 1;
+                }
+            }
+        }
+        self.sources.push(parsed.source);
+        Ok(stats)
+    }
+
+    /// The row for a CUDA symbol name (exact, mangled for C++), if any.
+    pub fn symbol(&self, cuda_name: &str) -> Option<&SymbolRow> {
+        self.by_name.get(cuda_name).map(|&i| &self.symbols[i])
+    }
+
+    /// Every symbol row, in load order (built-in files, then user files; a replaced row
+    /// keeps its place).
+    pub fn symbols(&self) -> &[SymbolRow] {
+        &self.symbols
+    }
+
+    /// The symbol rows whose `cuda_library` is `soname` (e.g. every `libcudart.so.12`
+    /// export).
+    pub fn symbols_of<'a>(&'a self, soname: &'a str) -> impl Iterator<Item = &'a SymbolRow> {
+        self.symbols
+            .iter()
+            .filter(move |r| r.cuda_library.as_deref() == Some(soname))
+    }
+
+    /// The soname row for a CUDA soname at the target's default SDK version
+    /// ([`Target::default_sdk`]).
+    pub fn soname(&self, cuda_soname: &str) -> Option<&SonameRow> {
+        self.soname_for_sdk(cuda_soname, self.target.default_sdk())
+    }
+
+    /// The soname row for a CUDA soname at SDK major version `sdk`: a row for exactly
+    /// that version, else a row for any version (`*`). With `sdk` `None`, only `*` rows.
+    pub fn soname_for_sdk(&self, cuda_soname: &str, sdk: Option<&str>) -> Option<&SonameRow> {
+        let rows = || self.sonames.iter().filter(|r| r.cuda_soname == cuda_soname);
+        sdk.and_then(|v| rows().find(|r| r.sdk.as_deref() == Some(v)))
+            .or_else(|| rows().find(|r| r.sdk.is_none()))
+    }
+
+    /// Every soname row, in load order.
+    pub fn sonames(&self) -> &[SonameRow] {
+        &self.sonames
+    }
+
+    /// The `#%` directives of each loaded file, built-in files first.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+}
