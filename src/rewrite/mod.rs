@@ -8,7 +8,10 @@
 //!   version: their `.gnu.version` entry becomes 1 (VER_NDX_GLOBAL). Version requirements left
 //!   without a user are removed, and when no requirement remains at all, `.gnu.version_r` and
 //!   its DT_VERNEED/DT_VERNEEDNUM tags are removed too (glibc refuses an empty verneed table:
-//!   "unsupported version 0 of Verneed record"). Every other version requirement is kept.
+//!   "unsupported version 0 of Verneed record"), and so are `.gnu.version` and DT_VERSYM when
+//!   the object defines no versions either (glibc's relocation code indexes a version array
+//!   that exists only when some version table does, and crashes otherwise). Every other
+//!   version requirement is kept.
 //!   (`../shared/reference/wheel-and-elf-rewriting.md` §0.1: patchelf keeps the stale
 //!   `vna_name`, object-rewrite and arwen keep the stale `vn_file`; ld.so then refuses.)
 //! * DT_RUNPATH can be set.
@@ -68,7 +71,8 @@ fn err(file: &str, m: impl Into<String>) -> Error {
 /// module docs on layout).
 pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, RewriteSummary)> {
     crate::elf::scan::check_layout(data, file)?;
-    let mut b = Builder::read(data).map_err(|e| err(file, format!("ELF builder cannot read the file: {e}")))?;
+    let mut b = Builder::read(data)
+        .map_err(|e| err(file, format!("ELF builder cannot read the file: {e}")))?;
     let mut summary = RewriteSummary::default();
 
     // The room each regenerated section has: its size in the input.
@@ -117,7 +121,12 @@ pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, R
     let drop_files: Vec<_> = b
         .version_files
         .iter()
-        .filter(|f| edits.drop_version_files.iter().any(|d| d.as_bytes() == f.name.as_slice()))
+        .filter(|f| {
+            edits
+                .drop_version_files
+                .iter()
+                .any(|d| d.as_bytes() == f.name.as_slice())
+        })
         .map(|f| f.id())
         .collect();
     let dropped_versions: Vec<VersionId> = b
@@ -132,13 +141,47 @@ pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, R
         if sym.st_shndx != elf::SHN_UNDEF || sym.section.is_some() {
             continue;
         }
-        if let Some(new) = edits.renames.get(&*String::from_utf8_lossy(sym.name.as_slice())) {
+        if let Some(new) = edits
+            .renames
+            .get(&*String::from_utf8_lossy(sym.name.as_slice()))
+        {
             sym.name = new.as_bytes().to_vec().into();
             summary.renamed += 1;
         }
         if dropped_versions.contains(&sym.version) {
             sym.version = VersionId::global();
             summary.unversioned += 1;
+        }
+    }
+
+    // The static symbol table (`.symtab`, not used by the loader) spells versioned imports
+    // `name@version`; keep it consistent with `.dynsym`.
+    let dropped_names: Vec<Vec<u8>> = b
+        .versions
+        .iter()
+        .filter(|v| dropped_versions.contains(&v.id()))
+        .filter_map(|v| match &v.data {
+            VersionData::Need(n) => Some(n.name.as_slice().to_vec()),
+            VersionData::Def(_) => None,
+        })
+        .collect();
+    for sym in b.symbols.iter_mut() {
+        if sym.st_shndx != elf::SHN_UNDEF || sym.section.is_some() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(sym.name.as_slice()).into_owned();
+        let (base, version) = match name.split_once('@') {
+            Some((b, v)) => (b, Some(v.trim_start_matches('@'))),
+            None => (name.as_str(), None),
+        };
+        let drop_version = version.is_some_and(|v| dropped_names.iter().any(|d| d == v.as_bytes()));
+        let new_base = edits.renames.get(base).map(String::as_str).unwrap_or(base);
+        if new_base != base || drop_version {
+            let new = match version {
+                Some(v) if !drop_version => format!("{new_base}@{v}"),
+                _ => new_base.to_string(),
+            };
+            sym.name = new.into_bytes().into();
         }
     }
 
@@ -149,16 +192,29 @@ pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, R
         .iter()
         .any(|v| !v.delete && matches!(v.data, VersionData::Need(_)));
     if !needs_left {
+        // With neither requirements nor definitions left, `.gnu.version` must go too: glibc
+        // indexes its version array (allocated only when a verneed or verdef exists) for
+        // every symbol of an object that has DT_VERSYM, and crashes on a null array.
+        let defs_left = b
+            .versions
+            .iter()
+            .any(|v| !v.delete && matches!(v.data, VersionData::Def(_)));
         let mut removed = false;
         for s in b.sections.iter_mut() {
-            if matches!(s.data, SectionData::GnuVerneed) {
+            let versym = matches!(s.data, SectionData::GnuVersym) && !defs_left;
+            if matches!(s.data, SectionData::GnuVerneed) || versym {
                 s.delete = true;
                 removed = true;
             }
         }
         if removed {
             if let Some(d) = b.dynamic_data_mut() {
-                d.retain(|e| e.tag() != elf::DT_VERNEED && e.tag() != elf::DT_VERNEEDNUM);
+                d.retain(|e| {
+                    let t = e.tag();
+                    t != elf::DT_VERNEED
+                        && t != elf::DT_VERNEEDNUM
+                        && (defs_left || t != elf::DT_VERSYM)
+                });
             }
             summary.verneed_removed = true;
         }
@@ -201,6 +257,11 @@ fn regenerated_sizes(b: &Builder<'_>) -> Vec<(String, u64)> {
                     | SectionData::Dynamic(_)
             )
         })
-        .map(|s| (String::from_utf8_lossy(s.name.as_slice()).into_owned(), s.sh_size))
+        .map(|s| {
+            (
+                String::from_utf8_lossy(s.name.as_slice()).into_owned(),
+                s.sh_size,
+            )
+        })
         .collect()
 }
