@@ -465,8 +465,8 @@ pub struct Instruction<'a> {
     pub opcode: Opcode,
     /// Modifiers in source order, with their dots (a borrowed span; see [`Modifiers`]).
     pub modifiers: Modifiers<'a>,
-    /// Operands in source order.
-    pub operands: Vec<Operand<'a>>,
+    /// Operands in source order (stored inline up to three, the common case; use it as a slice).
+    pub operands: Operands<'a>,
     /// Where the instruction (guard or opcode) starts.
     pub loc: Loc,
 }
@@ -601,6 +601,13 @@ impl<'a> Iterator for ModifierIter<'a> {
     }
 }
 
+/// The operand list of an [`Instruction`]: a vector that keeps up to three operands inline
+/// (no heap allocation for most instructions). It dereferences to `[Operand]`.
+///
+/// (`tinyvec` rather than `smallvec`: it has no `Drop` impl of its own, so like `Vec` it lets a
+/// tree outlive-check against the source text it borrows the way `Vec` does.)
+pub type Operands<'a> = tinyvec::TinyVec<[Operand<'a>; 3]>;
+
 /// An instruction operand (§6).
 ///
 /// Registers and special registers keep a component or selector suffix in their text
@@ -655,6 +662,13 @@ pub enum AddrBase<'a> {
     Reg(&'a str),
     /// A variable, parameter or function symbol (`[param_0+8]`).
     Symbol(&'a str),
+}
+
+/// The default operand is the sink `_` (needed for inline storage in [`Operands`]).
+impl Default for Operand<'_> {
+    fn default() -> Self {
+        Operand::Sink
+    }
 }
 
 impl<'a> Operand<'a> {

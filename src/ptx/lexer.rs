@@ -113,27 +113,30 @@ pub struct Token {
 /// A streaming token source with two tokens of lookahead, driven by the `logos` DFA.
 ///
 /// (A hand-written byte-table scanner was tried and measured slower than `logos` on the corpus,
-/// so `logos` is used directly.)
+/// so `logos` is used directly.) The next token is always lexed already, so [`Lexer::peek`] is
+/// a plain read; the one after it is lexed only when [`Lexer::peek2`] asks for it.
 pub struct Lexer<'a> {
     inner: logos::Lexer<'a, Tok>,
-    buf: [Token; 2],
-    len: usize,
+    cur: Token,
+    next: Option<Token>,
     eof: u32,
 }
 
 impl<'a> Lexer<'a> {
     /// Start lexing `src` (at most 4 GiB; the parser checks).
     pub fn new(src: &'a str) -> Self {
-        Lexer {
+        let mut lx = Lexer {
             inner: Tok::lexer(src),
-            buf: [Token {
+            cur: Token {
                 kind: Tok::Eof,
                 start: 0,
                 end: 0,
-            }; 2],
-            len: 0,
+            },
+            next: None,
             eof: src.len() as u32,
-        }
+        };
+        lx.cur = lx.raw();
+        lx
     }
 
     #[inline]
@@ -158,30 +161,30 @@ impl<'a> Lexer<'a> {
     /// The next token, without consuming it.
     #[inline]
     pub fn peek(&mut self) -> Token {
-        if self.len == 0 {
-            self.buf[0] = self.raw();
-            self.len = 1;
-        }
-        self.buf[0]
+        self.cur
     }
 
     /// The token after the next one, without consuming anything.
     #[inline]
     pub fn peek2(&mut self) -> Token {
-        self.peek();
-        if self.len == 1 {
-            self.buf[1] = self.raw();
-            self.len = 2;
+        match self.next {
+            Some(t) => t,
+            None => {
+                let t = self.raw();
+                self.next = Some(t);
+                t
+            }
         }
-        self.buf[1]
     }
 
     /// Consume and return the next token.
     #[inline]
     pub fn bump(&mut self) -> Token {
-        let t = self.peek();
-        self.buf[0] = self.buf[1];
-        self.len -= 1;
+        let t = self.cur;
+        self.cur = match self.next.take() {
+            Some(n) => n,
+            None => self.raw(),
+        };
         t
     }
 }

@@ -26,15 +26,62 @@ enum SymKind {
 #[derive(Clone, Copy)]
 struct ScopeEntry<'a> {
     name: &'a str,
+    /// [`name_tag`] of `name`: compared first, so that a scan over the scope costs one integer
+    /// comparison per entry; the text is compared only on a tag match (and only past 3 bytes).
+    tag: u32,
     /// `N` of `%r<N>`, or 0 for a plain name.
     range: u32,
     is_reg: bool,
 }
 
-struct LineTracker {
-    off: usize,
+impl<'a> ScopeEntry<'a> {
+    fn new(name: &'a str, range: u32, is_reg: bool) -> Self {
+        ScopeEntry {
+            name,
+            tag: name_tag(name),
+            range,
+            is_reg,
+        }
+    }
+
+    #[inline(always)]
+    fn is(&self, tag: u32, name: &str) -> bool {
+        self.tag == tag && (name.len() <= 3 || self.name == name)
+    }
+}
+
+/// The length (low 8 bits) and first three bytes of a name, packed: equal tags and a length of at
+/// most 3 mean equal names (register prefixes such as `%r`, `%rd`, `p` are that short).
+#[inline(always)]
+fn name_tag(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let byte = |i: usize| b.get(i).copied().unwrap_or(0) as u32;
+    (b.len().min(255) as u32) | byte(0) << 8 | byte(1) << 16 | byte(2) << 24
+}
+
+/// Line numbers for monotonic position queries: the newlines are found with `memchr` as the
+/// queries move forward, so a position costs nothing per byte of input on the parser's side.
+struct LineTracker<'a> {
+    /// The newlines after `next_nl`, in order.
+    newlines: memchr::Memchr<'a>,
+    /// Offset of the first newline at or after `line_start` (`usize::MAX` if none).
+    next_nl: usize,
+    /// 1-based line number of the line starting at `line_start`.
     line: u32,
     line_start: usize,
+}
+
+impl<'a> LineTracker<'a> {
+    fn new(src: &'a str) -> Self {
+        let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes());
+        let next_nl = newlines.next().unwrap_or(usize::MAX);
+        LineTracker {
+            newlines,
+            next_nl,
+            line: 1,
+            line_start: 0,
+        }
+    }
 }
 
 pub(crate) struct Parser<'a> {
@@ -43,13 +90,13 @@ pub(crate) struct Parser<'a> {
     lx: Lexer<'a>,
     prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
-    lines: LineTracker,
+    lines: LineTracker<'a>,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
     /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
     heads: HashMap<&'a str, Opcode, BuildFx>,
-    /// Reused operand buffer (instructions get an exactly sized copy).
-    scratch: Vec<Operand<'a>>,
+    /// Statements of the open blocks (innermost last); reused across functions.
+    stmts: Vec<Statement<'a>>,
     // Per-function state.
     cur_fn: Option<&'a str>,
     fn_errors: Vec<String>,
@@ -96,20 +143,27 @@ fn is_func_attr(s: &str) -> bool {
     )
 }
 
-/// Split `%r123` into (`%r`, Some(123)).
+/// Split `%r123` into (`%r`, Some(123)) (at most 9 digits, and something before them).
 #[inline]
 fn split_digits(s: &str) -> (&str, Option<u32>) {
     let b = s.as_bytes();
     let mut i = b.len();
-    while i > 0 && b[i - 1].is_ascii_digit() {
+    let mut v = 0u32;
+    let mut mul = 1u32;
+    while i > 0 {
+        let d = b[i - 1].wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        if b.len() - i == 9 {
+            return (s, None);
+        }
+        v += d as u32 * mul;
+        mul = mul.wrapping_mul(10);
         i -= 1;
     }
-    if i == b.len() || i == 0 || b.len() - i > 9 {
+    if i == b.len() || i == 0 {
         return (s, None);
-    }
-    let mut v = 0u32;
-    for &c in &b[i..] {
-        v = v * 10 + (c - b'0') as u32;
     }
     (&s[..i], Some(v))
 }
@@ -145,15 +199,11 @@ impl<'a> Parser<'a> {
             lx: Lexer::new(src),
             prev_end: 0,
             diags: Vec::new(),
-            lines: LineTracker {
-                off: 0,
-                line: 1,
-                line_start: 0,
-            },
+            lines: LineTracker::new(src),
             table: modifier_table(),
             module_syms: HashMap::default(),
             heads: HashMap::default(),
-            scratch: Vec::with_capacity(16),
+            stmts: Vec::new(),
             cur_fn: None,
             fn_errors: Vec::new(),
             scope: Vec::new(),
@@ -164,21 +214,22 @@ impl<'a> Parser<'a> {
 
     // ----- positions and diagnostics -------------------------------------------------------
 
-    /// Position of byte `off`; queries must be monotonic for speed (falls back to a rescan).
+    /// Position of byte `off`; queries should be monotonic for speed (an earlier line falls back to
+    /// a rescan).
     fn loc(&mut self, off: u32) -> Loc {
         let off = off as usize;
-        if off < self.lines.off {
+        let lt = &mut self.lines;
+        if off < lt.line_start {
             return loc_of(self.src, off);
         }
-        let bytes = &self.src.as_bytes()[self.lines.off..off];
-        if let Some(last) = bytes.iter().rposition(|&b| b == b'\n') {
-            self.lines.line += bytes.iter().filter(|&&b| b == b'\n').count() as u32;
-            self.lines.line_start = self.lines.off + last + 1;
+        while lt.next_nl < off {
+            lt.line += 1;
+            lt.line_start = lt.next_nl + 1;
+            lt.next_nl = lt.newlines.next().unwrap_or(usize::MAX);
         }
-        self.lines.off = off;
         Loc {
-            line: self.lines.line,
-            col: (off - self.lines.line_start + 1) as u32,
+            line: lt.line,
+            col: (off - lt.line_start + 1) as u32,
         }
     }
 
@@ -870,8 +921,7 @@ impl<'a> Parser<'a> {
                 }
                 Tok::LBrace => {
                     let open = self.bump();
-                    let mut b = Vec::new();
-                    self.block_body(open, &mut b);
+                    self.block_body(open);
                     return;
                 }
                 Tok::Dot if t.start != start.start && is_module_sync(self.text(t)) => return,
@@ -901,11 +951,8 @@ impl<'a> Parser<'a> {
         }
         for p in returns.iter().chain(params.iter()) {
             for d in &p.decls {
-                self.scope.push(ScopeEntry {
-                    name: d.name,
-                    range: 0,
-                    is_reg: p.space == StateSpace::Reg,
-                });
+                self.scope
+                    .push(ScopeEntry::new(d.name, 0, p.space == StateSpace::Reg));
             }
         }
         let mut attrs = Vec::new();
@@ -942,8 +989,7 @@ impl<'a> Parser<'a> {
             Tok::LBrace => {
                 let open = self.bump();
                 let loc = self.loc(open.start);
-                let mut stmts = Vec::new();
-                self.block_body(open, &mut stmts);
+                let stmts = self.block_body(open);
                 let mut b = Block { stmts, loc };
                 self.resolve_labels(&mut b);
                 Some(b)
@@ -1039,8 +1085,11 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Statements up to the matching `}` (consumed).
-    fn block_body(&mut self, open: Token, out: &mut Vec<Statement<'a>>) {
+    /// Statements up to the matching `}` (consumed). They are collected on the shared
+    /// `self.stmts` stack and moved into an exactly sized vector at the end, so a body costs one
+    /// allocation and no regrowth.
+    fn block_body(&mut self, open: Token) -> Vec<Statement<'a>> {
+        let first = self.stmts.len();
         let mark = self.scope.len();
         loop {
             let t = self.peek();
@@ -1059,13 +1108,21 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 _ => {
-                    if self.statement(out).is_err() {
+                    if self.statement().is_err() {
                         self.recover();
                     }
                 }
             }
         }
         self.scope.truncate(mark);
+        if first == 0 {
+            // A function body: move everything out with one copy, keeping the stack's buffer.
+            let mut v = Vec::with_capacity(self.stmts.len());
+            v.append(&mut self.stmts);
+            v
+        } else {
+            self.stmts.split_off(first)
+        }
     }
 
     /// Skip to after the next `;`, or to before `{`, `}`, a module directive or end of file.
@@ -1086,7 +1143,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn statement(&mut self, out: &mut Vec<Statement<'a>>) -> PResult<()> {
+    fn statement(&mut self) -> PResult<()> {
         let t = self.peek();
         match t.kind {
             Tok::Ident => {
@@ -1096,11 +1153,10 @@ impl<'a> Parser<'a> {
                     let loc = self.loc(t.start);
                     let name = self.text(t);
                     self.labels.push(name);
-                    out.push(Statement::Label(Label { name, loc }));
+                    self.stmts.push(Statement::Label(Label { name, loc }));
                     return Ok(());
                 }
-                let i = self.instruction(None, t)?;
-                out.push(Statement::Instruction(i));
+                self.instruction(None, t)?;
             }
             Tok::At => {
                 self.bump();
@@ -1108,15 +1164,13 @@ impl<'a> Parser<'a> {
                 let r = self.peek();
                 let reg = self.expect_ident("a predicate register")?;
                 self.check_declared(r, reg);
-                let i = self.instruction(Some(Guard { negated, reg }), t)?;
-                out.push(Statement::Instruction(i));
+                self.instruction(Some(Guard { negated, reg }), t)?;
             }
             Tok::LBrace => {
                 let open = self.bump();
                 let loc = self.loc(open.start);
-                let mut stmts = Vec::new();
-                self.block_body(open, &mut stmts);
-                out.push(Statement::Block(Block { stmts, loc }));
+                let stmts = self.block_body(open);
+                self.stmts.push(Statement::Block(Block { stmts, loc }));
             }
             Tok::Semi => {
                 self.bump();
@@ -1125,7 +1179,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let text = self.raw_line(t.start);
                 let loc = self.loc(t.start);
-                out.push(Statement::Debug(RawDirective {
+                self.stmts.push(Statement::Debug(RawDirective {
                     name: self.text(t),
                     text,
                     loc,
@@ -1138,13 +1192,14 @@ impl<'a> Parser<'a> {
                         self.bump();
                         let text = self.raw_line(t.start);
                         let loc = self.loc(t.start);
-                        out.push(Statement::Debug(RawDirective { name: s, text, loc }));
+                        self.stmts
+                            .push(Statement::Debug(RawDirective { name: s, text, loc }));
                     }
                     ".pragma" => {
                         self.bump();
                         let loc = self.loc(t.start);
                         let strings = self.pragma_strings()?;
-                        out.push(Statement::Pragma(Pragma { strings, loc }));
+                        self.stmts.push(Statement::Pragma(Pragma { strings, loc }));
                     }
                     ".callprototype" => {
                         self.bump();
@@ -1166,7 +1221,7 @@ impl<'a> Parser<'a> {
                             noreturn = true;
                         }
                         self.expect(Tok::Semi, "`;`")?;
-                        out.push(Statement::CallPrototype(CallPrototype {
+                        self.stmts.push(Statement::CallPrototype(CallPrototype {
                             returns,
                             params,
                             noreturn,
@@ -1185,7 +1240,7 @@ impl<'a> Parser<'a> {
                         }
                         self.expect(Tok::Semi, "`;`")?;
                         let tl = TargetList { targets, loc };
-                        out.push(if s == ".calltargets" {
+                        self.stmts.push(if s == ".calltargets" {
                             Statement::CallTargets(tl)
                         } else {
                             Statement::BranchTargets(tl)
@@ -1202,13 +1257,10 @@ impl<'a> Parser<'a> {
                         self.expect(Tok::Semi, "`;`")?;
                         let is_reg = v.space == StateSpace::Reg;
                         for d in &v.decls {
-                            self.scope.push(ScopeEntry {
-                                name: d.name,
-                                range: d.range.unwrap_or(0),
-                                is_reg,
-                            });
+                            self.scope
+                                .push(ScopeEntry::new(d.name, d.range.unwrap_or(0), is_reg));
                         }
-                        out.push(Statement::Variable(v));
+                        self.stmts.push(Statement::Variable(v));
                     }
                     _ => {
                         self.error_at(t, format!("unknown directive `{s}` in function body"));
@@ -1225,7 +1277,8 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn instruction(&mut self, guard: Option<Guard<'a>>, start: Token) -> PResult<Instruction<'a>> {
+    /// An instruction, pushed onto `self.stmts` (built in place: no copy of the large value).
+    fn instruction(&mut self, guard: Option<Guard<'a>>, start: Token) -> PResult<()> {
         let ot = self.peek();
         if ot.kind != Tok::Ident {
             let d = self.describe(ot);
@@ -1267,8 +1320,7 @@ impl<'a> Parser<'a> {
                 opcode
             }
         };
-        let mut operands = std::mem::take(&mut self.scratch);
-        operands.clear();
+        let mut operands = Operands::new();
         if !self.eat(Tok::Semi) {
             loop {
                 operands.push(self.operand()?);
@@ -1289,18 +1341,17 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let exact: Vec<Operand<'a>> = operands.drain(..).collect();
-        self.scratch = operands;
         if bad {
             return Err(());
         }
-        Ok(Instruction {
+        self.stmts.push(Statement::Instruction(Instruction {
             guard,
             opcode,
             modifiers,
-            operands: exact,
+            operands,
             loc,
-        })
+        }));
+        Ok(())
     }
 
     /// An identifier operand, with adjacent `.x` / `.h0` / `.b1` suffixes merged into its text.
@@ -1322,18 +1373,24 @@ impl<'a> Parser<'a> {
         &self.src[t.start as usize..end as usize]
     }
 
+    /// Whether `name` is declared in the function's scope: `Some(true)` for a register,
+    /// `Some(false)` for another local symbol (a parameter, `.local`/`.shared` variable).
     #[inline]
-    fn lookup(&self, name: &str) -> Option<ScopeEntry<'a>> {
+    fn lookup(&self, name: &str) -> Option<bool> {
         let (prefix, num) = split_digits(name);
+        let tag = name_tag(name);
+        // The prefix's tag from the name's: same leading bytes, its own length.
+        let plen = prefix.len().min(3);
+        let ptag = (tag & (u32::MAX >> (8 * (3 - plen)))) & !0xff | prefix.len().min(255) as u32;
         for e in self.scope.iter().rev() {
             if e.range > 0 {
                 if let Some(n) = num {
-                    if n < e.range && e.name == prefix {
-                        return Some(*e);
+                    if n < e.range && e.is(ptag, prefix) {
+                        return Some(e.is_reg);
                     }
                 }
-            } else if e.name == name {
-                return Some(*e);
+            } else if e.is(tag, name) {
+                return Some(e.is_reg);
             }
         }
         None
@@ -1346,12 +1403,10 @@ impl<'a> Parser<'a> {
     }
 
     fn classify(&mut self, t: Token, full: &'a str) -> Operand<'a> {
-        let base = match full.as_bytes().iter().position(|&b| b == b'.') {
-            Some(i) => &full[..i],
-            None => full,
-        };
-        if let Some(e) = self.lookup(base) {
-            return if e.is_reg {
+        // `t` is the identifier token, `full` it plus any `.x` suffixes: the base is the token.
+        let base = self.text(t);
+        if let Some(is_reg) = self.lookup(base) {
+            return if is_reg {
                 Operand::Reg(full)
             } else {
                 Operand::Symbol(full)
