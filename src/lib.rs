@@ -10,12 +10,18 @@
 //!   (PTX, ELF cubins, NVVM/LTO-IR), including LZ4 and zstd payloads.
 //! * [`cubin`] — kernel names from a cubin's symbol table.
 //! * [`ptx`] — the PTX front end (lexer, parser, AST, printer, analysis).
+//! * [`stub`] — the arch-guard stub rule: kernels whose PTX was compiled out by an
+//!   `#if __CUDA_ARCH__` guard.
+//! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
+//! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
 //! * [`cli`] — command-line argument definitions (clap).
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
 //! problem sits at a position in it, the byte offset.
+
+#![warn(missing_docs)]
 
 pub mod cli;
 pub mod cubin;
@@ -25,6 +31,7 @@ pub mod fatbin;
 pub mod inspect;
 pub mod ptx;
 pub mod relink;
+pub mod rewrite;
 pub mod stub;
 pub mod wheel;
 

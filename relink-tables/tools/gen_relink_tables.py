@@ -194,6 +194,18 @@ MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Eve
 HIP_GRAPHICS_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Graphics.*Egl|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
 
 
+
+def shim_name(sym):
+    """The shim library's name for CUDA symbol `sym`: the same length as `sym` (so that
+    renaming an import to it never grows .dynstr), with the first 'cuda' replaced by 'wpcu'
+    or, failing that, the first 'cu' by 'wp'. Mangled C++ names stay valid because every
+    identifier keeps its length."""
+    if "cuda" in sym:
+        return sym.replace("cuda", "wpcu", 1)
+    if "cu" in sym:
+        return sym.replace("cu", "wp", 1)
+    raise ValueError(f"no 'cu' in shim symbol {sym}")
+
 def sh(args):
     return subprocess.run(args, check=True, capture_output=True, text=True).stdout
 
@@ -409,8 +421,10 @@ def header(target, domain, schema, provenance, date, extra):
             "#   cuda_name       exact ELF symbol name imported by CUDA binaries (mangled for C++)",
             "#   cuda_library    soname that defines it on the CUDA side",
             "#   kind            rename | shim | noop | unsupported",
-            "#   target_name     rename: the target symbol; shim/noop: the shim library's symbol",
-            "#                   (wpshim_<cuda_name>); unsupported: best candidate or '-'",
+            "#   target_name     rename: the target symbol; shim/noop: the shim library's symbol,",
+            "#                   the CUDA name with its first 'cuda' (else 'cu') replaced by 'wpcu'",
+            "#                   (else 'wp'): same length, so the rewrite fits in the original",
+            "#                   .dynstr; unsupported: best candidate or '-'",
             "#   target_library  rename: target soname; shim/noop: @shim (wheelport's shim library)",
             "#   via             shim: the target function the shim calls; otherwise '-'",
             "#   notes           why, and what is unverified (VERIFY)",
@@ -493,7 +507,7 @@ def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
         if kind == "rename":
             tname, tlib, v = via, lib, "-"
         elif kind in ("shim", "noop"):
-            tname, tlib, v = "wpshim_" + sym, SHIM_LIB, via
+            tname, tlib, v = shim_name(sym), SHIM_LIB, via
         else:
             tname, tlib, v = "-", "-", "-"
         verify = kind == "rename" or (kind == "shim" and via != "-")
@@ -518,7 +532,7 @@ def cudart_rows_musa(exports, corpus_cudart):
         if kind == "rename":
             tname, tlib, v = via, lib, "-"
         elif kind in ("shim", "noop"):
-            tname, tlib, v = "wpshim_" + sym, SHIM_LIB, via
+            tname, tlib, v = shim_name(sym), SHIM_LIB, via
         else:
             tname, tlib, v = "-", "-", "-"
         rows.append((sym, "libcudart.so.12", kind, tname, tlib, v, note + usage))
@@ -559,7 +573,7 @@ def torch_rows(plain):
             das = "; DAS torch export: VERIFY" if t == "dtk" else ""
             kind_note = "data object (OBJECT): rename only; " if obj else ""
             if key:
-                rows[t].append((sym, cuda_lib, "shim", "wpshim_" + sym, SHIM_LIB, hip_sym, TORCH_HIP_SHIM[key] + f"; target {hip_expect} in {hip_lib}" + usage + das))
+                rows[t].append((sym, cuda_lib, "shim", shim_name(sym), SHIM_LIB, hip_sym, TORCH_HIP_SHIM[key] + f"; target {hip_expect} in {hip_lib}" + usage + das))
             else:
                 note = ("c10::cuda -> c10::hip, CUDA -> HIP in identifiers (reference §0.5)" if is_c10
                         else "at::cuda / at::CUDAGeneratorImpl keep their names in libtorch_hip.so (reference §0.5)")
@@ -570,7 +584,7 @@ def torch_rows(plain):
                 rows[t].append((sym, cuda_lib, "rename", hip_sym, hip_lib, "-", kind_note + note + f"; {hip_expect}" + usage + das))
         mkey = next((k for k in TORCH_MUSA_UNSUPPORTED if qual.startswith(k)), None)
         if qual.startswith("at::cuda::getCurrentDeviceProperties"):
-            rows["musa"].append((sym, cuda_lib, "shim", "wpshim_" + sym, SHIM_LIB, musa_sym,
+            rows["musa"].append((sym, cuda_lib, "shim", shim_name(sym), SHIM_LIB, musa_sym,
                                  "returns musaDeviceProp*: its size is unverified, so the shim returns a cached CUDA-layout copy (reference §3, §4 row 1)"
                                  f"; target {musa_expect} in {musa_lib}" + usage))
         elif mkey:
@@ -611,10 +625,10 @@ def cublas_rows(plain):
         for t in ("dtk", "rocm"):
             lib = "libhipblas.so.2" if t == "rocm" else "libhipblas.so"
             dtk = "; DTK hipBLAS soname VERIFY" if t == "dtk" else ""
-            rows[t].append((s, "libcublas.so.12", "shim", "wpshim_" + s, SHIM_LIB, hip,
+            rows[t].append((s, "libcublas.so.12", "shim", shim_name(s), SHIM_LIB, hip,
                             f"cuBLAS enums differ from hipBLAS (OP_N 0 vs 111) and status values differ: translate arguments and status (reference §4 row 4); target {hip} in {lib}; {usage}{legacy}{dtk}"))
         mu = "mublas" + base
-        rows["musa"].append((s, "libcublas.so.12", "shim", "wpshim_" + s, SHIM_LIB, mu,
+        rows["musa"].append((s, "libcublas.so.12", "shim", shim_name(s), SHIM_LIB, mu,
                              f"muBLAS enum values (rocBLAS-like numbering) VERIFY (reference §4 row 4); target {mu} in libmublas.so.1; {usage}{legacy}"))
     return rows, syms
 

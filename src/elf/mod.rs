@@ -1,6 +1,6 @@
 //! Reading host ELF shared objects (x86-64 `.so` files in wheels).
 //!
-//! [`scan`] reads what wheelport needs from a host `.so` without copying it: the dynamic
+//! [`scan()`] reads what wheelport needs from a host `.so` without copying it: the dynamic
 //! section (DT_NEEDED, DT_SONAME, DT_RUNPATH, DT_RPATH), the undefined dynamic symbols with
 //! their GNU symbol versions (`name@version`, from `.gnu.version` and `.gnu.version_r`), the
 //! fatbin sections (`.nv_fatbin`, `__nv_relfatbin`) and the registration wrappers in

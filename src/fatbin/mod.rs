@@ -15,7 +15,7 @@ pub mod payload;
 pub use parse::{arch_suffix, parse_section, Container, Entry, EntryKind};
 pub use payload::Compression;
 
-/// Parse every fatbin section of a host ELF file that [`crate::elf::scan`] found, in file
+/// Parse every fatbin section of a host ELF file that [`crate::elf::scan()`] found, in file
 /// order. `data` is the whole file; `file` names it in errors.
 ///
 /// # Errors

@@ -140,7 +140,7 @@ const LZ4_WINDOW: usize = 64 << 10;
 const STREAM_CHUNK: usize = 256 << 10;
 
 /// Decompress `data` in bounded memory, handing the output to `sink(offset, bytes)` in
-/// order, in chunks of at most [`STREAM_CHUNK`] bytes. The same size checks as
+/// order, in chunks of at most 256 KiB. The same size checks as
 /// [`decompress`] apply, and the total must equal `declared`. The sink returns false to stop
 /// early (then the total is not checked).
 ///

@@ -1,4 +1,4 @@
-//! Rendering an inspect [`Report`](super::model::Report) for a person.
+//! Rendering an inspect [`super::model::Report`] for a person.
 
 use super::model::*;
 use std::fmt::Write;

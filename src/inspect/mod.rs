@@ -32,7 +32,7 @@ pub struct Options {
 /// shared object below it, sorted by path.
 ///
 /// # Errors
-/// [`ErrorKind::Io`] when an input does not exist or a directory cannot be read.
+/// [`crate::error::ErrorKind::Io`] when an input does not exist or a directory cannot be read.
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in inputs {

@@ -20,7 +20,10 @@
 //! `relink-tables/cuda-stack.tsv` (import attribution for `inspect`) is a different
 //! table with its own loader in `crate::inspect::cuda_stack`.
 
+pub mod plan;
 pub mod tables;
+
+pub use plan::{plan, Plan, Unresolved};
 
 pub use tables::{
     load_builtin, Kind, MergeStats, Origin, Result, SonameRow, Source, SymbolRow, Table,

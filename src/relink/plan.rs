@@ -1,0 +1,78 @@
+//! From a relink [`Table`] and a scanned shared object to a rewrite plan.
+//!
+//! Every import that comes from a CUDA-stack library (by its version requirement, or by
+//! having a row in the table) is accounted for: renamed to its target name, renamed to its
+//! shim-library name (`shim`/`noop` rows: same length as the CUDA name, see the table
+//! headers), or listed as unsupported with the row's notes. CUDA DT_NEEDED entries with a
+//! soname row are replaced; their version requirements are dropped, so the re-targeted
+//! imports become unversioned (reference `wheel-and-elf-rewriting.md` §0.1).
+
+use super::{Kind, Table};
+use crate::elf::SharedObject;
+use crate::rewrite::HostEdits;
+
+/// One import the plan cannot re-target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The imported name (`name@version` when versioned).
+    pub import: String,
+    /// Why: the table row's notes, or "no row in the relink table".
+    pub reason: String,
+}
+
+/// The edits for one object and what they leave undone.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The edits for [`crate::rewrite::rewrite`].
+    pub edits: HostEdits,
+    /// Imports renamed to shim-library symbols (the shim library must provide them).
+    pub shimmed: Vec<String>,
+    /// CUDA imports with no usable row.
+    pub unresolved: Vec<Unresolved>,
+    /// CUDA DT_NEEDED entries with no target soname.
+    pub unresolved_needed: Vec<String>,
+}
+
+/// Build the plan for `so` from `table`.
+pub fn plan(table: &Table, so: &SharedObject) -> Plan {
+    let mut p = Plan::default();
+    let mut cuda_files: Vec<String> = Vec::new();
+    for n in &so.needed {
+        match table.soname(n) {
+            Some(row) if row.kind == Kind::Rename && row.target_soname.is_some() => {
+                p.edits.needed.push((n.clone(), row.target_soname.clone()));
+                cuda_files.push(n.clone());
+            }
+            Some(_) => p.unresolved_needed.push(n.clone()),
+            None => {}
+        }
+    }
+    for imp in &so.imports {
+        let from_cuda = imp
+            .version_file
+            .as_ref()
+            .is_some_and(|f| cuda_files.contains(f) || table.soname(f).is_some());
+        match table.symbol(&imp.name) {
+            Some(row) => match (row.kind, &row.target_name) {
+                (Kind::Rename, Some(t)) => {
+                    p.edits.renames.insert(imp.name.clone(), t.clone());
+                }
+                (Kind::Shim | Kind::Noop, Some(t)) => {
+                    p.edits.renames.insert(imp.name.clone(), t.clone());
+                    p.shimmed.push(t.clone());
+                }
+                _ => p.unresolved.push(Unresolved {
+                    import: imp.display(),
+                    reason: row.notes.clone(),
+                }),
+            },
+            None if from_cuda => p.unresolved.push(Unresolved {
+                import: imp.display(),
+                reason: "no row in the relink table".into(),
+            }),
+            None => {}
+        }
+    }
+    p.edits.drop_version_files = cuda_files;
+    p
+}

@@ -1,0 +1,267 @@
+//! Host-side ELF rewriting: re-target a shared object's imports to another runtime.
+//!
+//! [`rewrite`] applies a [`HostEdits`] plan with `object`'s `build::elf::Builder`:
+//!
+//! * DT_NEEDED entries are replaced (or removed) in place, keeping their order;
+//! * undefined dynamic symbols are renamed;
+//! * imports versioned against a re-targeted library (`cudaMalloc@libcudart.so.12`) lose that
+//!   version: their `.gnu.version` entry becomes 1 (VER_NDX_GLOBAL). Version requirements left
+//!   without a user are removed, and when no requirement remains at all, `.gnu.version_r` and
+//!   its DT_VERNEED/DT_VERNEEDNUM tags are removed too (glibc refuses an empty verneed table:
+//!   "unsupported version 0 of Verneed record"), and so are `.gnu.version` and DT_VERSYM when
+//!   the object defines no versions either (glibc's relocation code indexes a version array
+//!   that exists only when some version table does, and crashes otherwise). Every other
+//!   version requirement is kept.
+//!   (`../shared/reference/wheel-and-elf-rewriting.md` §0.1: patchelf keeps the stale
+//!   `vna_name`, object-rewrite and arwen keep the stale `vn_file`; ld.so then refuses.)
+//! * DT_RUNPATH can be set.
+//!
+//! # Layout
+//!
+//! The builder regenerates `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash`, `.gnu.version` and
+//! `.gnu.version_r` at their original offsets. This version does not move sections: if an
+//! edit makes one of them larger than it was (for example names that grow), the rewrite is
+//! refused with an error naming the section and both sizes, rather than writing a file that
+//! would not load. CUDA → HIP renames shorten names (`cuda` → `hip`, `libcudart.so.12` dropped
+//! from the version strings), so real re-targets fit.
+
+use crate::error::{Error, ErrorKind, Result};
+use object::build::elf::{Builder, Dynamic, SectionData, VersionData, VersionId};
+use object::elf;
+use std::collections::HashMap;
+
+/// What to change in one shared object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostEdits {
+    /// DT_NEEDED edits: `(old soname, Some(new))` replaces, `(old, None)` removes.
+    pub needed: Vec<(String, Option<String>)>,
+    /// Renames of undefined dynamic symbols (imports): old name → new name.
+    pub renames: HashMap<String, String>,
+    /// Libraries (`vn_file` of `.gnu.version_r`) whose version requirements are dropped: the
+    /// imports versioned against them become unversioned.
+    pub drop_version_files: Vec<String>,
+    /// New DT_RUNPATH value (replacing an existing one, or added).
+    pub runpath: Option<String>,
+}
+
+/// What [`rewrite`] changed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RewriteSummary {
+    /// DT_NEEDED entries replaced or removed.
+    pub needed_changed: usize,
+    /// Imports renamed.
+    pub renamed: usize,
+    /// Imports whose version was dropped.
+    pub unversioned: usize,
+    /// Whether `.gnu.version_r` was removed because no requirement remained.
+    pub verneed_removed: bool,
+}
+
+fn err(file: &str, m: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Elf, file, m)
+}
+
+/// Apply `edits` to the ELF shared object `data`, returning the new file bytes.
+///
+/// `file` names the input in errors.
+///
+/// # Errors
+/// [`ErrorKind::Elf`] when the input cannot be read by the builder, when an edit names a
+/// DT_NEEDED entry that is not there, or when a regenerated section would grow (see the
+/// module docs on layout).
+pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, RewriteSummary)> {
+    crate::elf::scan::check_layout(data, file)?;
+    let mut b = Builder::read(data)
+        .map_err(|e| err(file, format!("ELF builder cannot read the file: {e}")))?;
+    let mut summary = RewriteSummary::default();
+
+    // The room each regenerated section has: its size in the input.
+    let before = regenerated_sizes(&b);
+
+    // DT_NEEDED.
+    {
+        let dynamics = b
+            .dynamic_data_mut()
+            .ok_or_else(|| err(file, "no dynamic section: not a shared object"))?;
+        for (old, new) in &edits.needed {
+            let pos = dynamics.iter().position(|d| {
+                matches!(d, Dynamic::String { tag, val } if *tag == elf::DT_NEEDED && val.as_slice() == old.as_bytes())
+            });
+            let Some(pos) = pos else {
+                return Err(err(file, format!("DT_NEEDED {old:?} is not in the file")));
+            };
+            match new {
+                Some(n) => {
+                    dynamics[pos] = Dynamic::String {
+                        tag: elf::DT_NEEDED,
+                        val: n.as_bytes().to_vec().into(),
+                    }
+                }
+                None => {
+                    dynamics.remove(pos);
+                }
+            }
+            summary.needed_changed += 1;
+        }
+        if let Some(rp) = &edits.runpath {
+            let val: object::build::ByteString<'_> = rp.as_bytes().to_vec().into();
+            match dynamics.iter().position(|d| d.tag() == elf::DT_RUNPATH) {
+                Some(i) => dynamics[i] = Dynamic::String { tag: elf::DT_RUNPATH, val },
+                None => {
+                    return Err(err(
+                        file,
+                        "adding a DT_RUNPATH entry needs room in .dynamic; this version only replaces an existing one",
+                    ))
+                }
+            }
+        }
+    }
+
+    // Version files to drop.
+    let drop_files: Vec<_> = b
+        .version_files
+        .iter()
+        .filter(|f| {
+            edits
+                .drop_version_files
+                .iter()
+                .any(|d| d.as_bytes() == f.name.as_slice())
+        })
+        .map(|f| f.id())
+        .collect();
+    let dropped_versions: Vec<VersionId> = b
+        .versions
+        .iter()
+        .filter(|v| matches!(&v.data, VersionData::Need(n) if drop_files.contains(&n.file)))
+        .map(|v| v.id())
+        .collect();
+
+    // Imports: rename and unversion.
+    for sym in b.dynamic_symbols.iter_mut() {
+        if sym.st_shndx != elf::SHN_UNDEF || sym.section.is_some() {
+            continue;
+        }
+        if let Some(new) = edits
+            .renames
+            .get(&*String::from_utf8_lossy(sym.name.as_slice()))
+        {
+            sym.name = new.as_bytes().to_vec().into();
+            summary.renamed += 1;
+        }
+        if dropped_versions.contains(&sym.version) {
+            sym.version = VersionId::global();
+            summary.unversioned += 1;
+        }
+    }
+
+    // The static symbol table (`.symtab`, not used by the loader) spells versioned imports
+    // `name@version`; keep it consistent with `.dynsym`.
+    let dropped_names: Vec<Vec<u8>> = b
+        .versions
+        .iter()
+        .filter(|v| dropped_versions.contains(&v.id()))
+        .filter_map(|v| match &v.data {
+            VersionData::Need(n) => Some(n.name.as_slice().to_vec()),
+            VersionData::Def(_) => None,
+        })
+        .collect();
+    for sym in b.symbols.iter_mut() {
+        if sym.st_shndx != elf::SHN_UNDEF || sym.section.is_some() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(sym.name.as_slice()).into_owned();
+        let (base, version) = match name.split_once('@') {
+            Some((b, v)) => (b, Some(v.trim_start_matches('@'))),
+            None => (name.as_str(), None),
+        };
+        let drop_version = version.is_some_and(|v| dropped_names.iter().any(|d| d == v.as_bytes()));
+        let new_base = edits.renames.get(base).map(String::as_str).unwrap_or(base);
+        if new_base != base || drop_version {
+            let new = match version {
+                Some(v) if !drop_version => format!("{new_base}@{v}"),
+                _ => new_base.to_string(),
+            };
+            sym.name = new.into_bytes().into();
+        }
+    }
+
+    // Requirements without users go; an empty table goes with its tags.
+    b.delete_unused_versions();
+    let needs_left = b
+        .versions
+        .iter()
+        .any(|v| !v.delete && matches!(v.data, VersionData::Need(_)));
+    if !needs_left {
+        // With neither requirements nor definitions left, `.gnu.version` must go too: glibc
+        // indexes its version array (allocated only when a verneed or verdef exists) for
+        // every symbol of an object that has DT_VERSYM, and crashes on a null array.
+        let defs_left = b
+            .versions
+            .iter()
+            .any(|v| !v.delete && matches!(v.data, VersionData::Def(_)));
+        let mut removed = false;
+        for s in b.sections.iter_mut() {
+            let versym = matches!(s.data, SectionData::GnuVersym) && !defs_left;
+            if matches!(s.data, SectionData::GnuVerneed) || versym {
+                s.delete = true;
+                removed = true;
+            }
+        }
+        if removed {
+            if let Some(d) = b.dynamic_data_mut() {
+                d.retain(|e| {
+                    let t = e.tag();
+                    t != elf::DT_VERNEED
+                        && t != elf::DT_VERNEEDNUM
+                        && (defs_left || t != elf::DT_VERSYM)
+                });
+            }
+            summary.verneed_removed = true;
+        }
+    }
+
+    b.set_section_sizes();
+    let after = regenerated_sizes(&b);
+    for (name, old) in &before {
+        if let Some((_, new)) = after.iter().find(|(n, _)| n == name) {
+            if new > old {
+                return Err(err(
+                    file,
+                    format!("{name} would grow from {old} to {new} bytes; moving sections is not supported yet, so the file is left unchanged"),
+                ));
+            }
+        }
+    }
+
+    let mut out = Vec::with_capacity(data.len());
+    b.write(&mut out)
+        .map_err(|e| err(file, format!("cannot write the rewritten file: {e}")))?;
+    Ok((out, summary))
+}
+
+/// (section name, size) of the sections the builder regenerates.
+fn regenerated_sizes(b: &Builder<'_>) -> Vec<(String, u64)> {
+    b.sections
+        .iter()
+        .filter(|s| !s.delete)
+        .filter(|s| {
+            matches!(
+                s.data,
+                SectionData::DynamicString
+                    | SectionData::DynamicSymbol
+                    | SectionData::Hash
+                    | SectionData::GnuHash
+                    | SectionData::GnuVersym
+                    | SectionData::GnuVerdef
+                    | SectionData::GnuVerneed
+                    | SectionData::Dynamic(_)
+            )
+        })
+        .map(|s| {
+            (
+                String::from_utf8_lossy(s.name.as_slice()).into_owned(),
+                s.sh_size,
+            )
+        })
+        .collect()
+}
