@@ -70,6 +70,17 @@ fn err(file: &str, m: impl Into<String>) -> Error {
 /// DT_NEEDED entry that is not there, or when a regenerated section would grow (see the
 /// module docs on layout).
 pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, RewriteSummary)> {
+    let mut out = Vec::with_capacity(data.len());
+    let summary = rewrite_into(data, edits, file, &mut out)?;
+    Ok((out, summary))
+}
+
+/// As [`rewrite`], writing the new file to `out` as it is produced (no second copy of a
+/// large file in memory). Nothing is written when the plan is refused.
+///
+/// # Errors
+/// As [`rewrite`], plus write errors of `out`.
+pub fn rewrite_into(data: &[u8], edits: &HostEdits, file: &str, out: &mut dyn std::io::Write) -> Result<RewriteSummary> {
     crate::elf::scan::check_layout(data, file)?;
     let mut b = Builder::read(data)
         .map_err(|e| err(file, format!("ELF builder cannot read the file: {e}")))?;
@@ -233,10 +244,13 @@ pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, R
         }
     }
 
-    let mut out = Vec::with_capacity(data.len());
-    b.write(&mut out)
+    let mut buffer = object::write::StreamingBuffer::new(out);
+    b.write(&mut buffer)
         .map_err(|e| err(file, format!("cannot write the rewritten file: {e}")))?;
-    Ok((out, summary))
+    buffer
+        .result()
+        .map_err(|e| Error::io(file, e))?;
+    Ok(summary)
 }
 
 /// (section name, size) of the sections the builder regenerates.
