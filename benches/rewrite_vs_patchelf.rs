@@ -18,24 +18,43 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
-    let corpus = PathBuf::from(std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()));
+    let runs: usize = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
+    let corpus = PathBuf::from(
+        std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()),
+    );
     let patchelf = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|d| d.join("patchelf"))
         .find(|p| p.is_file());
     let dir = tempfile::tempdir().unwrap();
     let table = wheelport::relink::load_builtin(wheelport::relink::Target::Rocm).unwrap();
-    println!("{:<48} {:>10} {:>12} {:>8}", "object", "wp ms", "patchelf ms", "ratio");
-    for (prefix, member) in [("vllm_flash_attn-", "vllm_flash_attn_2_cuda"), ("autoawq_kernels-", "awq_ft_ext"), ("xformers-", "_C.so")] {
+    println!(
+        "{:<48} {:>10} {:>12} {:>8}",
+        "object", "wp ms", "patchelf ms", "ratio"
+    );
+    for (prefix, member) in [
+        ("vllm_flash_attn-", "vllm_flash_attn_2_cuda"),
+        ("autoawq_kernels-", "awq_ft_ext"),
+        ("xformers-", "_C.so"),
+    ] {
         let Some(whl) = std::fs::read_dir(&corpus).ok().and_then(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix)))
+            rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(prefix))
+            })
         }) else {
             eprintln!("SKIP: no {prefix}* wheel in {}", corpus.display());
             continue;
         };
         let mut w = wheelport::wheel::WheelReader::open(&whl).unwrap();
-        let name = w.member_names().into_iter().find(|n| n.contains(member)).unwrap();
+        let name = w
+            .member_names()
+            .into_iter()
+            .find(|n| n.contains(member))
+            .unwrap();
         let input = dir.path().join("input.so");
         std::fs::write(&input, w.read_member(&name).unwrap()).unwrap();
         let out = dir.path().join("out.so");
@@ -51,7 +70,8 @@ fn main() {
             let data = unsafe { memmap2::Mmap::map(&f) }.unwrap();
             let so = wheelport::elf::scan(&data, &name).unwrap();
             let plan = wheelport::relink::plan(&table, &so);
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&out).unwrap());
+            let mut w =
+                std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&out).unwrap());
             wheelport::rewrite::rewrite_into(&data, &plan.edits, &name, &mut w).unwrap();
             std::io::Write::flush(&mut w).unwrap();
             wp.push(t.elapsed().as_secs_f64());
@@ -59,7 +79,12 @@ fn main() {
         wp.remove(0);
         let pe = patchelf.as_ref().map(|pe| {
             let renames = dir.path().join("renames.txt");
-            let text: String = p.edits.renames.iter().map(|(a, b)| format!("{a} {b}\n")).collect();
+            let text: String = p
+                .edits
+                .renames
+                .iter()
+                .map(|(a, b)| format!("{a} {b}\n"))
+                .collect();
             std::fs::write(&renames, text).unwrap();
             let mut times = Vec::new();
             for _ in 0..runs + 1 {
@@ -84,7 +109,13 @@ fn main() {
             None => ("-".into(), "n/a".into()),
         };
         let size = std::fs::metadata(&input).unwrap().len() as f64 / (1 << 20) as f64;
-        println!("{:<48} {:>10.1} {:>12} {:>8}", format!("{member} ({size:.0} MB)"), w * 1e3, pshow, ratio);
+        println!(
+            "{:<48} {:>10.1} {:>12} {:>8}",
+            format!("{member} ({size:.0} MB)"),
+            w * 1e3,
+            pshow,
+            ratio
+        );
         let _ = Path::new(&out);
     }
     println!("ratio = wheelport median / patchelf median ({runs} runs after 1 warm-up)");
