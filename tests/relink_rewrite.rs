@@ -49,7 +49,7 @@ fn every_object_rewrites_for_every_target() {
     let tmp = tempfile::tempdir().unwrap();
     let objs = objects(tmp.path());
     assert!(objs.len() >= 12, "{} objects", objs.len());
-    let mut refused = Vec::new();
+    let mut moved = Vec::new();
     for target in [Target::Dtk, Target::Rocm, Target::Musa] {
         let table = load_builtin(target).unwrap();
         for (name, path) in &objs {
@@ -69,16 +69,13 @@ fn every_object_rewrites_for_every_target() {
                     .unwrap_or_else(|| panic!("{name}: {} has no row", u.import));
                 assert_eq!(row.kind, Kind::Unsupported, "{name}: {}", u.import);
             }
-            let (out, _) = match wheelport::rewrite::rewrite(&data, &p.edits, name) {
-                Ok(r) => r,
-                // MUSA names are as long as CUDA's, so a few objects need a larger .dynstr,
-                // which this version refuses cleanly (no file is written).
-                Err(e) if target == Target::Musa && e.message.contains(".dynstr would grow") => {
-                    refused.push(format!("{name}: {}", e.message));
-                    continue;
-                }
-                Err(e) => panic!("{name} for {target:?}: {e}"),
-            };
+            // MUSA names are as long as CUDA's, so some objects need a larger .dynstr, which
+            // moves into a new segment.
+            let (out, summary) = wheelport::rewrite::rewrite(&data, &p.edits, name)
+                .unwrap_or_else(|e| panic!("{name} for {target:?}: {e}"));
+            if !summary.moved.is_empty() {
+                moved.push(format!("{target:?} {name}: {:?}", summary.moved));
+            }
             let new = tmp.path().join("rewritten.so");
             std::fs::write(&new, &out).unwrap();
             let (code, text, warnings) = run(Command::new(&readelf)
@@ -122,13 +119,7 @@ fn every_object_rewrites_for_every_target() {
         }
         eprintln!("{target:?}: checked {} objects", objs.len());
     }
-    // Every DTK and ROCm rewrite fits; only MUSA may refuse, and never a fixture.
-    eprintln!("refused (MUSA, needs moving .dynstr): {refused:#?}");
-    assert!(
-        refused.iter().all(|r| !r.contains("fixtures/")),
-        "{refused:?}"
-    );
-    assert!(refused.len() < objs.len() / 2, "{refused:?}");
+    eprintln!("moved into a new segment: {moved:#?}");
 }
 
 #[test]

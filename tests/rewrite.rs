@@ -251,17 +251,83 @@ fn empty_version_table_is_removed() {
     }
 }
 
+/// A name that does not fit in `.dynstr`: the string table moves into a new read-only
+/// PT_LOAD (with the notes behind the program header table), and the file still loads.
 #[test]
-fn growth_is_refused_and_missing_needed_reported() {
+fn growth_moves_dynstr_into_a_new_segment() {
+    if require_tool("readelf", "rewrite").is_none() {
+        return;
+    }
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
     let ext = setup(dir, false);
     let data = std::fs::read(&ext).unwrap();
+    let long = format!("hipMalloc_{}", "x".repeat(3000));
     let mut e = edits();
-    let long = "x".repeat(4096);
-    e.renames.insert("cudaMalloc".into(), long);
-    let err = rewrite(&data, &e, "ext.so").unwrap_err();
-    assert!(err.message.contains(".dynstr would grow"), "{err}");
+    e.renames.insert("cudaMalloc".into(), long.clone());
+    let (out, summary) = rewrite(&data, &e, "ext.so").unwrap();
+    assert_eq!(summary.moved, vec![".dynstr".to_string()]);
+    let new = dir.join("ext-long.so");
+    std::fs::write(&new, &out).unwrap();
+    let (all, warnings) = readelf("-a -W", &new);
+    assert!(warnings.trim().is_empty(), "readelf warnings: {warnings}");
+    // Program headers: PT_LOADs sorted, congruent, page-aligned; the new one is R only and
+    // holds .dynstr; PT_PHDR covers the table.
+    let (ph, _) = readelf("-l -W", &new);
+    let loads: Vec<Vec<String>> = ph
+        .lines()
+        .filter(|l| l.trim_start().starts_with("LOAD"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    let mut last = 0;
+    for l in &loads {
+        let (off, vaddr, align) = (hex(&l[1]), hex(&l[2]), hex(l.last().unwrap()));
+        assert!(align >= 4096 && vaddr % align == off % align, "{l:?}");
+        assert!(vaddr >= last, "PT_LOADs not sorted: {ph}");
+        last = vaddr;
+    }
+    let newest = loads.last().unwrap();
+    assert_eq!(newest[6], "R", "{newest:?}");
+    assert!(ph.contains(".dynstr"), "{ph}");
+    // One more program header; the sections that sat behind the old table moved out of it.
+    let count = |t: &str| -> u64 {
+        t.lines()
+            .find_map(|l| {
+                l.strip_prefix("There are ")?
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .unwrap()
+    };
+    let (old_ph, _) = readelf("-l -W", &ext);
+    assert_eq!(count(&ph), count(&old_ph) + 1, "{ph}");
+    if let Some(phdr) = ph.lines().find(|l| l.trim_start().starts_with("PHDR")) {
+        let c: Vec<&str> = phdr.split_whitespace().collect();
+        assert_eq!(hex(c[4]), count(&ph) * 56, "{ph}");
+    }
+    assert!(all.contains(&long));
+    // A stub target that defines the long name: the rewritten file binds to it.
+    std::fs::write(
+        dir.join("bar2.c"),
+        format!("int {long}(void **p, unsigned long n) {{ *p = (void*)0x1234; return 40; }}\nint hipFree(void *p) {{ return p == (void*)0x1234 ? 2 : 100; }}\n"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.join("long")).unwrap();
+    sh(
+        dir,
+        "gcc -shared -fPIC -Wl,-soname,libbar.so.6 -o long/libbar.so.6 bar2.c",
+    );
+    assert_eq!(load(&new, &dir.join("long")), Ok(42));
+}
+
+#[test]
+fn missing_needed_is_reported() {
+    let d = tempfile::tempdir().unwrap();
+    let ext = setup(d.path(), false);
+    let data = std::fs::read(&ext).unwrap();
     let mut e = edits();
     e.needed = vec![("libnothere.so.1".into(), None)];
     let err = rewrite(&data, &e, "ext.so").unwrap_err();

@@ -19,11 +19,13 @@
 //! # Layout
 //!
 //! The builder regenerates `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash`, `.gnu.version` and
-//! `.gnu.version_r` at their original offsets. This version does not move sections: if an
-//! edit makes one of them larger than it was (for example names that grow), the rewrite is
-//! refused with an error naming the section and both sizes, rather than writing a file that
-//! would not load. CUDA → HIP renames shorten names (`cuda` → `hip`, `libcudart.so.12` dropped
-//! from the version strings), so real re-targets fit.
+//! `.gnu.version_r` at their original offsets. CUDA → HIP renames shorten names (`cuda` →
+//! `hip`, `libcudart.so.12` dropped from the version strings), so they fit in place. A section
+//! that grows (MUSA names are as long as CUDA's) is moved into a new read-only PT_LOAD at the
+//! end of the file by [`layout::move_to_new_segment`], which refuses cleanly when room cannot
+//! be made.
+
+pub mod layout;
 
 use crate::error::{Error, ErrorKind, Result};
 use object::build::elf::{Builder, Dynamic, SectionData, VersionData, VersionId};
@@ -55,6 +57,8 @@ pub struct RewriteSummary {
     pub unversioned: usize,
     /// Whether `.gnu.version_r` was removed because no requirement remained.
     pub verneed_removed: bool,
+    /// Sections that grew and were moved into a new PT_LOAD (see [`layout`]).
+    pub moved: Vec<String>,
 }
 
 fn err(file: &str, m: impl Into<String>) -> Error {
@@ -70,6 +74,22 @@ fn err(file: &str, m: impl Into<String>) -> Error {
 /// DT_NEEDED entry that is not there, or when a regenerated section would grow (see the
 /// module docs on layout).
 pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, RewriteSummary)> {
+    let mut out = Vec::with_capacity(data.len());
+    let summary = rewrite_into(data, edits, file, &mut out)?;
+    Ok((out, summary))
+}
+
+/// As [`rewrite`], writing the new file to `out` as it is produced (no second copy of a
+/// large file in memory). Nothing is written when the plan is refused.
+///
+/// # Errors
+/// As [`rewrite`], plus write errors of `out`.
+pub fn rewrite_into(
+    data: &[u8],
+    edits: &HostEdits,
+    file: &str,
+    out: &mut dyn std::io::Write,
+) -> Result<RewriteSummary> {
     crate::elf::scan::check_layout(data, file)?;
     let mut b = Builder::read(data)
         .map_err(|e| err(file, format!("ELF builder cannot read the file: {e}")))?;
@@ -222,21 +242,30 @@ pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, R
 
     b.set_section_sizes();
     let after = regenerated_sizes(&b);
+    let mut grown = Vec::new();
     for (name, old) in &before {
         if let Some((_, new)) = after.iter().find(|(n, _)| n == name) {
             if new > old {
-                return Err(err(
-                    file,
-                    format!("{name} would grow from {old} to {new} bytes; moving sections is not supported yet, so the file is left unchanged"),
-                ));
+                grown.push(name.clone());
             }
         }
     }
+    if !grown.is_empty() {
+        let ids: Vec<_> = b
+            .sections
+            .iter()
+            .filter(|s| !s.delete && grown.iter().any(|g| g.as_bytes() == s.name.as_slice()))
+            .map(|s| s.id())
+            .collect();
+        layout::move_to_new_segment(&mut b, &ids, file)?;
+        summary.moved = grown;
+    }
 
-    let mut out = Vec::with_capacity(data.len());
-    b.write(&mut out)
+    let mut buffer = object::write::StreamingBuffer::new(out);
+    b.write(&mut buffer)
         .map_err(|e| err(file, format!("cannot write the rewritten file: {e}")))?;
-    Ok((out, summary))
+    buffer.result().map_err(|e| Error::io(file, e))?;
+    Ok(summary)
 }
 
 /// (section name, size) of the sections the builder regenerates.
