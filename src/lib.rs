@@ -14,6 +14,7 @@
 //!   `#if __CUDA_ARCH__` guard.
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
+//! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
 //! * [`cli`] — command-line argument definitions (clap).
@@ -23,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bundle;
 pub mod cli;
 pub mod cubin;
 pub mod elf;
