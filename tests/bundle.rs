@@ -6,46 +6,7 @@
 mod common;
 
 use common::*;
-use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn llvm_tool(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from("/usr/lib/llvm-14/bin").join(name);
-    if p.is_file() {
-        return Some(p);
-    }
-    find_tool(&format!("{name}-14")).or_else(|| require_tool(&format!("{name}-14"), "bundle"))
-}
-
-fn code_object(dir: &Path, arch: &str) -> Vec<u8> {
-    let llc = llvm_tool("llc").unwrap();
-    let lld = llvm_tool("ld.lld").unwrap();
-    let ll = dir.join("k.ll");
-    std::fs::write(
-        &ll,
-        "target triple = \"amdgcn-amd-amdhsa\"\ndefine amdgpu_kernel void @_Z5saxpyifPKfPf(i32 %n, float %a, float addrspace(1)* %x, float addrspace(1)* %y) {\n  ret void\n}\n",
-    )
-    .unwrap();
-    let obj = dir.join(format!("k-{arch}.o"));
-    let co = dir.join(format!("k-{arch}.co"));
-    let (c, _, e) = run(Command::new(&llc)
-        .args([
-            "-mtriple=amdgcn-amd-amdhsa",
-            &format!("-mcpu={arch}"),
-            "-filetype=obj",
-        ])
-        .arg(&ll)
-        .arg("-o")
-        .arg(&obj));
-    assert_eq!(c, 0, "{e}");
-    let (c, _, e) = run(Command::new(&lld)
-        .arg("-shared")
-        .arg(&obj)
-        .arg("-o")
-        .arg(&co));
-    assert_eq!(c, 0, "{e}");
-    std::fs::read(co).unwrap()
-}
 
 #[test]
 fn hip_bundle_matches_clang_offload_bundler() {
@@ -58,8 +19,8 @@ fn hip_bundle_matches_clang_offload_bundler() {
     };
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
-    let a = code_object(dir, "gfx906");
-    let b = code_object(dir, "gfx908");
+    let a = amdgpu_code_object(dir, "gfx906").unwrap();
+    let b = amdgpu_code_object(dir, "gfx908").unwrap();
     let ours = wheelport::bundle::write_hip(&[("gfx906", &a), ("gfx908", &b)]);
     // The tool's bundle of the same objects.
     let (c, _, e) = run(Command::new(&bundler)

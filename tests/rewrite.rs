@@ -93,7 +93,7 @@ fn edits() -> HostEdits {
             ("cudaFree".to_string(), "hipFree".to_string()),
         ]),
         drop_version_files: vec!["libfoo.so.12".into()],
-        runpath: None,
+        ..Default::default()
     }
 }
 

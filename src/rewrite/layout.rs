@@ -38,12 +38,18 @@ fn movable(d: &SectionData<'_>) -> bool {
 }
 
 /// Move the sections `ids` (and whatever blocks the growth of the program header table)
-/// into a new read-only PT_LOAD at the end of the file. Section sizes must be current
+/// into a new read-only PT_LOAD at the end of the file, followed by the new sections `added`
+/// (such as `.hip_fatbin`), each at its `sh_addralign`. Section sizes must be current
 /// (`Builder::set_section_sizes`).
 ///
 /// # Errors
 /// [`ErrorKind::Elf`] naming the section when a section that must move cannot be moved.
-pub fn move_to_new_segment(b: &mut Builder<'_>, ids: &[SectionId], file: &str) -> Result<()> {
+pub fn move_to_new_segment(
+    b: &mut Builder<'_>,
+    ids: &[SectionId],
+    added: &[SectionId],
+    file: &str,
+) -> Result<()> {
     let err = |m: String| Error::new(ErrorKind::Elf, file, m);
     let live_segments = b.segments.iter().filter(|s| !s.delete).count() as u64;
     let ph_end_old = b.header.e_phoff + live_segments * PHDR_SIZE;
@@ -56,7 +62,8 @@ pub fn move_to_new_segment(b: &mut Builder<'_>, ids: &[SectionId], file: &str) -
             continue;
         }
         let (a, z) = (s.sh_offset, s.sh_offset + s.sh_size);
-        if a < ph_end_new && z > ph_end_old && !moving.contains(&s.id()) {
+        if a < ph_end_new && z > ph_end_old && !moving.contains(&s.id()) && !added.contains(&s.id())
+        {
             moving.push(s.id());
         }
     }
@@ -114,7 +121,7 @@ pub fn move_to_new_segment(b: &mut Builder<'_>, ids: &[SectionId], file: &str) -
         .unwrap_or(MIN_ALIGN)
         .max(MIN_ALIGN);
     let new_id = b.segments.add_load_segment(elf::PF_R, align).id();
-    for id in &moving {
+    for id in moving.iter().chain(added) {
         let section = b.sections.get_mut(*id);
         b.segments.get_mut(new_id).append_section(section);
     }

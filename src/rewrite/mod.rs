@@ -44,7 +44,28 @@ pub struct HostEdits {
     pub drop_version_files: Vec<String>,
     /// New DT_RUNPATH value (replacing an existing one, or added).
     pub runpath: Option<String>,
+    /// Registration wrappers to point at new device code (see [`Registration`]).
+    pub registrations: Vec<Registration>,
 }
+
+/// Re-point one `__fatBinC_Wrapper_t` at a clang offload bundle.
+///
+/// The wrapper at `wrapper_address` (in `.nvFatBinSegment`) becomes HIP's
+/// `{0x48495046 "HIPF", 1, bundle, 0}` (reference §3.2); the bundle is stored in a new
+/// read-only, 4096-aligned `.hip_fatbin` section, and the wrapper's R_X86_64_RELATIVE
+/// relocation at +8 gets the bundle's address as its addend (the field bytes too, as GNU ld
+/// writes them). The registration calls themselves are renamed through
+/// [`HostEdits::renames`] (`__cudaRegisterFatBinary` → `__hipRegisterFatBinary`, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    /// Virtual address of the wrapper.
+    pub wrapper_address: u64,
+    /// The offload bundle (see [`crate::bundle`]).
+    pub bundle: Vec<u8>,
+}
+
+/// HIP's wrapper magic, "HIPF" (`__hipRegisterFatBinary` rejects anything else).
+pub const HIP_WRAPPER_MAGIC: u32 = 0x4849_5046;
 
 /// What [`rewrite`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -59,6 +80,62 @@ pub struct RewriteSummary {
     pub verneed_removed: bool,
     /// Sections that grew and were moved into a new PT_LOAD (see [`layout`]).
     pub moved: Vec<String>,
+    /// Wrappers re-pointed at new device code.
+    pub registrations: usize,
+}
+
+/// Turn the wrapper at `wrapper` into `{HIPF, 1, target, 0}`.
+fn repoint_wrapper(b: &mut Builder<'_>, wrapper: u64, target: u64, file: &str) -> Result<()> {
+    let section = b
+        .sections
+        .iter_mut()
+        .find(|s| {
+            !s.delete
+                && s.is_alloc()
+                && wrapper >= s.sh_addr
+                && wrapper + 24 <= s.sh_addr + s.sh_size
+        })
+        .ok_or_else(|| {
+            err(
+                file,
+                format!("no section holds the wrapper at address {wrapper:#x}"),
+            )
+        })?;
+    let at = (wrapper - section.sh_addr) as usize;
+    let SectionData::Data(bytes) = &mut section.data else {
+        return Err(err(
+            file,
+            format!("the wrapper at {wrapper:#x} is not in a data section"),
+        ));
+    };
+    let d = bytes.to_mut();
+    d[at..at + 4].copy_from_slice(&HIP_WRAPPER_MAGIC.to_le_bytes());
+    d[at + 4..at + 8].copy_from_slice(&1u32.to_le_bytes());
+    d[at + 8..at + 16].copy_from_slice(&target.to_le_bytes());
+    // +16 is unused by HIP; a device-link wrapper's relocation there stays (the relocation
+    // count, and DT_RELACOUNT, must not change).
+    d[at + 16..at + 24].copy_from_slice(&0u64.to_le_bytes());
+    let mut found = false;
+    for s in b.sections.iter_mut() {
+        if let SectionData::DynamicRelocation(relocs) = &mut s.data {
+            for r in relocs.iter_mut() {
+                if r.r_offset == wrapper + 8 && r.r_type == elf::R_X86_64_RELATIVE {
+                    r.r_addend = target as i64;
+                    found = true;
+                }
+            }
+        }
+    }
+    if !found {
+        return Err(err(
+            file,
+            format!(
+                "no R_X86_64_RELATIVE relocation for the wrapper's data pointer at {:#x}",
+                wrapper + 8
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn err(file: &str, m: impl Into<String>) -> Error {
@@ -250,15 +327,41 @@ pub fn rewrite_into(
             }
         }
     }
-    if !grown.is_empty() {
+    // New device code: one `.hip_fatbin` section holding every bundle, 4096-aligned.
+    let mut added = Vec::new();
+    let mut bundle_offsets = Vec::new();
+    if !edits.registrations.is_empty() {
+        let mut blob = Vec::new();
+        for r in &edits.registrations {
+            blob.resize(blob.len().div_ceil(4096) * 4096, 0);
+            bundle_offsets.push(blob.len() as u64);
+            blob.extend_from_slice(&r.bundle);
+        }
+        let s = b.sections.add();
+        s.name = b".hip_fatbin".to_vec().into();
+        s.sh_type = elf::SHT_PROGBITS;
+        s.sh_flags = elf::SectionFlags(elf::SHF_ALLOC.0);
+        s.sh_addralign = 4096;
+        s.sh_size = blob.len() as u64;
+        s.data = SectionData::Data(blob.into());
+        added.push(s.id());
+    }
+    if !grown.is_empty() || !added.is_empty() {
         let ids: Vec<_> = b
             .sections
             .iter()
             .filter(|s| !s.delete && grown.iter().any(|g| g.as_bytes() == s.name.as_slice()))
             .map(|s| s.id())
             .collect();
-        layout::move_to_new_segment(&mut b, &ids, file)?;
+        layout::move_to_new_segment(&mut b, &ids, &added, file)?;
         summary.moved = grown;
+    }
+    if let Some(&fatbin) = added.first() {
+        let base = b.sections.get(fatbin).sh_addr;
+        for (r, off) in edits.registrations.iter().zip(&bundle_offsets) {
+            repoint_wrapper(&mut b, r.wrapper_address, base + off, file)?;
+        }
+        summary.registrations = edits.registrations.len();
     }
 
     let mut buffer = object::write::StreamingBuffer::new(out);

@@ -130,3 +130,45 @@ pub fn run(cmd: &mut Command) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// An LLVM 14 tool (`/usr/lib/llvm-14/bin/NAME`, or `NAME-14` on PATH); fails under CI and
+/// skips loudly elsewhere when missing.
+pub fn llvm_tool(name: &str) -> Option<PathBuf> {
+    let p = PathBuf::from("/usr/lib/llvm-14/bin").join(name);
+    if p.is_file() {
+        return Some(p);
+    }
+    find_tool(&format!("{name}-14")).or_else(|| require_tool(&format!("{name}-14"), "llvm_tool"))
+}
+
+/// A real AMDGPU code object for `arch` (one empty kernel `_Z5saxpyifPKfPf`), built with
+/// `llc-14` and `ld.lld-14` in `dir`; `None` when the tools are missing outside CI.
+pub fn amdgpu_code_object(dir: &Path, arch: &str) -> Option<Vec<u8>> {
+    let llc = llvm_tool("llc")?;
+    let lld = llvm_tool("ld.lld")?;
+    let ll = dir.join("k.ll");
+    std::fs::write(
+        &ll,
+        "target triple = \"amdgcn-amd-amdhsa\"\ndefine amdgpu_kernel void @_Z5saxpyifPKfPf(i32 %n, float %a, float addrspace(1)* %x, float addrspace(1)* %y) {\n  ret void\n}\n",
+    )
+    .unwrap();
+    let obj = dir.join(format!("k-{arch}.o"));
+    let co = dir.join(format!("k-{arch}.co"));
+    let (c, _, e) = run(Command::new(&llc)
+        .args([
+            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={arch}"),
+            "-filetype=obj",
+        ])
+        .arg(&ll)
+        .arg("-o")
+        .arg(&obj));
+    assert_eq!(c, 0, "{e}");
+    let (c, _, e) = run(Command::new(&lld)
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co));
+    assert_eq!(c, 0, "{e}");
+    Some(std::fs::read(co).unwrap())
+}
