@@ -162,8 +162,16 @@ fn vllm_flash_attn_figures() {
         Some(&64)
     );
     assert_eq!(c.verdict.kernels_with_ptx, 0);
-    // One kernel per __cudaRegisterFunction call (objdump -d counts 1504 calls).
+    // One kernel per __cudaRegisterFunction call (objdump -d counts 1504 calls), and every
+    // one of the 64 wrappers is registered (64 calls of __cudaRegisterFatBinary).
     assert_eq!(c.verdict.kernels_sass_only, 1504);
+    assert_eq!(
+        fb.wrappers
+            .iter()
+            .filter(|w| w.registered == Some(true))
+            .count(),
+        64
+    );
     let dir = tempfile::tempdir().unwrap();
     let objs = extract_shared_objects(&wheel, dir.path());
     let (_, path) = objs
@@ -484,4 +492,64 @@ fn fixture_arch_guard_stubs() {
     assert!(lines[32].starts_with("mov.u64"), "{}", lines[32]);
     assert!(lines[41].starts_with("call.uni"), "{}", lines[41]);
     assert_eq!(lines[49], "ret;");
+}
+
+/// Which wrappers the host code registers (decoded with iced-x86), against objdump's
+/// disassembly and the layouts of reference §2.1/§2.5.
+#[test]
+fn registered_wrappers() {
+    let dir = root().join("fixtures/cuda");
+    let reg = |f: &std::path::Path| -> Vec<(u32, Option<String>, Option<bool>)> {
+        let r = inspect_json(&[], f);
+        let fb = r.inputs[0].shared_objects[0].fatbin.clone().unwrap();
+        fb.wrappers
+            .iter()
+            .map(|w| (w.version, w.section.clone(), w.registered))
+            .collect()
+    };
+    // -O0 keeps nvcc 13's device-link wrapper, which no code registers.
+    assert_eq!(
+        reg(&dir.join("sass_ptx_o0.so")),
+        vec![
+            (2, Some(".nv_fatbin".into()), Some(false)),
+            (1, Some(".nv_fatbin".into()), Some(true))
+        ]
+    );
+    // -rdc: the device-linked image (v2) is registered; the relocatable images go to
+    // __cudaRegisterLinkedBinary_* instead.
+    assert_eq!(
+        reg(&dir.join("rdc.so")),
+        vec![
+            (2, Some(".nv_fatbin".into()), Some(true)),
+            (1, Some("__nv_relfatbin".into()), Some(false)),
+            (1, Some("__nv_relfatbin".into()), Some(false))
+        ]
+    );
+    assert!(reg(&dir.join("multi_tu.so"))
+        .iter()
+        .all(|w| w.2 == Some(true)));
+    // xformers: 11 registered wrappers = 11 `call __cudaRegisterFatBinary@plt` in objdump -d.
+    let Some(wheel) = require_corpus("xformers-0.0.35", "registered_wrappers") else {
+        return;
+    };
+    let r = inspect_json(&[], &wheel);
+    let fb = so(&r.inputs[0], "xformers/_C.so").fatbin.clone().unwrap();
+    let n = fb
+        .wrappers
+        .iter()
+        .filter(|w| w.registered == Some(true))
+        .count();
+    assert_eq!(n, 11);
+    if let Some(objdump) = require_tool("objdump", "registered_wrappers") {
+        let d = tempfile::tempdir().unwrap();
+        let objs = extract_shared_objects(&wheel, d.path());
+        let (_, out, _) = run(Command::new(objdump)
+            .args(["-d", "--no-show-raw-insn"])
+            .arg(&objs[0].1));
+        let calls = out
+            .lines()
+            .filter(|l| l.contains("call") && l.contains("<__cudaRegisterFatBinary@plt>"))
+            .count();
+        assert_eq!(calls, n);
+    }
 }

@@ -7,8 +7,12 @@
 //! `.nvFatBinSegment`, each resolved to the container it registers through its
 //! `R_X86_64_RELATIVE` relocation.
 //!
+//! [`registration`] decodes the host code (iced-x86) to tell which wrappers are passed to
+//! `__cudaRegisterFatBinary`.
+//!
 //! Names follow the System V gABI and the GNU symbol-versioning extension.
 
+pub mod registration;
 pub mod scan;
 
 pub use scan::{scan, FatbinSectionInfo, Import, SharedObject, Wrapper};

@@ -77,6 +77,10 @@ pub struct Wrapper {
     pub section: Option<String>,
     /// File offset `data` points at (inside `section`), if it resolves.
     pub data_offset: Option<u64>,
+    /// Whether host code passes this wrapper to `__cudaRegisterFatBinary`
+    /// ([`super::registration`]); `None` when not determined.
+    #[serde(default)]
+    pub registered: Option<bool>,
 }
 
 /// What [`scan`] reads from a host shared object; strings are copied, bulk data is not.
@@ -384,6 +388,7 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
                 prelinked,
                 section: target.map(|f| f.name.clone()),
                 data_offset: target.map(|f| f.offset + (data_ptr - f.address)),
+                registered: None,
             });
         }
     }

@@ -159,11 +159,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     let registered = fb
         .wrappers
         .iter()
-        .filter(|w| w.data_offset.is_some())
+        .filter(|w| w.registered == Some(true))
         .count();
     let _ = writeln!(
         o,
-        "    fatbin: {}; {} containers, {} entries, {} wrappers ({} pointing at a container)",
+        "    fatbin: {}; {} containers, {} entries, {} wrappers ({} registered by __cudaRegisterFatBinary)",
         secs.join(", "),
         fb.container_count,
         fb.entry_count,

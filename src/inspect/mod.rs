@@ -265,13 +265,24 @@ pub fn inspect_shared_object(
         verdict: Verdict::default(),
         errors: Vec::new(),
     };
-    let so = match crate::elf::scan(data, file) {
+    let mut so = match crate::elf::scan(data, file) {
         Ok(so) => so,
         Err(e) => {
             rep.errors.push((&e).into());
             return rep;
         }
     };
+    if !so.wrappers.is_empty() {
+        let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
+        match crate::elf::registration::registered_wrappers(data, &addrs, file) {
+            Ok(reg) => {
+                for w in &mut so.wrappers {
+                    w.registered = Some(reg.contains(&w.address));
+                }
+            }
+            Err(e) => rep.errors.push((&e).into()),
+        }
+    }
     rep.cuda_imports = cuda_stack::group_imports(&so.imports, &so.needed);
     rep.import_count = so.imports.len();
     rep.soname = so.soname.clone();
