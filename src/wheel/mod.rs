@@ -8,6 +8,7 @@
 
 pub mod archive;
 pub mod metadata;
+pub mod repack;
 
 pub use archive::{is_shared_object_name, SharedObjectMember, WheelReader};
 pub use metadata::{parse_headers, WheelInfo};
