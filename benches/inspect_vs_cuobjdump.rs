@@ -26,6 +26,7 @@ struct Sample {
     ok: bool,
 }
 
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives the rusage
 fn run_once(cmd: &[String]) -> Sample {
     let start = Instant::now();
     let child = Command::new(&cmd[0])

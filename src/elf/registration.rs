@@ -60,7 +60,7 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
     let exec: Vec<_> = sections
         .iter()
         .filter(|s| {
-            s.sh_flags(endian).0 & u64::from(elf::SHF_EXECINSTR.0) != 0
+            s.sh_flags(endian).0 & elf::SHF_EXECINSTR.0 != 0
                 && s.sh_type(endian) == elf::SHT_PROGBITS
         })
         .collect();

@@ -308,10 +308,8 @@ fn lz4_stream(
         let mut dist = off;
         let mut left = mlen;
         while left > 0 {
-            if buf.len() == cap {
-                if !slide(&mut buf, &mut base, &mut emitted, sink) {
-                    return Ok(None);
-                }
+            if buf.len() == cap && !slide(&mut buf, &mut base, &mut emitted, sink) {
+                return Ok(None);
             }
             let n = left.min(dist).min(cap - buf.len());
             let start = buf.len() - dist;

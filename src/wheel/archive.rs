@@ -172,7 +172,7 @@ impl WheelReader {
         };
         let wheel = self.read_member(&format!("{dist}/WHEEL"))?;
         let meta_name = format!("{dist}/METADATA");
-        let metadata = if names.iter().any(|n| *n == meta_name) {
+        let metadata = if names.contains(&meta_name) {
             Some(self.read_member(&meta_name)?)
         } else {
             None
