@@ -161,8 +161,12 @@ fn cmd_parse_files_prints_diagnostics_and_ptx() {
     std::fs::write(&good, format!("{GOOD_HEADER}{}", kernel("g", ""))).unwrap();
     std::fs::write(&bad, format!("{GOOD_HEADER}{}", kernel("b", "nope;"))).unwrap();
     let mut out = Vec::new();
-    let n = ptx::cmd::parse_files(&[good.clone()], Some(&dir.path().join("one.ptx")), &mut out)
-        .unwrap();
+    let n = ptx::cmd::parse_files(
+        std::slice::from_ref(&good),
+        Some(&dir.path().join("one.ptx")),
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(n, 0);
     assert!(out.is_empty());
     let printed = std::fs::read_to_string(dir.path().join("one.ptx")).unwrap();

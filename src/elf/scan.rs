@@ -330,7 +330,7 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
         let start = seg.offset as usize;
         let size = seg.size as usize;
         let count = size / WRAPPER_SIZE;
-        if size % WRAPPER_SIZE != 0 {
+        if !size.is_multiple_of(WRAPPER_SIZE) {
             return Err(Error::at(
                 ErrorKind::Elf,
                 file,

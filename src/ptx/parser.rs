@@ -572,19 +572,16 @@ impl<'a> Parser<'a> {
         match s {
             ".entry" | ".func" => self.function(start, linkage),
             _ if StateSpace::from_name(s).is_some() => {
-                match self.var_decl(linkage, false) {
-                    Ok(v) => {
-                        if self.eat(Tok::Semi) {
-                            for d in &v.decls {
-                                self.module_syms.insert(d.name, SymKind::Var);
-                            }
-                            return Directive::Variable(v);
+                if let Ok(v) = self.var_decl(linkage, false) {
+                    if self.eat(Tok::Semi) {
+                        for d in &v.decls {
+                            self.module_syms.insert(d.name, SymKind::Var);
                         }
-                        let t = self.peek();
-                        let d = self.describe(t);
-                        self.error_at(t, format!("expected `;`, found {d}"));
+                        return Directive::Variable(v);
                     }
-                    Err(()) => {}
+                    let t = self.peek();
+                    let d = self.describe(t);
+                    self.error_at(t, format!("expected `;`, found {d}"));
                 }
                 let mut m = Module::default();
                 self.module_invalid(&mut m, start, None);
