@@ -7,7 +7,6 @@
 mod common;
 
 use common::*;
-use std::collections::HashMap;
 use std::process::Command;
 use wheelport::relink::{load_builtin, plan, Target};
 use wheelport::rewrite::{rewrite, Registration};
@@ -52,14 +51,14 @@ fn wrapper_points_at_a_hip_bundle() {
     let w = &so.wrappers[0];
     let table = load_builtin(Target::Rocm).unwrap();
     let mut p = plan(&table, &so);
-    // With the wrapper in HIP form, registration is HIP's own ABI (reference §3.1).
-    let hip: HashMap<&str, &str> = HashMap::from([
+    // With the wrapper in HIP form, registration is HIP's own ABI (reference §3.1): the
+    // table renames the entry points.
+    for (c, h) in [
         ("__cudaRegisterFatBinary", "__hipRegisterFatBinary"),
         ("__cudaRegisterFunction", "__hipRegisterFunction"),
         ("__cudaUnregisterFatBinary", "__hipUnregisterFatBinary"),
-    ]);
-    for (c, h) in &hip {
-        p.edits.renames.insert(c.to_string(), h.to_string());
+    ] {
+        assert_eq!(p.edits.renames.get(c).map(String::as_str), Some(h), "{c}");
     }
     let bundle = wheelport::bundle::write_hip(&[("gfx906", &co)]);
     p.edits.registrations = vec![Registration {

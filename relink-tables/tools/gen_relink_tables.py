@@ -143,7 +143,7 @@ SONAMES = {
 # function the shim calls ('-' for none); for rename rows it is the target name.
 # ---------------------------------------------------------------------------------
 CUDART_HIP = {
-    "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "wrapper magic 0x466243B1 and the fatbin payload differ from HIP's HIPF (0x48495046) + offload bundle; the shim registers the replacement code object keyed by the wrapper address (reference §4 row 9)"),
+    "__cudaRegisterFatBinary": ("rename", "__hipRegisterFatBinary", "same parameter list once wheelport rewrites the wrapper to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2); a module whose wrapper is not rewritten (SASS only) must not reach it"),
     "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
     "__cudaRegisterFunction": ("rename", "__hipRegisterFunction", "same parameter list; the module handle comes from the fatbin shim (reference §3); not in HIP's public headers, exported per ROCm/clr hip_hcc.map.in"),
     "__cudaRegisterVar": ("rename", "__hipRegisterVar", "same parameter list (reference §3); exported per ROCm/clr hip_hcc.map.in"),
