@@ -333,3 +333,150 @@ fn missing_needed_is_reported() {
     let err = rewrite(&data, &e, "ext.so").unwrap_err();
     assert!(err.message.contains("libnothere.so.1"), "{err}");
 }
+
+/// The tricky inputs of `wheel-and-elf-rewriting.md` (b): each variant of the extension is
+/// rewritten twice — with names that fit, and with a name that forces `.dynstr` into a new
+/// segment — and must either load (ext_run() == 42 against the versioned target) or be
+/// refused with an error; it is never written as a file that fails to load.
+#[test]
+fn tricky_inputs_rewrite_or_refuse() {
+    if require_tool("readelf", "rewrite").is_none() || require_tool("strip", "rewrite").is_none() {
+        return;
+    }
+    let lld = llvm_tool("ld.lld");
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    setup(dir, false);
+    // ext2.c: a data pointer (a relative relocation, for RELR) besides the imports.
+    std::fs::write(
+        dir.join("ext2.c"),
+        "extern int cudaMalloc(void **p, unsigned long n);\nextern int cudaFree(void *p);\nextern char *getenv(const char *n);\nstatic int x = 5; int *px = &x;\nint ext_run(void) { void *p; int r = cudaMalloc(&p, 16); if (getenv(\"WP_NEVER_SET\")) r += *px; return r + cudaFree(p); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ext.map"),
+        "EXT_1.0 { global: ext_run; local: *; };\n",
+    )
+    .unwrap();
+    if let Some(l) = &lld {
+        std::fs::create_dir_all(dir.join("lldbin")).unwrap();
+        let _ = std::os::unix::fs::symlink(l, dir.join("lldbin/ld.lld"));
+    }
+    let mut variants: Vec<(&str, &str, bool)> = vec![
+        // (name, link flags, strip afterwards)
+        (
+            "own version script (verdef)",
+            "-Wl,--version-script=ext.map",
+            false,
+        ),
+        ("stripped", "", true),
+        (
+            "RELR (-z pack-relative-relocs)",
+            "-Wl,-z,pack-relative-relocs",
+            false,
+        ),
+        ("only the replaced runtime's verneed", "-nostdlib", false),
+    ];
+    if lld.is_some() {
+        variants.push(("lld layout", "-B lldbin -fuse-ld=lld", false));
+    }
+    let mut report = Vec::new();
+    for (i, (name, flags, strip)) in variants.iter().enumerate() {
+        let src = if name.starts_with("only") {
+            "ext.c"
+        } else {
+            "ext2.c"
+        };
+        if name.starts_with("only") {
+            sh(
+                dir,
+                "gcc -shared -fPIC -nostdlib -o ext-nolibc.so ext.c -L. -l:libfoo.so.12",
+            );
+        }
+        let so = dir.join(format!("v{i}.so"));
+        if !name.starts_with("only") {
+            sh(
+                dir,
+                &format!(
+                    "gcc -shared -fPIC {flags} -o {} {src} -L. -l:libfoo.so.12",
+                    so.display()
+                ),
+            );
+        } else {
+            std::fs::copy(dir.join("ext-nolibc.so"), &so).unwrap();
+        }
+        if *strip {
+            sh(dir, &format!("strip -s {}", so.display()));
+        }
+        let data = std::fs::read(&so).unwrap();
+        if name.starts_with("RELR") {
+            let (dynamic, _) = readelf("-d", &so);
+            assert!(
+                dynamic.contains("RELR"),
+                "the linker made no RELR table: {dynamic}"
+            );
+        }
+        if name.starts_with("own version") {
+            let (v, _) = readelf("-V", &so);
+            assert!(v.contains("EXT_1.0"), "{v}");
+        }
+        for (label, long) in [("in place", false), ("moved .dynstr", true)] {
+            let mut e = edits();
+            let target_name = if long {
+                format!("hipMalloc_{}", "y".repeat(2000))
+            } else {
+                "hipMalloc".into()
+            };
+            e.renames.insert("cudaMalloc".into(), target_name.clone());
+            match rewrite(&data, &e, name) {
+                Ok((out, _)) => {
+                    let new = dir.join(format!("v{i}-{long}.so"));
+                    std::fs::write(&new, &out).unwrap();
+                    let (_, warnings) = readelf("-a -W", &new);
+                    assert!(
+                        warnings.trim().is_empty(),
+                        "{name} {label}: readelf warnings: {warnings}"
+                    );
+                    if name.starts_with("own version") {
+                        let (v, _) = readelf("-V", &new);
+                        assert!(
+                            v.contains("EXT_1.0") && !v.contains("libfoo"),
+                            "{name}: {v}"
+                        );
+                    }
+                    if name.starts_with("RELR") {
+                        let (v, _) = readelf("-V", &new);
+                        assert!(
+                            v.contains("GLIBC_ABI_DT_RELR"),
+                            "{name}: the RELR version requirement was dropped: {v}"
+                        );
+                    }
+                    let libdir = dir.join(format!("rt{i}{long}"));
+                    std::fs::create_dir_all(&libdir).unwrap();
+                    std::fs::write(
+                        libdir.join("bar.c"),
+                        format!("int {target_name}(void **p, unsigned long n) {{ *p = (void*)0x1234; return 40; }}\nint hipFree(void *p) {{ return p == (void*)0x1234 ? 2 : 100; }}\n"),
+                    )
+                    .unwrap();
+                    std::fs::write(libdir.join("bar.map"), "hip_4.2 { global: *; };\n").unwrap();
+                    sh(&libdir, "gcc -shared -fPIC -Wl,-soname,libbar.so.6 -Wl,--version-script=bar.map -o libbar.so.6 bar.c");
+                    assert_eq!(load(&new, &libdir), Ok(42), "{name} {label}");
+                    report.push(format!("{name} / {label}: rewritten, loads"));
+                }
+                Err(err) => {
+                    assert!(!err.message.is_empty());
+                    report.push(format!("{name} / {label}: refused: {}", err.message));
+                }
+            }
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    // The gcc-linked variants all rewrite; only an lld layout may need a refusal.
+    assert!(
+        report
+            .iter()
+            .filter(|r| r.contains("refused"))
+            .all(|r| r.starts_with("lld")),
+        "{report:#?}"
+    );
+}
