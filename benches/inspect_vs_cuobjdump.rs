@@ -15,6 +15,8 @@
 //! * `wheelport inspect FILE` vs `cuobjdump -lelf -lptx FILE` (entry listing)
 //! * `wheelport inspect --kernels FILE` vs `cuobjdump -symbols FILE` (every cubin's symbols)
 
+mod common;
+
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -83,22 +85,12 @@ fn corpus_objects(dir: &Path) -> Vec<PathBuf> {
     if let Ok(list) = std::env::var("WHEELPORT_BENCH_FILES") {
         return std::env::split_paths(&list).collect();
     }
-    let corpus = PathBuf::from(
-        std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()),
-    );
     let mut out = Vec::new();
     for (prefix, member) in [
         ("autoawq_kernels-", "awq_ft_ext"),
         ("vllm_flash_attn-", "vllm_flash_attn_2_cuda"),
     ] {
-        let Some(whl) = std::fs::read_dir(&corpus).ok().and_then(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(prefix))
-            })
-        }) else {
-            eprintln!("SKIP: no {prefix}* wheel in {}", corpus.display());
+        let Some(whl) = common::corpus_wheel(prefix) else {
             continue;
         };
         let w = wheelport::wheel::WheelReader::open(&whl).unwrap();

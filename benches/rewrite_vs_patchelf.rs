@@ -8,7 +8,8 @@
 //! as a process on a fresh copy of the input each run (it edits in place), the copy not
 //! counted.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::process::Command;
 use std::time::Instant;
 
@@ -22,9 +23,6 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(5);
-    let corpus = PathBuf::from(
-        std::env::var("WHEELPORT_CORPUS").unwrap_or_else(|_| "../shared/corpus".into()),
-    );
     let patchelf = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|d| d.join("patchelf"))
         .find(|p| p.is_file());
@@ -39,14 +37,7 @@ fn main() {
         ("autoawq_kernels-", "awq_ft_ext"),
         ("xformers-", "_C.so"),
     ] {
-        let Some(whl) = std::fs::read_dir(&corpus).ok().and_then(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path())).find(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(prefix))
-            })
-        }) else {
-            eprintln!("SKIP: no {prefix}* wheel in {}", corpus.display());
+        let Some(whl) = common::corpus_wheel(prefix) else {
             continue;
         };
         let mut w = wheelport::wheel::WheelReader::open(&whl).unwrap();
@@ -116,7 +107,6 @@ fn main() {
             pshow,
             ratio
         );
-        let _ = Path::new(&out);
     }
     println!("ratio = wheelport median / patchelf median ({runs} runs after 1 warm-up)");
 }

@@ -23,11 +23,12 @@ const PHDR_SIZE: u64 = 56;
 /// Smallest alignment of the new segment: the x86-64 page size.
 const MIN_ALIGN: u64 = 4096;
 
-fn movable(d: &SectionData<'_>) -> bool {
+/// The dynamic symbol and version tables, which the builder regenerates and the loader
+/// finds through DT_* tags.
+pub(crate) fn is_dynamic_symbol_table(d: &SectionData<'_>) -> bool {
     matches!(
         d,
-        SectionData::Note(_)
-            | SectionData::DynamicString
+        SectionData::DynamicString
             | SectionData::DynamicSymbol
             | SectionData::Hash
             | SectionData::GnuHash
@@ -35,6 +36,10 @@ fn movable(d: &SectionData<'_>) -> bool {
             | SectionData::GnuVerdef
             | SectionData::GnuVerneed
     )
+}
+
+fn movable(d: &SectionData<'_>) -> bool {
+    matches!(d, SectionData::Note(_)) || is_dynamic_symbol_table(d)
 }
 
 /// Move the sections `ids` (and whatever blocks the growth of the program header table)

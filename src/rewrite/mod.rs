@@ -377,17 +377,7 @@ fn regenerated_sizes(b: &Builder<'_>) -> Vec<(String, u64)> {
         .iter()
         .filter(|s| !s.delete)
         .filter(|s| {
-            matches!(
-                s.data,
-                SectionData::DynamicString
-                    | SectionData::DynamicSymbol
-                    | SectionData::Hash
-                    | SectionData::GnuHash
-                    | SectionData::GnuVersym
-                    | SectionData::GnuVerdef
-                    | SectionData::GnuVerneed
-                    | SectionData::Dynamic(_)
-            )
+            layout::is_dynamic_symbol_table(&s.data) || matches!(s.data, SectionData::Dynamic(_))
         })
         .map(|s| {
             (
