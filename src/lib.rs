@@ -14,6 +14,7 @@
 //!   `#if __CUDA_ARCH__` guard.
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
+//! * [`shim`] — the C shim library for CUDA entry points a rename cannot serve.
 //! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
@@ -34,6 +35,7 @@ pub mod inspect;
 pub mod ptx;
 pub mod relink;
 pub mod rewrite;
+pub mod shim;
 pub mod stub;
 pub mod wheel;
 
