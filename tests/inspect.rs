@@ -553,3 +553,51 @@ fn registered_wrappers() {
         assert_eq!(calls, n);
     }
 }
+
+/// Never drop a kernel silently: a kernel whose PTX function does not parse is reported as
+/// not translatable, with the parser's line and column.
+#[test]
+fn kernel_with_unparsable_ptx_is_reported() {
+    let src = root().join("fixtures/cuda/nocompress.so");
+    let mut d = std::fs::read(&src).unwrap();
+    let find = |hay: &[u8], needle: &[u8], from: usize| {
+        hay[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|p| p + from)
+    };
+    let entry = find(&d, b".entry _Z5saxpyifPKfPf", 0).unwrap();
+    let ret = find(&d, b"ret;", entry).unwrap();
+    d[ret..ret + 4].copy_from_slice(b"rxt;");
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("badptx.so");
+    std::fs::write(&p, &d).unwrap();
+    // The line of that `ret;` in the PTX cuobjdump extracted from the original.
+    let ptx = std::fs::read_to_string(
+        root().join("fixtures/cuda/expected/nocompress.ptx/nocompress.1.sm_80.ptx"),
+    )
+    .unwrap();
+    let start = ptx.find(".entry _Z5saxpyifPKfPf").unwrap();
+    let line = ptx[..ptx[start..].find("ret;").unwrap() + start]
+        .lines()
+        .count()
+        + 1;
+    let r = inspect_json(&["--kernels"], &p);
+    let s = &r.inputs[0].shared_objects[0];
+    assert_eq!(
+        (s.verdict.kernels_with_ptx, s.verdict.kernels_invalid_ptx),
+        (1, 1)
+    );
+    let k = s
+        .kernels
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|k| k.name == "_Z5saxpyifPKfPf")
+        .unwrap();
+    assert_eq!(k.status, KernelStatus::InvalidPtx);
+    assert_eq!(
+        k.reason.as_deref(),
+        Some(format!("PTX does not parse: line {line}:1: unknown opcode `rxt`").as_str())
+    );
+}

@@ -87,6 +87,13 @@ fn render_input(o: &mut String, input: &InputReport, kernels: bool) {
             v.kernels_arch_guard_stub
         );
     }
+    if v.kernels_invalid_ptx > 0 {
+        let _ = write!(
+            o,
+            ", {} with PTX that does not parse (not translatable)",
+            v.kernels_invalid_ptx
+        );
+    }
     o.push('\n');
     o.push('\n');
 }
@@ -196,6 +203,13 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     if v.kernels_arch_guard_stub > 0 {
         let _ = write!(o, ", {} arch-guard stubs", v.kernels_arch_guard_stub);
     }
+    if v.kernels_invalid_ptx > 0 {
+        let _ = write!(
+            o,
+            ", {} with PTX that does not parse",
+            v.kernels_invalid_ptx
+        );
+    }
     o.push('\n');
     let Some(ks) = &so.kernels else { return };
     for k in ks {
@@ -207,6 +221,7 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
             KernelStatus::Ptx => ("PTX ", k.ptx_archs.join(",")),
             KernelStatus::SassOnly => ("SASS", k.sass_archs.join(",")),
             KernelStatus::ArchGuardStub => ("STUB", k.ptx_archs.join(",")),
+            KernelStatus::InvalidPtx => ("BAD ", k.ptx_archs.join(",")),
         };
         let sass = if k.status != KernelStatus::SassOnly && !k.sass_archs.is_empty() {
             format!(" +SASS {}", k.sass_archs.join(","))

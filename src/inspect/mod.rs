@@ -179,6 +179,8 @@ struct EntryFacts {
     bodies: Vec<Option<crate::stub::PtxBody>>,
     /// PTX with `untranslatable`: unsupported forms per kernel (same order).
     forms: Vec<Vec<FormReport>>,
+    /// PTX: why the kernel's function did not parse, per kernel (same order).
+    invalid: Vec<Option<String>>,
     error: Option<Error>,
 }
 
@@ -189,6 +191,29 @@ fn ptx_facts(text: &[u8], file: &str, entry: &fatbin::Entry<'_>, opts: &Options)
     let bodies = kernels
         .iter()
         .map(|k| crate::stub::ptx_body(&parsed.module, k))
+        .collect();
+    // A kernel whose function did not parse is reported with the first diagnostic in it.
+    let invalid = kernels
+        .iter()
+        .map(|k| {
+            parsed
+                .module
+                .invalid()
+                .find(|d| d.name == Some(k.as_str()))
+                .map(|_| {
+                    parsed
+                        .diagnostics
+                        .iter()
+                        .find(|d| d.function.as_deref() == Some(k.as_str()))
+                        .map(|d| {
+                            format!(
+                                "PTX does not parse: line {}:{}: {}",
+                                d.line, d.col, d.message
+                            )
+                        })
+                        .unwrap_or_else(|| "PTX does not parse".to_string())
+                })
+        })
         .collect();
     let forms = if opts.untranslatable {
         let all = crate::ptx::analysis::kernel_forms(&parsed.module);
@@ -213,6 +238,7 @@ fn ptx_facts(text: &[u8], file: &str, entry: &fatbin::Entry<'_>, opts: &Options)
         kernels,
         bodies,
         forms,
+        invalid,
         ..Default::default()
     }
 }
@@ -241,6 +267,7 @@ struct KernelAcc {
     sass: Vec<(String, u64)>,
     body: Option<crate::stub::PtxBody>,
     forms: Vec<FormReport>,
+    invalid: Option<String>,
 }
 
 /// Inspect the bytes of one ELF shared object. `path` is how the report names it,
@@ -351,6 +378,7 @@ pub fn inspect_shared_object(
                             sass: Vec::new(),
                             body: None,
                             forms: Vec::new(),
+                            invalid: None,
                         });
                         kernels.len() - 1
                     });
@@ -366,6 +394,9 @@ pub fn inspect_shared_object(
                         }
                         if let Some(fs) = f.forms.get(n) {
                             acc.forms.extend(fs.iter().cloned());
+                        }
+                        if let Some(Some(why)) = f.invalid.get(n) {
+                            acc.invalid.get_or_insert_with(|| why.clone());
                         }
                     } else if !acc.sass.iter().any(|(a, _)| a == &arch) {
                         acc.sass
@@ -429,6 +460,9 @@ pub fn inspect_shared_object(
             verdict.kernels_sass_only += 1;
             let reason = format!("no PTX; SASS only for {}", sass_archs.join(", "));
             (KernelStatus::SassOnly, Some(reason), None)
+        } else if let Some(why) = k.invalid.clone() {
+            verdict.kernels_invalid_ptx += 1;
+            (KernelStatus::InvalidPtx, Some(why), None)
         } else if let Some((body, real)) = stub {
             verdict.kernels_arch_guard_stub += 1;
             let reason = if real.is_empty() {

@@ -112,6 +112,10 @@ pub struct Verdict {
     /// They are not counted in `kernels_with_ptx`.
     #[serde(default)]
     pub kernels_arch_guard_stub: usize,
+    /// Kernels whose PTX function does not parse (reported with the diagnostic): not
+    /// translatable, not counted in `kernels_with_ptx`.
+    #[serde(default)]
+    pub kernels_invalid_ptx: usize,
     /// Shared objects that carry a fatbin.
     pub shared_objects_with_fatbin: usize,
 }
@@ -122,6 +126,7 @@ impl Verdict {
         self.kernels_with_ptx += o.kernels_with_ptx;
         self.kernels_sass_only += o.kernels_sass_only;
         self.kernels_arch_guard_stub += o.kernels_arch_guard_stub;
+        self.kernels_invalid_ptx += o.kernels_invalid_ptx;
         self.shared_objects_with_fatbin += o.shared_objects_with_fatbin;
     }
 }
@@ -264,6 +269,8 @@ pub enum KernelStatus {
     SassOnly,
     /// Its PTX is an arch-guard stub: real code only in some arch's SASS.
     ArchGuardStub,
+    /// Its PTX function does not parse.
+    InvalidPtx,
 }
 
 /// One kernel of a shared object: a name inside one container. The same name in two
