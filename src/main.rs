@@ -16,13 +16,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// The built-in relink table of `target` with the user's tables merged over it.
+fn load_relink_table(
+    target: cli::Target,
+    files: &[std::path::PathBuf],
+) -> Result<wheelport::relink::Table, wheelport::Error> {
+    let t = match target {
+        cli::Target::Dtk => wheelport::relink::Target::Dtk,
+        cli::Target::Rocm => wheelport::relink::Target::Rocm,
+        cli::Target::Musa => wheelport::relink::Target::Musa,
+    };
+    let mut table = wheelport::relink::load_builtin(t).map_err(wheelport::Error::from)?;
+    for f in files {
+        table.merge_user(f).map_err(wheelport::Error::from)?;
+    }
+    Ok(table)
+}
+
 fn run(cmd: Command) -> Result<u8, wheelport::Error> {
     match cmd {
         Command::Convert { inputs, target, .. } => {
             // Until the lowering and the host rewrite land, show what would be translated.
             let opts = wheelport::inspect::Options {
                 kernels: true,
-                untranslatable: false,
+                ..Default::default()
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             print!("{}", wheelport::inspect::human::render(&report, true));
@@ -50,10 +67,17 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             json,
             kernels,
             untranslatable,
+            target,
+            relink_tables,
         } => {
+            let relink = match target {
+                Some(t) => Some(std::sync::Arc::new(load_relink_table(t, &relink_tables)?)),
+                None => None,
+            };
             let opts = wheelport::inspect::Options {
                 kernels,
                 untranslatable,
+                relink,
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             let mut out = std::io::stdout().lock();

@@ -601,3 +601,62 @@ fn kernel_with_unparsable_ptx_is_reported() {
         Some(format!("PTX does not parse: line {line}:1: unknown opcode `rxt`").as_str())
     );
 }
+
+/// `inspect --target`: the relink plan per object, with a user table winning over the
+/// built-in rows.
+#[test]
+fn relink_plan_in_inspect() {
+    let Some(wheel) = require_corpus("xformers-0.0.35", "relink_plan_in_inspect") else {
+        return;
+    };
+    let r = inspect_json(&["--target", "dtk"], &wheel);
+    let rel = so(&r.inputs[0], "xformers/_C.so").relink.clone().unwrap();
+    assert_eq!(rel.target, "dtk");
+    assert_eq!(
+        rel.needed,
+        vec![
+            (
+                "libcudart.so.12".to_string(),
+                "libgalaxyhip.so.5".to_string()
+            ),
+            ("libc10_cuda.so".to_string(), "libc10_hip.so".to_string()),
+            (
+                "libtorch_cuda.so".to_string(),
+                "libtorch_hip.so".to_string()
+            )
+        ]
+    );
+    let mut unresolved: Vec<&str> = rel.unresolved.iter().map(|u| u.import.as_str()).collect();
+    unresolved.sort();
+    assert_eq!(
+        unresolved,
+        vec![
+            "aoti_torch_get_current_cuda_stream",
+            "torch_c10_cuda_check_msg",
+            "torch_c10_cuda_free_error_msg"
+        ]
+    );
+    // 18 libcudart imports + the torch imports with rows = renamed + shimmed + unresolved.
+    assert_eq!(rel.renamed + rel.shimmed.len() + rel.unresolved.len(), 22);
+    // A user's row wins.
+    let d = tempfile::tempdir().unwrap();
+    let user = d.path().join("mine.tsv");
+    std::fs::write(
+        &user,
+        "#% schema: wheelport-relink-symbols/1\n#% target: dtk\n#% provenance: test\ntorch_c10_cuda_check_msg\tlibc10_cuda.so\trename\ttorch_c10_hip_check_msg\tlibc10_hip.so\t-\tmine\n",
+    )
+    .unwrap();
+    let r = inspect_json(
+        &["--target", "dtk", "--relink-table", user.to_str().unwrap()],
+        &wheel,
+    );
+    let rel = so(&r.inputs[0], "xformers/_C.so").relink.clone().unwrap();
+    assert_eq!(rel.unresolved.len(), 2);
+    let (code, _, err) = run(Command::new(bin())
+        .args(["inspect", "--relink-table", "x.tsv"])
+        .arg(&wheel));
+    assert_eq!(
+        code, 2,
+        "--relink-table without --target is a usage error: {err}"
+    );
+}

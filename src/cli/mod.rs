@@ -74,6 +74,14 @@ pub enum Command {
         /// counts and the first source line of each.
         #[arg(long)]
         untranslatable: bool,
+        /// Also show what the host rewrite would do for this target: DT_NEEDED replacements,
+        /// renamed and shimmed imports, and imports that cannot be re-targeted.
+        #[arg(long, value_enum)]
+        target: Option<Target>,
+        /// A relink table (same format as `relink-tables/<target>/*.tsv`) whose rows win over
+        /// the built-in ones; may be given several times. Needs `--target`.
+        #[arg(long = "relink-table", requires = "target")]
+        relink_tables: Vec<PathBuf>,
     },
     /// Work on PTX files directly.
     Ptx {

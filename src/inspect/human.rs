@@ -149,6 +149,34 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
             }
         }
     }
+    if let Some(r) = &so.relink {
+        let needed: Vec<String> = r
+            .needed
+            .iter()
+            .map(|(a, b)| format!("{a} -> {b}"))
+            .collect();
+        let _ = writeln!(
+            o,
+            "    relink for {}: {}; {} imports renamed, {} to the shim library, {} unresolved",
+            r.target,
+            if needed.is_empty() {
+                "no CUDA library needed".to_string()
+            } else {
+                needed.join(", ")
+            },
+            r.renamed,
+            r.shimmed.len(),
+            r.unresolved.len()
+        );
+        for n in &r.unresolved_needed {
+            let _ = writeln!(o, "      no {} library for {n}", r.target);
+        }
+        for u in &r.unresolved {
+            let shown = crate::cubin::demangle(u.import.split('@').next().unwrap_or(&u.import));
+            let reason: String = u.reason.chars().take(110).collect();
+            let _ = writeln!(o, "      unresolved {shown}: {reason}");
+        }
+    }
     for e in &so.errors {
         let _ = writeln!(o, "    error: {}", fmt_err(e));
     }

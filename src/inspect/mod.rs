@@ -19,13 +19,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What to include in the report.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Include the per-kernel list (`--kernels`).
     pub kernels: bool,
     /// Include, per kernel, the PTX instruction forms the lowering does not support
     /// (`--untranslatable`; implies `kernels`).
     pub untranslatable: bool,
+    /// With a relink table (`--target`, optionally merged with `--relink-table` files): report
+    /// what the host rewrite would do to each object's imports.
+    pub relink: Option<std::sync::Arc<crate::relink::Table>>,
 }
 
 /// Expand the inputs: files are kept as given; a directory contributes every `.whl` and
@@ -289,6 +292,7 @@ pub fn inspect_shared_object(
         import_count: 0,
         fatbin: None,
         kernels: None,
+        relink: None,
         verdict: Verdict::default(),
         errors: Vec::new(),
     };
@@ -311,6 +315,29 @@ pub fn inspect_shared_object(
         }
     }
     rep.cuda_imports = cuda_stack::group_imports(&so.imports, &so.needed);
+    if let Some(table) = &opts.relink {
+        let p = crate::relink::plan(table, &so);
+        rep.relink = Some(RelinkReport {
+            target: table.target().name().to_string(),
+            needed: p
+                .edits
+                .needed
+                .iter()
+                .map(|(a, b)| (a.clone(), b.clone().unwrap_or_default()))
+                .collect(),
+            unresolved_needed: p.unresolved_needed.clone(),
+            renamed: p.edits.renames.len() - p.shimmed.len(),
+            shimmed: p.shimmed.clone(),
+            unresolved: p
+                .unresolved
+                .iter()
+                .map(|u| UnresolvedImport {
+                    import: u.import.clone(),
+                    reason: u.reason.clone(),
+                })
+                .collect(),
+        });
+    }
     rep.import_count = so.imports.len();
     rep.soname = so.soname.clone();
     rep.runpath = so.runpath.clone();

@@ -156,6 +156,9 @@ pub struct SharedObjectReport {
     /// Per-kernel facts; present with `--kernels` (and always in JSON when requested).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kernels: Option<Vec<KernelReport>>,
+    /// With `--target`: what the host rewrite would do to this object's imports.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub relink: Option<RelinkReport>,
     /// Counts for this object.
     pub verdict: Verdict,
     /// Errors for this object (the rest of the report is what could be read).
@@ -298,6 +301,32 @@ pub struct KernelReport {
     /// With `--untranslatable`: the PTX instruction forms the lowering does not support.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub unsupported_forms: Option<Vec<FormReport>>,
+}
+
+/// The relink plan of one object for one target (see `wheelport::relink::plan`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RelinkReport {
+    /// `dtk`, `rocm` or `musa`.
+    pub target: String,
+    /// DT_NEEDED replacements (CUDA soname, target soname).
+    pub needed: Vec<(String, String)>,
+    /// CUDA DT_NEEDED entries with no target soname.
+    pub unresolved_needed: Vec<String>,
+    /// Imports renamed to target symbols.
+    pub renamed: usize,
+    /// Imports renamed to wheelport shim-library symbols.
+    pub shimmed: Vec<String>,
+    /// Imports that cannot be re-targeted, with the table's reason.
+    pub unresolved: Vec<UnresolvedImport>,
+}
+
+/// An import the relink plan cannot re-target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct UnresolvedImport {
+    /// `name` or `name@version`.
+    pub import: String,
+    /// The relink table's notes, or "no row in the relink table".
+    pub reason: String,
 }
 
 /// One PTX instruction form a kernel uses (see `wheelport::ptx::analysis`).
