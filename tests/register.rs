@@ -138,25 +138,12 @@ fn wrapper_points_at_a_hip_bundle() {
         .map(|n| format!("long {n}(void) {{ return 0; }}\n"))
         .collect();
     c_src.push_str(STUB_REGISTER);
-    std::fs::write(dir.join("stub.c"), c_src).unwrap();
-    std::fs::create_dir_all(dir.join("rt")).unwrap();
-    let (code, _, e) = run(Command::new("gcc")
-        .args([
-            "-shared",
-            "-fPIC",
-            "-Wl,-soname,libamdhip64.so.6",
-            "-o",
-            "rt/libamdhip64.so.6",
-            "stub.c",
-        ])
-        .current_dir(dir));
-    assert_eq!(code, 0, "{e}");
-    let (code, outp, e) = run(Command::new("python3")
-        .arg("-c")
-        .arg("import ctypes, sys\nctypes.CDLL(sys.argv[1])\nprint(ctypes.CDLL('libamdhip64.so.6').stub_registrations_ok())")
-        .arg(&new)
-        .env("LD_BIND_NOW", "1")
-        .env("LD_LIBRARY_PATH", dir.join("rt")));
+    let rt = stub_runtime(dir, "libamdhip64.so.6", &c_src);
+    let (code, outp, e) = python_bind_now(
+        "import ctypes, sys\nctypes.CDLL(sys.argv[1])\nprint(ctypes.CDLL('libamdhip64.so.6').stub_registrations_ok())",
+        &[&new],
+        &rt,
+    );
     assert_eq!(code, 0, "{e}");
     assert_eq!(
         outp.trim(),

@@ -65,25 +65,8 @@ fn launch_path_reaches_the_runtime_unchanged() {
         dynamic.contains("Library soname: [libwheelport_shim.so]"),
         "{dynamic}"
     );
-    std::fs::create_dir_all(dir.join("rt")).unwrap();
-    std::fs::write(dir.join("rt/rt.c"), RECORDING_RUNTIME).unwrap();
-    let (c, _, e) = run(Command::new(&gcc)
-        .args([
-            "-shared",
-            "-fPIC",
-            "-Wl,-soname,libamdhip64.so.6",
-            "-o",
-            "rt/libamdhip64.so.6",
-            "rt/rt.c",
-        ])
-        .current_dir(dir));
-    assert_eq!(c, 0, "{e}");
-    let (c, out, e) = run(Command::new("python3")
-        .arg("-c")
-        .arg(DRIVER)
-        .arg(&shim)
-        .env("LD_BIND_NOW", "1")
-        .env("LD_LIBRARY_PATH", dir.join("rt")));
+    let rt = stub_runtime(dir, "libamdhip64.so.6", RECORDING_RUNTIME);
+    let (c, out, e) = python_bind_now(DRIVER, &[&shim], &rt);
     assert_eq!((c, out.trim()), (0, "ok"), "{e}");
 }
 

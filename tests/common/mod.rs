@@ -172,3 +172,32 @@ pub fn amdgpu_code_object(dir: &Path, arch: &str) -> Option<Vec<u8>> {
     assert_eq!(c, 0, "{e}");
     Some(std::fs::read(co).unwrap())
 }
+
+/// Build `c_src` with gcc into `dir/rt/<soname>` (a stub runtime library); returns `dir/rt`.
+pub fn stub_runtime(dir: &Path, soname: &str, c_src: &str) -> PathBuf {
+    let rt = dir.join("rt");
+    std::fs::create_dir_all(&rt).unwrap();
+    std::fs::write(rt.join("stub.c"), c_src).unwrap();
+    let (code, _, e) = run(Command::new("gcc")
+        .args([
+            "-shared",
+            "-fPIC",
+            &format!("-Wl,-soname,{soname}"),
+            "-o",
+            soname,
+            "stub.c",
+        ])
+        .current_dir(&rt));
+    assert_eq!(code, 0, "{e}");
+    rt
+}
+
+/// Run a Python snippet with `args`, `LD_BIND_NOW=1` and `LD_LIBRARY_PATH=libdir`.
+pub fn python_bind_now(code: &str, args: &[&Path], libdir: &Path) -> (i32, String, String) {
+    run(Command::new("python3")
+        .arg("-c")
+        .arg(code)
+        .args(args)
+        .env("LD_BIND_NOW", "1")
+        .env("LD_LIBRARY_PATH", libdir))
+}
