@@ -14,6 +14,8 @@
 //!   `#if __CUDA_ARCH__` guard.
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
+//! * [`target`] — target profiles (`targets/*.toml`): triple, address spaces, wave size,
+//!   container and toolchain search paths per target.
 //! * [`shim`] — the C shim library for CUDA entry points a rename cannot serve.
 //! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
@@ -37,6 +39,7 @@ pub mod relink;
 pub mod rewrite;
 pub mod shim;
 pub mod stub;
+pub mod target;
 pub mod wheel;
 
 pub use error::{Error, Result};
