@@ -12,6 +12,7 @@
 //! * [`ptx`] — the PTX front end (lexer, parser, AST, printer, analysis).
 //! * [`stub`] — the arch-guard stub rule: kernels whose PTX was compiled out by an
 //!   `#if __CUDA_ARCH__` guard.
+//! * [`lower`] — PTX AST to LLVM IR text for a target profile, with per-kernel outcomes.
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
 //! * [`target`] — target profiles (`targets/*.toml`): triple, address spaces, wave size,
@@ -34,6 +35,7 @@ pub mod elf;
 pub mod error;
 pub mod fatbin;
 pub mod inspect;
+pub mod lower;
 pub mod ptx;
 pub mod relink;
 pub mod rewrite;

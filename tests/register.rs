@@ -63,6 +63,7 @@ fn wrapper_points_at_a_hip_bundle() {
     let bundle = wheelport::bundle::write_hip(&[("gfx906", &co)]);
     p.edits.registrations = vec![Registration {
         wrapper_address: w.address,
+        magic: wheelport::rewrite::HIP_WRAPPER_MAGIC,
         bundle: bundle.clone(),
     }];
     let (out, summary) = rewrite(&data, &p.edits, "sass_ptx.so").unwrap();

@@ -60,12 +60,21 @@ pub struct HostEdits {
 pub struct Registration {
     /// Virtual address of the wrapper.
     pub wrapper_address: u64,
-    /// The offload bundle (see [`crate::bundle`]).
+    /// The wrapper magic to write: [`HIP_WRAPPER_MAGIC`] for a clang offload bundle, or
+    /// [`CUDA_WRAPPER_MAGIC`] for a CUDA fatbin (the `cuda` twin target, whose device code is
+    /// registered by the CUDA runtime itself). Every registration of one file uses the same
+    /// magic.
+    pub magic: u32,
+    /// The device code: a clang offload bundle (see [`crate::bundle`]) for HIP, or a fatbin
+    /// (`0xBA55ED50` header) for CUDA.
     pub bundle: Vec<u8>,
 }
 
 /// HIP's wrapper magic, "HIPF" (`__hipRegisterFatBinary` rejects anything else).
 pub const HIP_WRAPPER_MAGIC: u32 = 0x4849_5046;
+
+/// CUDA's wrapper magic, `0x466243B1` (`__fatBinC_Wrapper_t.magic`, reference §2).
+pub const CUDA_WRAPPER_MAGIC: u32 = 0x4662_43B1;
 
 /// What [`rewrite`] changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -84,8 +93,14 @@ pub struct RewriteSummary {
     pub registrations: usize,
 }
 
-/// Turn the wrapper at `wrapper` into `{HIPF, 1, target, 0}`.
-fn repoint_wrapper(b: &mut Builder<'_>, wrapper: u64, target: u64, file: &str) -> Result<()> {
+/// Turn the wrapper at `wrapper` into `{magic, 1, target, 0}`.
+fn repoint_wrapper(
+    b: &mut Builder<'_>,
+    wrapper: u64,
+    magic: u32,
+    target: u64,
+    file: &str,
+) -> Result<()> {
     let section = b
         .sections
         .iter_mut()
@@ -109,7 +124,7 @@ fn repoint_wrapper(b: &mut Builder<'_>, wrapper: u64, target: u64, file: &str) -
         ));
     };
     let d = bytes.to_mut();
-    d[at..at + 4].copy_from_slice(&HIP_WRAPPER_MAGIC.to_le_bytes());
+    d[at..at + 4].copy_from_slice(&magic.to_le_bytes());
     d[at + 4..at + 8].copy_from_slice(&1u32.to_le_bytes());
     d[at + 8..at + 16].copy_from_slice(&target.to_le_bytes());
     // +16 is unused by HIP; a device-link wrapper's relocation there stays (the relocation
@@ -327,10 +342,22 @@ pub fn rewrite_into(
             }
         }
     }
-    // New device code: one `.hip_fatbin` section holding every bundle, 4096-aligned.
+    // New device code: one `.hip_fatbin` section holding every bundle, 4096-aligned
+    // (`.nv_fatbin.wheelport` for CUDA fatbins of the twin target).
     let mut added = Vec::new();
     let mut bundle_offsets = Vec::new();
-    if !edits.registrations.is_empty() {
+    if let Some(first) = edits.registrations.first() {
+        if edits.registrations.iter().any(|r| r.magic != first.magic) {
+            return Err(err(
+                file,
+                "registrations of one file must all use the same wrapper magic",
+            ));
+        }
+        let name: &[u8] = if first.magic == HIP_WRAPPER_MAGIC {
+            b".hip_fatbin"
+        } else {
+            b".nv_fatbin.wheelport"
+        };
         let mut blob = Vec::new();
         for r in &edits.registrations {
             blob.resize(blob.len().div_ceil(4096) * 4096, 0);
@@ -338,7 +365,7 @@ pub fn rewrite_into(
             blob.extend_from_slice(&r.bundle);
         }
         let s = b.sections.add();
-        s.name = b".hip_fatbin".to_vec().into();
+        s.name = name.to_vec().into();
         s.sh_type = elf::SHT_PROGBITS;
         s.sh_flags = elf::SectionFlags(elf::SHF_ALLOC.0);
         s.sh_addralign = 4096;
@@ -359,7 +386,7 @@ pub fn rewrite_into(
     if let Some(&fatbin) = added.first() {
         let base = b.sections.get(fatbin).sh_addr;
         for (r, off) in edits.registrations.iter().zip(&bundle_offsets) {
-            repoint_wrapper(&mut b, r.wrapper_address, base + off, file)?;
+            repoint_wrapper(&mut b, r.wrapper_address, r.magic, base + off, file)?;
         }
         summary.registrations = edits.registrations.len();
     }

@@ -96,9 +96,7 @@ pub fn builtin() -> &'static [Profile] {
     P.get_or_init(|| {
         SOURCES
             .iter()
-            .map(|(n, s)| {
-                toml::from_str(s).unwrap_or_else(|e| panic!("targets/{n}.toml: {e}"))
-            })
+            .map(|(n, s)| toml::from_str(s).unwrap_or_else(|e| panic!("targets/{n}.toml: {e}")))
             .collect()
     })
 }

@@ -1,0 +1,68 @@
+//! Lowering: PTX AST ([`crate::ptx::ast`]) to LLVM IR text for one target profile
+//! ([`crate::target::Profile`]).
+//!
+//! The IR uses opaque pointers (LLVM 14 reads it with `-opaque-pointers`, LLVM 15 and later
+//! as is). Kernels keep their exact PTX names and parameter layout; operations that are not
+//! one LLVM instruction call the device support library of the target family
+//! (`kernels-ir/<family>.ll`, see [`LoweredModule::support_library`]), which the device build
+//! links in before optimisation.
+//!
+//! A kernel that cannot be lowered (unsupported instruction forms, invalid PTX) is left out
+//! of the IR and reported in [`LoweredModule::kernels`] with its reason, never dropped
+//! silently.
+
+use serde::Serialize;
+
+/// One kernel parameter as laid out by the PTX `.param` list (PTX ISA 9.x §5.1.6): the
+/// runtime packs `void **args` by these offsets, so the code object's kernel-argument
+/// metadata must reproduce them exactly.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParamLayout {
+    /// The PTX parameter name.
+    pub name: String,
+    /// Byte offset from the start of the argument block.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// Alignment in bytes.
+    pub align: u32,
+}
+
+/// What became of one `.entry`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum KernelOutcome {
+    /// Lowered: the kernel is defined in [`LoweredModule::ir`].
+    Lowered,
+    /// Not lowered; the kernel is absent from the IR.
+    Unsupported {
+        /// The instruction forms that have no lowering (see [`crate::ptx::analysis::form_of`]),
+        /// empty when the reason is not a form (e.g. invalid PTX).
+        forms: Vec<String>,
+        /// One line for reports.
+        reason: String,
+    },
+}
+
+/// One `.entry` of the module and its outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelResult {
+    /// The exact (mangled) PTX name.
+    pub name: String,
+    /// Lowered or not, and why.
+    pub outcome: KernelOutcome,
+    /// The PTX parameter layout (also for unsupported kernels).
+    pub params: Vec<ParamLayout>,
+}
+
+/// The result of lowering one PTX module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoweredModule {
+    /// LLVM IR text (one module), without the support library.
+    pub ir: String,
+    /// Every `.entry` of the input, in source order.
+    pub kernels: Vec<KernelResult>,
+    /// Path of the support library to link, relative to the repository root (the profile's
+    /// `ir_library`); empty when none is needed.
+    pub support_library: String,
+}
