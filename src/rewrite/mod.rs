@@ -376,6 +376,20 @@ pub fn rewrite_into(
         }
     }
 
+    // Keep `.dynamic` at its size: removed entries become DT_NULL padding (spare slots, as
+    // GNU ld leaves them), so that PT_DYNAMIC still matches the section (invariant 15).
+    let dynamic_slots = before
+        .iter()
+        .find(|(n, _)| n == ".dynamic")
+        .map_or(0, |(_, s)| (*s / 16) as usize);
+    if let Some(d) = b.dynamic_data_mut() {
+        while d.len() + 1 < dynamic_slots {
+            d.push(Dynamic::Integer {
+                tag: elf::DT_NULL,
+                val: 0,
+            });
+        }
+    }
     b.set_section_sizes();
     let after = regenerated_sizes(&b);
     let mut grown = Vec::new();
