@@ -210,7 +210,12 @@ fn gcc_layout(
         .arg("-I")
         .arg(dir)
         .args(std::env::var("WHEELPORT_CUDA12_INCLUDE").map(|i| format!("-I{i}")))
-        .args(std::env::var("WHEELPORT_CUDA_BIN").map(|b| format!("-idirafter{b}/../include")))
+        // crt/host_defines.h (attribute macros only) comes with nvcc, next to its bin/.
+        .args(
+            find_tool("nvcc")
+                .and_then(|n| Some(n.parent()?.parent()?.join("include")))
+                .map(|i| format!("-idirafter{}", i.display())),
+        )
         .arg("-o")
         .arg(&exe)
         .arg(&src));
