@@ -123,9 +123,21 @@ fn case_table_covers_every_entry_of_the_fixture() {
     assert!(warp.is_disjoint(&entries));
 }
 
-/// Check one results file; returns the number of kernels (entries) that passed.
+/// Check one results file of `twin_fixtures.so` against `cases.json`; returns the number of
+/// kernels (entries) that passed.
 fn check_results(path: &Path, kind: &str, converted_so: Option<&Path>) -> usize {
-    let so = gpu_dir().join("twin_fixtures.so");
+    check_results_of(path, kind, "twin_fixtures", "cases.json", converted_so)
+}
+
+/// Check one results file for the fixture `fixtures/gpu/<fixture>.so` and its case table.
+fn check_results_of(
+    path: &Path,
+    kind: &str,
+    fixture: &str,
+    cases: &str,
+    converted_so: Option<&Path>,
+) -> usize {
+    let so = gpu_dir().join(format!("{fixture}.so"));
     let v = read_json(path);
     let file = path.display();
     assert_eq!(v["schema"], "wheelport-gpu-results/1", "{file}: schema");
@@ -133,7 +145,7 @@ fn check_results(path: &Path, kind: &str, converted_so: Option<&Path>) -> usize 
     assert_eq!(
         v["original"]["sha256"].as_str(),
         Some(sha256_hex(&so).as_str()),
-        "{file}: results are for another twin_fixtures.so (rebuild? rerun tools/gpu/run-on-device.sh)"
+        "{file}: results are for another {fixture}.so (rebuild? rerun tools/gpu/run-on-device.sh)"
     );
     if let Some(conv) = converted_so {
         assert_eq!(
@@ -153,8 +165,8 @@ fn check_results(path: &Path, kind: &str, converted_so: Option<&Path>) -> usize 
     }
     assert_eq!(
         v["cases_file"]["sha256"].as_str(),
-        Some(sha256_hex(&gpu_dir().join("cases.json")).as_str()),
-        "{file}: results are for another cases.json"
+        Some(sha256_hex(&gpu_dir().join(cases)).as_str()),
+        "{file}: results are for another {cases}"
     );
     let dev = v["device"]["name"].as_str().unwrap_or("");
     assert!(dev.contains("NVIDIA"), "{file}: device {dev:?}");
@@ -216,7 +228,13 @@ fn check_results(path: &Path, kind: &str, converted_so: Option<&Path>) -> usize 
         missing.is_empty() && failures.is_empty(),
         "{file}: kernels without 3 passing seeds: {missing:?}; failing case/seeds: {failures:?}"
     );
-    assert!(entries.len() >= 30);
+    if fixture == "twin_fixtures" {
+        assert!(
+            entries.len() >= 30,
+            "{file}: only {} kernels",
+            entries.len()
+        );
+    }
     entries.len()
 }
 
@@ -249,4 +267,58 @@ fn ptxjit_validation_results_pass() {
         Some(&gpu_dir().join("twin_fixtures_ptxjit.so")),
     );
     eprintln!("ptxjit validation: {n} kernels pass on 3+ seeds");
+}
+
+/// The warp-level fixture of issue 5, validated the same way (SASS against the driver's JIT).
+#[test]
+fn warp_ptxjit_validation_results_pass() {
+    let n = check_results_of(
+        &gpu_dir().join("results/warp-ptxjit-validation.json"),
+        "ptxjit-validation",
+        "warp_fixtures",
+        "warp_cases.json",
+        Some(&gpu_dir().join("warp_fixtures_ptxjit.so")),
+    );
+    assert_eq!(n, 12);
+}
+
+/// The check rejects incomplete or inconsistent results: the committed validation results,
+/// relabelled as twin results (the positive control), then with one defect each.
+#[test]
+fn results_check_rejects_tampered_records() {
+    let base = read_json(&gpu_dir().join("results/ptxjit-validation.json"));
+    let dir = tempfile::tempdir().unwrap();
+    let check = |v: &Value| {
+        let p = dir.path().join("twin.json");
+        std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
+        std::panic::catch_unwind(|| check_results(&p, "twin", None))
+    };
+    let mut good = base.clone();
+    good["kind"] = "twin".into();
+    assert!(check(&good).is_ok(), "positive control must pass");
+
+    // one seed fewer for one kernel
+    let mut v = good.clone();
+    v["kernels"][0]["seeds"].as_array_mut().unwrap().pop();
+    assert!(check(&v).is_err(), "2 seeds accepted");
+    // a failing output
+    let mut v = good.clone();
+    v["kernels"][3]["seeds"][1]["outputs"][0]["pass"] = false.into();
+    assert!(check(&v).is_err(), "failing output accepted");
+    // an exact output claimed to pass with different bytes
+    let mut v = good.clone();
+    v["kernels"][5]["seeds"][0]["outputs"][0]["conv_sha256"] = "00".repeat(32).into();
+    assert!(check(&v).is_err(), "pass with differing sha256 accepted");
+    // results of another original
+    let mut v = good.clone();
+    v["original"]["sha256"] = "11".repeat(32).into();
+    assert!(check(&v).is_err(), "other original accepted");
+    // a kernel missing altogether
+    let mut v = good.clone();
+    v["kernels"].as_array_mut().unwrap().remove(0);
+    assert!(check(&v).is_err(), "missing kernel accepted");
+    // the converted file is the original
+    let mut v = good.clone();
+    v["converted"]["sha256"] = v["original"]["sha256"].clone();
+    assert!(check(&v).is_err(), "original compared with itself accepted");
 }

@@ -11,7 +11,8 @@
 #
 # Needs python3 (stdlib only), the NVIDIA driver, and libcudart.so.13 (the fixtures link it
 # dynamically): found through ldconfig, $WP_CUDART_DIR, the pip `nvidia` packages of python3
-# (nvidia/cu13/lib, as torch cu13x wheels install it), or /usr/local/cuda*/lib64.
+# (nvidia/cu13/lib, as torch cu13x wheels install it), /usr/local/cuda*/lib64, or
+# $WP_CUDART_FALLBACK (a carried copy), in that order.
 # Each .so runs in its own worker processes (tools/gpu/harness.py run). Exit status: 0 when
 # every case passed, 1 when some failed, 2 on a setup error.
 #
@@ -44,7 +45,7 @@ for p in sys.path:
 EOF
 )"
     if [ -n "$d" ]; then echo "$d"; return; fi
-    for d in /usr/local/cuda*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib; do
+    for d in /usr/local/cuda*/lib64 /usr/local/cuda*/targets/x86_64-linux/lib ${WP_CUDART_FALLBACK:-}; do
         if [ -e "$d/libcudart.so.13" ]; then echo "$d"; return; fi
     done
 }
