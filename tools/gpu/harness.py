@@ -698,6 +698,8 @@ def compare(args):
     }
     if results["device_converted_run"] is None:
         del results["device_converted_run"]
+    if os.environ.get("WP_NVIDIA_DRIVER") and results["device"]:
+        results["device"]["nvidia_driver"] = os.environ["WP_NVIDIA_DRIVER"]
     write_json(args.out, results)
     print(f"compare: {n_pass}/{len(kernels)} cases pass; {len(entries)} entries -> {args.out}")
     for k in kernels:

@@ -72,6 +72,7 @@ t1=$(date +%s)
 python3 "$HERE/harness.py" run --so "$CONV" --cases "$CASES" --out "$WORK/conv" --seeds "$SEEDS" || exit 2
 t2=$(date +%s)
 echo "seconds: original $((t1 - t0)), converted $((t2 - t1))" | tee -a "$OUTDIR/env.txt"
+WP_NVIDIA_DRIVER="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)" \
 python3 "$HERE/harness.py" compare --orig "$WORK/orig" --conv "$WORK/conv" --orig-so "$ORIG" \
     --conv-so "$CONV" --cases "$CASES" --kind "$KIND" --seeds "$SEEDS" --out "$OUTDIR/results.json"
 rc=$?
