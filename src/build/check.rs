@@ -82,6 +82,12 @@ pub fn code_object(data: &[u8], module: &str, arch: &str, kernels: &[KernelResul
             h.e_ident.os_abi.0
         )));
     }
+    // EF_AMDGPU_MACH (low byte of e_flags): 0 means no specific processor.
+    if h.e_flags(endian).0 & 0xff == 0 {
+        return Err(e(
+            "code object e_flags name no processor (EF_AMDGPU_MACH is 0)".into(),
+        ));
+    }
     if h.e_type(endian) != elf::ET_DYN {
         return Err(e(format!(
             "code object e_type is {}, expected ET_DYN (3)",

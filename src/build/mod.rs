@@ -31,7 +31,7 @@ pub mod cmd;
 use crate::error::{Error, ErrorKind, Result};
 use crate::lower::{KernelOutcome, LoweredModule};
 use crate::target::{Family, Profile};
-use crate::toolchain::{run_tool, Tool, Toolchain};
+use crate::toolchain::{run_tool, run_tool_output, Tool, Toolchain};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -308,10 +308,28 @@ pub fn build_module(
                     linked_done = true;
                 }
                 for st in &steps {
-                    run_tool(st.tool, &st.args, module).map_err(|e| Error {
-                        message: format!("{arch}: {}", e.message),
-                        ..e
-                    })?;
+                    let (_, stderr) =
+                        run_tool_output(st.tool, &st.args, module).map_err(|e| Error {
+                            message: format!("{arch}: {}", e.message),
+                            ..e
+                        })?;
+                    // LLVM warns and builds generic code for a processor it does not know
+                    // (e.g. DTK's gfx926 with upstream LLVM): that is not the arch asked for.
+                    if let Some(l) = stderr
+                        .lines()
+                        .find(|l| l.contains("is not a recognized processor"))
+                    {
+                        return Err(Error::new(
+                            ErrorKind::Toolchain,
+                            module,
+                            format!(
+                                "{arch}: `{}` ({}) does not know this processor: {}",
+                                st.tool.name,
+                                st.tool.path.display(),
+                                l.trim()
+                            ),
+                        ));
+                    }
                 }
                 std::fs::read(&out).map_err(|e| Error::io(s(&out), e))?
             }

@@ -512,6 +512,19 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
 /// [`ErrorKind::Toolchain`] naming `module`, the tool and its path when it cannot be started
 /// or exits non-zero; the message carries the exit status and stderr (last 4000 bytes).
 pub fn run_tool<S: AsRef<OsStr>>(tool: &Tool, args: &[S], module: &str) -> Result<Vec<u8>> {
+    run_tool_output(tool, args, module).map(|(out, _)| out)
+}
+
+/// As [`run_tool`], returning (stdout, stderr) of a successful run (LLVM tools print
+/// warnings such as "is not a recognized processor" on stderr and still exit 0).
+///
+/// # Errors
+/// As [`run_tool`].
+pub fn run_tool_output<S: AsRef<OsStr>>(
+    tool: &Tool,
+    args: &[S],
+    module: &str,
+) -> Result<(Vec<u8>, String)> {
     let out = Command::new(&tool.path).args(args).output().map_err(|e| {
         Error::new(
             ErrorKind::Toolchain,
@@ -542,7 +555,10 @@ pub fn run_tool<S: AsRef<OsStr>>(tool: &Tool, args: &[S], module: &str) -> Resul
             ),
         ));
     }
-    Ok(out.stdout)
+    Ok((
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
 }
 
 /// The human-readable `wheelport doctor` report for `chains` (one per target): what was
