@@ -29,8 +29,16 @@
 //! reasons ([`WrapperReport::kernels`]); launching one in the twin fails with a CUDA error
 //! (the function is not in the registered module) instead of running original code.
 //!
+//! NVIDIA's tools (cuobjdump 13.5, and the profilers that extract device code) read only the
+//! first section named `.nv_fatbin`. So when the original `.nv_fatbin` ends up entirely
+//! zeroed (every registered wrapper converted), it is renamed [`ORIGINAL_SECTION`] and the new
+//! section takes the name `.nv_fatbin`: `cuobjdump -lptx` on the twin then lists exactly the
+//! lowering's PTX. Otherwise (SASS-only wrappers left alone) the names stay, so the tools
+//! still see the original containers that remain in use. The CUDA runtime itself never looks
+//! at section names (it follows the wrapper's pointer).
+//!
 //! After rewriting, the output is read back and every converted wrapper is checked to point
-//! at a container in `.nv_fatbin.wheelport` holding exactly the PTX built for it.
+//! at a container in the new section holding exactly the PTX built for it.
 
 use crate::build::{self, BuildOptions, ModuleInput};
 use crate::elf;
@@ -44,6 +52,9 @@ use serde::Serialize;
 
 /// The section [`crate::rewrite`] adds for CUDA fatbins.
 pub const TWIN_SECTION: &str = ".nv_fatbin.wheelport";
+/// The name the original `.nv_fatbin` gets when it was zeroed entirely and the new section
+/// takes its name.
+pub const ORIGINAL_SECTION: &str = ".nv_fatbin.orig";
 
 /// The lowering used by [`twin`]: PTX module and profile to a [`LoweredModule`]
 /// (the signature of `crate::lower::lower_module`).
@@ -112,8 +123,11 @@ pub struct TwinReport {
     pub wrappers: Vec<WrapperReport>,
     /// (file offset, size) of every container zeroed in the output.
     pub zeroed: Vec<(u64, u64)>,
-    /// Address and size of `.nv_fatbin.wheelport` in the output (absent when nothing was
-    /// converted).
+    /// The section holding the new fatbins in the output: `.nv_fatbin` (when the original was
+    /// zeroed entirely and renamed [`ORIGINAL_SECTION`]) or [`TWIN_SECTION`]; empty when
+    /// nothing was converted.
+    pub section_name: String,
+    /// Address and size of that section (absent when nothing was converted).
     pub section: Option<(u64, u64)>,
 }
 
@@ -344,12 +358,26 @@ pub fn twin(
             arch: opts.arch.clone(),
             wrappers: reports,
             zeroed: Vec::new(),
+            section_name: String::new(),
             section: None,
         };
         return Ok((data.to_vec(), report));
     }
     let (out, _summary) = rewrite::rewrite(&patched, &edits, file)?;
-    let section = verify(&out, file, &new_ptx)?;
+    let old_zeroed = sections
+        .iter()
+        .filter(|(info, _)| info.name == elf::scan::NV_FATBIN)
+        .all(|(info, _)| {
+            patched[info.offset as usize..(info.offset + info.size) as usize]
+                .iter()
+                .all(|&b| b == 0)
+        });
+    let (out, new_name) = if old_zeroed {
+        (take_nv_fatbin_name(&out, file)?, elf::scan::NV_FATBIN)
+    } else {
+        (out, TWIN_SECTION)
+    };
+    let section = verify(&out, file, new_name, &new_ptx)?;
     Ok((
         out,
         TwinReport {
@@ -357,16 +385,35 @@ pub fn twin(
             arch: opts.arch.clone(),
             wrappers: reports,
             zeroed,
+            section_name: new_name.to_string(),
             section: Some(section),
         },
     ))
 }
 
+/// Rename `.nv_fatbin` to [`ORIGINAL_SECTION`] and [`TWIN_SECTION`] to `.nv_fatbin` (only
+/// `.shstrtab` and the section headers change).
+fn take_nv_fatbin_name(data: &[u8], file: &str) -> Result<Vec<u8>> {
+    let err = |m: String| Error::new(ErrorKind::Elf, file, m);
+    let mut b = object::build::elf::Builder::read(data)
+        .map_err(|e| err(format!("ELF builder cannot read the twin: {e}")))?;
+    for s in b.sections.iter_mut() {
+        if s.name.as_slice() == elf::scan::NV_FATBIN.as_bytes() {
+            s.name = ORIGINAL_SECTION.as_bytes().to_vec().into();
+        } else if s.name.as_slice() == TWIN_SECTION.as_bytes() {
+            s.name = elf::scan::NV_FATBIN.as_bytes().to_vec().into();
+        }
+    }
+    let mut out = Vec::with_capacity(data.len());
+    b.write(&mut out)
+        .map_err(|e| err(format!("cannot write the twin: {e}")))?;
+    Ok(out)
+}
+
 /// Read the rewritten file back: every converted wrapper holds the CUDA magic, version 1,
-/// and points (through its R_X86_64_RELATIVE relocation) at a container in
-/// [`TWIN_SECTION`] whose only entry is the PTX built for it. Returns the section's
-/// (address, size).
-fn verify(out: &[u8], file: &str, expect: &[(u64, Vec<u8>)]) -> Result<(u64, u64)> {
+/// and points (through its R_X86_64_RELATIVE relocation) at a container in section
+/// `name` whose only entry is the PTX built for it. Returns the section's (address, size).
+fn verify(out: &[u8], file: &str, name: &str, expect: &[(u64, Vec<u8>)]) -> Result<(u64, u64)> {
     use object::{Object, ObjectSection};
     let e = |m: String| {
         Error::new(
@@ -377,11 +424,11 @@ fn verify(out: &[u8], file: &str, expect: &[(u64, Vec<u8>)]) -> Result<(u64, u64
     };
     let obj = object::File::parse(out).map_err(|x| e(format!("output does not parse: {x}")))?;
     let sec = obj
-        .section_by_name(TWIN_SECTION)
-        .ok_or_else(|| e(format!("no {TWIN_SECTION} section")))?;
+        .section_by_name(name)
+        .ok_or_else(|| e(format!("no {name} section")))?;
     let (sec_off, _) = sec
         .file_range()
-        .ok_or_else(|| e(format!("{TWIN_SECTION} has no file data")))?;
+        .ok_or_else(|| e(format!("{name} has no file data")))?;
     let so = elf::scan(out, file)?;
     for (addr, ptx) in expect {
         let w = so
@@ -397,7 +444,7 @@ fn verify(out: &[u8], file: &str, expect: &[(u64, Vec<u8>)]) -> Result<(u64, u64
         }
         if w.data < sec.address() || w.data >= sec.address() + sec.size() || !w.data_relocated {
             return Err(e(format!(
-                "wrapper {addr:#x} points at {:#x}, outside {TWIN_SECTION} ({:#x}+{:#x}), or not through a relocation",
+                "wrapper {addr:#x} points at {:#x}, outside {name} ({:#x}+{:#x}), or not through a relocation",
                 w.data,
                 sec.address(),
                 sec.size()
@@ -481,7 +528,8 @@ pub fn render(r: &TwinReport) -> String {
     }
     if let Some((a, n)) = r.section {
         s.push_str(&format!(
-            "  new PTX in {TWIN_SECTION} at {a:#x} ({n} bytes); {} old container(s) zeroed\n",
+            "  new PTX in {} at {a:#x} ({n} bytes); {} old container(s) zeroed\n",
+            r.section_name,
             r.zeroed.len()
         ));
     }
