@@ -96,6 +96,11 @@ fn convert(fixture: &str, dir: &Path) -> Option<(PathBuf, Vec<u8>, TwinReport)> 
     eprintln!("{fixture}: twin in {:.2} s", t0.elapsed().as_secs_f64());
     let path = dir.join(fixture);
     wheelport::twin::write_output(&path, &out).unwrap();
+    // For a run on a GPU: WHEELPORT_KEEP_TWINS=DIR keeps `<stem>.twin.so` there.
+    if let Some(keep) = std::env::var_os("WHEELPORT_KEEP_TWINS") {
+        let stem = fixture.trim_end_matches(".so");
+        std::fs::write(Path::new(&keep).join(format!("{stem}.twin.so")), &out).unwrap();
+    }
     Some((path, out, report))
 }
 
@@ -352,6 +357,38 @@ fn unregistered_and_sass_only_wrappers() {
         std::fs::read(common::root().join("fixtures/cuda/rdc.so")).unwrap()
     );
     assert!(wheelport::twin::render(&report).contains("SASS only"));
+}
+
+#[test]
+fn device_variables_missing_from_the_new_ptx_are_reported() {
+    // globals.so registers c_coeffs, c_degree, d_counter, d_table, d_scalar
+    // (__cudaRegisterVar); the stand-in IR defines none of them.
+    let t = tempfile::tempdir().unwrap();
+    let Some((_, _, report)) = convert("globals.so", t.path()) else {
+        return;
+    };
+    let w = report
+        .wrappers
+        .iter()
+        .find(|w| w.status == WrapperStatus::Converted)
+        .unwrap();
+    assert_eq!(
+        w.variables_missing,
+        [
+            "c_coeffs: not defined in the new PTX",
+            "c_degree: not defined in the new PTX",
+            "d_counter: not defined in the new PTX",
+            "d_table: not defined in the new PTX",
+            "d_scalar: not defined in the new PTX"
+        ]
+    );
+    assert!(!report.complete());
+    assert!(wheelport::twin::render(&report).contains("VARIABLE MISSING (wrapper"));
+    // sass_ptx has no device variables: nothing reported.
+    let Some((_, _, report)) = convert("sass_ptx.so", t.path()) else {
+        return;
+    };
+    assert!(report.wrappers[0].variables_missing.is_empty());
 }
 
 #[test]

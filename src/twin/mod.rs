@@ -110,6 +110,10 @@ pub struct WrapperReport {
     pub new_ptx_bytes: usize,
     /// Whether the build came from the cache.
     pub from_cache: bool,
+    /// Module-scope `.global`/`.const` variables of the source PTX (what host code registers
+    /// with `__cudaRegisterVar`) that the new PTX does not define with the same size, as
+    /// `name: reason`. The CUDA runtime cannot bind these; empty when all are there.
+    pub variables_missing: Vec<String>,
 }
 
 /// The report of one twin conversion.
@@ -225,6 +229,7 @@ pub fn twin(
             kernels: Vec::new(),
             new_ptx_bytes: 0,
             from_cache: false,
+            variables_missing: Vec::new(),
         };
         if !registered.contains(&w.address) {
             reports.push(rep);
@@ -316,6 +321,7 @@ pub fn twin(
         rep.new_ptx_bytes = obj.bytes.len();
         rep.from_cache = obj.from_cache;
         rep.source_ptx = Some(job.source.clone());
+        rep.variables_missing = missing_variables(&job.ptx, text, &job.module_name);
         edits.registrations.push(Registration {
             wrapper_address: so.wrappers[job.wrapper].address,
             magic: CUDA_WRAPPER_MAGIC,
@@ -389,6 +395,42 @@ pub fn twin(
             section: Some(section),
         },
     ))
+}
+
+/// Byte size of each module-scope `.global`/`.const` variable of `ptx` (by name).
+fn module_variables(ptx: &str, name: &str) -> Vec<(String, Option<u64>)> {
+    use crate::ptx::StateSpace;
+    let parsed = crate::ptx::parse(ptx, name);
+    let mut v = Vec::new();
+    for d in parsed.module.variables() {
+        if !matches!(d.space, StateSpace::Global | StateSpace::Const) {
+            continue;
+        }
+        let elem = u64::from(d.ty.bits().div_ceil(8)).max(1) * u64::from(d.vector.unwrap_or(1));
+        for x in &d.decls {
+            // An unsized `[]` has no size to compare.
+            let size = x.array.iter().try_fold(elem, |acc, n| n.map(|n| acc * n));
+            v.push((x.name.to_string(), size));
+        }
+    }
+    v
+}
+
+/// The variables of `source` that `built` lacks or declares with another size.
+fn missing_variables(source: &str, built: &str, name: &str) -> Vec<String> {
+    let have = module_variables(built, name);
+    module_variables(source, name)
+        .into_iter()
+        .filter_map(|(n, size)| match have.iter().find(|(h, _)| *h == n) {
+            None => Some(format!("{n}: not defined in the new PTX")),
+            Some((_, s)) if size.is_some() && *s != size => Some(format!(
+                "{n}: {} bytes in the source PTX, {} in the new PTX",
+                size.unwrap_or(0),
+                s.map(|s| s.to_string()).unwrap_or_else(|| "unsized".into())
+            )),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Rename `.nv_fatbin` to [`ORIGINAL_SECTION`] and [`TWIN_SECTION`] to `.nv_fatbin` (only
@@ -520,6 +562,14 @@ pub fn render(r: &TwinReport) -> String {
             }
         };
         s.push_str(&format!("  wrapper {:#x}: {what}\n", w.address));
+    }
+    for w in &r.wrappers {
+        for v in &w.variables_missing {
+            s.push_str(&format!(
+                "  VARIABLE MISSING (wrapper {:#x}): {v}\n",
+                w.address
+            ));
+        }
     }
     for (addr, k, reason) in r.not_lowered() {
         s.push_str(&format!(
