@@ -34,10 +34,8 @@ fn load_relink_table(
 }
 
 /// The PTX lowering used by `ptx lower` and `ptx twin`.
-// TODO(lower): `Some(&wheelport::lower::lower_module)` once branch `lower` (issue 4's
-// lowering) is merged; until then both subcommands exit with NOT_IMPLEMENTED.
 fn lowering() -> Option<&'static wheelport::twin::LowerFn<'static>> {
-    None
+    Some(&wheelport::lower::lower_module)
 }
 
 fn search_options(a: &cli::ToolchainArgs) -> wheelport::toolchain::SearchOptions {

@@ -48,6 +48,7 @@ fn lowered(name: &str, params: Vec<ParamLayout>) -> KernelResult {
         name: name.into(),
         outcome: KernelOutcome::Lowered,
         params,
+        notes: vec![],
     }
 }
 
@@ -305,6 +306,7 @@ fn a_wrong_parameter_layout_is_caught_in_the_code_object() {
             reason: "texture".into(),
         },
         params: vec![],
+        notes: vec![],
     });
     build_module(
         p,

@@ -56,6 +56,7 @@ fn standin(m: &wheelport::ptx::Module<'_>, p: &Profile) -> LoweredModule {
                 }
             },
             params: layout(f),
+            notes: vec![],
         })
         .collect();
     let any = kernels.iter().any(|k| k.outcome == KernelOutcome::Lowered);

@@ -11,7 +11,8 @@
 //! * `nvptx` (the cuda twin): the same link and `opt`, then
 //!   `llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_XX` → PTX text, checked by
 //!   [`check::ptx`]; PTX that still declares an `.extern .func` (a support-library function
-//!   that was not linked) is refused.
+//!   that was not linked) is refused, except the functions the CUDA driver provides
+//!   ([`CUDA_SYSTEM_FUNCTIONS`]: `vprintf`, `malloc`, ...).
 //!
 //! The support library is [`LoweredModule::support_library`] (`kernels-ir/<family>.ll`,
 //! relative to the repository root; see [`support_library`] for where it is read from). Its
@@ -37,6 +38,19 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use cache::Cache;
+
+/// Functions the CUDA driver provides to PTX (PTX ISA §7.3 "System calls", and the
+/// device-runtime launch API): an `.extern .func` of these is not an unresolved reference.
+pub const CUDA_SYSTEM_FUNCTIONS: &[&str] = &[
+    " vprintf",
+    " malloc",
+    " free",
+    " __assertfail",
+    " cudaGetParameterBuffer",
+    " cudaGetParameterBufferV2",
+    " cudaLaunchDevice",
+    " cudaLaunchDeviceV2",
+];
 
 /// Bumped when the pipeline changes in a way the key does not otherwise capture.
 const PIPELINE_VERSION: &str = "wheelport-device-build-1";
@@ -345,10 +359,12 @@ pub fn build_module(
                     )
                 })?;
                 check::ptx(text, module, arch, &input.lowered.kernels)?;
-                if let Some(l) = text
-                    .lines()
-                    .find(|l| l.trim_start().starts_with(".extern .func"))
-                {
+                if let Some(l) = text.lines().find(|l| {
+                    l.trim_start().starts_with(".extern .func")
+                        && !CUDA_SYSTEM_FUNCTIONS
+                            .iter()
+                            .any(|f| l.trim_end().trim_end_matches(['(', ';']).ends_with(f))
+                }) {
                     return Err(Error::new(
                         ErrorKind::Build,
                         module,

@@ -197,8 +197,8 @@ pub enum PtxCommand {
     /// Make the cuda twin of a shared object: every registered fatbin with PTX is replaced
     /// by the PTX wheelport's lowering builds (the only entry of a new fatbin in
     /// `.nv_fatbin.wheelport`), the old containers are zeroed; SASS-only fatbins are left
-    /// alone and reported. Exit code 4 when a kernel was not lowered or a registered fatbin
-    /// was not converted.
+    /// alone and reported. Exit code 4 when a kernel was not lowered, a device variable is
+    /// missing from the new PTX, or a registered fatbin was not converted.
     Twin {
         /// The input `.so`.
         input: PathBuf,

@@ -151,13 +151,14 @@ impl TwinReport {
             .collect()
     }
 
-    /// True when every registered wrapper was converted and every kernel lowered.
+    /// True when every registered wrapper was converted, every kernel lowered and every
+    /// module-scope variable defined in the new PTX.
     pub fn complete(&self) -> bool {
         self.wrappers.iter().all(|w| {
             matches!(
                 w.status,
                 WrapperStatus::Converted | WrapperStatus::NotRegistered
-            )
+            ) && w.variables_missing.is_empty()
         }) && self.not_lowered().is_empty()
     }
 }
