@@ -121,8 +121,23 @@ pub fn library_candidates(path: &str) -> Vec<PathBuf> {
     v
 }
 
+/// The support libraries embedded in the binary (`kernels-ir/*.ll`, by their path relative to
+/// the repository root), so an installed `wheelport` needs no data files.
+pub const EMBEDDED_LIBRARIES: &[(&str, &str)] = &[
+    (
+        "kernels-ir/amdgcn.ll",
+        include_str!("../../kernels-ir/amdgcn.ll"),
+    ),
+    (
+        "kernels-ir/nvptx.ll",
+        include_str!("../../kernels-ir/nvptx.ll"),
+    ),
+];
+
 /// The text of the support library `path` ([`LoweredModule::support_library`]); `None` when
-/// `path` is empty (no library needed).
+/// `path` is empty (no library needed). `$WHEELPORT_DATA_DIR/<path>` wins when it exists
+/// (to try a changed library without rebuilding), then the embedded copy
+/// ([`EMBEDDED_LIBRARIES`]), then the other [`library_candidates`].
 ///
 /// # Errors
 /// [`ErrorKind::Build`] naming `module`, the library path and every place searched when it
@@ -130,6 +145,17 @@ pub fn library_candidates(path: &str) -> Vec<PathBuf> {
 pub fn support_library(path: &str, module: &str) -> Result<Option<String>> {
     if path.is_empty() {
         return Ok(None);
+    }
+    if let Some(d) = std::env::var_os("WHEELPORT_DATA_DIR") {
+        let p = Path::new(&d).join(path);
+        if p.is_file() {
+            return std::fs::read_to_string(&p)
+                .map(Some)
+                .map_err(|e| Error::io(p.display().to_string(), e));
+        }
+    }
+    if let Some((_, text)) = EMBEDDED_LIBRARIES.iter().find(|(p, _)| *p == path) {
+        return Ok(Some((*text).to_string()));
     }
     let cands = library_candidates(path);
     for c in &cands {
