@@ -19,6 +19,12 @@ pub enum ErrorKind {
     Input,
     /// A feature that a later issue delivers was asked for.
     NotImplemented,
+    /// An external tool (llc, opt, llvm-link, ld.lld, ...) is missing or failed; the message
+    /// names the tool and its stderr.
+    Toolchain,
+    /// A device build produced code that fails its checks (kernel symbols, kernel-argument
+    /// metadata, PTX `.entry` parameters); the message names the kernel and field.
+    Build,
 }
 
 /// An error that names its file and, when known, the byte offset inside it.

@@ -22,12 +22,16 @@
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
 //! * [`cli`] — command-line argument definitions (clap).
+//! * [`toolchain`] — finding the external tools of a target (llc, opt, ld.lld) and running them.
+//! * [`build`] — the device build of a lowered module: code objects / PTX, checked, cached.
+//! * [`twin`] — the `cuda` twin: a `.so` whose PTX is replaced by the lowering's own PTX.
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
 //! problem sits at a position in it, the byte offset.
 
 #![warn(missing_docs)]
 
+pub mod build;
 pub mod bundle;
 pub mod cli;
 pub mod cubin;
@@ -42,6 +46,8 @@ pub mod rewrite;
 pub mod shim;
 pub mod stub;
 pub mod target;
+pub mod toolchain;
+pub mod twin;
 pub mod wheel;
 
 pub use error::{Error, Result};

@@ -33,8 +33,173 @@ fn load_relink_table(
     Ok(table)
 }
 
+/// The PTX lowering used by `ptx lower` and `ptx twin`.
+fn lowering() -> Option<&'static wheelport::twin::LowerFn<'static>> {
+    Some(&wheelport::lower::lower_module)
+}
+
+fn search_options(a: &cli::ToolchainArgs) -> wheelport::toolchain::SearchOptions {
+    let mut o = wheelport::toolchain::SearchOptions::from_env();
+    o.toolchain_dir = a.toolchain.clone();
+    o.overrides = a.tools.iter().cloned().collect();
+    o
+}
+
+fn build_cache(a: &cli::CacheArgs) -> Option<wheelport::build::Cache> {
+    if a.no_cache {
+        return None;
+    }
+    a.cache_dir
+        .clone()
+        .or_else(wheelport::build::Cache::default_dir)
+        .map(wheelport::build::Cache::new)
+}
+
+fn profile_of(name: &str) -> Result<&'static wheelport::target::Profile, wheelport::Error> {
+    wheelport::target::profile(name).ok_or_else(|| {
+        wheelport::Error::new(
+            wheelport::error::ErrorKind::Input,
+            "<command line>",
+            format!("unknown target `{name}`"),
+        )
+    })
+}
+
+fn write_stdout(text: &str) -> Result<(), wheelport::Error> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(wheelport::Error::io("<stdout>", e))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn run(cmd: Command) -> Result<u8, wheelport::Error> {
     match cmd {
+        Command::Doctor {
+            target,
+            json,
+            toolchain,
+        } => {
+            let opts = search_options(&toolchain);
+            let profiles: Vec<&wheelport::target::Profile> = match &target {
+                Some(t) => vec![profile_of(t)?],
+                None => wheelport::target::builtin().iter().collect(),
+            };
+            let chains: Vec<_> = profiles
+                .iter()
+                .map(|p| wheelport::toolchain::discover(p, &opts))
+                .collect();
+            let text = if json {
+                let mut s = serde_json::to_string_pretty(&chains).expect("report serializes");
+                s.push('\n');
+                s
+            } else {
+                wheelport::toolchain::render_doctor(&chains)
+            };
+            write_stdout(&text)?;
+            Ok(
+                if target.is_some() && chains.iter().any(|c| !c.is_complete()) {
+                    exit::TOOLS_MISSING
+                } else {
+                    exit::OK
+                },
+            )
+        }
+        Command::Ptx {
+            command:
+                PtxCommand::Lower {
+                    files,
+                    target,
+                    offload_arch,
+                    emit,
+                    out,
+                    toolchain,
+                    cache,
+                },
+        } => {
+            let Some(lower) = lowering() else {
+                eprintln!("wheelport: error: `ptx lower` needs the PTX lowering, which is not in this build yet");
+                return Ok(exit::NOT_IMPLEMENTED);
+            };
+            let profile = profile_of(&target)?;
+            let emit = match emit {
+                cli::EmitKind::Llvm => wheelport::build::cmd::Emit::Llvm,
+                cli::EmitKind::Obj => wheelport::build::cmd::Emit::Obj,
+            };
+            let tc = (emit == wheelport::build::cmd::Emit::Obj)
+                .then(|| wheelport::toolchain::discover(profile, &search_options(&toolchain)));
+            let opts = wheelport::build::BuildOptions {
+                archs: offload_arch,
+                cache: build_cache(&cache),
+            };
+            let s = wheelport::build::cmd::lower_files(
+                &files,
+                profile,
+                tc.as_ref(),
+                &opts,
+                emit,
+                &out,
+                lower,
+            )?;
+            for d in &s.diagnostics {
+                eprintln!("{d}");
+            }
+            for n in &s.not_lowered {
+                eprintln!(
+                    "wheelport: {}: kernel `{}` not lowered: {}",
+                    n.file, n.kernel, n.reason
+                );
+            }
+            for w in &s.written {
+                println!("{}", w.display());
+            }
+            Ok(if s.not_lowered.is_empty() {
+                exit::OK
+            } else {
+                exit::NOT_LOWERED
+            })
+        }
+        Command::Ptx {
+            command:
+                PtxCommand::Twin {
+                    input,
+                    out,
+                    arch,
+                    json,
+                    toolchain,
+                    cache,
+                },
+        } => {
+            let Some(lower) = lowering() else {
+                eprintln!("wheelport: error: `ptx twin` needs the PTX lowering, which is not in this build yet");
+                return Ok(exit::NOT_IMPLEMENTED);
+            };
+            let profile = profile_of("cuda")?;
+            let tc = wheelport::toolchain::discover(profile, &search_options(&toolchain));
+            let name = input.display().to_string();
+            let data = std::fs::read(&input).map_err(|e| wheelport::Error::io(&name, e))?;
+            let opts = wheelport::twin::TwinOptions {
+                arch,
+                cache: build_cache(&cache),
+            };
+            let (bytes, report) = wheelport::twin::twin(&data, &name, profile, &tc, &opts, lower)?;
+            wheelport::twin::write_output(&out, &bytes)?;
+            let text = if json {
+                let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
+                s.push('\n');
+                s
+            } else {
+                wheelport::twin::render(&report)
+            };
+            write_stdout(&text)?;
+            Ok(if report.complete() {
+                exit::OK
+            } else {
+                exit::NOT_LOWERED
+            })
+        }
         Command::Convert { inputs, target, .. } => {
             // Until the lowering and the host rewrite land, show what would be translated.
             let opts = wheelport::inspect::Options {

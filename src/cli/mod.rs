@@ -21,6 +21,55 @@ pub mod exit {
     pub const NOT_IMPLEMENTED: u8 = 3;
     /// PTX parsing found errors (`wheelport ptx parse`).
     pub const PTX_ERRORS: u8 = 4;
+    /// Some kernel was not lowered (`wheelport ptx lower`, `wheelport ptx twin`); every
+    /// such kernel is named with its reason. Same value as [`PTX_ERRORS`].
+    pub const NOT_LOWERED: u8 = 4;
+    /// A tool the target needs is missing (`wheelport doctor --target T`).
+    pub const TOOLS_MISSING: u8 = 5;
+}
+
+/// Target names that have a profile (`targets/*.toml`), for `--target` of the device
+/// subcommands.
+pub const PROFILE_NAMES: [&str; 4] = ["dtk", "rocm", "cuda", "musa"];
+
+/// Toolchain options shared by the subcommands that run device tools.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ToolchainArgs {
+    /// A toolchain root searched first (DIR/bin, DIR/llvm/bin, DIR), before $DTK_PATH,
+    /// $ROCM_PATH, /opt/dtk, ... and PATH.
+    #[arg(long, value_name = "DIR")]
+    pub toolchain: Option<PathBuf>,
+    /// Use this executable for one tool, e.g. `--tool llc=/opt/x/bin/llc` (repeatable).
+    #[arg(long = "tool", value_name = "NAME=PATH", value_parser = parse_tool_override)]
+    pub tools: Vec<(String, PathBuf)>,
+}
+
+/// Build-cache options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CacheArgs {
+    /// Cache directory for built device code (default $XDG_CACHE_HOME/wheelport, else
+    /// ~/.cache/wheelport).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Do not read or write the build cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+fn parse_tool_override(s: &str) -> Result<(String, PathBuf), String> {
+    match s.split_once('=') {
+        Some((n, p)) if !n.is_empty() && !p.is_empty() => Ok((n.to_string(), PathBuf::from(p))),
+        _ => Err(format!("expected NAME=PATH, got `{s}`")),
+    }
+}
+
+/// What `wheelport ptx lower` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmitKind {
+    /// `<stem>.ll`: the lowered LLVM IR.
+    Llvm,
+    /// Device code: `<stem>-<arch>.co` (dtk, rocm) or `<stem>.ptx` (cuda).
+    Obj,
 }
 
 /// Convert prebuilt CUDA Python wheels for Hygon DCU (dtk), AMD ROCm (rocm) and Moore
@@ -83,6 +132,20 @@ pub enum Command {
         #[arg(long = "relink-table", requires = "target")]
         relink_tables: Vec<PathBuf>,
     },
+    /// Report the device toolchain found for each target (llc, opt, llvm-link, ld.lld):
+    /// paths, versions, how they were found, and what is missing with how to install it.
+    /// Exit code 5 when `--target` is given and a tool it needs is missing.
+    Doctor {
+        /// Only this target (default: all).
+        #[arg(long, value_parser = PROFILE_NAMES)]
+        target: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+        /// Toolchain search options.
+        #[command(flatten)]
+        toolchain: ToolchainArgs,
+    },
     /// Work on PTX files directly.
     Ptx {
         /// What to do.
@@ -105,9 +168,59 @@ pub enum PtxCommand {
         #[arg(long)]
         print: Option<PathBuf>,
     },
+    /// Lower PTX files to LLVM IR or device code for a target. Every kernel that could not
+    /// be lowered is named with its reason on stderr; exit code 4 if there is any.
+    Lower {
+        /// PTX files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The target profile.
+        #[arg(long, value_parser = PROFILE_NAMES)]
+        target: String,
+        /// Architectures, comma-separated (default: the profile's, e.g. gfx906 or sm_80).
+        #[arg(long, value_delimiter = ',')]
+        offload_arch: Vec<String>,
+        /// What to write: `llvm` (<stem>.ll) or `obj` (<stem>-<arch>.co, or <stem>.ptx for
+        /// cuda).
+        #[arg(long, value_enum, default_value = "llvm")]
+        emit: EmitKind,
+        /// Output directory.
+        #[arg(short = 'o', long, value_name = "DIR")]
+        out: PathBuf,
+        /// Toolchain search options.
+        #[command(flatten)]
+        toolchain: ToolchainArgs,
+        /// Build-cache options.
+        #[command(flatten)]
+        cache: CacheArgs,
+    },
+    /// Make the cuda twin of a shared object: every registered fatbin with PTX is replaced
+    /// by the PTX wheelport's lowering builds (the only entry of a new fatbin in
+    /// `.nv_fatbin.wheelport`), the old containers are zeroed; SASS-only fatbins are left
+    /// alone and reported. Exit code 4 when a kernel was not lowered, a device variable is
+    /// missing from the new PTX, or a registered fatbin was not converted.
+    Twin {
+        /// The input `.so`.
+        input: PathBuf,
+        /// The output `.so`.
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// The SM architecture to build the PTX for.
+        #[arg(long, default_value = "sm_80")]
+        arch: String,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Toolchain search options.
+        #[command(flatten)]
+        toolchain: ToolchainArgs,
+        /// Build-cache options.
+        #[command(flatten)]
+        cache: CacheArgs,
+    },
 }
 
-const SUBCOMMANDS: &[&str] = &["convert", "inspect", "ptx", "help"];
+const SUBCOMMANDS: &[&str] = &["convert", "inspect", "ptx", "doctor", "help"];
 
 /// Insert `convert` when the first argument is not a subcommand or a top-level flag, so
 /// that `wheelport X.whl --target dtk` means `wheelport convert X.whl --target dtk`.

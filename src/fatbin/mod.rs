@@ -11,6 +11,7 @@
 pub mod layout;
 pub mod parse;
 pub mod payload;
+pub mod write;
 
 pub use parse::{arch_suffix, parse_section, Container, Entry, EntryKind};
 pub use payload::Compression;

@@ -13,6 +13,15 @@
 
 use serde::Serialize;
 
+mod emit;
+mod forms;
+mod module;
+mod sreg;
+mod ty;
+
+pub use forms::{form_category, supported_forms, supported_forms_table};
+pub use module::{lower_module, lower_ptx, param_layout};
+
 /// One kernel parameter as laid out by the PTX `.param` list (PTX ISA 9.x §5.1.6): the
 /// runtime packs `void **args` by these offsets, so the code object's kernel-argument
 /// metadata must reproduce them exactly.
@@ -53,6 +62,10 @@ pub struct KernelResult {
     pub outcome: KernelOutcome,
     /// The PTX parameter layout (also for unsupported kernels).
     pub params: Vec<ParamLayout>,
+    /// Remarks on a lowered kernel whose behaviour differs from the original in a documented
+    /// way (e.g. `vprintf` output dropped on amdgcn; see `docs/lowering.md`). Empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The result of lowering one PTX module.

@@ -1,0 +1,591 @@
+#!/usr/bin/env python3
+"""Writes kernels-ir/amdgcn.ll and kernels-ir/nvptx.ll, the device support libraries of the
+PTX lowering (src/lower/). Run from the repository root: `python3 kernels-ir/gen.py`.
+
+The libraries are LLVM IR text (LLVM 19, opaque pointers) linked into every lowered module
+before optimisation (llvm-link). They define the `@__wp_*` functions the lowering calls for
+PTX operations that are not one LLVM instruction: special registers (PTX ISA 9.x ch. 10),
+directed-rounding arithmetic (.rz/.rm/.rp, §9.7.3), bit-field operations (bfe/bfi/bfind/prmt,
+§9.7.1, §9.7.9.17), barriers (§9.7.13), approximate transcendentals, vprintf/__assertfail.
+
+The "portable" section (bfe, bfi, bfind, prmt, ftz) is target-independent IR and is written
+identically into both files; tests/lower_semantics.rs runs it on the host with lli.
+Every function is `linkonce_odr` so that opt drops the unused ones.
+"""
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parent
+
+AMD_DL = ("e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-"
+          "p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
+          "v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9")
+NV_DL = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+ATTR = "alwaysinline nounwind"
+
+
+def z(v, t):
+    return f"zext i32 {v} to {t}" if t != "i32" else f"or i32 {v}, 0"
+
+
+def tr(v, t):
+    return f"trunc {t} {v} to i32" if t != "i32" else f"or i32 {v}, 0"
+
+
+def portable():
+    out = []
+    A = out.append
+    A("; ---- portable: target-independent IR, identical in amdgcn.ll and nvptx.ll ----")
+    # ftz: flush a subnormal f32 to a zero of the same sign (PTX ISA 9.x §9.7.3 ".ftz").
+    A(f"""define linkonce_odr float @__wp_ftz_f32(float %x) {ATTR} {{
+  %a = call float @llvm.fabs.f32(float %x)
+  %sub = fcmp olt float %a, 0x3810000000000000
+  %z = call float @llvm.copysign.f32(float 0.0, float %x)
+  %r = select i1 %sub, float %z, float %x
+  ret float %r
+}}
+""")
+    for w in (32, 64):
+        t = f"i{w}"
+        # bfe (PTX ISA 9.x §9.7.1.14 bfe): pos = b & 0xff, len = c & 0xff; n = min(len, W - pos)
+        # valid bits, the rest copies the sign bit a[min(pos+len-1, msb)] (.s) or is 0 (.u).
+        for s, shr in (("u", "lshr"), ("s", "ashr")):
+            A(f"""define linkonce_odr {t} @__wp_bfe_{s}{w}({t} %a, i32 %b, i32 %c) {ATTR} {{
+  %pos = and i32 %b, 255
+  %len = and i32 %c, 255
+  %lz = icmp eq i32 %len, 0
+  %big = icmp uge i32 %pos, {w}
+  %room = sub i32 {w}, %pos
+  %n0 = call i32 @llvm.umin.i32(i32 %len, i32 %room)
+  %n = select i1 %big, i32 1, i32 %n0
+  %pos1 = select i1 %big, i32 0, i32 %pos
+  %sl32 = sub i32 %room, %n
+  %sl32b = select i1 %big, i32 0, i32 %sl32
+  %sr32 = sub i32 {w}, %n
+  %sl = {z("%sl32b", t)}
+  %sr = {z("%sr32", t)}
+  %x = shl {t} %a, %sl
+  %y = {shr} {t} %x, %sr
+  %sign = ashr {t} %a, {w - 1}
+  %ovf = {"select i1 %big, " + t + " %sign, " + t + " %y" if s == "s" else "select i1 %big, " + t + " 0, " + t + " %y"}
+  %r = select i1 %lz, {t} 0, {t} %ovf
+  ret {t} %r
+}}
+""")
+        # bfi (§9.7.1.15): insert a's low bits into b at pos, len (same clamping as bfe).
+        A(f"""define linkonce_odr {t} @__wp_bfi_b{w}({t} %a, {t} %b, i32 %c, i32 %d) {ATTR} {{
+  %pos = and i32 %c, 255
+  %len = and i32 %d, 255
+  %lz = icmp eq i32 %len, 0
+  %big = icmp uge i32 %pos, {w}
+  %skip = or i1 %lz, %big
+  %room = sub i32 {w}, %pos
+  %n0 = call i32 @llvm.umin.i32(i32 %len, i32 %room)
+  %n = select i1 %skip, i32 1, i32 %n0
+  %p = select i1 %skip, i32 0, i32 %pos
+  %sh32 = sub i32 {w}, %n
+  %sh = {z("%sh32", t)}
+  %pz = {z("%p", t)}
+  %low = lshr {t} -1, %sh
+  %mask = shl {t} %low, %pz
+  %ins = shl {t} %a, %pz
+  %insm = and {t} %ins, %mask
+  %nm = xor {t} %mask, -1
+  %keep = and {t} %b, %nm
+  %m = or {t} %keep, %insm
+  %r = select i1 %skip, {t} %b, {t} %m
+  ret {t} %r
+}}
+""")
+        # bfind (§9.7.1.16): bit position of the most significant 1 (.u) or non-sign bit (.s),
+        # 0xffffffff if none.
+        for s in ("u", "s"):
+            pre = (f"  %neg = icmp slt {t} %a, 0\n  %inv = xor {t} %a, -1\n"
+                   f"  %x = select i1 %neg, {t} %inv, {t} %a\n") if s == "s" else f"  %x = or {t} %a, 0\n"
+            A(f"""define linkonce_odr i32 @__wp_bfind_{s}{w}({t} %a) {ATTR} {{
+{pre}  %z = icmp eq {t} %x, 0
+  %l = call {t} @llvm.ctlz.{t}({t} %x, i1 false)
+  %l32 = {tr("%l", t)}
+  %p = sub i32 {w - 1}, %l32
+  %r = select i1 %z, i32 -1, i32 %p
+  ret i32 %r
+}}
+""")
+    # prmt (§9.7.9.17 prmt), default mode: byte i of d is byte (c >> 4i) & 7 of {b, a},
+    # sign-replicated when bit 3 of the selector is set.
+    body = ["  %lo = zext i32 %a to i64", "  %hi0 = zext i32 %b to i64", "  %hi = shl i64 %hi0, 32",
+            "  %x = or i64 %hi, %lo"]
+    for i in range(4):
+        body += [
+            f"  %s{i}a = lshr i32 %c, {4 * i}",
+            f"  %s{i} = and i32 %s{i}a, 15",
+            f"  %k{i}a = and i32 %s{i}, 7",
+            f"  %k{i}b = shl i32 %k{i}a, 3",
+            f"  %k{i} = zext i32 %k{i}b to i64",
+            f"  %y{i}a = lshr i64 %x, %k{i}",
+            f"  %y{i}b = trunc i64 %y{i}a to i8",
+            f"  %m{i} = and i32 %s{i}, 8",
+            f"  %rep{i} = icmp ne i32 %m{i}, 0",
+            f"  %sg{i} = ashr i8 %y{i}b, 7",
+            f"  %v{i} = select i1 %rep{i}, i8 %sg{i}, i8 %y{i}b",
+            f"  %w{i}a = zext i8 %v{i} to i32",
+            f"  %w{i} = shl i32 %w{i}a, {8 * i}",
+        ]
+    body += ["  %o1 = or i32 %w0, %w1", "  %o2 = or i32 %o1, %w2", "  %r = or i32 %o2, %w3",
+             "  ret i32 %r"]
+    A(f"define linkonce_odr i32 @__wp_prmt(i32 %a, i32 %b, i32 %c) {ATTR} {{\n" + "\n".join(body) + "\n}\n")
+    # prmt modes with fixed selectors derived from c[1:0] (§9.7.9.17 table "prmt modes").
+    modes = {
+        "f4e": ["0x3210", "0x4321", "0x5432", "0x6543"],
+        "b4e": ["0x5674", "0x6745", "0x7456", "0x4567"],
+        "rc8": ["0x0000", "0x1111", "0x2222", "0x3333"],
+        "ecl": ["0x3210", "0x3211", "0x3222", "0x3333"],
+        "ecr": ["0x0000", "0x1110", "0x2210", "0x3210"],
+        "rc16": ["0x1010", "0x3232", "0x1010", "0x3232"],
+    }
+    for m, sels in modes.items():
+        ints = [str(int(x, 16)) for x in sels]
+        A(f"""define linkonce_odr i32 @__wp_prmt_{m}(i32 %a, i32 %b, i32 %c) {ATTR} {{
+  %k = and i32 %c, 3
+  %e1 = icmp eq i32 %k, 1
+  %e2 = icmp eq i32 %k, 2
+  %e3 = icmp eq i32 %k, 3
+  %s1 = select i1 %e1, i32 {ints[1]}, i32 {ints[0]}
+  %s2 = select i1 %e2, i32 {ints[2]}, i32 %s1
+  %s = select i1 %e3, i32 {ints[3]}, i32 %s2
+  %r = call i32 @__wp_prmt(i32 %a, i32 %b, i32 %s)
+  ret i32 %r
+}}
+""")
+    A("; ---- end portable ----\n")
+    return "\n".join(out)
+
+
+PORTABLE_DECLS = """declare float @llvm.fabs.f32(float)
+declare float @llvm.copysign.f32(float, float)
+declare i32 @llvm.umin.i32(i32, i32)
+declare i32 @llvm.ctlz.i32(i32, i1)
+declare i64 @llvm.ctlz.i64(i64, i1)
+"""
+
+MODES = {"rz": 0, "rp": 2, "rm": 3}  # llvm.set.rounding codes (LangRef "llvm.get.rounding")
+
+
+def amdgcn():
+    out = [f"""; Device support library of the PTX lowering for amdgcn (AMDGPU, LLVM 19). Generated by
+; kernels-ir/gen.py; see that file and docs/lowering.md. No ROCm device libraries are needed.
+target datalayout = "{AMD_DL}"
+target triple = "amdgcn-amd-amdhsa"
+"""]
+    A = out.append
+    A(portable())
+    # Special registers.
+    for c, i in (("x", 0), ("y", 1), ("z", 2)):
+        A(f"""define linkonce_odr i32 @__wp_sreg_tid_{c}() {ATTR} {{
+  %r = call i32 @llvm.amdgcn.workitem.id.{c}()
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_ctaid_{c}() {ATTR} {{
+  %r = call i32 @llvm.amdgcn.workgroup.id.{c}()
+  ret i32 %r
+}}
+; hsa_kernel_dispatch_packet_t: workgroup_size_{c} (u16) at {4 + 2 * i}, grid_size_{c} (u32) at {12 + 4 * i}.
+define linkonce_odr i32 @__wp_sreg_ntid_{c}() {ATTR} {{
+  %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+  %p = getelementptr i8, ptr addrspace(4) %d, i64 {4 + 2 * i}
+  %v = load i16, ptr addrspace(4) %p, align 2, !invariant.load !0
+  %r = zext i16 %v to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_nctaid_{c}() {ATTR} {{
+  %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+  %p = getelementptr i8, ptr addrspace(4) %d, i64 {12 + 4 * i}
+  %g = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
+  %n = call i32 @__wp_sreg_ntid_{c}()
+  %n1 = sub i32 %n, 1
+  %s = add i32 %g, %n1
+  %r = udiv i32 %s, %n
+  ret i32 %r
+}}
+""")
+    A(f"""define linkonce_odr i32 @__wp_sreg_laneid() {ATTR} {{
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %r = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_linear_tid() {ATTR} {{
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  %y = call i32 @llvm.amdgcn.workitem.id.y()
+  %z = call i32 @llvm.amdgcn.workitem.id.z()
+  %nx = call i32 @__wp_sreg_ntid_x()
+  %ny = call i32 @__wp_sreg_ntid_y()
+  %zy = mul i32 %z, %ny
+  %zyy = add i32 %zy, %y
+  %l = mul i32 %zyy, %nx
+  %r = add i32 %l, %x
+  ret i32 %r
+}}
+; %warpid: the wavefront's index in the work-group (wave64).
+define linkonce_odr i32 @__wp_sreg_warpid() {ATTR} {{
+  %l = call i32 @__wp_linear_tid()
+  %r = lshr i32 %l, 6
+  ret i32 %r
+}}
+; %nwarpid: wavefronts per work-group (an upper bound of %warpid + 1).
+define linkonce_odr i32 @__wp_sreg_nwarpid() {ATTR} {{
+  %x = call i32 @__wp_sreg_ntid_x()
+  %y = call i32 @__wp_sreg_ntid_y()
+  %z = call i32 @__wp_sreg_ntid_z()
+  %xy = mul i32 %x, %y
+  %n = mul i32 %xy, %z
+  %n63 = add i32 %n, 63
+  %r = lshr i32 %n63, 6
+  ret i32 %r
+}}
+; %lanemask_*: 32-bit PTX masks computed from the wave64 lane id; lanes 32..63 see the low
+; 32 bits of the 64-bit mask (warp-level semantics on wave64 are the next issue's).
+define linkonce_odr i64 @__wp_lanebit() {ATTR} {{
+  %l = call i32 @__wp_sreg_laneid()
+  %l64 = zext i32 %l to i64
+  %r = shl i64 1, %l64
+  ret i64 %r
+}}
+define linkonce_odr i32 @__wp_sreg_lanemask_eq() {ATTR} {{
+  %b = call i64 @__wp_lanebit()
+  %r = trunc i64 %b to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_lanemask_lt() {ATTR} {{
+  %b = call i64 @__wp_lanebit()
+  %m = sub i64 %b, 1
+  %r = trunc i64 %m to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_lanemask_le() {ATTR} {{
+  %b = call i64 @__wp_lanebit()
+  %b2 = shl i64 %b, 1
+  %m = sub i64 %b2, 1
+  %r = trunc i64 %m to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_lanemask_gt() {ATTR} {{
+  %le = call i32 @__wp_sreg_lanemask_le()
+  %r = xor i32 %le, -1
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_lanemask_ge() {ATTR} {{
+  %lt = call i32 @__wp_sreg_lanemask_lt()
+  %r = xor i32 %lt, -1
+  ret i32 %r
+}}
+define linkonce_odr i64 @__wp_sreg_clock64() {ATTR} {{
+  %r = call i64 @llvm.amdgcn.s.memtime()
+  ret i64 %r
+}}
+define linkonce_odr i32 @__wp_sreg_clock() {ATTR} {{
+  %c = call i64 @llvm.amdgcn.s.memtime()
+  %r = trunc i64 %c to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_clock_hi() {ATTR} {{
+  %c = call i64 @llvm.amdgcn.s.memtime()
+  %h = lshr i64 %c, 32
+  %r = trunc i64 %h to i32
+  ret i32 %r
+}}
+; %globaltimer in ns: s_memrealtime counts at 100 MHz on gfx9.
+define linkonce_odr i64 @__wp_sreg_globaltimer() {ATTR} {{
+  %c = call i64 @llvm.amdgcn.s.memrealtime()
+  %r = mul i64 %c, 10
+  ret i64 %r
+}}
+define linkonce_odr i32 @__wp_sreg_globaltimer_lo() {ATTR} {{
+  %c = call i64 @__wp_sreg_globaltimer()
+  %r = trunc i64 %c to i32
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_globaltimer_hi() {ATTR} {{
+  %c = call i64 @__wp_sreg_globaltimer()
+  %h = lshr i64 %c, 32
+  %r = trunc i64 %h to i32
+  ret i32 %r
+}}
+; %smid: HW_ID bits 8..14 (CU_ID, SH_ID, SE_ID): s_getreg_b32 hwreg(HW_REG_HW_ID, 8, 7).
+define linkonce_odr i32 @__wp_sreg_smid() {ATTR} {{
+  %r = call i32 @llvm.amdgcn.s.getreg(i32 12804)
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_nsmid() {ATTR} {{
+  ret i32 128
+}}
+define linkonce_odr i64 @__wp_sreg_gridid() {ATTR} {{
+  %r = call i64 @llvm.amdgcn.dispatch.id()
+  ret i64 %r
+}}
+; group_segment_size (u32) at 28 of the dispatch packet: static + dynamic LDS.
+define linkonce_odr i32 @__wp_sreg_total_smem_size() {ATTR} {{
+  %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+  %p = getelementptr i8, ptr addrspace(4) %d, i64 28
+  %r = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
+  ret i32 %r
+}}
+define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
+  %t = call i32 @__wp_sreg_total_smem_size()
+  %s = call i32 @llvm.amdgcn.groupstaticsize()
+  %r = sub i32 %t, %s
+  ret i32 %r
+}}
+""")
+    # Directed rounding: switch the MODE register's rounding field around a constrained op.
+    for m, code in MODES.items():
+        for t, s in (("float", "f32"), ("double", "f64")):
+            for op, n in (("fadd", 2), ("fmul", 2), ("fdiv", 2), ("fma", 3), ("sqrt", 1)):
+                args = ", ".join(f"{t} %{c}" for c in "abc"[:n])
+                name = {"fadd": "add", "fmul": "mul", "fdiv": "div", "fma": "fma", "sqrt": "sqrt"}[op]
+                A(f"""define linkonce_odr {t} @__wp_{name}_{m}_{s}({args}) nounwind strictfp {{
+  %old = call i32 @llvm.get.rounding() strictfp
+  call void @llvm.set.rounding(i32 {code}) strictfp
+  %r = call {t} @llvm.experimental.constrained.{op}.{s}({args}, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
+  call void @llvm.set.rounding(i32 %old) strictfp
+  ret {t} %r
+}}""")
+            for conv, sg in (("sitofp", "s"), ("uitofp", "u")):
+                for w in (32, 64):
+                    A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) nounwind strictfp {{
+  %old = call i32 @llvm.get.rounding() strictfp
+  call void @llvm.set.rounding(i32 {code}) strictfp
+  %r = call {t} @llvm.experimental.constrained.{conv}.{s}.i{w}(i{w} %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
+  call void @llvm.set.rounding(i32 %old) strictfp
+  ret {t} %r
+}}""")
+        A(f"""define linkonce_odr float @__wp_cvt_{m}_f32_f64(double %a) nounwind strictfp {{
+  %old = call i32 @llvm.get.rounding() strictfp
+  call void @llvm.set.rounding(i32 {code}) strictfp
+  %r = call float @llvm.experimental.constrained.fptrunc.f32.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
+  call void @llvm.set.rounding(i32 %old) strictfp
+  ret float %r
+}}""")
+    cdecls = []
+    for t, s in (("float", "f32"), ("double", "f64")):
+        for op in ("fadd", "fmul", "fdiv"):
+            cdecls.append(f"declare {t} @llvm.experimental.constrained.{op}.{s}({t}, {t}, metadata, metadata)")
+        cdecls.append(f"declare {t} @llvm.experimental.constrained.fma.{s}({t}, {t}, {t}, metadata, metadata)")
+        cdecls.append(f"declare {t} @llvm.experimental.constrained.sqrt.{s}({t}, metadata, metadata)")
+        for conv in ("sitofp", "uitofp"):
+            for w in (32, 64):
+                cdecls.append(f"declare {t} @llvm.experimental.constrained.{conv}.{s}.i{w}(i{w}, metadata, metadata)")
+    cdecls.append("declare float @llvm.experimental.constrained.fptrunc.f32.f64(double, metadata, metadata)")
+    A("\n".join(cdecls))
+    A(f"""
+define linkonce_odr float @__wp_sin_approx_f32(float %a) {ATTR} {{
+  %r = call afn float @llvm.sin.f32(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_cos_approx_f32(float %a) {ATTR} {{
+  %r = call afn float @llvm.cos.f32(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_lg2_approx_f32(float %a) {ATTR} {{
+  %r = call afn float @llvm.log2.f32(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_ex2_approx_f32(float %a) {ATTR} {{
+  %r = call afn float @llvm.exp2.f32(float %a)
+  ret float %r
+}}
+; tanh(x) = sign(x) * (1 - 2 / (exp2(2|x| log2 e) + 1)); saturates to +-1 for large |x|.
+define linkonce_odr float @__wp_tanh_approx_f32(float %a) {ATTR} {{
+  %x = call float @llvm.fabs.f32(float %a)
+  %t = fmul afn float %x, 0x4007154760000000
+  %e = call afn float @llvm.exp2.f32(float %t)
+  %d = fadd afn float %e, 1.0
+  %q = fdiv afn float 2.0, %d
+  %r0 = fsub afn float 1.0, %q
+  %r = call float @llvm.copysign.f32(float %r0, float %a)
+  ret float %r
+}}
+; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
+; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
+define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.s.barrier()
+  fence syncscope("workgroup") acquire
+  ret void
+}}
+define linkonce_odr void @__wp_trap() nounwind {{
+  call void @llvm.trap()
+  ret void
+}}
+define linkonce_odr void @__wp_exit() nounwind {{
+  call void @llvm.amdgcn.endpgm()
+  unreachable
+}}
+define linkonce_odr void @__wp_nanosleep(i32 %ns) {ATTR} {{
+  call void @llvm.amdgcn.s.sleep(i32 1)
+  ret void
+}}
+; vprintf without ROCm's hostcall buffer: the output is dropped, 0 is returned (the kernel is
+; reported with a note).
+define linkonce_odr i32 @__wp_vprintf(i64 %fmt, i64 %args) {ATTR} {{
+  ret i32 0
+}}
+; __assertfail(message, file, line, function, charSize): a failed device assert traps.
+define linkonce_odr void @__wp_assertfail(i64 %msg, i64 %file, i32 %line, i64 %fn, i64 %cs) nounwind {{
+  call void @llvm.trap()
+  unreachable
+}}
+
+{PORTABLE_DECLS}declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workitem.id.y()
+declare i32 @llvm.amdgcn.workitem.id.z()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.y()
+declare i32 @llvm.amdgcn.workgroup.id.z()
+declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
+declare i64 @llvm.amdgcn.dispatch.id()
+declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
+declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
+declare i64 @llvm.amdgcn.s.memtime()
+declare i64 @llvm.amdgcn.s.memrealtime()
+declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
+declare i32 @llvm.amdgcn.groupstaticsize()
+declare void @llvm.amdgcn.s.barrier()
+declare void @llvm.amdgcn.s.sleep(i32 immarg)
+declare void @llvm.amdgcn.endpgm()
+declare void @llvm.trap()
+declare float @llvm.sin.f32(float)
+declare float @llvm.cos.f32(float)
+declare float @llvm.log2.f32(float)
+declare float @llvm.exp2.f32(float)
+declare i32 @llvm.get.rounding()
+declare void @llvm.set.rounding(i32)
+
+!0 = !{{}}
+""")
+    return "\n".join(out)
+
+
+def nvptx():
+    out = [f"""; Device support library of the PTX lowering for nvptx (the NVIDIA twin target, LLVM 19).
+; Generated by kernels-ir/gen.py; see that file and docs/lowering.md.
+target datalayout = "{NV_DL}"
+target triple = "nvptx64-nvidia-cuda"
+"""]
+    A = out.append
+    A(portable())
+    for c in "xyz":
+        for reg, intr in (("tid", "tid"), ("ntid", "ntid"), ("ctaid", "ctaid"), ("nctaid", "nctaid")):
+            A(f"""define linkonce_odr i32 @__wp_sreg_{reg}_{c}() {ATTR} {{
+  %r = call i32 @llvm.nvvm.read.ptx.sreg.{intr}.{c}()
+  ret i32 %r
+}}""")
+    asm32 = ["laneid", "warpid", "nwarpid", "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
+             "lanemask_ge", "clock", "clock_hi", "globaltimer_lo", "globaltimer_hi", "smid", "nsmid",
+             "dynamic_smem_size", "total_smem_size"]
+    for r in asm32:
+        A(f"""define linkonce_odr i32 @__wp_sreg_{r}() {ATTR} {{
+  %r = call i32 asm sideeffect "mov.u32 $0, %{r};", "=r"()
+  ret i32 %r
+}}""")
+    for r in ("clock64", "globaltimer", "gridid"):
+        A(f"""define linkonce_odr i64 @__wp_sreg_{r}() {ATTR} {{
+  %r = call i64 asm sideeffect "mov.u64 $0, %{r};", "=l"()
+  ret i64 %r
+}}""")
+    # Directed rounding: the PTX instructions themselves (NVVM intrinsics).
+    for m in MODES:
+        for t, s, l in (("float", "f32", "f"), ("double", "f64", "d")):
+            A(f"""define linkonce_odr {t} @__wp_add_{m}_{s}({t} %a, {t} %b) {ATTR} {{
+  %r = call {t} @llvm.nvvm.add.{m}.{l}({t} %a, {t} %b)
+  ret {t} %r
+}}
+define linkonce_odr {t} @__wp_mul_{m}_{s}({t} %a, {t} %b) {ATTR} {{
+  %r = call {t} @llvm.nvvm.mul.{m}.{l}({t} %a, {t} %b)
+  ret {t} %r
+}}
+define linkonce_odr {t} @__wp_div_{m}_{s}({t} %a, {t} %b) {ATTR} {{
+  %r = call {t} @llvm.nvvm.div.{m}.{l}({t} %a, {t} %b)
+  ret {t} %r
+}}
+define linkonce_odr {t} @__wp_fma_{m}_{s}({t} %a, {t} %b, {t} %c) {ATTR} {{
+  %r = call {t} @llvm.nvvm.fma.{m}.{l}({t} %a, {t} %b, {t} %c)
+  ret {t} %r
+}}
+define linkonce_odr {t} @__wp_sqrt_{m}_{s}({t} %a) {ATTR} {{
+  %r = call {t} @llvm.nvvm.sqrt.{m}.{l}({t} %a)
+  ret {t} %r
+}}""")
+            for sg in ("s", "u"):
+                for w in (32, 64):
+                    A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) {ATTR} {{
+  %r = call {t} asm "cvt.{m}.{s}.{sg}{w} $0, $1;", "={'f' if s == 'f32' else 'd'},{'r' if w == 32 else 'l'}"(i{w} %a)
+  ret {t} %r
+}}""")
+        A(f"""define linkonce_odr float @__wp_cvt_{m}_f32_f64(double %a) {ATTR} {{
+  %r = call float @llvm.nvvm.d2f.{m}(double %a)
+  ret float %r
+}}""")
+    for fn in ("sin", "cos", "lg2", "ex2"):
+        A(f"""define linkonce_odr float @__wp_{fn}_approx_f32(float %a) {ATTR} {{
+  %r = call float @llvm.nvvm.{fn}.approx.f(float %a)
+  ret float %r
+}}""")
+    A(f"""define linkonce_odr float @__wp_tanh_approx_f32(float %a) {ATTR} {{
+  %r = call float asm "tanh.approx.f32 $0, $1;", "=f,f"(float %a)
+  ret float %r
+}}
+define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
+  call void @llvm.nvvm.barrier.sync(i32 %id)
+  ret void
+}}
+define linkonce_odr void @__wp_bar_sync_cnt(i32 %id, i32 %n) {ATTR} {{
+  call void @llvm.nvvm.barrier.sync.cnt(i32 %id, i32 %n)
+  ret void
+}}
+define linkonce_odr void @__wp_trap() nounwind {{
+  call void @llvm.trap()
+  ret void
+}}
+define linkonce_odr void @__wp_exit() nounwind {{
+  call void asm sideeffect "exit;", ""()
+  unreachable
+}}
+define linkonce_odr void @__wp_nanosleep(i32 %ns) {ATTR} {{
+  call void asm sideeffect "nanosleep.u32 $0;", "r"(i32 %ns)
+  ret void
+}}
+
+{PORTABLE_DECLS}declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.z()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.z()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.z()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
+declare float @llvm.nvvm.sin.approx.f(float)
+declare float @llvm.nvvm.cos.approx.f(float)
+declare float @llvm.nvvm.lg2.approx.f(float)
+declare float @llvm.nvvm.ex2.approx.f(float)
+declare void @llvm.nvvm.barrier.sync(i32)
+declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)
+declare void @llvm.trap()
+""")
+    decls = []
+    for m in MODES:
+        for t, l in (("float", "f"), ("double", "d")):
+            decls += [f"declare {t} @llvm.nvvm.{op}.{m}.{l}({t}, {t})" for op in ("add", "mul", "div")]
+            decls.append(f"declare {t} @llvm.nvvm.fma.{m}.{l}({t}, {t}, {t})")
+            decls.append(f"declare {t} @llvm.nvvm.sqrt.{m}.{l}({t})")
+        decls.append(f"declare float @llvm.nvvm.d2f.{m}(double)")
+    A("\n".join(decls) + "\n")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    (ROOT / "amdgcn.ll").write_text(amdgcn())
+    (ROOT / "nvptx.ll").write_text(nvptx())

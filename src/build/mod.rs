@@ -1,0 +1,446 @@
+//! The device build: one [`LoweredModule`] (LLVM IR text) for a target profile and a list of
+//! architectures, to checked device code.
+//!
+//! Pipeline (all tools from [`crate::toolchain`], run without a shell, in a temporary
+//! directory that is removed afterwards):
+//!
+//! * `amdgcn` (dtk, rocm): `llvm-link module.ll --internalize --only-needed <library>` →
+//!   `opt -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=<arch>` →
+//!   `llc -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=<arch> -filetype=obj` →
+//!   `ld.lld -shared --no-undefined` → an HSA code object, checked by [`check::code_object`].
+//! * `nvptx` (the cuda twin): the same link and `opt`, then
+//!   `llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_XX` → PTX text, checked by
+//!   [`check::ptx`]; PTX that still declares an `.extern .func` (a support-library function
+//!   that was not linked) is refused, except the functions the CUDA driver provides
+//!   ([`CUDA_SYSTEM_FUNCTIONS`]: `vprintf`, `malloc`, ...).
+//!
+//! The support library is [`LoweredModule::support_library`] (`kernels-ir/<family>.ll`,
+//! relative to the repository root; see [`support_library`] for where it is read from). Its
+//! functions are internalized and only the ones used are kept.
+//!
+//! LLVM 14 tools get `-opaque-pointers` (the lowering writes opaque pointers).
+//!
+//! Modules build in parallel ([`build_modules`], rayon). Each (module, arch) result is cached
+//! under the SHA-256 of the IR, the library text, the tools' paths and `--version` lines,
+//! the argument vectors and the arch ([`cache`]); a cached result is checked like a fresh
+//! one.
+
+pub mod cache;
+pub mod check;
+pub mod cmd;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::lower::{KernelOutcome, LoweredModule};
+use crate::target::{Family, Profile};
+use crate::toolchain::{run_tool, run_tool_output, Tool, Toolchain};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub use cache::Cache;
+
+/// Functions the CUDA driver provides to PTX (PTX ISA §7.3 "System calls", and the
+/// device-runtime launch API): an `.extern .func` of these is not an unresolved reference.
+pub const CUDA_SYSTEM_FUNCTIONS: &[&str] = &[
+    " vprintf",
+    " malloc",
+    " free",
+    " __assertfail",
+    " cudaGetParameterBuffer",
+    " cudaGetParameterBufferV2",
+    " cudaLaunchDevice",
+    " cudaLaunchDeviceV2",
+];
+
+/// Bumped when the pipeline changes in a way the key does not otherwise capture.
+const PIPELINE_VERSION: &str = "wheelport-device-build-1";
+
+/// Options of a device build.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// Architectures to build (`gfx906`, `sm_80`); the profile's `default_archs` when empty.
+    pub archs: Vec<String>,
+    /// The cache, or `None` to always build.
+    pub cache: Option<Cache>,
+}
+
+/// One module to build: a name used in errors and reports (`x.so!.nv_fatbin#1`, `k.ptx`) and
+/// its lowering.
+#[derive(Clone, Copy, Debug)]
+pub struct ModuleInput<'a> {
+    /// Display name.
+    pub name: &'a str,
+    /// The lowered module.
+    pub lowered: &'a LoweredModule,
+}
+
+/// The device code built for one architecture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceObject {
+    /// The architecture (`gfx906`, `sm_80`).
+    pub arch: String,
+    /// An HSA code object (amdgcn) or PTX text (nvptx).
+    pub bytes: Vec<u8>,
+    /// Whether it came from the cache.
+    pub from_cache: bool,
+    /// The cache key (SHA-256 hex).
+    pub key: String,
+    /// Wall-clock seconds spent (tools and checks, or the cache lookup and check).
+    pub seconds: f64,
+}
+
+/// The result of building one module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltModule {
+    /// The module's display name.
+    pub name: String,
+    /// One object per architecture, in the order asked for.
+    pub objects: Vec<DeviceObject>,
+}
+
+/// Where a support library path (relative to the repository root) is read from, in order:
+/// `$WHEELPORT_DATA_DIR/<path>`, the source tree this binary was built from
+/// (`CARGO_MANIFEST_DIR/<path>`), `<exe dir>/../share/wheelport/<path>`. An absolute path is
+/// used as is.
+pub fn library_candidates(path: &str) -> Vec<PathBuf> {
+    let p = Path::new(path);
+    if p.is_absolute() {
+        return vec![p.to_path_buf()];
+    }
+    let mut v = Vec::new();
+    if let Some(d) = std::env::var_os("WHEELPORT_DATA_DIR") {
+        v.push(PathBuf::from(d).join(p));
+    }
+    v.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(p));
+    if let Some(exe_dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        v.push(exe_dir.join("../share/wheelport").join(p));
+    }
+    v
+}
+
+/// The support libraries embedded in the binary (`kernels-ir/*.ll`, by their path relative to
+/// the repository root), so an installed `wheelport` needs no data files.
+pub const EMBEDDED_LIBRARIES: &[(&str, &str)] = &[
+    (
+        "kernels-ir/amdgcn.ll",
+        include_str!("../../kernels-ir/amdgcn.ll"),
+    ),
+    (
+        "kernels-ir/nvptx.ll",
+        include_str!("../../kernels-ir/nvptx.ll"),
+    ),
+];
+
+/// The text of the support library `path` ([`LoweredModule::support_library`]); `None` when
+/// `path` is empty (no library needed). `$WHEELPORT_DATA_DIR/<path>` wins when it exists
+/// (to try a changed library without rebuilding), then the embedded copy
+/// ([`EMBEDDED_LIBRARIES`]), then the other [`library_candidates`].
+///
+/// # Errors
+/// [`ErrorKind::Build`] naming `module`, the library path and every place searched when it
+/// is not found; [`ErrorKind::Io`] when it exists but cannot be read.
+pub fn support_library(path: &str, module: &str) -> Result<Option<String>> {
+    if path.is_empty() {
+        return Ok(None);
+    }
+    if let Some(d) = std::env::var_os("WHEELPORT_DATA_DIR") {
+        let p = Path::new(&d).join(path);
+        if p.is_file() {
+            return std::fs::read_to_string(&p)
+                .map(Some)
+                .map_err(|e| Error::io(p.display().to_string(), e));
+        }
+    }
+    if let Some((_, text)) = EMBEDDED_LIBRARIES.iter().find(|(p, _)| *p == path) {
+        return Ok(Some((*text).to_string()));
+    }
+    let cands = library_candidates(path);
+    for c in &cands {
+        if c.is_file() {
+            return std::fs::read_to_string(c)
+                .map(Some)
+                .map_err(|e| Error::io(c.display().to_string(), e));
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Build,
+        module,
+        format!(
+            "the device support library `{path}` is needed but was not found (searched: {})",
+            cands
+                .iter()
+                .map(|c| c.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ))
+}
+
+/// Extra flags for a tool: `-opaque-pointers` for LLVM 14 (the default from LLVM 15 on).
+fn version_flags(t: &Tool) -> Vec<String> {
+    match t.version {
+        Some(v) if v.major == 14 && t.name != "ld.lld" => vec!["-opaque-pointers".into()],
+        _ => Vec::new(),
+    }
+}
+
+fn s(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The argument vectors of one arch's pipeline, with `{in}`/`{out}` already filled.
+struct Step<'t> {
+    tool: &'t Tool,
+    args: Vec<String>,
+}
+
+/// Build `input` for every arch of `opts` (or the profile's defaults) with the tools of
+/// `tc`, checking each result.
+///
+/// A module with no lowered kernel still builds (device functions or globals may be all it
+/// has). Kernels not lowered are not looked for in the output; reporting them is the
+/// caller's job (they are in [`LoweredModule::kernels`]).
+///
+/// # Errors
+/// [`ErrorKind::Toolchain`] when a tool is missing or fails (naming the module and tool, with
+/// stderr); [`ErrorKind::Build`] when an output fails its checks or the profile has no
+/// device build (`musa`); [`ErrorKind::Io`] for temporary files and the cache.
+pub fn build_module(
+    profile: &Profile,
+    tc: &Toolchain,
+    input: ModuleInput<'_>,
+    opts: &BuildOptions,
+) -> Result<BuiltModule> {
+    let module = input.name;
+    let family = profile.family;
+    if family == Family::Musa {
+        return Err(Error::new(
+            ErrorKind::Build,
+            module,
+            format!(
+                "target `{}` has no device build here (needs the vendor compiler mcc)",
+                profile.name
+            ),
+        ));
+    }
+    let archs: Vec<String> = if opts.archs.is_empty() {
+        profile.default_archs.clone()
+    } else {
+        opts.archs.clone()
+    };
+    let link = tc.require("llvm-link", module)?;
+    let opt = tc.require("opt", module)?;
+    let llc = tc.require("llc", module)?;
+    let lld = if family == Family::Amdgcn {
+        Some(tc.require("ld.lld", module)?)
+    } else {
+        None
+    };
+    let lib = support_library(&input.lowered.support_library, module)?;
+    let tmp = tempfile::Builder::new()
+        .prefix("wheelport-build-")
+        .tempdir()
+        .map_err(|e| Error::io("<temporary directory>", e))?;
+    let dir = tmp.path();
+    let ll = dir.join("module.ll");
+    std::fs::write(&ll, &input.lowered.ir).map_err(|e| Error::io(s(&ll), e))?;
+    let lib_path = dir.join("support.ll");
+    if let Some(text) = &lib {
+        std::fs::write(&lib_path, text).map_err(|e| Error::io(s(&lib_path), e))?;
+    }
+    let linked = dir.join("linked.bc");
+    let mut link_args = version_flags(link);
+    link_args.push(s(&ll));
+    if lib.is_some() {
+        link_args.extend(["--internalize".into(), "--only-needed".into(), s(&lib_path)]);
+    }
+    link_args.extend(["-o".into(), s(&linked)]);
+    let triple = &profile.triple;
+    let ext = if family == Family::Amdgcn {
+        "co"
+    } else {
+        "ptx"
+    };
+    let mut linked_done = false;
+    let mut objects = Vec::new();
+    for arch in &archs {
+        let t0 = Instant::now();
+        let opt_bc = dir.join(format!("{arch}.opt.bc"));
+        let out_obj = dir.join(format!("{arch}.o"));
+        let out = dir.join(format!("{arch}.{ext}"));
+        let mut steps = vec![Step {
+            tool: opt,
+            args: [
+                version_flags(opt),
+                vec![
+                    "-O3".into(),
+                    format!("-mtriple={triple}"),
+                    format!("-mcpu={arch}"),
+                    s(&linked),
+                    "-o".into(),
+                    s(&opt_bc),
+                ],
+            ]
+            .concat(),
+        }];
+        let llc_out = if family == Family::Amdgcn {
+            &out_obj
+        } else {
+            &out
+        };
+        let mut llc_args = version_flags(llc);
+        llc_args.extend([
+            "-O3".into(),
+            format!("-mtriple={triple}"),
+            format!("-mcpu={arch}"),
+        ]);
+        if family == Family::Amdgcn {
+            llc_args.push("-filetype=obj".into());
+        }
+        llc_args.extend([s(&opt_bc), "-o".into(), s(llc_out)]);
+        steps.push(Step {
+            tool: llc,
+            args: llc_args,
+        });
+        if let Some(lld) = lld {
+            steps.push(Step {
+                tool: lld,
+                args: vec![
+                    "-shared".into(),
+                    "--no-undefined".into(),
+                    s(&out_obj),
+                    "-o".into(),
+                    s(&out),
+                ],
+            });
+        }
+        // The key: pipeline version, profile, arch, IR, library, tools, argument vectors with
+        // the temporary directory replaced by a fixed name.
+        let dir_s = s(dir);
+        let mut argv = format!("{}\n", link_args.join(" ").replace(&dir_s, "$T"));
+        for st in &steps {
+            argv.push_str(&format!(
+                "{} {}\n",
+                st.tool.name,
+                st.args.join(" ").replace(&dir_s, "$T")
+            ));
+        }
+        let key = cache::key(&[
+            PIPELINE_VERSION.as_bytes(),
+            profile.name.as_bytes(),
+            triple.as_bytes(),
+            arch.as_bytes(),
+            input.lowered.ir.as_bytes(),
+            lib.as_deref().unwrap_or("").as_bytes(),
+            tc.fingerprint().as_bytes(),
+            argv.as_bytes(),
+        ]);
+        let cached = opts.cache.as_ref().and_then(|c| c.get(&key, ext));
+        let from_cache = cached.is_some();
+        let bytes = match cached {
+            Some(b) => b,
+            None => {
+                if !linked_done {
+                    run_tool(link, &link_args, module)?;
+                    linked_done = true;
+                }
+                for st in &steps {
+                    let (_, stderr) =
+                        run_tool_output(st.tool, &st.args, module).map_err(|e| Error {
+                            message: format!("{arch}: {}", e.message),
+                            ..e
+                        })?;
+                    // LLVM warns and builds generic code for a processor it does not know
+                    // (e.g. DTK's gfx926 with upstream LLVM): that is not the arch asked for.
+                    if let Some(l) = stderr
+                        .lines()
+                        .find(|l| l.contains("is not a recognized processor"))
+                    {
+                        return Err(Error::new(
+                            ErrorKind::Toolchain,
+                            module,
+                            format!(
+                                "{arch}: `{}` ({}) does not know this processor: {}",
+                                st.tool.name,
+                                st.tool.path.display(),
+                                l.trim()
+                            ),
+                        ));
+                    }
+                }
+                std::fs::read(&out).map_err(|e| Error::io(s(&out), e))?
+            }
+        };
+        match family {
+            Family::Amdgcn => check::code_object(&bytes, module, arch, &input.lowered.kernels)?,
+            _ => {
+                let text = std::str::from_utf8(&bytes).map_err(|_| {
+                    Error::new(
+                        ErrorKind::Build,
+                        module,
+                        format!("{arch}: llc's PTX is not UTF-8"),
+                    )
+                })?;
+                check::ptx(text, module, arch, &input.lowered.kernels)?;
+                if let Some(l) = text.lines().find(|l| {
+                    l.trim_start().starts_with(".extern .func")
+                        && !CUDA_SYSTEM_FUNCTIONS
+                            .iter()
+                            .any(|f| l.trim_end().trim_end_matches(['(', ';']).ends_with(f))
+                }) {
+                    return Err(Error::new(
+                        ErrorKind::Build,
+                        module,
+                        format!(
+                            "{arch}: the PTX calls a function nothing defines (missing from the support library?): `{}`",
+                            l.trim()
+                        ),
+                    ));
+                }
+            }
+        }
+        if !from_cache {
+            if let Some(c) = &opts.cache {
+                c.put(&key, ext, &bytes)?;
+            }
+        }
+        objects.push(DeviceObject {
+            arch: arch.clone(),
+            bytes,
+            from_cache,
+            key,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(BuiltModule {
+        name: module.to_string(),
+        objects,
+    })
+}
+
+/// [`build_module`] for every input, in parallel (rayon); results in input order.
+pub fn build_modules(
+    profile: &Profile,
+    tc: &Toolchain,
+    inputs: &[ModuleInput<'_>],
+    opts: &BuildOptions,
+) -> Vec<Result<BuiltModule>> {
+    inputs
+        .par_iter()
+        .map(|i| build_module(profile, tc, *i, opts))
+        .collect()
+}
+
+/// Names of the kernels of `m` that were not lowered, with their reasons.
+pub fn unsupported(m: &LoweredModule) -> Vec<(&str, &str)> {
+    m.kernels
+        .iter()
+        .filter_map(|k| match &k.outcome {
+            KernelOutcome::Unsupported { reason, .. } => Some((k.name.as_str(), reason.as_str())),
+            KernelOutcome::Lowered => None,
+        })
+        .collect()
+}

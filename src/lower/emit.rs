@@ -1,0 +1,2836 @@
+//! The function emitter: one PTX `.entry`/`.func` body to one LLVM IR function.
+//!
+//! Register model: every PTX register is one `alloca` of its declared width; instructions load
+//! their operands with the instruction's type (little-endian type punning: a narrower read
+//! loads the low bytes) and store results extended to the register width (PTX ISA 9.x §6.4.2
+//! "operand size exceeding instruction-type size"). `opt`'s SROA/mem2reg turn this into SSA.
+//!
+//! Control flow: a label starts a basic block `L.<label>`; a guarded instruction (`@p`, `@!p`)
+//! becomes a conditional branch around it; `ret`/`exit` branch to the function's single return
+//! block. Calls use a value ABI: each `.param`/`.reg` parameter is an `iN` (or `[N x i8]` for
+//! byte arrays), several return parameters are returned as a literal struct.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+use crate::ptx::analysis::form_of;
+use crate::ptx::ast::*;
+use crate::ptx::isa::Opcode;
+use crate::target::{Family, Profile};
+
+use super::sreg;
+use super::ty::{imm, of_ptx, Kind, Ty};
+
+/// Why a function could not be lowered: the form of the instruction and a reason.
+#[derive(Clone, Debug)]
+pub(crate) struct Fail {
+    pub form: String,
+    pub reason: String,
+}
+
+pub(crate) type R<T> = Result<T, Fail>;
+
+fn fail<T>(form: &str, reason: impl Into<String>) -> R<T> {
+    Err(Fail {
+        form: form.to_string(),
+        reason: reason.into(),
+    })
+}
+
+/// A parameter or return slot of the value ABI.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Slot {
+    /// A scalar of `bits` bits (`i1` for `.pred`).
+    Scalar(u32),
+    /// A byte array of `size` bytes aligned to `align`.
+    Bytes(u32, u32),
+}
+
+impl Slot {
+    pub fn ll(&self) -> String {
+        match self {
+            Slot::Scalar(b) => Ty::int(*b).ll().to_string(),
+            Slot::Bytes(n, _) => format!("[{n} x i8]"),
+        }
+    }
+    pub fn size(&self) -> u32 {
+        match self {
+            Slot::Scalar(b) => b.div_ceil(8),
+            Slot::Bytes(n, _) => *n,
+        }
+    }
+    pub fn align(&self) -> u32 {
+        match self {
+            Slot::Scalar(b) => b.div_ceil(8).max(1),
+            Slot::Bytes(_, a) => *a,
+        }
+    }
+}
+
+/// The slot of one declarator of a parameter declaration.
+pub(crate) fn slot_of(v: &VarDecl<'_>, d: &Declarator<'_>) -> Option<Slot> {
+    let eb = match v.ty {
+        Type::Pred => 0,
+        t => t.bits(),
+    };
+    let n: u64 =
+        d.array.iter().map(|x| x.unwrap_or(0)).product::<u64>() * v.vector.unwrap_or(1) as u64;
+    if v.ty == Type::Pred {
+        return Some(Slot::Scalar(1));
+    }
+    if eb == 0 {
+        return None;
+    }
+    if d.array.is_empty() && v.vector.is_none() {
+        if v.align.is_some_and(|a| a * 8 != eb) {
+            return Some(Slot::Bytes(eb / 8, v.align.unwrap()));
+        }
+        return Some(Slot::Scalar(eb));
+    }
+    let size = (n * eb as u64 / 8) as u32;
+    Some(Slot::Bytes(size, v.align.unwrap_or((eb / 8).max(1))))
+}
+
+/// A function's value-ABI signature.
+#[derive(Clone, Debug)]
+pub(crate) struct Sig {
+    pub llname: String,
+    pub params: Vec<Slot>,
+    pub rets: Vec<Slot>,
+}
+
+impl Sig {
+    pub fn ret_ll(&self) -> String {
+        match self.rets.len() {
+            0 => "void".into(),
+            1 => self.rets[0].ll(),
+            _ => format!(
+                "{{ {} }}",
+                self.rets
+                    .iter()
+                    .map(|s| s.ll())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// Module-level state shared by all functions.
+pub(crate) struct ModCx<'m, 'a> {
+    pub prof: &'m Profile,
+    pub nv: bool,
+    /// Address space of `alloca` (5 on AMDGPU, 0 on NVPTX).
+    pub alloca_as: u32,
+    /// `declare` lines of the functions and intrinsics used, by name.
+    pub decls: BTreeMap<String, String>,
+    /// Module variables: name → (LLVM global, address space).
+    pub globals: HashMap<&'a str, (String, u32)>,
+    /// Functions by PTX name.
+    pub funcs: HashMap<&'a str, Sig>,
+    /// Extra module globals created for function-scope `.shared`/`.global`/`.const`.
+    pub extra_globals: String,
+    pub module: &'m Module<'a>,
+    pub uniq: u32,
+}
+
+/// An LLVM identifier for a PTX name: bare when it is a valid LLVM identifier, else quoted.
+pub(crate) fn ident(sigil: char, name: &str) -> String {
+    let ok = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.')
+        && !name.as_bytes()[0].is_ascii_digit();
+    if ok {
+        format!("{sigil}{name}")
+    } else {
+        format!("{sigil}\"{name}\"")
+    }
+}
+
+fn ptr_ty(addrspace: u32) -> String {
+    if addrspace == 0 {
+        "ptr".into()
+    } else {
+        format!("ptr addrspace({addrspace})")
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Local {
+    /// A register: alloca `%r<id>` of `bits` bits (1 for predicates).
+    Reg { id: u32, bits: u32 },
+    /// Addressable memory (a `.param`, `.local` variable or a home of a parameter): an LLVM
+    /// pointer value and its address space.
+    Mem { ptr: String, aspace: u32 },
+}
+
+#[derive(Default)]
+struct Scope<'a> {
+    names: HashMap<&'a str, Local>,
+    ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
+}
+
+/// The state space an instruction addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Space {
+    Generic,
+    Global,
+    Shared,
+    Const,
+    Local,
+    Param,
+}
+
+fn space_of(mods: &[&str]) -> R<Space> {
+    for m in mods {
+        match *m {
+            ".global" => return Ok(Space::Global),
+            ".shared" | ".shared::cta" => return Ok(Space::Shared),
+            ".const" => return Ok(Space::Const),
+            ".local" => return Ok(Space::Local),
+            ".param" | ".param::entry" | ".param::func" => return Ok(Space::Param),
+            ".shared::cluster" => {
+                return fail(
+                    "",
+                    "the .shared::cluster state space (clusters) is not lowered",
+                )
+            }
+            _ => {}
+        }
+    }
+    Ok(Space::Generic)
+}
+
+/// Memory-model scope of `.cta/.gpu/.sys` (PTX ISA 9.x §8.5) as an LLVM `syncscope` clause.
+fn syncscope(nv: bool, mods: &[&str]) -> &'static str {
+    if nv {
+        // LLVM 19's NVPTX backend emits system scope for every syncscope; say so explicitly.
+        return "";
+    }
+    for m in mods {
+        match *m {
+            ".cta" => return " syncscope(\"workgroup\")",
+            ".gpu" | ".gl" => return " syncscope(\"agent\")",
+            ".sys" => return "",
+            _ => {}
+        }
+    }
+    // PTX default scope for atom/red is .gpu.
+    " syncscope(\"agent\")"
+}
+
+pub(crate) struct Fx<'c, 'm, 'a> {
+    cx: &'c mut ModCx<'m, 'a>,
+    pub body: String,
+    allocas: String,
+    tmp: u32,
+    nreg: u32,
+    nblk: u32,
+    terminated: bool,
+    scopes: Vec<Scope<'a>>,
+    pa: String,
+    /// Homes of the return parameters (pointer, slot) or registers for `.reg` returns.
+    rets: Vec<(Operand<'a>, Slot)>,
+    ret_names: Vec<&'a str>,
+    is_kernel: bool,
+    form: String,
+    /// Labels of `.callprototype`s and `.branchtargets` in this function.
+    protos: HashMap<&'a str, &'m CallPrototype<'a>>,
+    btargets: HashMap<&'a str, &'m TargetList<'a>>,
+    pub notes: Vec<String>,
+}
+
+impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    fn decl(&mut self, name: &str, line: &str) {
+        if !self.cx.decls.contains_key(name) {
+            self.cx.decls.insert(name.to_string(), line.to_string());
+        }
+    }
+
+    /// Declare `@name` with return type `ret` and parameter types `params`.
+    fn declare(&mut self, name: &str, ret: &str, params: &[&str]) {
+        if !self.cx.decls.contains_key(name) {
+            let line = format!("declare {ret} @{name}({})", params.join(", "));
+            self.cx.decls.insert(name.to_string(), line);
+        }
+    }
+
+    /// Emit `%t = call ret @name(args)` (declaring it), returning `%t` (or "" for void).
+    fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> String {
+        let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
+        self.declare(name, ret.ll(), &ptys);
+        let a: Vec<String> = args
+            .iter()
+            .map(|(t, v)| format!("{} {v}", t.ll()))
+            .collect();
+        let r = self.t();
+        let _ = writeln!(
+            self.body,
+            "  {r} = call {} @{name}({})",
+            ret.ll(),
+            a.join(", ")
+        );
+        r
+    }
+
+    fn call_void(&mut self, name: &str, args: &[(Ty, &str)]) {
+        let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
+        self.declare(name, "void", &ptys);
+        let a: Vec<String> = args
+            .iter()
+            .map(|(t, v)| format!("{} {v}", t.ll()))
+            .collect();
+        let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
+    }
+
+    fn line(&mut self, s: std::fmt::Arguments<'_>) {
+        self.body.push_str("  ");
+        let _ = self.body.write_fmt(s);
+        self.body.push('\n');
+    }
+
+    /// `%t = <rhs>`.
+    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> String {
+        let r = self.t();
+        self.body.push_str("  ");
+        self.body.push_str(&r);
+        self.body.push_str(" = ");
+        let _ = self.body.write_fmt(rhs);
+        self.body.push('\n');
+        r
+    }
+
+    fn start_block(&mut self, name: &str) {
+        if !self.terminated {
+            let _ = writeln!(self.body, "  br label %{name}");
+        }
+        let _ = writeln!(self.body, "{name}:");
+        self.terminated = false;
+    }
+
+    fn new_block_name(&mut self) -> String {
+        self.nblk += 1;
+        format!("b{}", self.nblk)
+    }
+
+    fn ensure_open(&mut self) {
+        if self.terminated {
+            let b = self.new_block_name();
+            let _ = writeln!(self.body, "{b}:");
+            self.terminated = false;
+        }
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    fn declare_reg(&mut self, name: &'a str, range: Option<u32>, ty: Type) -> R<()> {
+        let bits = match ty {
+            Type::Pred => 1,
+            t if t.bits() > 0 => t.bits(),
+            t => return fail("", format!("register of type {}", t.as_str())),
+        };
+        let lt = Ty::int(bits).ll();
+        let count = range.unwrap_or(1);
+        let first = self.nreg;
+        for i in 0..count {
+            let _ = writeln!(
+                self.allocas,
+                "  %r{} = alloca {lt}{}",
+                first + i,
+                self.alloca_suffix()
+            );
+        }
+        self.nreg += count;
+        let sc = self.scopes.last_mut().unwrap();
+        match range {
+            Some(n) => sc.ranges.push((name, n, first, bits)),
+            None => {
+                sc.names.insert(name, Local::Reg { id: first, bits });
+            }
+        }
+        Ok(())
+    }
+
+    fn alloca_suffix(&self) -> String {
+        if self.cx.alloca_as == 0 {
+            String::new()
+        } else {
+            format!(", addrspace({})", self.cx.alloca_as)
+        }
+    }
+
+    /// An alloca of `size` bytes aligned to `align`; returns its pointer.
+    fn alloca_bytes(&mut self, size: u32, align: u32) -> String {
+        self.nreg += 1;
+        let r = format!("%m{}", self.nreg);
+        let _ = writeln!(
+            self.allocas,
+            "  {r} = alloca [{} x i8], align {}{}",
+            size.max(1),
+            align.max(1),
+            self.alloca_suffix()
+        );
+        r
+    }
+
+    fn lookup(&self, name: &str) -> Option<Local> {
+        let (prefix, num) = split_digits(name);
+        for sc in self.scopes.iter().rev() {
+            if let Some(l) = sc.names.get(name) {
+                return Some(l.clone());
+            }
+            if let Some(n) = num {
+                for &(p, count, first, bits) in sc.ranges.iter().rev() {
+                    if p == prefix && n < count {
+                        return Some(Local::Reg {
+                            id: first + n,
+                            bits,
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn declare_var(&mut self, v: &'m VarDecl<'a>) -> R<()> {
+        match v.space {
+            StateSpace::Reg => {
+                if v.vector.is_some() {
+                    return fail("", "vector registers are not lowered");
+                }
+                for d in &v.decls {
+                    self.declare_reg(d.name, d.range, v.ty)?;
+                }
+            }
+            StateSpace::Local | StateSpace::Param | StateSpace::ParamFunc => {
+                for d in &v.decls {
+                    let Some(slot) = slot_of(v, d) else {
+                        return fail("", format!("variable {} of unsized type", d.name));
+                    };
+                    let p = self.alloca_bytes(slot.size(), v.align.unwrap_or(slot.align()));
+                    let (ptr, aspace) = if v.space == StateSpace::Local
+                        && self.cx.alloca_as != self.cx.prof.addrspace.local
+                    {
+                        let t = self.t();
+                        let las = self.cx.prof.addrspace.local;
+                        let _ = writeln!(
+                            self.allocas,
+                            "  {t} = addrspacecast {} {p} to {}",
+                            self.pa,
+                            ptr_ty(las)
+                        );
+                        (t, las)
+                    } else {
+                        (p, self.cx.alloca_as)
+                    };
+                    if d.init.is_some() {
+                        return fail("", "initialised function-scope variables are not lowered");
+                    }
+                    self.scopes
+                        .last_mut()
+                        .unwrap()
+                        .names
+                        .insert(d.name, Local::Mem { ptr, aspace });
+                }
+            }
+            StateSpace::Shared | StateSpace::SharedCta | StateSpace::Global | StateSpace::Const => {
+                // A function-scope variable in a shared state space is a module global with a
+                // unique name.
+                for d in &v.decls {
+                    self.cx.uniq += 1;
+                    let gname = format!("__wp_fvar.{}.{}", self.cx.uniq, d.name);
+                    let (text, aspace) = global_text(self.cx, v, d, &gname)?;
+                    self.cx.extra_globals.push_str(&text);
+                    self.scopes.last_mut().unwrap().names.insert(
+                        d.name,
+                        Local::Mem {
+                            ptr: ident('@', &gname),
+                            aspace,
+                        },
+                    );
+                }
+            }
+            s => return fail("", format!("function-scope {} variable", s.as_str())),
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- operands
+
+    fn reg_ptr(id: u32) -> String {
+        format!("%r{id}")
+    }
+
+    /// Read operand `o` as a value of type `t` (`signed`: extend narrower registers by sign).
+    fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<String> {
+        match o {
+            Operand::Reg(n) => self.rd_reg(n, t, signed),
+            Operand::Imm(i) => Ok(imm(i.value, t)),
+            Operand::SpecialReg(n) => {
+                if *n == "WARP_SZ" {
+                    return Ok(self.fit(&self.cx.prof.wave_size.to_string(), Ty::I32, t, false));
+                }
+                let Some(w) = sreg::width(n) else {
+                    return fail(&self.form.clone(), format!("special register {n}"));
+                };
+                let f = sreg::function(n);
+                let v = self.call(&f, Ty::int(w), &[]);
+                Ok(self.fit(&v, Ty::int(w), t, false))
+            }
+            Operand::Symbol(n) | Operand::Func(n) => {
+                // The address of a variable or function in its own state space.
+                let (p, aspace) = self.sym_ptr(n)?;
+                let it = Ty::int(t.bits());
+                let v = self.op(format_args!(
+                    "ptrtoint {} {p} to {}",
+                    ptr_ty(aspace),
+                    it.ll()
+                ));
+                Ok(self.fit(&v, it, t, false))
+            }
+            Operand::Not(n) => {
+                let v = self.rd_reg(n, Ty::I1, false)?;
+                Ok(self.op(format_args!("xor i1 {v}, true")))
+            }
+            Operand::Vector(elems) => {
+                // `{a, b}` as one value: elements packed from the low bits up.
+                let eb = t.bits() / elems.len() as u32;
+                let et = Ty::int(eb);
+                let wt = Ty::int(t.bits());
+                let mut acc = String::from("0");
+                for (i, e) in elems.iter().enumerate() {
+                    let v = self.rd(e, et, false)?;
+                    let z = self.op(format_args!("zext {} {v} to {}", et.ll(), wt.ll()));
+                    let s = self.op(format_args!("shl {} {z}, {}", wt.ll(), i as u32 * eb));
+                    acc = self.op(format_args!("or {} {acc}, {s}", wt.ll()));
+                }
+                Ok(self.fit(&acc, wt, t, false))
+            }
+            _ => fail(
+                &self.form.clone(),
+                format!("operand kind {} as a value", o.kind_name()),
+            ),
+        }
+    }
+
+    fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<String> {
+        let Some(l) = self.lookup(n) else {
+            // A symbol declared in a scope as memory, used as a value: its address.
+            return fail(&self.form.clone(), format!("unknown register {n}"));
+        };
+        match l {
+            Local::Reg { id, bits } => {
+                let p = Self::reg_ptr(id);
+                let pa = self.pa.clone();
+                if t == Ty::I1 && bits != 1 {
+                    let it = Ty::int(bits);
+                    let v = self.op(format_args!("load {}, {pa} {p}", it.ll()));
+                    return Ok(self.op(format_args!("icmp ne {} {v}, 0", it.ll())));
+                }
+                if bits == 1 && t != Ty::I1 {
+                    let v = self.op(format_args!("load i1, {pa} {p}"));
+                    return Ok(self.fit(&v, Ty::I1, t, false));
+                }
+                if t.bits() <= bits {
+                    Ok(self.op(format_args!("load {}, {pa} {p}", t.ll())))
+                } else {
+                    let it = Ty::int(bits);
+                    let v = self.op(format_args!("load {}, {pa} {p}", it.ll()));
+                    Ok(self.fit(&v, it, t, signed))
+                }
+            }
+            Local::Mem { ptr, aspace } => {
+                let it = Ty::int(t.bits());
+                let v = self.op(format_args!(
+                    "ptrtoint {} {ptr} to {}",
+                    ptr_ty(aspace),
+                    it.ll()
+                ));
+                Ok(self.fit(&v, it, t, false))
+            }
+        }
+    }
+
+    /// Convert value `v` of type `from` to type `to` by bits: extend (zero or sign), truncate,
+    /// bitcast.
+    fn fit(&mut self, v: &str, from: Ty, to: Ty, signed: bool) -> String {
+        if from == to {
+            return v.to_string();
+        }
+        let (fb, tb) = (from.bits(), to.bits());
+        let mut cur = v.to_string();
+        let mut ct = from;
+        if from.is_float() {
+            let it = Ty::int(fb);
+            cur = self.op(format_args!("bitcast {} {cur} to {}", from.ll(), it.ll()));
+            ct = it;
+        }
+        if fb != tb {
+            let it = Ty::int(tb);
+            cur = if fb < tb {
+                let ext = if signed { "sext" } else { "zext" };
+                self.op(format_args!("{ext} {} {cur} to {}", ct.ll(), it.ll()))
+            } else {
+                self.op(format_args!("trunc {} {cur} to {}", ct.ll(), it.ll()))
+            };
+            ct = it;
+        }
+        if ct != to {
+            cur = self.op(format_args!("bitcast {} {cur} to {}", ct.ll(), to.ll()));
+        }
+        cur
+    }
+
+    /// Write value `v` of type `t` to destination operand `o`.
+    fn wr(&mut self, o: &Operand<'a>, v: &str, t: Ty, signed: bool) -> R<()> {
+        match o {
+            Operand::Sink => Ok(()),
+            Operand::Reg(n) => {
+                let Some(Local::Reg { id, bits }) = self.lookup(n) else {
+                    return fail(&self.form.clone(), format!("unknown register {n}"));
+                };
+                let p = Self::reg_ptr(id);
+                let pa = self.pa.clone();
+                if bits == 1 {
+                    let b = if t == Ty::I1 {
+                        v.to_string()
+                    } else {
+                        let it = Ty::int(t.bits());
+                        let x = self.fit(v, t, it, false);
+                        self.op(format_args!("icmp ne {} {x}, 0", it.ll()))
+                    };
+                    self.line(format_args!("store i1 {b}, {pa} {p}"));
+                    return Ok(());
+                }
+                if t.bits() == bits {
+                    self.line(format_args!("store {} {v}, {pa} {p}", t.ll()));
+                } else {
+                    let x = self.fit(v, t, Ty::int(bits), signed);
+                    self.line(format_args!("store {} {x}, {pa} {p}", Ty::int(bits).ll()));
+                }
+                Ok(())
+            }
+            Operand::Vector(elems) => {
+                // Unpack into `{a, b, ...}` from the low bits up.
+                let eb = t.bits() / elems.len() as u32;
+                let wt = Ty::int(t.bits());
+                let w = self.fit(v, t, wt, false);
+                for (i, e) in elems.iter().enumerate() {
+                    if matches!(e, Operand::Sink) {
+                        continue;
+                    }
+                    let s = self.op(format_args!("lshr {} {w}, {}", wt.ll(), i as u32 * eb));
+                    let x = self.op(format_args!(
+                        "trunc {} {s} to {}",
+                        wt.ll(),
+                        Ty::int(eb).ll()
+                    ));
+                    self.wr(e, &x, Ty::int(eb), false)?;
+                }
+                Ok(())
+            }
+            _ => fail(
+                &self.form.clone(),
+                format!("destination operand kind {}", o.kind_name()),
+            ),
+        }
+    }
+
+    /// Pointer and address space of a symbol (local memory, parameter, module variable or
+    /// function).
+    fn sym_ptr(&mut self, n: &str) -> R<(String, u32)> {
+        if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+            return Ok((ptr, aspace));
+        }
+        if let Some((g, a)) = self.cx.globals.get(n) {
+            return Ok((g.clone(), *a));
+        }
+        if let Some(s) = self.cx.funcs.get(n) {
+            return Ok((format!("@{}", s.llname), 0));
+        }
+        fail(&self.form.clone(), format!("unknown symbol {n}"))
+    }
+
+    fn space_as(&self, s: Space) -> u32 {
+        let a = &self.cx.prof.addrspace;
+        match s {
+            Space::Generic => a.generic,
+            Space::Global => a.global,
+            Space::Shared => a.shared,
+            Space::Const => a.r#const,
+            Space::Local => a.local,
+            Space::Param => self.cx.alloca_as,
+        }
+    }
+
+    /// Address operand → (pointer value, address space).
+    fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(String, u32)> {
+        let Operand::Address(a) = o else {
+            return fail(&self.form.clone(), "expected an address operand");
+        };
+        let Address::Offset { base, offset } = &**a else {
+            return fail(&self.form.clone(), "tuple address");
+        };
+        let want = self.space_as(s);
+        let (p, aspace) = match base {
+            Some(AddrBase::Symbol(n)) => {
+                let (p, a) = self.sym_ptr(n)?;
+                if s == Space::Param || a == want {
+                    (p, a)
+                } else if s == Space::Generic {
+                    let c = self.op(format_args!(
+                        "addrspacecast {} {p} to {}",
+                        ptr_ty(a),
+                        ptr_ty(want)
+                    ));
+                    (c, want)
+                } else {
+                    (p, a)
+                }
+            }
+            Some(AddrBase::Reg(n)) => {
+                if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+                    (ptr, aspace)
+                } else {
+                    let bits = match self.lookup(n) {
+                        Some(Local::Reg { bits, .. }) => bits,
+                        _ => 64,
+                    };
+                    let it = Ty::int(if bits <= 32 { 32 } else { 64 });
+                    let v = self.rd_reg(n, it, false)?;
+                    let aspace = if s == Space::Param {
+                        self.cx.alloca_as
+                    } else {
+                        want
+                    };
+                    let p = self.op(format_args!(
+                        "inttoptr {} {v} to {}",
+                        it.ll(),
+                        ptr_ty(aspace)
+                    ));
+                    (p, aspace)
+                }
+            }
+            None => {
+                let p = self.op(format_args!("inttoptr i64 {offset} to {}", ptr_ty(want)));
+                return Ok((p, want));
+            }
+        };
+        if *offset == 0 {
+            return Ok((p, aspace));
+        }
+        let g = self.op(format_args!(
+            "getelementptr inbounds i8, {} {p}, i64 {offset}",
+            ptr_ty(aspace)
+        ));
+        Ok((g, aspace))
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    pub fn block(&mut self, b: &'m Block<'a>) -> R<()> {
+        self.scopes.push(Scope::default());
+        // Prototype and branch-target labels are known before use.
+        let mut last_label: Option<&'a str> = None;
+        for s in &b.stmts {
+            match s {
+                Statement::Label(l) => last_label = Some(l.name),
+                Statement::CallPrototype(p) => {
+                    if let Some(l) = last_label {
+                        self.protos.insert(l, p);
+                    }
+                }
+                Statement::BranchTargets(t) | Statement::CallTargets(t) => {
+                    if let Some(l) = last_label {
+                        self.btargets.insert(l, t);
+                    }
+                }
+                _ => last_label = None,
+            }
+        }
+        for s in &b.stmts {
+            match s {
+                Statement::Variable(v) => self.declare_var(v)?,
+                Statement::Label(l) => {
+                    if self.protos.contains_key(l.name) || self.btargets.contains_key(l.name) {
+                        continue;
+                    }
+                    let name = label_name(l.name);
+                    self.start_block(&name);
+                }
+                Statement::Block(inner) => self.block(inner)?,
+                Statement::Instruction(i) => {
+                    self.form = form_of(i);
+                    self.instruction(i)?;
+                }
+                _ => {}
+            }
+        }
+        self.scopes.pop();
+        Ok(())
+    }
+
+    fn instruction(&mut self, i: &'m Instruction<'a>) -> R<()> {
+        self.ensure_open();
+        match i.guard {
+            None => self.inst(i),
+            Some(g) => {
+                let c = self.rd_reg(g.reg, Ty::I1, false)?;
+                let c = if g.negated {
+                    self.op(format_args!("xor i1 {c}, true"))
+                } else {
+                    c
+                };
+                if i.opcode == Opcode::Bra {
+                    let target = self.branch_target(i)?;
+                    let next = self.new_block_name();
+                    self.line(format_args!("br i1 {c}, label %{target}, label %{next}"));
+                    let _ = writeln!(self.body, "{next}:");
+                    return Ok(());
+                }
+                if matches!(i.opcode, Opcode::Ret | Opcode::Exit) && self.is_kernel
+                    || i.opcode == Opcode::Ret
+                {
+                    let next = self.new_block_name();
+                    self.line(format_args!("br i1 {c}, label %ret, label %{next}"));
+                    let _ = writeln!(self.body, "{next}:");
+                    return Ok(());
+                }
+                let then = self.new_block_name();
+                let next = self.new_block_name();
+                self.line(format_args!("br i1 {c}, label %{then}, label %{next}"));
+                let _ = writeln!(self.body, "{then}:");
+                self.terminated = false;
+                self.inst(i)?;
+                if !self.terminated {
+                    self.line(format_args!("br label %{next}"));
+                }
+                let _ = writeln!(self.body, "{next}:");
+                self.terminated = false;
+                Ok(())
+            }
+        }
+    }
+
+    fn branch_target(&self, i: &Instruction<'a>) -> R<String> {
+        match i.operands.first() {
+            Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(label_name(l)),
+            _ => fail(&self.form, "branch without a label"),
+        }
+    }
+
+    fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
+        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+        let ops: &[Operand<'a>] = &i.operands;
+        let tys: Vec<Type> = mods.iter().filter_map(|m| Type::from_name(m)).collect();
+        let form = self.form.clone();
+        let ty1 = |k: usize| -> R<(Ty, Kind)> {
+            let t = tys.get(k).copied().ok_or_else(|| Fail {
+                form: form.clone(),
+                reason: "missing type".into(),
+            })?;
+            of_ptx(t).ok_or_else(|| Fail {
+                form: form.clone(),
+                reason: format!("type {}", t.as_str()),
+            })
+        };
+        let has = |m: &str| mods.contains(&m);
+        let n = ops.len();
+        use Opcode as O;
+        match i.opcode {
+            O::Bra => {
+                let t = self.branch_target(i)?;
+                self.line(format_args!("br label %{t}"));
+                self.terminated = true;
+            }
+            O::Ret => {
+                self.line(format_args!("br label %ret"));
+                self.terminated = true;
+            }
+            O::Exit => {
+                if self.is_kernel {
+                    self.line(format_args!("br label %ret"));
+                } else {
+                    self.call_void("__wp_exit", &[]);
+                    self.line(format_args!("unreachable"));
+                }
+                self.terminated = true;
+            }
+            O::Trap => {
+                self.call_void("__wp_trap", &[]);
+            }
+            O::Brkpt | O::Pmevent => {}
+            O::Nanosleep => {
+                let v = self.rd(&ops[0], Ty::I32, false)?;
+                self.call_void("__wp_nanosleep", &[(Ty::I32, &v)]);
+            }
+            O::Mov => self.mov(&mods, &tys, ops)?,
+            O::Ld | O::Ldu => self.ld(&mods, ops)?,
+            O::St => self.st(&mods, ops)?,
+            O::Cvta => self.cvta(&mods, ops)?,
+            O::Cvt => self.cvt(&mods, &tys, ops)?,
+            O::Add | O::Sub | O::Mul | O::Mad | O::Fma | O::Div | O::Rem | O::Min | O::Max => {
+                let (t, k) = ty1(tys.len().saturating_sub(1))?;
+                if k == Kind::Float {
+                    self.farith(i.opcode, &mods, t, ops)?
+                } else {
+                    self.iarith(i.opcode, &mods, t, k, ops)?
+                }
+            }
+            O::Addc | O::Subc | O::Madc => {
+                let (t, _) = ty1(0)?;
+                self.carry(i.opcode, &mods, t, ops)?
+            }
+            O::Mul24 | O::Mad24 => {
+                let (_, k) = ty1(0)?;
+                let s = k == Kind::Signed;
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let ext = |fx: &mut Self, v: &str| -> String {
+                    let sh = fx.op(format_args!("shl i32 {v}, 8"));
+                    let sr = if s { "ashr" } else { "lshr" };
+                    let x = fx.op(format_args!("{sr} i32 {sh}, 8"));
+                    let e = if s { "sext" } else { "zext" };
+                    fx.op(format_args!("{e} i32 {x} to i64"))
+                };
+                let (a, b) = (ext(self, &a), ext(self, &b));
+                let p = self.op(format_args!("mul i64 {a}, {b}"));
+                let r = if has(".hi") {
+                    let h = self.op(format_args!("lshr i64 {p}, 16"));
+                    self.op(format_args!("trunc i64 {h} to i32"))
+                } else {
+                    self.op(format_args!("trunc i64 {p} to i32"))
+                };
+                let r = if i.opcode == O::Mad24 {
+                    let c = self.rd(&ops[3], Ty::I32, false)?;
+                    self.op(format_args!("add i32 {r}, {c}"))
+                } else {
+                    r
+                };
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Sad => {
+                let (t, k) = ty1(0)?;
+                let s = k == Kind::Signed;
+                let a = self.rd(&ops[1], t, s)?;
+                let b = self.rd(&ops[2], t, s)?;
+                let c = self.rd(&ops[3], t, s)?;
+                let (mx, mn) = if s {
+                    ("smax", "smin")
+                } else {
+                    ("umax", "umin")
+                };
+                let hi = self.intr2(mx, t, &a, &b);
+                let lo = self.intr2(mn, t, &a, &b);
+                let d = self.op(format_args!("sub {} {hi}, {lo}", t.ll()));
+                let r = self.op(format_args!("add {} {d}, {c}", t.ll()));
+                self.wr(&ops[0], &r, t, s)?;
+            }
+            O::Abs | O::Neg => {
+                let (t, k) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let r = if k == Kind::Float {
+                    let a = self.ftz_in(&mods, t, &a);
+                    let r = if i.opcode == O::Abs {
+                        self.intr1("fabs", t, &a)
+                    } else {
+                        self.op(format_args!("fneg {} {a}", t.ll()))
+                    };
+                    self.ftz_out(&mods, t, &r)
+                } else if i.opcode == O::Abs {
+                    let n = format!("llvm.abs.{}", t.suffix());
+                    let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
+                    self.decl(&n, &l);
+                    self.op(format_args!(
+                        "call {} @{n}({} {a}, i1 false)",
+                        t.ll(),
+                        t.ll()
+                    ))
+                } else {
+                    self.op(format_args!("sub {} 0, {a}", t.ll()))
+                };
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::And | O::Or | O::Xor => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], t, false)?;
+                let opn = match i.opcode {
+                    O::And => "and",
+                    O::Or => "or",
+                    _ => "xor",
+                };
+                let r = self.op(format_args!("{opn} {} {a}, {b}", t.ll()));
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Not => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let r = self.op(format_args!("xor {} {a}, -1", t.ll()));
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Cnot => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let c = self.op(format_args!("icmp eq {} {a}, 0", t.ll()));
+                let r = self.op(format_args!("zext i1 {c} to {}", t.ll()));
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Lop3 => {
+                let bop = mods.iter().find(|m| matches!(**m, ".or" | ".and")).copied();
+                if n != 5 + bop.is_some() as usize {
+                    return fail(&form, "lop3 operands");
+                }
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let Operand::Imm(lut) = &ops[4] else {
+                    return fail(&form, "lop3 with a non-constant LUT");
+                };
+                let lut = imm(lut.value, Ty::I32).parse::<i64>().unwrap_or(0) as u32 & 0xff;
+                let r = self.lop3(lut, &a, &b, &c);
+                match (bop, &ops[0]) {
+                    // lop3.or/.and (PTX 8.2): p = (d != 0) BOP q.
+                    (Some(bo), Operand::Pair(d, p)) => {
+                        let q = self.rd(&ops[5], Ty::I1, false)?;
+                        let nz = self.op(format_args!("icmp ne i32 {r}, 0"));
+                        let pv = self.op(format_args!("{} i1 {nz}, {q}", &bo[1..]));
+                        self.wr(&Operand::Reg(d), &r, Ty::I32, false)?;
+                        if *p != "_" {
+                            self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
+                        }
+                    }
+                    (Some(_), _) => return fail(&form, "lop3 predicate form"),
+                    (None, d) => self.wr(d, &r, Ty::I32, false)?,
+                }
+            }
+            O::Shl | O::Shr => {
+                let (t, k) = ty1(0)?;
+                let a = self.rd(&ops[1], t, k == Kind::Signed)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let w = t.bits();
+                let r = if i.opcode == O::Shr && k == Kind::Signed {
+                    let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
+                    let m = self.fit(&m, Ty::I32, t, false);
+                    self.op(format_args!("ashr {} {a}, {m}", t.ll()))
+                } else {
+                    let big = self.op(format_args!("icmp uge i32 {b}, {w}"));
+                    let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
+                    let m = self.fit(&m, Ty::I32, t, false);
+                    let opn = if i.opcode == O::Shl { "shl" } else { "lshr" };
+                    let s = self.op(format_args!("{opn} {} {a}, {m}", t.ll()));
+                    self.op(format_args!(
+                        "select i1 {big}, {} 0, {} {s}",
+                        t.ll(),
+                        t.ll()
+                    ))
+                };
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Shf => {
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let left = has(".l");
+                let f = if left { "fshl" } else { "fshr" };
+                let r = self.intr3(f, Ty::I32, &b, &a, &c);
+                let r = if has(".clamp") {
+                    let big = self.op(format_args!("icmp uge i32 {c}, 32"));
+                    let sat = if left { &a } else { &b };
+                    self.op(format_args!("select i1 {big}, i32 {sat}, i32 {r}"))
+                } else {
+                    r
+                };
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Popc | O::Clz | O::Brev => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let (r, rt) = match i.opcode {
+                    O::Popc => (self.intr1("ctpop", t, &a), Ty::I32),
+                    O::Clz => {
+                        let n = format!("llvm.ctlz.{}", t.suffix());
+                        let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
+                        self.decl(&n, &l);
+                        (
+                            self.op(format_args!(
+                                "call {} @{n}({} {a}, i1 false)",
+                                t.ll(),
+                                t.ll()
+                            )),
+                            Ty::I32,
+                        )
+                    }
+                    _ => (self.intr1("bitreverse", t, &a), t),
+                };
+                let r = self.fit(&r, t, rt, false);
+                self.wr(&ops[0], &r, rt, false)?;
+            }
+            O::Bfind => {
+                let (t, k) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let s = if k == Kind::Signed { "s" } else { "u" };
+                let f = format!("__wp_bfind_{s}{}", t.bits());
+                let r = self.call(&f, Ty::I32, &[(t, &a)]);
+                let r = if has(".shiftamt") {
+                    let nf = self.op(format_args!("icmp eq i32 {r}, -1"));
+                    let sa = self.op(format_args!("sub i32 {}, {r}", t.bits() - 1));
+                    self.op(format_args!("select i1 {nf}, i32 -1, i32 {sa}"))
+                } else {
+                    r
+                };
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Bfe => {
+                let (t, k) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let s = if k == Kind::Signed { "s" } else { "u" };
+                let f = format!("__wp_bfe_{s}{}", t.bits());
+                let r = self.call(&f, t, &[(t, &a), (Ty::I32, &b), (Ty::I32, &c)]);
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Bfi => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], t, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let d = self.rd(&ops[4], Ty::I32, false)?;
+                let f = format!("__wp_bfi_b{}", t.bits());
+                let r = self.call(&f, t, &[(t, &a), (t, &b), (Ty::I32, &c), (Ty::I32, &d)]);
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Prmt => {
+                let mode = mods
+                    .iter()
+                    .find(|m| matches!(**m, ".f4e" | ".b4e" | ".rc8" | ".ecl" | ".ecr" | ".rc16"));
+                let f = match mode {
+                    None => "__wp_prmt".to_string(),
+                    Some(m) => format!("__wp_prmt_{}", &m[1..]),
+                };
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let r = self.call(&f, Ty::I32, &[(Ty::I32, &a), (Ty::I32, &b), (Ty::I32, &c)]);
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Setp => self.setp(&mods, &tys, ops)?,
+            O::Set => self.set(&mods, &tys, ops)?,
+            O::Selp => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], t, false)?;
+                let c = self.rd(&ops[3], Ty::I1, false)?;
+                let r = self.op(format_args!(
+                    "select i1 {c}, {} {a}, {} {b}",
+                    t.ll(),
+                    t.ll()
+                ));
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Slct => {
+                let (t, _) = ty1(0)?;
+                let (ct, ck) = ty1(1)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], t, false)?;
+                let c = self.rd(&ops[3], ct, false)?;
+                let cond = if ck == Kind::Float {
+                    let c = self.ftz_in(&mods, ct, &c);
+                    self.op(format_args!("fcmp oge {} {c}, 0.0", ct.ll()))
+                } else {
+                    self.op(format_args!("icmp sge {} {c}, 0", ct.ll()))
+                };
+                let r = self.op(format_args!(
+                    "select i1 {cond}, {} {a}, {} {b}",
+                    t.ll(),
+                    t.ll()
+                ));
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
+                let (t, _) = ty1(0)?;
+                self.funary(i.opcode, &mods, t, ops)?;
+            }
+            O::Copysign => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let b = self.rd(&ops[2], t, false)?;
+                let r = self.intr2("copysign", t, &b, &a);
+                self.wr(&ops[0], &r, t, false)?;
+            }
+            O::Testp => {
+                let (t, _) = ty1(0)?;
+                let a = self.rd(&ops[1], t, false)?;
+                let ab = self.intr1("fabs", t, &a);
+                let ll = t.ll();
+                let r = if has(".finite") {
+                    self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"))
+                } else if has(".infinite") {
+                    self.op(format_args!("fcmp oeq {ll} {ab}, 0x7FF0000000000000"))
+                } else if has(".number") {
+                    self.op(format_args!("fcmp ord {ll} {a}, 0.0"))
+                } else if has(".notanumber") {
+                    self.op(format_args!("fcmp uno {ll} {a}, 0.0"))
+                } else {
+                    let min = if t == Ty::F32 {
+                        "0x3810000000000000"
+                    } else {
+                        "0x0010000000000000"
+                    };
+                    if has(".normal") {
+                        let x = self.op(format_args!("fcmp oge {ll} {ab}, {min}"));
+                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"));
+                        self.op(format_args!("and i1 {x}, {y}"))
+                    } else {
+                        let x = self.op(format_args!("fcmp olt {ll} {ab}, {min}"));
+                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0.0"));
+                        self.op(format_args!("and i1 {x}, {y}"))
+                    }
+                };
+                self.wr(&ops[0], &r, Ty::I1, false)?;
+            }
+            O::Atom | O::Red => self.atom(i.opcode == O::Atom, &mods, &tys, ops)?,
+            O::Membar | O::Fence => {
+                if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
+                    return fail(&form, "proxy fences are not lowered");
+                }
+                let ss = syncscope(self.cx.nv, &mods);
+                let ss = if mods.contains(&".cta") {
+                    ss
+                } else if has(".gl") || has(".gpu") {
+                    ss
+                } else if has(".sys") {
+                    ""
+                } else {
+                    ss
+                };
+                let ord = if has(".acq_rel") {
+                    "acq_rel"
+                } else {
+                    "seq_cst"
+                };
+                self.line(format_args!("fence{ss} {ord}"));
+            }
+            O::Bar | O::Barrier => self.bar(&mods, ops)?,
+            O::Call => self.callinst(i, ops)?,
+            O::Brx => {
+                let idx = self.rd(&ops[0], Ty::I32, false)?;
+                let tl = match ops.get(1) {
+                    Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
+                        self.btargets.get(l).copied()
+                    }
+                    _ => None,
+                };
+                let Some(tl) = tl else {
+                    return fail(&form, "brx.idx without .branchtargets");
+                };
+                let dflt = self.new_block_name();
+                let mut s = format!("switch i32 {idx}, label %{dflt} [");
+                for (k, t) in tl.targets.iter().enumerate() {
+                    let _ = write!(s, " i32 {k}, label %{}", label_name(t));
+                }
+                s.push_str(" ]");
+                self.line(format_args!("{s}"));
+                let _ = writeln!(self.body, "{dflt}:\n  unreachable");
+                self.terminated = true;
+            }
+            O::Prefetch | O::Prefetchu | O::Applypriority | O::Discard => {}
+            _ => return fail(&form, "no lowering for this instruction"),
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    fn intr1(&mut self, name: &str, t: Ty, a: &str) -> String {
+        let n = format!("llvm.{name}.{}", t.suffix());
+        let l = format!("declare {} @{n}({})", t.ll(), t.ll());
+        self.decl(&n, &l);
+        self.op(format_args!("call {} @{n}({} {a})", t.ll(), t.ll()))
+    }
+
+    fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> String {
+        let n = format!("llvm.{name}.{}", t.suffix());
+        let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
+        self.decl(&n, &l);
+        let ll = t.ll();
+        self.op(format_args!("call {ll} @{n}({ll} {a}, {ll} {b})"))
+    }
+
+    fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> String {
+        let n = format!("llvm.{name}.{}", t.suffix());
+        let ll = t.ll();
+        let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
+        self.decl(&n, &l);
+        self.op(format_args!("call {ll} @{n}({ll} {a}, {ll} {b}, {ll} {c})"))
+    }
+
+    fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> String {
+        if lut == 0 {
+            return "0".into();
+        }
+        if lut == 0xff {
+            return "-1".into();
+        }
+        let na = self.op(format_args!("xor i32 {a}, -1"));
+        let nb = self.op(format_args!("xor i32 {b}, -1"));
+        let nc = self.op(format_args!("xor i32 {c}, -1"));
+        let mut acc: Option<String> = None;
+        for k in 0..8u32 {
+            if lut & (1 << k) == 0 {
+                continue;
+            }
+            let x = if k & 4 != 0 { a } else { &na };
+            let y = if k & 2 != 0 { b } else { &nb };
+            let z = if k & 1 != 0 { c } else { &nc };
+            let (x, y, z) = (x.to_string(), y.to_string(), z.to_string());
+            let t = self.op(format_args!("and i32 {x}, {y}"));
+            let t = self.op(format_args!("and i32 {t}, {z}"));
+            acc = Some(match acc {
+                None => t,
+                Some(p) => self.op(format_args!("or i32 {p}, {t}")),
+            });
+        }
+        acc.unwrap_or_else(|| "0".into())
+    }
+
+    fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+        if t == Ty::F32 && mods.contains(&".ftz") {
+            self.call("__wp_ftz_f32", Ty::F32, &[(Ty::F32, v)])
+        } else {
+            v.to_string()
+        }
+    }
+
+    fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+        self.ftz_in(mods, t, v)
+    }
+
+    fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+        if !mods.contains(&".sat") {
+            return v.to_string();
+        }
+        let z = imm(ImmValue::Float(0.0), t);
+        let one = imm(ImmValue::Float(1.0), t);
+        // NaN → 0 (PTX ISA 9.x §9.7.3: .sat clamps to [0.0, 1.0], NaN results are 0).
+        let m = self.intr2("maxnum", t, v, &z);
+        self.intr2("minnum", t, &m, &one)
+    }
+
+    fn rounding(mods: &[&str]) -> Option<&'static str> {
+        for m in mods {
+            match *m {
+                ".rn" => return Some("rn"),
+                ".rz" => return Some("rz"),
+                ".rm" => return Some("rm"),
+                ".rp" => return Some("rp"),
+                ".rna" => return Some("rna"),
+                ".rni" => return Some("rni"),
+                ".rzi" => return Some("rzi"),
+                ".rmi" => return Some("rmi"),
+                ".rpi" => return Some("rpi"),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    fn farith(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
+        let rnd = Self::rounding(mods).unwrap_or("rn");
+        let ll = t.ll();
+        let a = self.rd(&ops[1], t, false)?;
+        let a = self.ftz_in(mods, t, &a);
+        let b = self.rd(&ops[2], t, false)?;
+        let b = self.ftz_in(mods, t, &b);
+        let scalar = matches!(t, Ty::F32 | Ty::F64);
+        let directed = matches!(rnd, "rz" | "rm" | "rp");
+        if directed && !scalar {
+            return fail(&self.form.clone(), "directed rounding of half precision");
+        }
+        let r = match op {
+            Opcode::Add | Opcode::Sub => {
+                let b = if op == Opcode::Sub {
+                    self.op(format_args!("fneg {ll} {b}"))
+                } else {
+                    b
+                };
+                if directed {
+                    let f = format!("__wp_add_{rnd}_{}", t.suffix());
+                    self.call(&f, t, &[(t, &a), (t, &b)])
+                } else {
+                    self.op(format_args!("fadd {ll} {a}, {b}"))
+                }
+            }
+            Opcode::Mul => {
+                if directed {
+                    let f = format!("__wp_mul_{rnd}_{}", t.suffix());
+                    self.call(&f, t, &[(t, &a), (t, &b)])
+                } else {
+                    self.op(format_args!("fmul {ll} {a}, {b}"))
+                }
+            }
+            Opcode::Mad | Opcode::Fma => {
+                let c = self.rd(&ops[3], t, false)?;
+                let c = self.ftz_in(mods, t, &c);
+                if directed {
+                    let f = format!("__wp_fma_{rnd}_{}", t.suffix());
+                    self.call(&f, t, &[(t, &a), (t, &b), (t, &c)])
+                } else {
+                    self.intr3("fma", t, &a, &b, &c)
+                }
+            }
+            Opcode::Div => {
+                if directed {
+                    let f = format!("__wp_div_{rnd}_{}", t.suffix());
+                    self.call(&f, t, &[(t, &a), (t, &b)])
+                } else if mods.contains(&".approx") {
+                    self.op(format_args!("fdiv afn {ll} {a}, {b}"))
+                } else {
+                    self.op(format_args!("fdiv {ll} {a}, {b}"))
+                }
+            }
+            Opcode::Min | Opcode::Max => {
+                if mods.contains(&".xorsign") {
+                    return fail(&self.form.clone(), "min/max .xorsign.abs");
+                }
+                let nan = mods.contains(&".NaN");
+                let f = match (op == Opcode::Min, nan) {
+                    (true, false) => "minnum",
+                    (false, false) => "maxnum",
+                    (true, true) => "minimum",
+                    (false, true) => "maximum",
+                };
+                self.intr2(f, t, &a, &b)
+            }
+            _ => return fail(&self.form.clone(), "float opcode"),
+        };
+        let r = if mods.contains(&".relu") {
+            let z = self.op(format_args!("fcmp olt {ll} {r}, zeroinitializer"));
+            self.op(format_args!(
+                "select {} {z}, {ll} zeroinitializer, {ll} {r}",
+                {
+                    if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
+                        "<2 x i1>"
+                    } else {
+                        "i1"
+                    }
+                }
+            ))
+        } else {
+            r
+        };
+        let r = self.sat(mods, t, &r);
+        let r = self.ftz_out(mods, t, &r);
+        self.wr(&ops[0], &r, t, false)
+    }
+
+    fn funary(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
+        let ll = t.ll();
+        let a = self.rd(&ops[1], t, false)?;
+        let a = self.ftz_in(mods, t, &a);
+        let rnd = Self::rounding(mods);
+        let directed = matches!(rnd, Some("rz" | "rm" | "rp"));
+        let one = imm(ImmValue::Float(1.0), t);
+        let r = match op {
+            Opcode::Rcp => {
+                if directed {
+                    let f = format!("__wp_div_{}_{}", rnd.unwrap(), t.suffix());
+                    self.call(&f, t, &[(t, &one), (t, &a)])
+                } else if mods.contains(&".approx") {
+                    self.op(format_args!("fdiv afn {ll} {one}, {a}"))
+                } else {
+                    self.op(format_args!("fdiv {ll} {one}, {a}"))
+                }
+            }
+            Opcode::Sqrt => {
+                if directed {
+                    let f = format!("__wp_sqrt_{}_{}", rnd.unwrap(), t.suffix());
+                    self.call(&f, t, &[(t, &a)])
+                } else if mods.contains(&".approx") {
+                    let n = format!("llvm.sqrt.{}", t.suffix());
+                    self.decl(&n, &format!("declare {ll} @{n}({ll})"));
+                    self.op(format_args!("call afn {ll} @{n}({ll} {a})"))
+                } else {
+                    self.intr1("sqrt", t, &a)
+                }
+            }
+            Opcode::Rsqrt => {
+                let n = format!("llvm.sqrt.{}", t.suffix());
+                self.decl(&n, &format!("declare {ll} @{n}({ll})"));
+                let s = self.op(format_args!("call afn {ll} @{n}({ll} {a})"));
+                self.op(format_args!("fdiv afn {ll} {one}, {s}"))
+            }
+            Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Tanh => {
+                if !matches!(t, Ty::F32) {
+                    return fail(&self.form.clone(), "approximate function of this type");
+                }
+                let f = format!("__wp_{}_approx_f32", op.name());
+                self.call(&f, t, &[(t, &a)])
+            }
+            _ => return fail(&self.form.clone(), "float opcode"),
+        };
+        let r = self.ftz_out(mods, t, &r);
+        self.wr(&ops[0], &r, t, false)
+    }
+
+    fn iarith(&mut self, op: Opcode, mods: &[&str], t: Ty, k: Kind, ops: &[Operand<'a>]) -> R<()> {
+        let s = k == Kind::Signed;
+        let ll = t.ll();
+        let has = |m: &str| mods.contains(&m);
+        if has(".cc") {
+            return self.carry(op, mods, t, ops);
+        }
+        let wide = has(".wide");
+        let hi = has(".hi");
+        let a = self.rd(&ops[1], t, s)?;
+        let b = self.rd(&ops[2], t, s)?;
+        let w = t.bits();
+        let ext = if s { "sext" } else { "zext" };
+        let (r, rt) = match op {
+            Opcode::Add | Opcode::Sub => {
+                if has(".sat") {
+                    let f = if op == Opcode::Add {
+                        "sadd.sat"
+                    } else {
+                        "ssub.sat"
+                    };
+                    (self.intr2(f, t, &a, &b), t)
+                } else {
+                    let o = if op == Opcode::Add { "add" } else { "sub" };
+                    (self.op(format_args!("{o} {ll} {a}, {b}")), t)
+                }
+            }
+            Opcode::Mul | Opcode::Mad => {
+                let (p, pt) = if wide || hi {
+                    let dt = Ty::int(w * 2);
+                    let a2 = self.op(format_args!("{ext} {ll} {a} to {}", dt.ll()));
+                    let b2 = self.op(format_args!("{ext} {ll} {b} to {}", dt.ll()));
+                    let p = self.op(format_args!("mul {} {a2}, {b2}", dt.ll()));
+                    if hi {
+                        let h = self.op(format_args!("lshr {} {p}, {w}", dt.ll()));
+                        (self.op(format_args!("trunc {} {h} to {ll}", dt.ll())), t)
+                    } else {
+                        (p, dt)
+                    }
+                } else {
+                    (self.op(format_args!("mul {ll} {a}, {b}")), t)
+                };
+                if op == Opcode::Mad {
+                    let c = self.rd(&ops[3], pt, s)?;
+                    if has(".sat") {
+                        // mad.hi.sat.s32: saturate the sum (PTX ISA 9.x §9.7.1.4).
+                        (self.intr2("sadd.sat", pt, &p, &c), pt)
+                    } else {
+                        (self.op(format_args!("add {} {p}, {c}", pt.ll())), pt)
+                    }
+                } else {
+                    (p, pt)
+                }
+            }
+            Opcode::Div | Opcode::Rem => {
+                // Division by zero gives an unspecified value in PTX but is undefined
+                // behaviour in LLVM: divide by 1 instead. INT_MIN / -1 likewise.
+                let z = self.op(format_args!("icmp eq {ll} {b}, 0"));
+                let (bad, safe_b) = if s {
+                    let m1 = self.op(format_args!("icmp eq {ll} {b}, -1"));
+                    let bad = self.op(format_args!("or i1 {z}, {m1}"));
+                    (
+                        Some(m1),
+                        self.op(format_args!("select i1 {bad}, {ll} 1, {ll} {b}")),
+                    )
+                } else {
+                    (
+                        None,
+                        self.op(format_args!("select i1 {z}, {ll} 1, {ll} {b}")),
+                    )
+                };
+                let o = match (op == Opcode::Div, s) {
+                    (true, true) => "sdiv",
+                    (true, false) => "udiv",
+                    (false, true) => "srem",
+                    (false, false) => "urem",
+                };
+                let q = self.op(format_args!("{o} {ll} {a}, {safe_b}"));
+                let q = match bad {
+                    Some(m1) => {
+                        let alt = if op == Opcode::Div {
+                            self.op(format_args!("sub {ll} 0, {a}"))
+                        } else {
+                            "0".to_string()
+                        };
+                        self.op(format_args!("select i1 {m1}, {ll} {alt}, {ll} {q}"))
+                    }
+                    None => q,
+                };
+                (q, t)
+            }
+            Opcode::Min | Opcode::Max => {
+                let f = match (op == Opcode::Min, s) {
+                    (true, true) => "smin",
+                    (true, false) => "umin",
+                    (false, true) => "smax",
+                    (false, false) => "umax",
+                };
+                let r = self.intr2(f, t, &a, &b);
+                let r = if has(".relu") {
+                    self.intr2("smax", t, &r, "0")
+                } else {
+                    r
+                };
+                (r, t)
+            }
+            _ => return fail(&self.form.clone(), "integer opcode"),
+        };
+        self.wr(&ops[0], &r, rt, s)
+    }
+
+    /// Extended-precision add/sub/mad with the carry flag (PTX ISA 9.x §9.7.2): the flag is a
+    /// function-local `i1` (`%cc`).
+    fn carry(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
+        if !self.allocas.contains("%cc = alloca") {
+            let s = self.alloca_suffix();
+            let _ = writeln!(self.allocas, "  %cc = alloca i1{s}");
+        }
+        let ll = t.ll();
+        let pa = self.pa.clone();
+        let cc_out = mods.contains(&".cc");
+        let a = self.rd(&ops[1], t, false)?;
+        let b = self.rd(&ops[2], t, false)?;
+        let (a, b) = if matches!(op, Opcode::Mad | Opcode::Madc) {
+            let w = t.bits();
+            let dt = Ty::int(w * 2);
+            let s = mods.contains(&".s32") || mods.contains(&".s64");
+            let ext = if s { "sext" } else { "zext" };
+            let a2 = self.op(format_args!("{ext} {ll} {a} to {}", dt.ll()));
+            let b2 = self.op(format_args!("{ext} {ll} {b} to {}", dt.ll()));
+            let p = self.op(format_args!("mul {} {a2}, {b2}", dt.ll()));
+            let p = if mods.contains(&".hi") {
+                self.op(format_args!("lshr {} {p}, {w}", dt.ll()))
+            } else {
+                p
+            };
+            let p = self.op(format_args!("trunc {} {p} to {ll}", dt.ll()));
+            let c = self.rd(&ops[3], t, false)?;
+            (p, c)
+        } else {
+            (a, b)
+        };
+        let sub = matches!(op, Opcode::Sub | Opcode::Subc);
+        let cin = matches!(op, Opcode::Addc | Opcode::Subc | Opcode::Madc);
+        let f = if sub { "usub" } else { "uadd" };
+        let n = format!("llvm.{f}.with.overflow.{}", t.suffix());
+        self.decl(&n, &format!("declare {{ {ll}, i1 }} @{n}({ll}, {ll})"));
+        let r1 = self.op(format_args!("call {{ {ll}, i1 }} @{n}({ll} {a}, {ll} {b})"));
+        let v1 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r1}, 0"));
+        let o1 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r1}, 1"));
+        let (v, o) = if cin {
+            let c = self.op(format_args!("load i1, {pa} %cc"));
+            let cz = self.op(format_args!("zext i1 {c} to {ll}"));
+            let r2 = self.op(format_args!(
+                "call {{ {ll}, i1 }} @{n}({ll} {v1}, {ll} {cz})"
+            ));
+            let v2 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r2}, 0"));
+            let o2 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r2}, 1"));
+            let o = self.op(format_args!("or i1 {o1}, {o2}"));
+            (v2, o)
+        } else {
+            (v1, o1)
+        };
+        if cc_out {
+            self.line(format_args!("store i1 {o}, {pa} %cc"));
+        }
+        self.wr(&ops[0], &v, t, false)
+    }
+
+    fn setp(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+        let Some(&pt) = tys.last() else {
+            return fail(&self.form.clone(), "setp without a type");
+        };
+        let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form.clone(),
+            reason: "type".into(),
+        })?;
+        if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
+            return fail(&self.form.clone(), "setp on packed halves");
+        }
+        let a = self.rd(&ops[1], t, false)?;
+        let a = self.ftz_in(mods, t, &a);
+        let b = self.rd(&ops[2], t, false)?;
+        let b = self.ftz_in(mods, t, &b);
+        let c = self.compare(mods[0], t, k, &a, &b)?;
+        let (p, q) = match &ops[0] {
+            Operand::Pair(p, q) => (Operand::Reg(p), Some(*q)),
+            o => (o.clone(), None),
+        };
+        let bop = mods
+            .get(1)
+            .copied()
+            .filter(|m| matches!(*m, ".and" | ".or" | ".xor"));
+        let (pv, qv) = match bop {
+            Some(bo) => {
+                let x = self.rd(&ops[3], Ty::I1, false)?;
+                let o = &bo[1..];
+                let pv = self.op(format_args!("{o} i1 {c}, {x}"));
+                let nc = self.op(format_args!("xor i1 {c}, true"));
+                let qv = self.op(format_args!("{o} i1 {nc}, {x}"));
+                (pv, qv)
+            }
+            None => {
+                let nc = self.op(format_args!("xor i1 {c}, true"));
+                (c, nc)
+            }
+        };
+        self.wr(&p, &pv, Ty::I1, false)?;
+        if let Some(q) = q {
+            if q != "_" {
+                self.wr(&Operand::Reg(q), &qv, Ty::I1, false)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<String> {
+        let ll = t.ll();
+        if k == Kind::Float {
+            let p = match cmp {
+                ".eq" => "oeq",
+                ".ne" => "one",
+                ".lt" => "olt",
+                ".le" => "ole",
+                ".gt" => "ogt",
+                ".ge" => "oge",
+                ".equ" => "ueq",
+                ".neu" => "une",
+                ".ltu" => "ult",
+                ".leu" => "ule",
+                ".gtu" => "ugt",
+                ".geu" => "uge",
+                ".num" => "ord",
+                ".nan" => "uno",
+                _ => return fail(&self.form.clone(), format!("comparison {cmp}")),
+            };
+            return Ok(self.op(format_args!("fcmp {p} {ll} {a}, {b}")));
+        }
+        let s = k == Kind::Signed;
+        let p = match (cmp, s) {
+            (".eq", _) => "eq",
+            (".ne", _) => "ne",
+            (".lt", true) => "slt",
+            (".le", true) => "sle",
+            (".gt", true) => "sgt",
+            (".ge", true) => "sge",
+            (".lt", false) | (".lo", _) => "ult",
+            (".le", false) | (".ls", _) => "ule",
+            (".gt", false) | (".hi", _) => "ugt",
+            (".ge", false) | (".hs", _) => "uge",
+            _ => return fail(&self.form.clone(), format!("comparison {cmp}")),
+        };
+        Ok(self.op(format_args!("icmp {p} {ll} {a}, {b}")))
+    }
+
+    fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+        if tys.len() != 2 {
+            return fail(&self.form.clone(), "set needs two types");
+        }
+        let (dt, dk) = of_ptx(tys[0]).unwrap_or((Ty::I32, Kind::Bits));
+        let (st, sk) = of_ptx(tys[1]).unwrap_or((Ty::I32, Kind::Bits));
+        if matches!(st, Ty::V2F16 | Ty::V2Bf16) || matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
+            return fail(&self.form.clone(), "set on packed halves");
+        }
+        let a = self.rd(&ops[1], st, false)?;
+        let a = self.ftz_in(mods, st, &a);
+        let b = self.rd(&ops[2], st, false)?;
+        let b = self.ftz_in(mods, st, &b);
+        let mut c = self.compare(mods[0], st, sk, &a, &b)?;
+        if let Some(bo) = mods
+            .get(1)
+            .filter(|m| matches!(**m, ".and" | ".or" | ".xor"))
+        {
+            let x = self.rd(&ops[3], Ty::I1, false)?;
+            c = self.op(format_args!("{} i1 {c}, {x}", &bo[1..]));
+        }
+        let (one, zero) = if dk == Kind::Float {
+            (imm(ImmValue::Float(1.0), dt), imm(ImmValue::Float(0.0), dt))
+        } else {
+            ("-1".to_string(), "0".to_string())
+        };
+        let r = self.op(format_args!(
+            "select i1 {c}, {} {one}, {} {zero}",
+            dt.ll(),
+            dt.ll()
+        ));
+        self.wr(&ops[0], &r, dt, false)
+    }
+
+    fn mov(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+        let _ = mods;
+        let Some(&pt) = tys.first() else {
+            return fail(&self.form.clone(), "mov without a type");
+        };
+        let (t, _) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form.clone(),
+            reason: "type".into(),
+        })?;
+        let it = if t == Ty::I1 { t } else { Ty::int(t.bits()) };
+        let v = self.rd(&ops[1], it, false)?;
+        self.wr(&ops[0], &v, it, false)
+    }
+
+    fn vec_len(mods: &[&str]) -> u32 {
+        for m in mods {
+            match *m {
+                ".v2" => return 2,
+                ".v4" => return 4,
+                ".v8" => return 8,
+                _ => {}
+            }
+        }
+        1
+    }
+
+    fn mem_order(&self, mods: &[&str]) -> Option<(&'static str, &'static str)> {
+        // (ordering, syncscope) for .relaxed/.acquire/.release with a scope.
+        for m in mods {
+            let o = match *m {
+                ".relaxed" => "monotonic",
+                ".acquire" => "acquire",
+                ".release" => "release",
+                _ => continue,
+            };
+            return Some((o, syncscope(self.cx.nv, mods)));
+        }
+        None
+    }
+
+    fn ld(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mods).map_err(|mut f| {
+            f.form = self.form.clone();
+            f
+        })?;
+        let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
+            return fail(&self.form.clone(), "ld without a type");
+        };
+        let (et, k) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form.clone(),
+            reason: format!("ld of {}", pt.as_str()),
+        })?;
+        let et = if et == Ty::I1 { Ty::I8 } else { et };
+        let signed = k == Kind::Signed;
+        let n = Self::vec_len(mods);
+        let (p, aspace) = self.addr(&ops[1], s)?;
+        let pty = ptr_ty(aspace);
+        let vol = if mods.contains(&".volatile") {
+            " volatile"
+        } else {
+            ""
+        };
+        let size = et.bits() / 8 * n;
+        let el = et.ll();
+        if n == 1 {
+            let v = match self.mem_order(mods) {
+                Some((o, ss)) if o != "release" => self.op(format_args!(
+                    "load atomic{vol} {el}, {pty} {p}{ss} {o}, align {size}"
+                )),
+                _ => self.op(format_args!("load{vol} {el}, {pty} {p}, align {size}")),
+            };
+            return self.wr(&ops[0], &v, et, signed);
+        }
+        let Operand::Vector(dsts) = &ops[0] else {
+            return fail(
+                &self.form.clone(),
+                "vector load without a vector destination",
+            );
+        };
+        let vt = format!("<{n} x {el}>");
+        let v = self.op(format_args!("load{vol} {vt}, {pty} {p}, align {size}"));
+        for (k, d) in dsts.iter().enumerate() {
+            if matches!(d, Operand::Sink) {
+                continue;
+            }
+            let x = self.op(format_args!("extractelement {vt} {v}, i32 {k}"));
+            self.wr(d, &x, et, signed)?;
+        }
+        Ok(())
+    }
+
+    fn st(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mods).map_err(|mut f| {
+            f.form = self.form.clone();
+            f
+        })?;
+        let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
+            return fail(&self.form.clone(), "st without a type");
+        };
+        let (et, _) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form.clone(),
+            reason: format!("st of {}", pt.as_str()),
+        })?;
+        let et = if et == Ty::I1 { Ty::I8 } else { et };
+        let n = Self::vec_len(mods);
+        let (p, aspace) = self.addr(&ops[0], s)?;
+        let pty = ptr_ty(aspace);
+        let vol = if mods.contains(&".volatile") {
+            " volatile"
+        } else {
+            ""
+        };
+        let size = et.bits() / 8 * n;
+        let el = et.ll();
+        if n == 1 {
+            let v = self.rd(&ops[1], et, false)?;
+            match self.mem_order(mods) {
+                Some((o, ss)) if o != "acquire" => self.line(format_args!(
+                    "store atomic{vol} {el} {v}, {pty} {p}{ss} {o}, align {size}"
+                )),
+                _ => self.line(format_args!("store{vol} {el} {v}, {pty} {p}, align {size}")),
+            }
+            return Ok(());
+        }
+        let Operand::Vector(srcs) = &ops[1] else {
+            return fail(&self.form.clone(), "vector store without a vector source");
+        };
+        let vt = format!("<{n} x {el}>");
+        let mut acc = "poison".to_string();
+        for (k, e) in srcs.iter().enumerate() {
+            let x = self.rd(e, et, false)?;
+            acc = self.op(format_args!("insertelement {vt} {acc}, {el} {x}, i32 {k}"));
+        }
+        self.line(format_args!(
+            "store{vol} {vt} {acc}, {pty} {p}, align {size}"
+        ));
+        Ok(())
+    }
+
+    fn cvta(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
+        let to = mods.contains(&".to");
+        let s = space_of(mods).map_err(|mut f| {
+            f.form = self.form.clone();
+            f
+        })?;
+        let it = if mods.contains(&".u32") {
+            Ty::I32
+        } else {
+            Ty::I64
+        };
+        let sa = self.space_as(if s == Space::Param { Space::Param } else { s });
+        let g = self.cx.prof.addrspace.generic;
+        let (from_as, to_as) = if to { (g, sa) } else { (sa, g) };
+        // The source pointer: a symbol's address or an integer register.
+        let p = match &ops[1] {
+            Operand::Symbol(n) | Operand::Func(n) => {
+                let (p, a) = self.sym_ptr(n)?;
+                if a == from_as {
+                    p
+                } else {
+                    self.op(format_args!(
+                        "addrspacecast {} {p} to {}",
+                        ptr_ty(a),
+                        ptr_ty(from_as)
+                    ))
+                }
+            }
+            Operand::Reg(n) if matches!(self.lookup(n), Some(Local::Mem { .. })) => {
+                let (p, a) = self.sym_ptr(n)?;
+                if a == from_as {
+                    p
+                } else {
+                    self.op(format_args!(
+                        "addrspacecast {} {p} to {}",
+                        ptr_ty(a),
+                        ptr_ty(from_as)
+                    ))
+                }
+            }
+            o => {
+                let v = self.rd(o, it, false)?;
+                self.op(format_args!(
+                    "inttoptr {} {v} to {}",
+                    it.ll(),
+                    ptr_ty(from_as)
+                ))
+            }
+        };
+        let c = if from_as == to_as {
+            p
+        } else {
+            self.op(format_args!(
+                "addrspacecast {} {p} to {}",
+                ptr_ty(from_as),
+                ptr_ty(to_as)
+            ))
+        };
+        let r = self.op(format_args!(
+            "ptrtoint {} {c} to {}",
+            ptr_ty(to_as),
+            it.ll()
+        ));
+        self.wr(&ops[0], &r, it, false)
+    }
+
+    fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+        let form = self.form.clone();
+        if tys.len() != 2 {
+            return fail(&form, "cvt needs a destination and a source type");
+        }
+        if mods.contains(&".pack") || mods.contains(&".satfinite") {
+            return fail(&form, "cvt form");
+        }
+        let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
+            form: form.clone(),
+            reason: format!("cvt to {}", tys[0].as_str()),
+        })?;
+        let (st, sk) = of_ptx(tys[1]).ok_or_else(|| Fail {
+            form: form.clone(),
+            reason: format!("cvt from {}", tys[1].as_str()),
+        })?;
+        if tys[0] == Type::Tf32 || tys[1] == Type::Tf32 {
+            return fail(&form, "tf32 conversion");
+        }
+        let rnd = Self::rounding(mods);
+        let sat = mods.contains(&".sat");
+        let ssigned = sk == Kind::Signed;
+        // Packed pair: cvt.rn.f16x2.f32 d, a, b → d = {hi: a, lo: b}.
+        if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
+            if st != Ty::F32 || ops.len() != 3 || rnd != Some("rn") {
+                return fail(&form, "packed conversion");
+            }
+            let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
+            let a = self.rd(&ops[1], Ty::F32, false)?;
+            let b = self.rd(&ops[2], Ty::F32, false)?;
+            let ah = self.op(format_args!("fptrunc float {a} to {}", et.ll()));
+            let bh = self.op(format_args!("fptrunc float {b} to {}", et.ll()));
+            let (ah, bh) = if mods.contains(&".relu") {
+                (self.relu(et, &ah), self.relu(et, &bh))
+            } else {
+                (ah, bh)
+            };
+            let v0 = self.op(format_args!(
+                "insertelement {} poison, {} {bh}, i32 0",
+                dt.ll(),
+                et.ll()
+            ));
+            let v1 = self.op(format_args!(
+                "insertelement {} {v0}, {} {ah}, i32 1",
+                dt.ll(),
+                et.ll()
+            ));
+            return self.wr(&ops[0], &v1, dt, false);
+        }
+        if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
+            return fail(&form, "conversion from a packed pair");
+        }
+        let a = self.rd(&ops[1], st, ssigned)?;
+        let a = if st == Ty::F32 {
+            self.ftz_in(mods, st, &a)
+        } else {
+            a
+        };
+        let r = match (sk == Kind::Float, dk == Kind::Float) {
+            (false, false) => {
+                // Integer ↔ integer: extend by the source's signedness, saturate on request.
+                let (sb, db) = (st.bits(), dt.bits());
+                let dsigned = dk == Kind::Signed;
+                let v = if sat {
+                    self.int_sat(&a, st, ssigned, dt, dsigned)
+                } else if sb < db {
+                    let e = if ssigned { "sext" } else { "zext" };
+                    self.op(format_args!("{e} {} {a} to {}", st.ll(), dt.ll()))
+                } else if sb > db {
+                    self.op(format_args!("trunc {} {a} to {}", st.ll(), dt.ll()))
+                } else {
+                    a
+                };
+                return self.wr(&ops[0], &v, dt, dsigned);
+            }
+            (true, false) => {
+                // Float → integer: round to an integer value, then convert saturating (PTX ISA
+                // 9.x §9.7.9.21: float-to-integer conversions clamp, NaN gives 0).
+                let f = match rnd {
+                    Some("rni") | None => "roundeven",
+                    Some("rzi") => "trunc",
+                    Some("rmi") => "floor",
+                    Some("rpi") => "ceil",
+                    _ => return fail(&form, "float-to-integer rounding"),
+                };
+                let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
+                    (
+                        self.op(format_args!("fpext {} {a} to float", st.ll())),
+                        Ty::F32,
+                    )
+                } else {
+                    (a, st)
+                };
+                let rv = self.intr1(f, st, &a);
+                let dsigned = dk == Kind::Signed;
+                let cf = if dsigned { "fptosi.sat" } else { "fptoui.sat" };
+                let n = format!("llvm.{cf}.{}.{}", dt.suffix(), st.suffix());
+                self.decl(&n, &format!("declare {} @{n}({})", dt.ll(), st.ll()));
+                let v = self.op(format_args!("call {} @{n}({} {rv})", dt.ll(), st.ll()));
+                return self.wr(&ops[0], &v, dt, dsigned);
+            }
+            (false, true) => {
+                let conv = if ssigned { "sitofp" } else { "uitofp" };
+                match rnd {
+                    Some("rn") | None => {
+                        self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()))
+                    }
+                    Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F32 | Ty::F64) => {
+                        let s = if ssigned { "s" } else { "u" };
+                        let f = format!("__wp_cvt_{m}_{}_{s}{}", dt.suffix(), st.bits());
+                        self.call(&f, dt, &[(st, &a)])
+                    }
+                    _ => return fail(&form, "integer-to-float rounding"),
+                }
+            }
+            (true, true) => {
+                let (sb, db) = (st.bits(), dt.bits());
+                if st == dt || (sb == db) {
+                    // Same type: round to an integral value (.rni/.rzi/.rmi/.rpi) or copy.
+                    let f = match rnd {
+                        Some("rni") => Some("roundeven"),
+                        Some("rzi") => Some("trunc"),
+                        Some("rmi") => Some("floor"),
+                        Some("rpi") => Some("ceil"),
+                        None | Some("rn") => None,
+                        _ => return fail(&form, "float conversion rounding"),
+                    };
+                    if st != dt {
+                        return fail(&form, "f16 ↔ bf16 conversion");
+                    }
+                    match f {
+                        Some(f) => self.intr1(f, st, &a),
+                        None => a,
+                    }
+                } else if sb < db {
+                    let x = if st == Ty::Bf16 && dt == Ty::F64 {
+                        let t = self.op(format_args!("fpext bfloat {a} to float"));
+                        self.op(format_args!("fpext float {t} to double"))
+                    } else {
+                        self.op(format_args!("fpext {} {a} to {}", st.ll(), dt.ll()))
+                    };
+                    x
+                } else {
+                    match rnd {
+                        Some("rn") | None => {
+                            if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) {
+                                return fail(&form, "f64 to half conversion");
+                            }
+                            self.op(format_args!("fptrunc {} {a} to {}", st.ll(), dt.ll()))
+                        }
+                        Some(m @ ("rz" | "rm" | "rp")) if st == Ty::F64 && dt == Ty::F32 => {
+                            let f = format!("__wp_cvt_{m}_f32_f64");
+                            self.call(&f, dt, &[(st, &a)])
+                        }
+                        _ => return fail(&form, "float narrowing rounding"),
+                    }
+                }
+            }
+        };
+        let r = if mods.contains(&".relu") {
+            self.relu(dt, &r)
+        } else {
+            r
+        };
+        let r = self.sat(mods, dt, &r);
+        let r = if dt == Ty::F32 {
+            self.ftz_out(mods, dt, &r)
+        } else {
+            r
+        };
+        self.wr(&ops[0], &r, dt, false)
+    }
+
+    fn relu(&mut self, t: Ty, v: &str) -> String {
+        let z = self.op(format_args!("fcmp olt {} {v}, 0.0", t.ll()));
+        self.op(format_args!(
+            "select i1 {z}, {} 0.0, {} {v}",
+            t.ll(),
+            t.ll()
+        ))
+    }
+
+    /// Integer → integer conversion with `.sat`: clamp to the destination's range.
+    fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> String {
+        let wt = Ty::I128;
+        let e = if ss { "sext" } else { "zext" };
+        let x = self.op(format_args!("{e} {} {a} to i128", st.ll()));
+        let db = dt.bits();
+        let (lo, hi): (i128, i128) = if ds {
+            (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
+        } else {
+            (0, (1i128 << db) - 1)
+        };
+        let m = self.intr2("smax", wt, &x, &lo.to_string());
+        let m = self.intr2("smin", wt, &m, &hi.to_string());
+        self.op(format_args!("trunc i128 {m} to {}", dt.ll()))
+    }
+
+    fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+        let form = self.form.clone();
+        let s = space_of(mods).map_err(|mut f| {
+            f.form = form.clone();
+            f
+        })?;
+        let Some(&pt) = tys.last() else {
+            return fail(&form, "atom without a type");
+        };
+        if Self::vec_len(mods) != 1 {
+            return fail(&form, "vector atomics");
+        }
+        let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
+            form: form.clone(),
+            reason: "type".into(),
+        })?;
+        let ss = syncscope(self.cx.nv, mods);
+        let ord = if mods.contains(&".acquire") {
+            "acquire"
+        } else if mods.contains(&".release") {
+            "release"
+        } else if mods.contains(&".acq_rel") {
+            "acq_rel"
+        } else {
+            "monotonic"
+        };
+        let (ai, di) = if ret { (1, Some(0)) } else { (0, None) };
+        let (p, aspace) = self.addr(&ops[ai], s)?;
+        let pty = ptr_ty(aspace);
+        let ll = t.ll();
+        let opn = mods
+            .iter()
+            .find(|m| {
+                matches!(
+                    **m,
+                    ".and"
+                        | ".or"
+                        | ".xor"
+                        | ".exch"
+                        | ".add"
+                        | ".inc"
+                        | ".dec"
+                        | ".min"
+                        | ".max"
+                        | ".cas"
+                )
+            })
+            .copied()
+            .ok_or_else(|| Fail {
+                form: form.clone(),
+                reason: "atomic operation".into(),
+            })?;
+        let b = self.rd(&ops[ai + 1], t, false)?;
+        let old = if opn == ".cas" {
+            let c = self.rd(&ops[ai + 2], t, false)?;
+            let (it, b, c) = if t.is_float() {
+                let it = Ty::int(t.bits());
+                let b2 = self.fit(&b, t, it, false);
+                let c2 = self.fit(&c, t, it, false);
+                (it, b2, c2)
+            } else {
+                (t, b, c)
+            };
+            let failure = match ord {
+                "release" => "monotonic",
+                "acq_rel" => "acquire",
+                o => o,
+            };
+            let r = self.op(format_args!(
+                "cmpxchg {pty} {p}, {} {b}, {} {c}{ss} {ord} {failure}",
+                it.ll(),
+                it.ll()
+            ));
+            let v = self.op(format_args!("extractvalue {{ {}, i1 }} {r}, 0", it.ll()));
+            self.fit(&v, it, t, false)
+        } else {
+            let f = k == Kind::Float;
+            let s = k == Kind::Signed;
+            let rmw = match (opn, f, s) {
+                (".add", true, _) => "fadd",
+                (".add", false, _) => "add",
+                (".and", false, _) => "and",
+                (".or", false, _) => "or",
+                (".xor", false, _) => "xor",
+                (".exch", _, _) => "xchg",
+                (".inc", false, false) => "uinc_wrap",
+                (".dec", false, false) => "udec_wrap",
+                (".min", false, true) => "min",
+                (".max", false, true) => "max",
+                (".min", false, false) => "umin",
+                (".max", false, false) => "umax",
+                (".min", true, _) => "fmin",
+                (".max", true, _) => "fmax",
+                _ => return fail(&form, "atomic operation on this type"),
+            };
+            self.op(format_args!(
+                "atomicrmw {rmw} {pty} {p}, {ll} {b}{ss} {ord}, align {}",
+                t.bits() / 8
+            ))
+        };
+        if let Some(d) = di {
+            self.wr(&ops[d], &old, t, false)?;
+        }
+        Ok(())
+    }
+
+    fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
+        let form = self.form.clone();
+        if mods.contains(&".red") || mods.contains(&".arrive") {
+            return fail(&form, "bar.red/bar.arrive are not lowered");
+        }
+        if !(mods.contains(&".sync") || mods.is_empty()) {
+            return fail(&form, "barrier form");
+        }
+        let id = match ops.first() {
+            Some(Operand::Imm(i)) => imm(i.value, Ty::I32),
+            Some(o) => self.rd(o, Ty::I32, false)?,
+            None => "0".into(),
+        };
+        if ops.len() > 1 {
+            if self.cx.nv {
+                let c = self.rd(&ops[1], Ty::I32, false)?;
+                self.call_void("__wp_bar_sync_cnt", &[(Ty::I32, &id), (Ty::I32, &c)]);
+                return Ok(());
+            }
+            return fail(&form, "a barrier with a thread count (named barriers)");
+        }
+        if id != "0" && !self.cx.nv {
+            return fail(&form, "a named barrier other than 0");
+        }
+        self.call_void("__wp_bar_sync", &[(Ty::I32, &id)]);
+        Ok(())
+    }
+
+    fn callinst(&mut self, i: &'m Instruction<'a>, ops: &[Operand<'a>]) -> R<()> {
+        let form = self.form.clone();
+        // call [(rets),] target [, (args)] [, proto|targets]
+        let mut k = 0;
+        let rets: &[Operand<'a>] = match ops.first() {
+            Some(Operand::List(l)) => {
+                k = 1;
+                l
+            }
+            _ => &[],
+        };
+        let target = ops.get(k).ok_or_else(|| Fail {
+            form: form.clone(),
+            reason: "call without a target".into(),
+        })?;
+        let args: &[Operand<'a>] = match ops.get(k + 1) {
+            Some(Operand::List(l)) => l,
+            _ => &[],
+        };
+        let _ = i;
+        let (callee, sig) = match target {
+            Operand::Func(n) | Operand::Symbol(n) if self.cx.funcs.contains_key(n) => {
+                let sig = self.cx.funcs[n].clone();
+                (format!("@{}", sig.llname), sig)
+            }
+            Operand::Reg(r) => {
+                // Indirect: the prototype gives the signature.
+                let proto = match ops.get(k + 2) {
+                    Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
+                        self.protos.get(l).copied()
+                    }
+                    _ => None,
+                };
+                let sig = match proto {
+                    Some(p) => Sig {
+                        llname: String::new(),
+                        params: p
+                            .params
+                            .iter()
+                            .flat_map(|v| v.decls.iter().map(move |d| slot_of(v, d)))
+                            .collect::<Option<Vec<_>>>()
+                            .unwrap_or_default(),
+                        rets: p
+                            .returns
+                            .iter()
+                            .flat_map(|v| v.decls.iter().map(move |d| slot_of(v, d)))
+                            .collect::<Option<Vec<_>>>()
+                            .unwrap_or_default(),
+                    },
+                    None => {
+                        // .calltargets: all targets share the signature of the first.
+                        let tl = match ops.get(k + 2) {
+                            Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
+                                self.btargets.get(l).copied()
+                            }
+                            _ => None,
+                        };
+                        match tl
+                            .and_then(|t| t.targets.first())
+                            .and_then(|f| self.cx.funcs.get(f))
+                        {
+                            Some(s) => s.clone(),
+                            None => return fail(&form, "indirect call without a prototype"),
+                        }
+                    }
+                };
+                let v = self.rd_reg(r, Ty::I64, false)?;
+                let p = self.op(format_args!("inttoptr i64 {v} to ptr"));
+                (p, sig)
+            }
+            _ => return fail(&form, "call target"),
+        };
+        if sig.params.len() != args.len() || sig.rets.len() != rets.len() {
+            return fail(
+                &form,
+                "call with a parameter count that does not match the callee",
+            );
+        }
+        let mut av = Vec::new();
+        for (a, slot) in args.iter().zip(&sig.params) {
+            av.push(format!("{} {}", slot.ll(), self.load_slot(a, slot)?));
+        }
+        let rt = sig.ret_ll();
+        let call = format!("call {rt} {callee}({})", av.join(", "));
+        if sig.rets.is_empty() {
+            self.line(format_args!("{call}"));
+        } else {
+            let r = self.op(format_args!("{call}"));
+            if sig.rets.len() == 1 {
+                self.store_slot(&rets[0], &r, &sig.rets[0])?;
+            } else {
+                for (k, (d, slot)) in rets.iter().zip(&sig.rets).enumerate() {
+                    let x = self.op(format_args!("extractvalue {rt} {r}, {k}"));
+                    self.store_slot(d, &x, slot)?;
+                }
+            }
+        }
+        if sig.llname == "__wp_vprintf" {
+            self.notes
+                .push("vprintf output is dropped on this target".into());
+        }
+        Ok(())
+    }
+
+    /// The value of an argument: a `.param` variable's bytes, or a register / immediate.
+    fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<String> {
+        if let Operand::Symbol(n) | Operand::Reg(n) = a {
+            if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+                return Ok(self.op(format_args!("load {}, {} {ptr}", slot.ll(), ptr_ty(aspace))));
+            }
+        }
+        match (slot, a) {
+            (Slot::Scalar(b), Operand::Symbol(n)) => self.rd_reg(n, Ty::int(*b), false),
+            (Slot::Scalar(b), _) => self.rd(a, Ty::int(*b), false),
+            (Slot::Bytes(..), _) => fail(&self.form.clone(), "byte-array argument from a register"),
+        }
+    }
+
+    fn store_slot(&mut self, d: &Operand<'a>, v: &str, slot: &Slot) -> R<()> {
+        if let Operand::Symbol(n) | Operand::Reg(n) = d {
+            if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+                self.line(format_args!(
+                    "store {} {v}, {} {ptr}",
+                    slot.ll(),
+                    ptr_ty(aspace)
+                ));
+                return Ok(());
+            }
+        }
+        match slot {
+            Slot::Scalar(b) => self.wr(d, v, Ty::int(*b), false),
+            Slot::Bytes(..) => fail(&self.form.clone(), "byte-array result into a register"),
+        }
+    }
+}
+
+fn split_digits(name: &str) -> (&str, Option<u32>) {
+    let b = name.as_bytes();
+    let mut i = b.len();
+    while i > 0 && b[i - 1].is_ascii_digit() {
+        i -= 1;
+    }
+    if i == b.len() || i == 0 {
+        return (name, None);
+    }
+    // `%r01` is not `%r<N>`-generated: leading zeros are not produced by a range.
+    if b[i] == b'0' && i + 1 < b.len() {
+        return (name, None);
+    }
+    (&name[..i], name[i..].parse().ok())
+}
+
+fn label_name(l: &str) -> String {
+    ident('%', &format!("L.{l}"))[1..].to_string()
+}
+
+/// LLVM text of one module-scope (or hoisted function-scope) variable, and its address space.
+pub(crate) fn global_text(
+    cx: &ModCx<'_, '_>,
+    v: &VarDecl<'_>,
+    d: &Declarator<'_>,
+    gname: &str,
+) -> R<(String, u32)> {
+    let a = &cx.prof.addrspace;
+    let aspace = match v.space {
+        StateSpace::Global => a.global,
+        StateSpace::Const => a.r#const,
+        StateSpace::Shared | StateSpace::SharedCta => a.shared,
+        s => return fail("", format!("module-scope {} variable", s.as_str())),
+    };
+    let eb = (v.ty.bits() / 8).max(1) as u64 * v.vector.unwrap_or(1) as u64;
+    let unsized_ = d.array.iter().any(|x| x.is_none());
+    let n: u64 = d
+        .array
+        .iter()
+        .map(|x| x.unwrap_or(0))
+        .product::<u64>()
+        .max(if d.array.is_empty() { 1 } else { 0 });
+    let size = n * eb;
+    let align = v.align.unwrap_or(eb.min(16) as u32).max(1);
+    let name = ident('@', gname);
+    let extern_ = v.linkage == Some(Linkage::Extern);
+    let linkage = match v.linkage {
+        Some(Linkage::Extern) => "external ",
+        Some(Linkage::Visible) => "",
+        Some(Linkage::Weak) => "weak ",
+        Some(Linkage::Common) => "common ",
+        None => "internal ",
+    };
+    let konst = if v.space == StateSpace::Const {
+        "constant"
+    } else {
+        "global"
+    };
+    let shared = aspace == a.shared;
+    let mut s = String::new();
+    if extern_ || (unsized_ && d.init.is_none()) {
+        let _ = writeln!(
+            s,
+            "{name} = external addrspace({aspace}) {konst} [{} x i8], align {align}",
+            if unsized_ { 0 } else { size }
+        );
+        return Ok((s, aspace));
+    }
+    let init = if shared {
+        "poison".to_string()
+    } else {
+        match &d.init {
+            None => "zeroinitializer".to_string(),
+            Some(_) => init_text(cx, v, d, size)?,
+        }
+    };
+    let ty = if init.starts_with("<{") {
+        init_type(&init)
+    } else {
+        format!("[{size} x i8]")
+    };
+    let linkage = if shared && linkage == "common " {
+        "internal "
+    } else {
+        linkage
+    };
+    let _ = writeln!(
+        s,
+        "{name} = {linkage}addrspace({aspace}) {konst} {ty} {init}, align {align}"
+    );
+    Ok((s, aspace))
+}
+
+/// The type spelled at the start of a packed-struct initializer we produced.
+fn init_type(init: &str) -> String {
+    // init is "<{ T1 v1, T2 v2 }>" where every Ti is `[N x i8]` or `i64`; the type repeats
+    // each element type.
+    let mut tys = Vec::new();
+    let inner = &init[2..init.len() - 2];
+    let mut depth = 0;
+    let mut start = 0;
+    let b = inner.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'<' | b'{' => depth += 1,
+            b')' | b']' | b'>' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                tys.push(elem_type(inner[start..i].trim()));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    tys.push(elem_type(inner[start..].trim()));
+    format!("<{{ {} }}>", tys.join(", "))
+}
+
+fn elem_type(e: &str) -> String {
+    if e.starts_with('[') {
+        let end = e.find(']').unwrap_or(e.len() - 1);
+        e[..=end].to_string()
+    } else {
+        e.split_whitespace().next().unwrap_or("i64").to_string()
+    }
+}
+
+/// Initializer bytes, with address-of elements (PTX ISA 9.x §5.4.4) as pointer-sized
+/// relocations: a packed struct of byte runs and `i64 ptrtoint` / `i32 ptrtoint` elements.
+fn init_text(cx: &ModCx<'_, '_>, v: &VarDecl<'_>, d: &Declarator<'_>, size: u64) -> R<String> {
+    if let Some(bytes) = v.init_bytes(d) {
+        let mut b = bytes;
+        b.resize(size as usize, 0);
+        return Ok(bytes_const(&b));
+    }
+    // Address initializers: walk elements.
+    let eb = (v.ty.bits() / 8).max(1) as usize;
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Vec<u8> = Vec::new();
+    let mut total = 0usize;
+    fn walk(
+        cx: &ModCx<'_, '_>,
+        i: &Init<'_>,
+        eb: usize,
+        run: &mut Vec<u8>,
+        parts: &mut Vec<String>,
+        total: &mut usize,
+    ) -> R<()> {
+        match i {
+            Init::List(l) => {
+                for x in l {
+                    walk(cx, x, eb, run, parts, total)?;
+                }
+            }
+            Init::Imm(imm_) => {
+                let t = Ty::int((eb * 8) as u32);
+                let s = imm(
+                    imm_.value,
+                    if eb == 4 || eb == 8 || eb == 2 || eb == 1 {
+                        t
+                    } else {
+                        Ty::I64
+                    },
+                );
+                let u: i64 = s.parse().unwrap_or(0);
+                run.extend_from_slice(&u.to_le_bytes()[..eb.min(8)]);
+                *total += eb;
+            }
+            Init::Symbol {
+                name,
+                generic,
+                offset,
+            } => {
+                if eb != 8 && eb != 4 {
+                    return fail("", "address initializer in a non-pointer-sized element");
+                }
+                if !run.is_empty() {
+                    parts.push(bytes_part(run));
+                    run.clear();
+                }
+                let (p, a) = if let Some((g, a)) = cx.globals.get(name) {
+                    (g.clone(), *a)
+                } else if let Some(s) = cx.funcs.get(name) {
+                    (format!("@{}", s.llname), 0)
+                } else {
+                    return fail("", format!("address of unknown symbol {name}"));
+                };
+                let mut e = p.clone();
+                let mut ea = a;
+                if *generic && a != cx.prof.addrspace.generic {
+                    e = format!("addrspacecast ({} {e} to ptr)", ptr_ty(a));
+                    ea = cx.prof.addrspace.generic;
+                }
+                if *offset != 0 {
+                    e = format!("getelementptr (i8, {} {e}, i64 {offset})", ptr_ty(ea));
+                }
+                let it = if eb == 8 { "i64" } else { "i32" };
+                parts.push(format!("{it} ptrtoint ({} {e} to {it})", ptr_ty(ea)));
+                *total += eb;
+            }
+            Init::Field { .. } => return fail("", "opaque-type initializer"),
+        }
+        Ok(())
+    }
+    walk(
+        cx,
+        d.init.as_ref().unwrap(),
+        eb,
+        &mut run,
+        &mut parts,
+        &mut total,
+    )?;
+    if (total as u64) < size {
+        run.resize(run.len() + (size as usize - total), 0);
+    }
+    if !run.is_empty() {
+        parts.push(bytes_part(&run));
+    }
+    Ok(format!("<{{ {} }}>", parts.join(", ")))
+}
+
+/// An `[N x i8]` constant's value (without the type).
+fn bytes_const(b: &[u8]) -> String {
+    if b.iter().all(|&x| x == 0) {
+        return "zeroinitializer".into();
+    }
+    let mut s = String::with_capacity(b.len() * 3 + 4);
+    s.push_str("c\"");
+    for &x in b {
+        if x.is_ascii_alphanumeric() || x == b' ' {
+            s.push(x as char);
+        } else {
+            let _ = write!(s, "\\{x:02X}");
+        }
+    }
+    s.push('"');
+    s
+}
+
+fn bytes_part(b: &[u8]) -> String {
+    format!("[{} x i8] {}", b.len(), bytes_const(b))
+}
+
+/// Emit the body of `f` into a complete LLVM function definition.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn emit_function<'m, 'a>(
+    cx: &mut ModCx<'m, 'a>,
+    f: &'m Function<'a>,
+    header_params: &str,
+    // Entry: how each parameter arrives. For kernels (kernarg pointer or value), for funcs
+    // (value).
+    param_homes: &[ParamHome],
+    attrs: &str,
+) -> R<(String, Vec<String>)> {
+    let pa = ptr_ty(cx.alloca_as);
+    let is_kernel = f.kind == FunctionKind::Entry;
+    let mut fx = Fx {
+        cx,
+        body: String::with_capacity(4096),
+        allocas: String::with_capacity(1024),
+        tmp: 0,
+        nreg: 0,
+        nblk: 0,
+        terminated: false,
+        scopes: vec![Scope::default()],
+        pa,
+        rets: Vec::new(),
+        ret_names: Vec::new(),
+        is_kernel,
+        form: String::new(),
+        protos: HashMap::new(),
+        btargets: HashMap::new(),
+        notes: Vec::new(),
+    };
+    // Parameters.
+    let mut k = 0;
+    for v in &f.params {
+        for d in &v.decls {
+            let h = &param_homes[k];
+            k += 1;
+            match h {
+                ParamHome::Pointer { ptr, aspace } => {
+                    fx.scopes[0].names.insert(
+                        d.name,
+                        Local::Mem {
+                            ptr: ptr.clone(),
+                            aspace: *aspace,
+                        },
+                    );
+                }
+                ParamHome::Value { arg, slot } => {
+                    if v.space == StateSpace::Reg {
+                        fx.declare_reg(d.name, None, v.ty)?;
+                        let Some(Local::Reg { id, bits }) = fx.lookup(d.name) else {
+                            unreachable!()
+                        };
+                        let _ = writeln!(
+                            fx.allocas,
+                            "  store {} {arg}, {} %r{id}",
+                            Ty::int(bits).ll(),
+                            fx.pa
+                        );
+                    } else {
+                        let p = fx.alloca_bytes(slot.size(), slot.align());
+                        let _ = writeln!(fx.allocas, "  store {} {arg}, {} {p}", slot.ll(), fx.pa);
+                        let aspace = fx.cx.alloca_as;
+                        fx.scopes[0]
+                            .names
+                            .insert(d.name, Local::Mem { ptr: p, aspace });
+                    }
+                }
+            }
+        }
+    }
+    // Return parameters.
+    for v in &f.returns {
+        for d in &v.decls {
+            let Some(slot) = slot_of(v, d) else {
+                return fail("", "return parameter of unsized type");
+            };
+            if v.space == StateSpace::Reg {
+                fx.declare_reg(d.name, None, v.ty)?;
+            } else {
+                let p = fx.alloca_bytes(slot.size(), slot.align());
+                let aspace = fx.cx.alloca_as;
+                fx.scopes[0]
+                    .names
+                    .insert(d.name, Local::Mem { ptr: p, aspace });
+            }
+            fx.rets.push((Operand::Symbol(d.name), slot));
+            fx.ret_names.push(d.name);
+        }
+    }
+    if let Some(b) = &f.body {
+        fx.block(b)?;
+    }
+    if !fx.terminated {
+        fx.line(format_args!("br label %ret"));
+    }
+    let _ = writeln!(fx.body, "ret:");
+    let sig_rets: Vec<Slot> = fx.rets.iter().map(|(_, s)| s.clone()).collect();
+    let rets = fx.rets.clone();
+    let ret_ll = Sig {
+        llname: String::new(),
+        params: Vec::new(),
+        rets: sig_rets,
+    }
+    .ret_ll();
+    let mut vals = Vec::new();
+    for (o, slot) in &rets {
+        let v = fx.load_slot(o, slot)?;
+        vals.push(v);
+    }
+    match vals.len() {
+        0 => fx.line(format_args!("ret void")),
+        1 => fx.line(format_args!("ret {ret_ll} {}", vals[0])),
+        _ => {
+            let mut acc = "poison".to_string();
+            for (k, (v, (_, s))) in vals.iter().zip(&rets).enumerate() {
+                acc = fx.op(format_args!(
+                    "insertvalue {ret_ll} {acc}, {} {v}, {k}",
+                    s.ll()
+                ));
+            }
+            fx.line(format_args!("ret {ret_ll} {acc}"));
+        }
+    }
+    let mut out = String::with_capacity(fx.body.len() + fx.allocas.len() + 256);
+    let _ = writeln!(out, "{header_params} {attrs} {{");
+    out.push_str("entry:\n");
+    out.push_str(&fx.allocas);
+    out.push_str("  br label %start\nstart:\n");
+    out.push_str(&fx.body);
+    out.push_str("}\n\n");
+    let mut notes = fx.notes;
+    notes.sort();
+    notes.dedup();
+    Ok((out, notes))
+}
+
+/// How a parameter arrives in the emitted function.
+pub(crate) enum ParamHome {
+    /// In memory (kernel byte arrays: kernarg/byval pointer).
+    Pointer { ptr: String, aspace: u32 },
+    /// As an SSA argument value.
+    Value { arg: String, slot: Slot },
+}
+
+#[allow(dead_code)]
+pub(crate) fn family_is_nv(p: &Profile) -> bool {
+    p.family == Family::Nvptx
+}

@@ -1,0 +1,489 @@
+//! Instruction-form families the lowering leaves to later work, for reports and tests.
+
+/// The family of an instruction form that is deliberately not lowered yet, or `None` for a
+/// form outside these families:
+///
+/// * `"warp"`: warp-level collectives (`shfl`, `vote`, `match`, `redux`, `activemask`,
+///   `bar.warp.sync`, `elect`; PTX ISA 9.x §9.7.8) — wave64 semantics are the next issue's;
+/// * `"async"`: asynchronous copies and their barriers (`cp.async*`, `cp.reduce.async*`,
+///   `mbarrier`, proxy fences; §9.7.9.25, §9.7.13.15);
+/// * `"tensor"`: tensor-core operations (`mma`, `wmma`, `ldmatrix`, `stmatrix`, `movmatrix`,
+///   `wgmma`, `tcgen05`, `tensormap`; §9.7.14–§9.7.16);
+/// * `"texture"`: texture and surface instructions (`tex`, `tld4`, `txq`, `suld`, `sust`,
+///   `sured`, `suq`, `istypep`; §9.7.10, §9.7.11);
+/// * `"cluster"`: thread-block clusters (`mapa`, `getctarank`, `.shared::cluster`,
+///   `barrier.cluster`, `clusterlaunchcontrol`, `multimem`; §9.7.9.x, §9.7.13).
+pub fn form_category(form: &str) -> Option<&'static str> {
+    let op = form.split('.').next().unwrap_or(form);
+    let rest = &form[op.len()..];
+    match op {
+        "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" => Some("warp"),
+        "bar" if rest.starts_with(".warp") => Some("warp"),
+        "cp" if rest.starts_with(".async") || rest.starts_with(".reduce.async") => Some("async"),
+        "mbarrier" => Some("async"),
+        "fence" if rest.contains(".proxy") || rest.contains(".mbarrier_init") => Some("async"),
+        "mma" | "wmma" | "ldmatrix" | "stmatrix" | "movmatrix" | "wgmma" | "tcgen05"
+        | "tensormap" => Some("tensor"),
+        "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep" => Some("texture"),
+        "mapa" | "getctarank" | "clusterlaunchcontrol" | "multimem" => Some("cluster"),
+        "barrier" if rest.starts_with(".cluster") => Some("cluster"),
+        _ if form.contains(".shared::cluster") => Some("cluster"),
+        "griddepcontrol" | "setmaxnreg" => Some("cluster"),
+        _ => None,
+    }
+}
+
+/// Every instruction form the lowering implements, generated from per-opcode product rules
+/// (modifiers in the order nvcc and the PTX ISA 9.x syntax write them). This is the source of
+/// `kernels-ir/supported-forms.txt`; a unit test keeps the two equal, and
+/// `tests/lower_forms.rs` lowers one synthesized instruction of every form.
+pub fn supported_forms() -> Vec<String> {
+    let mut v: Vec<String> = Vec::new();
+    let mut add = |s: String| v.push(s);
+    let ints = ["s16", "s32", "s64", "u16", "u32", "u64"];
+    let sints = ["s16", "s32", "s64"];
+    let bits = ["b16", "b32", "b64"];
+    let all_ints8 = ["u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"];
+    let halves = ["f16", "f16x2", "bf16", "bf16x2"];
+    let drnd = ["rz", "rm", "rp"];
+    let rnds = ["rn", "rz", "rm", "rp"];
+    // Integer arithmetic (PTX ISA 9.x §9.7.1, §9.7.2).
+    for t in ints {
+        for op in ["add", "sub", "div", "rem", "min", "max", "sad"] {
+            add(format!("{op}.{t}"));
+        }
+        for m in ["lo", "hi"] {
+            add(format!("mul.{m}.{t}"));
+            add(format!("mad.{m}.{t}"));
+        }
+        if !t.ends_with("64") {
+            add(format!("mul.wide.{t}"));
+            add(format!("mad.wide.{t}"));
+        }
+    }
+    for t in sints {
+        add(format!("abs.{t}"));
+        add(format!("neg.{t}"));
+    }
+    for t in ["s32", "u32"] {
+        for m in ["lo", "hi"] {
+            add(format!("mul24.{m}.{t}"));
+            add(format!("mad24.{m}.{t}"));
+        }
+    }
+    add("add.sat.s32".into());
+    add("sub.sat.s32".into());
+    add("mad.hi.sat.s32".into());
+    add("min.relu.s32".into());
+    add("max.relu.s32".into());
+    for t in ["u32", "s32", "u64", "s64"] {
+        add(format!("add.cc.{t}"));
+        add(format!("sub.cc.{t}"));
+        add(format!("addc.{t}"));
+        add(format!("addc.cc.{t}"));
+        add(format!("subc.{t}"));
+        add(format!("subc.cc.{t}"));
+        for m in ["lo", "hi"] {
+            add(format!("mad.{m}.cc.{t}"));
+            add(format!("madc.{m}.{t}"));
+            add(format!("madc.{m}.cc.{t}"));
+        }
+    }
+    for t in ["b32", "b64"] {
+        for op in ["popc", "clz", "brev"] {
+            add(format!("{op}.{t}"));
+        }
+        add(format!("bfi.{t}"));
+    }
+    for t in ["u32", "s32", "u64", "s64"] {
+        add(format!("bfe.{t}"));
+        add(format!("bfind.{t}"));
+        add(format!("bfind.shiftamt.{t}"));
+    }
+    // Floating point (§9.7.3) and half precision (§9.7.4).
+    for op in ["add", "sub", "mul"] {
+        for r in ["", ".rn", ".rz", ".rm", ".rp"] {
+            for f in ["", ".ftz"] {
+                for s in ["", ".sat"] {
+                    add(format!("{op}{r}{f}{s}.f32"));
+                }
+            }
+            add(format!("{op}{r}.f64"));
+        }
+        for r in ["", ".rn"] {
+            for h in halves {
+                add(format!("{op}{r}.{h}"));
+            }
+            add(format!("{op}{r}.sat.f16"));
+        }
+    }
+    for op in ["fma", "mad"] {
+        for r in rnds {
+            for f in ["", ".ftz"] {
+                for s in ["", ".sat"] {
+                    add(format!("{op}.{r}{f}{s}.f32"));
+                }
+            }
+            add(format!("{op}.{r}.f64"));
+        }
+    }
+    for h in halves {
+        add(format!("fma.rn.{h}"));
+        add(format!("fma.rn.relu.{h}"));
+        add(format!("neg.{h}"));
+        add(format!("abs.{h}"));
+        for op in ["min", "max"] {
+            add(format!("{op}.{h}"));
+            add(format!("{op}.NaN.{h}"));
+        }
+    }
+    add("fma.rn.sat.f16".into());
+    for f in ["", ".ftz"] {
+        add(format!("div.approx{f}.f32"));
+        add(format!("div.full{f}.f32"));
+        add(format!("rcp.approx{f}.f32"));
+        add(format!("sqrt.approx{f}.f32"));
+        add(format!("rsqrt.approx{f}.f32"));
+        add(format!("rsqrt.approx{f}.f64"));
+        for op in ["sin", "cos", "lg2", "ex2"] {
+            add(format!("{op}.approx{f}.f32"));
+        }
+        for op in ["abs", "neg"] {
+            add(format!("{op}{f}.f32"));
+        }
+        for op in ["min", "max"] {
+            add(format!("{op}{f}.f32"));
+            add(format!("{op}{f}.NaN.f32"));
+        }
+        for r in rnds {
+            for op in ["div", "rcp", "sqrt"] {
+                add(format!("{op}.{r}{f}.f32"));
+            }
+        }
+    }
+    add("rcp.approx.ftz.f64".into());
+    add("tanh.approx.f32".into());
+    for r in rnds {
+        for op in ["div", "rcp", "sqrt"] {
+            add(format!("{op}.{r}.f64"));
+        }
+    }
+    for op in ["abs", "neg", "min", "max"] {
+        add(format!("{op}.f64"));
+    }
+    for t in ["f32", "f64"] {
+        add(format!("copysign.{t}"));
+        for c in [
+            "finite",
+            "infinite",
+            "number",
+            "notanumber",
+            "normal",
+            "subnormal",
+        ] {
+            add(format!("testp.{c}.{t}"));
+        }
+    }
+    // Comparison and selection (§9.7.6).
+    let icmp_s = ["eq", "ne", "lt", "le", "gt", "ge"];
+    let icmp_u = ["lo", "ls", "hi", "hs"];
+    let fcmp = [
+        "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+    ];
+    let mut cmp_types: Vec<(String, String)> = Vec::new(); // (cmp, type with ftz prefix)
+    for t in ints {
+        for c in icmp_s {
+            cmp_types.push((c.into(), t.into()));
+        }
+        if t.starts_with('u') {
+            for c in icmp_u {
+                cmp_types.push((c.into(), t.into()));
+            }
+        }
+    }
+    for t in bits {
+        for c in ["eq", "ne"] {
+            cmp_types.push((c.into(), t.into()));
+        }
+    }
+    for c in fcmp {
+        for t in ["f32", "ftz.f32", "f64", "f16", "bf16"] {
+            cmp_types.push((c.into(), t.into()));
+        }
+    }
+    for (c, t) in &cmp_types {
+        for b in ["", ".and", ".or", ".xor"] {
+            add(format!("setp.{c}{b}.{t}"));
+            if !t.contains("16") || t.starts_with('s') || t.starts_with('u') || t.starts_with('b') {
+                for d in ["u32", "s32", "f32"] {
+                    let (ftz, st) = match t.strip_prefix("ftz.") {
+                        Some(s) => (".ftz", s),
+                        None => ("", t.as_str()),
+                    };
+                    add(format!("set.{c}{b}{ftz}.{d}.{st}"));
+                }
+            }
+        }
+    }
+    for t in [
+        "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64",
+    ] {
+        add(format!("selp.{t}"));
+        add(format!("slct.{t}.s32"));
+        add(format!("slct.{t}.f32"));
+        add(format!("slct.ftz.{t}.f32"));
+    }
+    // Logic and shift (§9.7.7).
+    for t in ["pred", "b16", "b32", "b64"] {
+        for op in ["and", "or", "xor", "not"] {
+            add(format!("{op}.{t}"));
+        }
+    }
+    for t in bits {
+        add(format!("cnot.{t}"));
+        add(format!("shl.{t}"));
+        add(format!("shr.{t}"));
+    }
+    for t in ints {
+        add(format!("shr.{t}"));
+    }
+    add("lop3.b32".into());
+    add("lop3.or.b32".into());
+    add("lop3.and.b32".into());
+    for d in ["l", "r"] {
+        for m in ["wrap", "clamp"] {
+            add(format!("shf.{d}.{m}.b32"));
+        }
+    }
+    add("prmt.b32".into());
+    for m in ["f4e", "b4e", "rc8", "ecl", "ecr", "rc16"] {
+        add(format!("prmt.b32.{m}"));
+    }
+    // Data movement (§9.7.9).
+    for t in [
+        "pred", "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64",
+    ] {
+        add(format!("mov.{t}"));
+    }
+    let mem_types = [
+        "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32",
+        "f64",
+    ];
+    let spaces = [
+        "",
+        ".global",
+        ".shared",
+        ".shared::cta",
+        ".local",
+        ".const",
+        ".param",
+    ];
+    for op in ["ld", "st"] {
+        for sp in spaces {
+            let nc: &[&str] = if op == "ld" && sp == ".global" {
+                &["", ".nc"]
+            } else {
+                &[""]
+            };
+            for n in nc {
+                for vec in ["", ".v2", ".v4"] {
+                    for t in mem_types {
+                        if !vec.is_empty() && t.ends_with("64") && vec == ".v4" && false {
+                            continue;
+                        }
+                        add(format!("{op}{sp}{n}{vec}.{t}"));
+                        if n.is_empty() && !matches!(sp, ".const" | ".param") {
+                            add(format!("{op}.volatile{sp}{vec}.{t}"));
+                        }
+                    }
+                }
+            }
+            if matches!(sp, ".const" | ".param") {
+                continue;
+            }
+            let sems: &[&str] = if op == "ld" {
+                &["relaxed", "acquire"]
+            } else {
+                &["relaxed", "release"]
+            };
+            for sem in sems {
+                for sc in ["cta", "gpu", "sys"] {
+                    for t in mem_types {
+                        add(format!("{op}.{sem}.{sc}{sp}.{t}"));
+                    }
+                }
+            }
+        }
+    }
+    for vec in ["", ".v2", ".v4"] {
+        for t in mem_types {
+            add(format!("ldu.global{vec}.{t}"));
+        }
+    }
+    for sp in [
+        ".global",
+        ".shared",
+        ".shared::cta",
+        ".local",
+        ".const",
+        ".param",
+    ] {
+        for t in ["u32", "u64"] {
+            add(format!("cvta{sp}.{t}"));
+            add(format!("cvta.to{sp}.{t}"));
+        }
+    }
+    // cvt (§9.7.9.21).
+    for d in all_ints8 {
+        for s in all_ints8 {
+            add(format!("cvt.{d}.{s}"));
+            add(format!("cvt.sat.{d}.{s}"));
+        }
+        for s in ["f32", "f64", "f16", "bf16"] {
+            for r in ["rni", "rzi", "rmi", "rpi"] {
+                for sat in ["", ".sat"] {
+                    add(format!("cvt.{r}{sat}.{d}.{s}"));
+                    if s == "f32" {
+                        add(format!("cvt.{r}.ftz{sat}.{d}.{s}"));
+                    }
+                }
+            }
+        }
+        for f in ["f32", "f64"] {
+            add(format!("cvt.rn.{f}.{d}"));
+            if d.ends_with("32") || d.ends_with("64") {
+                for r in drnd {
+                    add(format!("cvt.{r}.{f}.{d}"));
+                }
+            }
+        }
+        add(format!("cvt.rn.f16.{d}"));
+    }
+    for f in ["", ".ftz"] {
+        for s in ["", ".sat"] {
+            add(format!("cvt{f}{s}.f64.f32"));
+            for r in rnds {
+                add(format!("cvt.{r}{f}{s}.f32.f64"));
+            }
+            for r in ["rni", "rzi", "rmi", "rpi"] {
+                add(format!("cvt.{r}{f}{s}.f32.f32"));
+            }
+        }
+    }
+    for r in ["rni", "rzi", "rmi", "rpi"] {
+        add(format!("cvt.{r}.f64.f64"));
+    }
+    for h in ["f16", "bf16"] {
+        add(format!("cvt.f32.{h}"));
+        add(format!("cvt.f64.{h}"));
+        add(format!("cvt.rn.{h}.f32"));
+        add(format!("cvt.rn.relu.{h}.f32"));
+        add(format!("cvt.rn.{h}x2.f32"));
+        add(format!("cvt.rn.relu.{h}x2.f32"));
+    }
+    // Atomics (§9.7.13.5, §9.7.13.6).
+    let mut atom_ops: Vec<String> = Vec::new();
+    for op in ["and", "or", "xor"] {
+        for t in ["b32", "b64"] {
+            atom_ops.push(format!("{op}.{t}"));
+        }
+    }
+    for t in ["u32", "s32", "u64", "f32", "f64"] {
+        atom_ops.push(format!("add.{t}"));
+    }
+    for t in ["u32", "s32", "u64", "s64"] {
+        atom_ops.push(format!("min.{t}"));
+        atom_ops.push(format!("max.{t}"));
+    }
+    atom_ops.push("inc.u32".into());
+    atom_ops.push("dec.u32".into());
+    for sem in ["", ".relaxed", ".acquire", ".release", ".acq_rel"] {
+        for sc in ["", ".cta", ".gpu", ".sys"] {
+            for sp in ["", ".global", ".shared", ".shared::cta"] {
+                for o in &atom_ops {
+                    add(format!("atom{sem}{sc}{sp}.{o}"));
+                    add(format!("red{sem}{sc}{sp}.{o}"));
+                }
+                for t in ["b32", "b64"] {
+                    add(format!("atom{sem}{sc}{sp}.exch.{t}"));
+                    add(format!("atom{sem}{sc}{sp}.cas.{t}"));
+                }
+            }
+        }
+    }
+    // Synchronisation (§9.7.13) and control (§9.7.12).
+    for sc in ["cta", "gl", "sys"] {
+        add(format!("membar.{sc}"));
+    }
+    for sem in ["sc", "acq_rel"] {
+        for sc in ["cta", "gpu", "sys"] {
+            add(format!("fence.{sem}.{sc}"));
+        }
+    }
+    for f in [
+        "bar.sync",
+        "barrier.sync",
+        "bra",
+        "ret",
+        "exit",
+        "call",
+        "trap",
+        "brkpt",
+    ] {
+        add(f.into());
+    }
+    add("brx.idx".into());
+    add("nanosleep.u32".into());
+    add("pmevent".into());
+    add("pmevent.mask".into());
+    for sp in ["", ".global", ".local"] {
+        for l in [".L1", ".L2"] {
+            add(format!("prefetch{sp}{l}"));
+        }
+    }
+    add("prefetchu.L1".into());
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|s| seen.insert(s.clone()));
+    v
+}
+
+/// The text of `kernels-ir/supported-forms.txt` for [`supported_forms`].
+pub fn supported_forms_table() -> String {
+    let mut s = String::from(
+        "# Instruction forms the PTX lowering supports. Read by src/ptx/analysis.rs (include_str!).\n\
+         #\n\
+         # GENERATED from wheelport::lower::supported_forms (src/lower/forms.rs); regenerate with\n\
+         # `WHEELPORT_BLESS=1 cargo test --lib lower::forms`. tests/lower_forms.rs lowers one\n\
+         # instruction of every form listed here and builds it for gfx906 and sm_80.\n\
+         #\n\
+         # One form per line: the opcode followed by the modifiers that matter for lowering, in\n\
+         # source order, as printed by `wheelport inspect --untranslatable` (see\n\
+         # `wheelport::ptx::analysis::form_of`): cache operators and hints, .aligned, .uni are\n\
+         # dropped. Matching is exact.\n",
+    );
+    for f in supported_forms() {
+        s.push_str(&f);
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_file_matches_the_enumeration() {
+        let want = super::supported_forms_table();
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/kernels-ir/supported-forms.txt"
+        );
+        if std::env::var_os("WHEELPORT_BLESS").is_some() {
+            std::fs::write(path, &want).unwrap();
+        }
+        let got = std::fs::read_to_string(path).unwrap();
+        assert!(
+            got == want,
+            "kernels-ir/supported-forms.txt is stale: run WHEELPORT_BLESS=1 cargo test --lib lower::forms"
+        );
+    }
+}

@@ -1,0 +1,517 @@
+//! Module-level lowering: variables, function signatures, which kernels lower, and the final
+//! IR text.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write;
+
+use crate::ptx::analysis::{kernel_forms, unsupported_forms};
+use crate::ptx::ast::*;
+use crate::target::{Family, Profile};
+
+use super::emit::{emit_function, global_text, ident, slot_of, Fail, ModCx, ParamHome, Sig, Slot};
+use super::{KernelOutcome, KernelResult, LoweredModule, ParamLayout};
+
+/// Functions of the CUDA device runtime that PTX declares `.extern` and the lowering maps, per
+/// family: `(PTX name, amdgcn replacement)`. On nvptx they are kept (ptxas links them).
+const DEVICE_RUNTIME: &[(&str, &str)] = &[
+    ("vprintf", "__wp_vprintf"),
+    ("__assertfail", "__wp_assertfail"),
+];
+
+/// The PTX parameter layout of a kernel (PTX ISA 9.x §5.1.6.1 "Kernel function parameters"):
+/// each parameter at the next multiple of its alignment (`.align N`, else the element size),
+/// of size element size × vector width × array length.
+pub fn param_layout(f: &Function<'_>) -> Vec<ParamLayout> {
+    let mut out = Vec::new();
+    let mut off = 0u32;
+    for v in &f.params {
+        for d in &v.decls {
+            let (size, align) = match slot_of(v, d) {
+                Some(s) => (s.size(), v.align.unwrap_or(s.align())),
+                None => (0, 1),
+            };
+            let align = align.max(1);
+            off = off.div_ceil(align) * align;
+            out.push(ParamLayout {
+                name: d.name.to_string(),
+                offset: off,
+                size,
+                align,
+            });
+            off += size;
+        }
+    }
+    out
+}
+
+/// Parse PTX text and lower it (see [`lower_module`]). `file` names the input in the
+/// functions' parse errors, which make their kernels [`KernelOutcome::Unsupported`].
+pub fn lower_ptx(text: &str, file: &str, profile: &Profile) -> LoweredModule {
+    let parsed = crate::ptx::parse(text, file);
+    lower_module(&parsed.module, profile)
+}
+
+/// Lower a PTX module to LLVM IR text for `profile` (family amdgcn or nvptx).
+///
+/// Every `.entry` is in [`LoweredModule::kernels`], in source order: lowered (defined in the
+/// IR with its exact PTX name and parameter layout) or unsupported with the instruction forms
+/// (as [`crate::ptx::analysis::form_of`] names them) or the reason. A profile without an LLVM
+/// backend (`musa`) reports every kernel unsupported.
+pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
+    let forms = kernel_forms(m);
+    let mut results: Vec<KernelResult> = Vec::new();
+    let entries: Vec<&Function<'a>> = m
+        .functions()
+        .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
+        .collect();
+    if profile.family == Family::Musa || profile.datalayout.is_empty() {
+        for k in &forms {
+            let f = entries.iter().find(|f| f.name == k.kernel);
+            results.push(KernelResult {
+                name: k.kernel.clone(),
+                outcome: KernelOutcome::Unsupported {
+                    forms: Vec::new(),
+                    reason: format!("target {} has no device compiler here", profile.name),
+                },
+                params: f.map(|f| param_layout(f)).unwrap_or_default(),
+                notes: Vec::new(),
+            });
+        }
+        return LoweredModule {
+            ir: String::new(),
+            kernels: results,
+            support_library: profile.ir_library.clone(),
+        };
+    }
+    let nv = profile.family == Family::Nvptx;
+    let alloca_as = if profile.datalayout.contains("-A5") {
+        5
+    } else {
+        0
+    };
+    let mut cx = ModCx {
+        prof: profile,
+        nv,
+        alloca_as,
+        decls: BTreeMap::new(),
+        globals: HashMap::new(),
+        funcs: HashMap::new(),
+        extra_globals: String::new(),
+        module: m,
+        uniq: 0,
+    };
+    let _ = cx.module;
+
+    // Variables: names first (initializers may take each other's addresses).
+    let a = &profile.addrspace;
+    for v in m.variables() {
+        let aspace = match v.space {
+            StateSpace::Global => a.global,
+            StateSpace::Const => a.r#const,
+            StateSpace::Shared | StateSpace::SharedCta => a.shared,
+            _ => continue,
+        };
+        if matches!(v.ty, Type::Texref | Type::Samplerref | Type::Surfref) {
+            continue;
+        }
+        for d in &v.decls {
+            cx.globals.insert(d.name, (ident('@', d.name), aspace));
+        }
+    }
+    // Function signatures.
+    let mut declared_externs: Vec<&Function<'_>> = Vec::new();
+    for f in m.functions() {
+        if f.kind == FunctionKind::Entry {
+            continue;
+        }
+        let slots = |vs: &[VarDecl<'_>]| -> Option<Vec<Slot>> {
+            vs.iter()
+                .flat_map(|v| v.decls.iter().map(move |d| slot_of(v, d)))
+                .collect()
+        };
+        let (Some(params), Some(rets)) = (slots(&f.params), slots(&f.returns)) else {
+            continue;
+        };
+        let defined = m.function(f.name).is_some_and(|g| g.body.is_some());
+        if !defined && f.body.is_none() {
+            declared_externs.push(f);
+        }
+        let mut llname = ident('@', f.name)[1..].to_string();
+        if !defined && !nv {
+            if let Some((_, r)) = DEVICE_RUNTIME.iter().find(|(n, _)| *n == f.name) {
+                llname = r.to_string();
+            }
+        }
+        cx.funcs.entry(f.name).or_insert(Sig {
+            llname,
+            params,
+            rets,
+        });
+    }
+    let mut globals_text = String::new();
+    let mut bad_globals: HashMap<&str, String> = HashMap::new();
+    for v in m.variables() {
+        if !matches!(
+            v.space,
+            StateSpace::Global | StateSpace::Const | StateSpace::Shared | StateSpace::SharedCta
+        ) || matches!(v.ty, Type::Texref | Type::Samplerref | Type::Surfref)
+        {
+            continue;
+        }
+        for d in &v.decls {
+            match global_text(&cx, v, d, d.name) {
+                Ok((t, _)) => globals_text.push_str(&t),
+                Err(e) => {
+                    cx.globals.remove(d.name);
+                    bad_globals.insert(d.name, e.reason);
+                }
+            }
+        }
+    }
+
+    // Emit every defined .func reachable from a kernel whose forms are all supported.
+    let defined: HashMap<&'a str, &Function<'a>> = m
+        .functions()
+        .filter(|f| f.kind == FunctionKind::Func && f.body.is_some())
+        .map(|f| (f.name, f))
+        .collect();
+    let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
+    let mut kernel_text: Vec<String> = Vec::new();
+    let mut annotations: Vec<String> = Vec::new();
+    let mut used_funcs: HashSet<&str> = HashSet::new();
+
+    for kf in &forms {
+        let f = entries.iter().find(|f| f.name == kf.kernel).copied();
+        let params = f.map(param_layout).unwrap_or_default();
+        let unsupported =
+            |forms: Vec<String>, reason: String| KernelOutcome::Unsupported { forms, reason };
+        let Some(f) = f else {
+            results.push(KernelResult {
+                name: kf.kernel.clone(),
+                outcome: unsupported(
+                    Vec::new(),
+                    format!("invalid PTX: {}", kf.invalid.join("; ")),
+                ),
+                params,
+                notes: Vec::new(),
+            });
+            continue;
+        };
+        let missing: Vec<String> = unsupported_forms(kf)
+            .iter()
+            .map(|u| u.form.clone())
+            .collect();
+        if !missing.is_empty() {
+            let reason = format!("no lowering for {}", missing.join(", "));
+            results.push(KernelResult {
+                name: kf.kernel.clone(),
+                outcome: unsupported(missing, reason),
+                params,
+                notes: Vec::new(),
+            });
+            continue;
+        }
+        // Reachable functions (called or address-taken).
+        let reach = reachable(f, &defined, &cx.funcs);
+        let mut fail_outcome: Option<KernelOutcome> = None;
+        let mut notes = Vec::new();
+        for name in &reach {
+            if let Some(g) = defined.get(name) {
+                if !func_text.contains_key(name) {
+                    let r = emit_func(&mut cx, g);
+                    func_text.insert(name, r);
+                }
+                match &func_text[name] {
+                    Ok((_, n)) => notes.extend(n.iter().cloned()),
+                    Err(e) => {
+                        fail_outcome = Some(unsupported(
+                            Vec::new(),
+                            format!("in {}: {}: {}", name, e.form, e.reason),
+                        ));
+                        break;
+                    }
+                }
+            } else if let Some(sig) = cx.funcs.get(name) {
+                let known = DEVICE_RUNTIME.iter().any(|(n, _)| n == name);
+                if !known {
+                    fail_outcome = Some(unsupported(
+                        Vec::new(),
+                        format!(
+                            "calls external device function {name} (separate compilation); not lowered"
+                        ),
+                    ));
+                    break;
+                }
+                let _ = sig;
+            } else if let Some(r) = bad_globals.get(name) {
+                fail_outcome = Some(unsupported(Vec::new(), format!("variable {name}: {r}")));
+                break;
+            }
+        }
+        if fail_outcome.is_none() {
+            match emit_kernel(&mut cx, f) {
+                Ok((text, ann, n)) => {
+                    notes.extend(n);
+                    kernel_text.push(text);
+                    annotations.extend(ann);
+                    for name in &reach {
+                        used_funcs.insert(name);
+                    }
+                }
+                Err(e) => {
+                    // A supported form used in a way the emitter does not handle: reported by
+                    // reason (the form itself is in the table).
+                    fail_outcome = Some(unsupported(
+                        Vec::new(),
+                        if e.form.is_empty() {
+                            e.reason
+                        } else {
+                            format!("{}: {}", e.form, e.reason)
+                        },
+                    ))
+                }
+            }
+        }
+        notes.sort();
+        notes.dedup();
+        results.push(KernelResult {
+            name: kf.kernel.clone(),
+            outcome: fail_outcome.unwrap_or(KernelOutcome::Lowered),
+            params,
+            notes: if nv { Vec::new() } else { notes },
+        });
+    }
+
+    // Assemble.
+    let mut ir = String::with_capacity(
+        kernel_text.iter().map(|s| s.len()).sum::<usize>() + globals_text.len() + 4096,
+    );
+    let _ = writeln!(ir, "; PTX lowered by wheelport for target {}", profile.name);
+    let _ = writeln!(ir, "target datalayout = \"{}\"", profile.datalayout);
+    let _ = writeln!(ir, "target triple = \"{}\"\n", profile.triple);
+    ir.push_str(&globals_text);
+    ir.push_str(&cx.extra_globals);
+    ir.push('\n');
+    let mut emitted: Vec<&str> = used_funcs.iter().copied().collect();
+    emitted.sort();
+    for name in &emitted {
+        if let Some(Ok((t, _))) = func_text.get(name) {
+            ir.push_str(t);
+        }
+    }
+    for t in &kernel_text {
+        ir.push_str(t);
+    }
+    // Declarations: extern functions used, then library functions and intrinsics.
+    let mut declared: HashSet<String> = HashSet::new();
+    for name in &emitted {
+        if defined.contains_key(name) {
+            continue;
+        }
+        if let Some(sig) = cx.funcs.get(name) {
+            if declared.insert(sig.llname.clone()) {
+                let ps: Vec<String> = sig.params.iter().map(|s| s.ll()).collect();
+                let _ = writeln!(
+                    ir,
+                    "declare {} @{}({})",
+                    sig.ret_ll(),
+                    sig.llname,
+                    ps.join(", ")
+                );
+            }
+        }
+    }
+    // Address-taken functions referenced by global initializers but not emitted.
+    for (name, sig) in &cx.funcs {
+        let _ = name;
+        if globals_text.contains(&format!("@{} ", sig.llname))
+            || globals_text.contains(&format!("@{})", sig.llname))
+        {
+            if !emitted.contains(name) && declared.insert(sig.llname.clone()) {
+                let ps: Vec<String> = sig.params.iter().map(|s| s.ll()).collect();
+                let _ = writeln!(
+                    ir,
+                    "declare {} @{}({})",
+                    sig.ret_ll(),
+                    sig.llname,
+                    ps.join(", ")
+                );
+            }
+        }
+    }
+    for line in cx.decls.values() {
+        ir.push_str(line);
+        ir.push('\n');
+    }
+    if !annotations.is_empty() {
+        let base = 0;
+        let names: Vec<String> = (0..annotations.len())
+            .map(|k| format!("!{}", base + k))
+            .collect();
+        let _ = writeln!(ir, "\n!nvvm.annotations = !{{{}}}", names.join(", "));
+        for (k, a) in annotations.iter().enumerate() {
+            let _ = writeln!(ir, "!{} = !{{{a}}}", base + k);
+        }
+    }
+    let _ = declared_externs;
+    LoweredModule {
+        ir,
+        kernels: results,
+        support_library: profile.ir_library.clone(),
+    }
+}
+
+/// Functions reachable from `f` through calls and address-of operands, including undefined
+/// (extern) ones, in discovery order.
+fn reachable<'a>(
+    f: &Function<'a>,
+    defined: &HashMap<&'a str, &Function<'a>>,
+    funcs: &HashMap<&'a str, Sig>,
+) -> Vec<&'a str> {
+    let mut out: Vec<&'a str> = Vec::new();
+    let mut seen: HashSet<&'a str> = HashSet::new();
+    let mut stack = vec![f.body.as_ref()];
+    while let Some(Some(b)) = stack.pop() {
+        b.for_each_instruction(&mut |i| {
+            for o in i.operands.iter() {
+                let mut visit = |n: &'a str| {
+                    if (funcs.contains_key(n)) && seen.insert(n) {
+                        out.push(n);
+                        if let Some(g) = defined.get(n) {
+                            stack.push(g.body.as_ref());
+                        }
+                    }
+                };
+                match o {
+                    Operand::Func(n) | Operand::Symbol(n) => visit(n),
+                    _ => {}
+                }
+            }
+        });
+    }
+    out
+}
+
+fn emit_func<'m, 'a>(
+    cx: &mut ModCx<'m, 'a>,
+    f: &'m Function<'a>,
+) -> Result<(String, Vec<String>), Fail> {
+    let sig = cx.funcs.get(f.name).cloned().ok_or_else(|| Fail {
+        form: String::new(),
+        reason: format!("function {} has parameters of unsized type", f.name),
+    })?;
+    let mut homes = Vec::new();
+    let mut ps = Vec::new();
+    for (k, s) in sig.params.iter().enumerate() {
+        ps.push(format!("{} %a{k}", s.ll()));
+        homes.push(ParamHome::Value {
+            arg: format!("%a{k}"),
+            slot: s.clone(),
+        });
+    }
+    let header = format!(
+        "define internal {} @{}({})",
+        sig.ret_ll(),
+        sig.llname,
+        ps.join(", ")
+    );
+    emit_function(cx, f, &header, &homes, "")
+}
+
+/// A kernel definition, its NVVM annotations (nvptx) and notes.
+fn emit_kernel<'m, 'a>(
+    cx: &mut ModCx<'m, 'a>,
+    f: &'m Function<'a>,
+) -> Result<(String, Vec<String>, Vec<String>), Fail> {
+    let nv = cx.nv;
+    let mut ps = Vec::new();
+    let mut homes = Vec::new();
+    let mut k = 0;
+    for v in &f.params {
+        for d in &v.decls {
+            let slot = slot_of(v, d).ok_or_else(|| Fail {
+                form: String::new(),
+                reason: format!("kernel parameter {} of unsized type", d.name),
+            })?;
+            match slot {
+                Slot::Scalar(_) => {
+                    ps.push(format!("{} %a{k}", slot.ll()));
+                    homes.push(ParamHome::Value {
+                        arg: format!("%a{k}"),
+                        slot,
+                    });
+                }
+                Slot::Bytes(n, al) => {
+                    let al = v.align.unwrap_or(al).max(1);
+                    if nv {
+                        ps.push(format!("ptr byval([{n} x i8]) align {al} %a{k}"));
+                        homes.push(ParamHome::Pointer {
+                            ptr: format!("%a{k}"),
+                            aspace: 0,
+                        });
+                    } else {
+                        let pa = cx.prof.addrspace.param;
+                        ps.push(format!(
+                            "ptr addrspace({pa}) byref([{n} x i8]) align {al} %a{k}"
+                        ));
+                        homes.push(ParamHome::Pointer {
+                            ptr: format!("%a{k}"),
+                            aspace: pa,
+                        });
+                    }
+                }
+            }
+            k += 1;
+        }
+    }
+    let name = ident('@', f.name);
+    let header = format!(
+        "define {} void {name}({})",
+        cx.prof.kernel_cc,
+        ps.join(", ")
+    );
+    // Launch bounds (PTX ISA 9.x §11.3).
+    let attr = |n: &str| f.attrs.iter().find(|a| a.name == n).map(|a| a.args.clone());
+    let prod = |v: &[u64]| v.iter().map(|x| (*x).max(1)).product::<u64>();
+    let mut attrs = String::new();
+    let mut ann = Vec::new();
+    let maxntid = attr(".maxntid");
+    let reqntid = attr(".reqntid");
+    let minctas = attr(".minnctapersm").and_then(|v| v.first().copied());
+    if nv {
+        for (key, vals) in [("maxntid", &maxntid), ("reqntid", &reqntid)] {
+            if let Some(v) = vals {
+                for (c, x) in ["x", "y", "z"].iter().zip(v.iter()) {
+                    ann.push(format!("ptr {name}, !\"{key}{c}\", i32 {x}"));
+                }
+            }
+        }
+        if let Some(n) = minctas {
+            ann.push(format!("ptr {name}, !\"minctasm\", i32 {n}"));
+        }
+    } else {
+        let threads = match (&reqntid, &maxntid) {
+            (Some(r), _) => {
+                let n = prod(r);
+                let _ = write!(attrs, "\"amdgpu-flat-work-group-size\"=\"{n},{n}\"");
+                Some(n)
+            }
+            (None, Some(m)) => {
+                let n = prod(m);
+                let _ = write!(attrs, "\"amdgpu-flat-work-group-size\"=\"1,{n}\"");
+                Some(n)
+            }
+            _ => None,
+        };
+        if let (Some(t), Some(c)) = (threads, minctas) {
+            // Waves per EU (SIMD): a CU has 4 SIMDs and runs `c` blocks of ceil(t / wave) waves.
+            let waves = t.div_ceil(cx.prof.wave_size as u64) * c;
+            let per_eu = waves.div_ceil(4);
+            if (1..=10).contains(&per_eu) {
+                let _ = write!(attrs, " \"amdgpu-waves-per-eu\"=\"{per_eu}\"");
+            }
+        }
+    }
+    let (text, notes) = emit_function(cx, f, &header, &homes, &attrs)?;
+    Ok((text, ann, notes))
+}

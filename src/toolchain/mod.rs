@@ -1,0 +1,621 @@
+//! Finding and running the external tools a target's device build needs (`llc`, `opt`,
+//! `llvm-link`, `ld.lld`, ...; the list is the profile's [`Profile::tools`]).
+//!
+//! # Search order
+//!
+//! For each tool, the first hit wins:
+//!
+//! 1. a per-tool override ([`SearchOptions::overrides`], `--tool NAME=PATH`);
+//! 2. the explicit toolchain directory ([`SearchOptions::toolchain_dir`], `--toolchain DIR`);
+//! 3. the profile's environment variables ([`Profile::toolchain_env`], e.g. `DTK_PATH`, then
+//!    `ROCM_PATH`), in order;
+//! 4. the profile's fixed directories ([`Profile::toolchain_dirs`], e.g. `/opt/dtk`);
+//! 5. `PATH`, including versioned names (`llc-19`), and the Debian/Ubuntu LLVM trees
+//!    `/usr/lib/llvm-N/bin` ([`SearchOptions::system_roots`]). Here the newest LLVM major
+//!    version wins, and a version that provides *every* still-missing tool is preferred over
+//!    mixing versions.
+//!
+//! A directory `D` from steps 2–4 is searched as `D/bin`, `D/llvm/bin`, then `D` itself
+//! (DTK installs its LLVM under `<dtk>/llvm/bin`).
+//!
+//! Every tool found is run once with `--version`; the first line that carries a version and
+//! the parsed `major.minor.patch` are recorded (they go into the build cache key), and for
+//! `llc` the registered targets (`amdgcn`, `nvptx64`), so that a `llc` without the target's
+//! backend is reported, not used.
+//!
+//! Tools are always run with an argument vector ([`std::process::Command`]), never through a
+//! shell; a failure becomes an [`ErrorKind::Toolchain`] error naming the module being built,
+//! the tool and its stderr ([`run_tool`]).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::target::{Family, Profile};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where to look for tools, besides the profile's own lists.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOptions {
+    /// `--toolchain DIR`: searched before any environment variable.
+    pub toolchain_dir: Option<PathBuf>,
+    /// Per-tool overrides (`llc` → `/path/to/llc`), used as given (the file must be
+    /// executable).
+    pub overrides: BTreeMap<String, PathBuf>,
+    /// The environment to read `toolchain_env` variables and `PATH` from; [`SearchOptions::from_env`]
+    /// captures the process environment.
+    pub env: HashMap<String, OsString>,
+    /// Directories holding `llvm-N/bin` trees (default `["/usr/lib"]`).
+    pub system_roots: Vec<PathBuf>,
+    /// Replaces the profile's [`Profile::toolchain_dirs`] when set (tests use it; `None` in
+    /// normal runs).
+    pub fixed_dirs: Option<Vec<PathBuf>>,
+}
+
+impl SearchOptions {
+    /// Options with the process environment captured and `/usr/lib` as the system root.
+    pub fn from_env() -> SearchOptions {
+        SearchOptions {
+            env: std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
+                .collect(),
+            system_roots: vec![PathBuf::from("/usr/lib")],
+            ..Default::default()
+        }
+    }
+}
+
+/// How a tool was found (the search step of the module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum FoundBy {
+    /// A per-tool override.
+    Override,
+    /// Under `--toolchain DIR`.
+    ToolchainOption {
+        /// The directory given.
+        dir: PathBuf,
+    },
+    /// Under the directory an environment variable names.
+    Env {
+        /// The variable (`DTK_PATH`).
+        var: String,
+        /// Its value.
+        dir: PathBuf,
+    },
+    /// Under one of the profile's fixed directories.
+    Dir {
+        /// The directory (`/opt/dtk`).
+        dir: PathBuf,
+    },
+    /// On `PATH` or in a system LLVM tree.
+    Path,
+}
+
+/// A tool version, `major.minor.patch` as printed by `--version`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Version {
+    /// Major (19 in `19.1.7`).
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+    /// Patch.
+    pub patch: u32,
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
+/// One tool that was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tool {
+    /// The base name the profile asks for (`llc`).
+    pub name: String,
+    /// The executable (`/usr/lib/llvm-19/bin/llc`, `/usr/bin/llc-19`).
+    pub path: PathBuf,
+    /// How it was found.
+    pub found_by: FoundBy,
+    /// The first line of `--version` output that names a version (e.g.
+    /// `Debian LLVM version 19.1.7`); empty when the tool printed none.
+    pub version_line: String,
+    /// The parsed version, when the line has one.
+    pub version: Option<Version>,
+    /// For `llc`: the registered targets (`amdgcn`, `nvptx64`, ...); empty for other tools.
+    pub targets: Vec<String>,
+}
+
+/// A tool that was not found (or found unusable), with how to get it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Missing {
+    /// The base name.
+    pub name: String,
+    /// Why it counts as missing (not found, or found without the target's backend).
+    pub reason: String,
+    /// How to install it (Debian/Ubuntu package names, or the vendor toolkit).
+    pub install: String,
+}
+
+/// The tools found for one target profile.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Toolchain {
+    /// The profile name (`dtk`).
+    pub target: String,
+    /// The tools found, in the profile's order.
+    pub tools: Vec<Tool>,
+    /// The tools not found or not usable.
+    pub missing: Vec<Missing>,
+}
+
+impl Toolchain {
+    /// The tool named `name`, if it was found.
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// The tool named `name`, or an [`ErrorKind::Toolchain`] error naming `module`, the tool
+    /// and how to install it.
+    ///
+    /// # Errors
+    /// When the tool is missing or unusable.
+    pub fn require(&self, name: &str, module: &str) -> Result<&Tool> {
+        if let Some(t) = self.tool(name) {
+            return Ok(t);
+        }
+        let why = self
+            .missing
+            .iter()
+            .find(|m| m.name == name)
+            .map(|m| format!("{}; install: {}", m.reason, m.install))
+            .unwrap_or_else(|| format!("install: {}", install_hint(name)));
+        Err(Error::new(
+            ErrorKind::Toolchain,
+            module,
+            format!(
+                "`{name}` is needed for the {} device build: {why} (or pass --toolchain DIR)",
+                self.target
+            ),
+        ))
+    }
+
+    /// True when every tool of the profile was found and usable.
+    pub fn is_complete(&self) -> bool {
+        self.missing.is_empty()
+    }
+
+    /// A stable text naming every tool, its path and version line (part of the build cache
+    /// key: a different compiler gives a different key).
+    pub fn fingerprint(&self) -> String {
+        let mut s = String::new();
+        for t in &self.tools {
+            s.push_str(&format!(
+                "{}\t{}\t{}\n",
+                t.name,
+                t.path.display(),
+                t.version_line
+            ));
+        }
+        s
+    }
+}
+
+/// How to install `tool` on Debian/Ubuntu (the packages `.ci/run` uses), or where it comes
+/// from when no distribution packages it.
+pub fn install_hint(tool: &str) -> String {
+    match tool {
+        "llc" | "opt" | "llvm-link" | "llvm-readelf" | "llvm-objdump" => {
+            "apt-get install llvm-19 (provides /usr/lib/llvm-19/bin/".to_string() + tool + ")"
+        }
+        "ld.lld" => "apt-get install lld-19 (provides /usr/lib/llvm-19/bin/ld.lld)".into(),
+        "clang-offload-bundler" => "apt-get install clang-tools-19".into(),
+        "clang" => "apt-get install clang-19".into(),
+        "mcc" => "the Moore Threads MUSA toolkit (not packaged by Debian; set MUSA_HOME)".into(),
+        "ptxas" | "cuobjdump" => {
+            "pip install nvidia-cuda-nvcc nvidia-cuda-cuobjdump (CUDA 13.5, bin/ under nvidia/cu13)"
+                .into()
+        }
+        _ => format!("a package providing `{tool}`"),
+    }
+}
+
+/// The LLVM backend name `llc --version` lists for a family (`amdgcn`, `nvptx64`).
+pub fn backend_of(family: Family) -> Option<&'static str> {
+    match family {
+        Family::Amdgcn => Some("amdgcn"),
+        Family::Nvptx => Some("nvptx64"),
+        Family::Musa => None,
+    }
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Directories to try under a toolchain root: `D/bin`, `D/llvm/bin`, `D`.
+fn under_root(d: &Path) -> [PathBuf; 3] {
+    [d.join("bin"), d.join("llvm/bin"), d.to_path_buf()]
+}
+
+fn find_under(d: &Path, name: &str) -> Option<PathBuf> {
+    under_root(d)
+        .into_iter()
+        .map(|x| x.join(name))
+        .find(|p| is_executable(p))
+}
+
+/// Parse the first `N.N[.N]` after the word `version` (LLVM tools) or `LLD` (ld.lld).
+fn parse_version(line: &str) -> Option<Version> {
+    let lower = line.to_ascii_lowercase();
+    let start = ["version ", "lld "]
+        .iter()
+        .filter_map(|k| lower.find(k).map(|i| i + k.len()))
+        .min()?;
+    let rest = &line[start..];
+    let num: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let mut it = num.split('.').filter(|s| !s.is_empty());
+    let major = it.next()?.parse().ok()?;
+    let minor = it.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let patch = it.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+    Some(Version {
+        major,
+        minor,
+        patch,
+    })
+}
+
+/// Run `path --version` and return (version line, version, registered targets).
+fn probe(path: &Path) -> (String, Option<Version>, Vec<String>) {
+    let out = match Command::new(path).arg("--version").output() {
+        Ok(o) => o,
+        Err(_) => return (String::new(), None, Vec::new()),
+    };
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| parse_version(l).is_some())
+        .unwrap_or("")
+        .to_string();
+    let version = parse_version(&line);
+    let mut targets = Vec::new();
+    let mut in_targets = false;
+    for l in text.lines() {
+        if l.trim_start().starts_with("Registered Targets:") {
+            in_targets = true;
+            continue;
+        }
+        if in_targets {
+            match l.split_once(" - ") {
+                Some((name, _)) if !name.trim().is_empty() => targets.push(name.trim().to_string()),
+                _ => in_targets = false,
+            }
+        }
+    }
+    (line, version, targets)
+}
+
+/// The LLVM major version a path's name or directory tells (`llc-19`, `/usr/lib/llvm-19/bin`).
+fn major_from_path(p: &Path, name: &str) -> Option<u32> {
+    let file = p.file_name()?.to_str()?;
+    if let Some(v) = file.strip_prefix(name).and_then(|s| s.strip_prefix('-')) {
+        if let Ok(n) = v.parse() {
+            return Some(n);
+        }
+    }
+    let canon = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    for c in canon.components().rev() {
+        if let Some(v) = c.as_os_str().to_str().and_then(|s| s.strip_prefix("llvm-")) {
+            if let Ok(n) = v.parse() {
+                return Some(n);
+            }
+        }
+    }
+    None
+}
+
+/// Candidates for `name` in the PATH step, with their major version (unknown = 0), in search
+/// order.
+fn path_candidates(name: &str, opts: &SearchOptions) -> Vec<(PathBuf, u32)> {
+    let mut dirs: Vec<PathBuf> = opts
+        .env
+        .get("PATH")
+        .map(|p| std::env::split_paths(p).collect())
+        .unwrap_or_default();
+    for root in &opts.system_roots {
+        let mut trees: Vec<(u32, PathBuf)> = std::fs::read_dir(root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let n = e.file_name().into_string().ok()?;
+                let v: u32 = n.strip_prefix("llvm-")?.parse().ok()?;
+                Some((v, e.path().join("bin")))
+            })
+            .collect();
+        trees.sort_by(|a, b| b.0.cmp(&a.0));
+        dirs.extend(trees.into_iter().map(|(_, d)| d));
+    }
+    let mut out: Vec<(PathBuf, u32)> = Vec::new();
+    let prefix = format!("{name}-");
+    for d in dirs {
+        let plain = d.join(name);
+        if is_executable(&plain) {
+            let v = major_from_path(&plain, name)
+                .or_else(|| probe(&plain).1.map(|v| v.major))
+                .unwrap_or(0);
+            out.push((plain, v));
+        }
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let Ok(n) = e.file_name().into_string() else {
+                continue;
+            };
+            if let Some(v) = n.strip_prefix(&prefix).and_then(|s| s.parse::<u32>().ok()) {
+                if is_executable(&e.path()) {
+                    out.push((e.path(), v));
+                }
+            }
+        }
+    }
+    // Same file reached twice (/usr/bin/llc-19 and /usr/lib/llvm-19/bin/llc) is kept once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|(p, _)| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())));
+    out
+}
+
+/// Find the tools of `profile` (see the module docs for the order).
+///
+/// Never fails: what is not found is listed in [`Toolchain::missing`] with an install hint.
+/// A `llc` whose `--version` does not list the profile's backend counts as missing.
+pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
+    let mut found: BTreeMap<String, (PathBuf, FoundBy)> = BTreeMap::new();
+    let env_dirs: Vec<(String, PathBuf)> = profile
+        .toolchain_env
+        .iter()
+        .filter_map(|v| {
+            let d = opts.env.get(v)?;
+            (!d.is_empty()).then(|| (v.clone(), PathBuf::from(d)))
+        })
+        .collect();
+    let fixed: Vec<PathBuf> = opts
+        .fixed_dirs
+        .clone()
+        .unwrap_or_else(|| profile.toolchain_dirs.iter().map(PathBuf::from).collect());
+    for name in &profile.tools {
+        if let Some(p) = opts.overrides.get(name) {
+            found.insert(name.clone(), (p.clone(), FoundBy::Override));
+            continue;
+        }
+        if let Some(d) = &opts.toolchain_dir {
+            if let Some(p) = find_under(d, name) {
+                let by = FoundBy::ToolchainOption { dir: d.clone() };
+                found.insert(name.clone(), (p, by));
+                continue;
+            }
+        }
+        if let Some((var, d, p)) = env_dirs
+            .iter()
+            .find_map(|(v, d)| find_under(d, name).map(|p| (v, d, p)))
+        {
+            let by = FoundBy::Env {
+                var: var.clone(),
+                dir: d.clone(),
+            };
+            found.insert(name.clone(), (p, by));
+            continue;
+        }
+        if let Some((d, p)) = fixed
+            .iter()
+            .find_map(|d| find_under(d, name).map(|p| (d, p)))
+        {
+            found.insert(name.clone(), (p, FoundBy::Dir { dir: d.clone() }));
+        }
+    }
+    // PATH step for the rest: prefer the newest major that has all of them.
+    let rest: Vec<&String> = profile
+        .tools
+        .iter()
+        .filter(|n| !found.contains_key(*n))
+        .collect();
+    if !rest.is_empty() {
+        let cands: Vec<Vec<(PathBuf, u32)>> =
+            rest.iter().map(|n| path_candidates(n, opts)).collect();
+        let mut majors: Vec<u32> = cands.iter().flatten().map(|(_, v)| *v).collect();
+        majors.sort_unstable_by(|a, b| b.cmp(a));
+        majors.dedup();
+        let common = majors
+            .into_iter()
+            .find(|m| cands.iter().all(|c| c.iter().any(|(_, v)| v == m)));
+        for (name, c) in rest.iter().zip(&cands) {
+            let pick = match common {
+                Some(m) => c.iter().find(|(_, v)| *v == m),
+                // Newest first; ties keep PATH order.
+                None => c
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(&b.1).then(std::cmp::Ordering::Greater)),
+            };
+            if let Some((p, _)) = pick {
+                found.insert((*name).clone(), (p.clone(), FoundBy::Path));
+            }
+        }
+    }
+    let backend = backend_of(profile.family);
+    let mut tools = Vec::new();
+    let mut missing = Vec::new();
+    for name in &profile.tools {
+        let Some((path, by)) = found.remove(name) else {
+            missing.push(Missing {
+                name: name.clone(),
+                reason: "not found".into(),
+                install: install_hint(name),
+            });
+            continue;
+        };
+        if !is_executable(&path) {
+            missing.push(Missing {
+                name: name.clone(),
+                reason: format!("{} is not an executable file", path.display()),
+                install: install_hint(name),
+            });
+            continue;
+        }
+        let (version_line, version, targets) = probe(&path);
+        if name == "llc" {
+            if let Some(b) = backend {
+                if !targets.iter().any(|t| t == b) {
+                    missing.push(Missing {
+                        name: name.clone(),
+                        reason: format!(
+                            "{} does not list the `{b}` backend in `--version` (registered: {})",
+                            path.display(),
+                            if targets.is_empty() {
+                                "none".to_string()
+                            } else {
+                                targets.join(" ")
+                            }
+                        ),
+                        install: install_hint(name),
+                    });
+                    continue;
+                }
+            }
+        }
+        tools.push(Tool {
+            name: name.clone(),
+            path,
+            found_by: by,
+            version_line,
+            version,
+            targets,
+        });
+    }
+    Toolchain {
+        target: profile.name.clone(),
+        tools,
+        missing,
+    }
+}
+
+/// Run `tool` with `args` (no shell) and return its stdout.
+///
+/// # Errors
+/// [`ErrorKind::Toolchain`] naming `module`, the tool and its path when it cannot be started
+/// or exits non-zero; the message carries the exit status and stderr (last 4000 bytes).
+pub fn run_tool<S: AsRef<OsStr>>(tool: &Tool, args: &[S], module: &str) -> Result<Vec<u8>> {
+    run_tool_output(tool, args, module).map(|(out, _)| out)
+}
+
+/// As [`run_tool`], returning (stdout, stderr) of a successful run (LLVM tools print
+/// warnings such as "is not a recognized processor" on stderr and still exit 0).
+///
+/// # Errors
+/// As [`run_tool`].
+pub fn run_tool_output<S: AsRef<OsStr>>(
+    tool: &Tool,
+    args: &[S],
+    module: &str,
+) -> Result<(Vec<u8>, String)> {
+    let out = Command::new(&tool.path).args(args).output().map_err(|e| {
+        Error::new(
+            ErrorKind::Toolchain,
+            module,
+            format!("cannot run `{}` ({}): {e}", tool.name, tool.path.display()),
+        )
+    })?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let tail = if stderr.len() > 4000 {
+            let cut = stderr.len() - 4000;
+            let cut = (cut..stderr.len())
+                .find(|&i| stderr.is_char_boundary(i))
+                .unwrap_or(stderr.len());
+            &stderr[cut..]
+        } else {
+            &stderr[..]
+        };
+        return Err(Error::new(
+            ErrorKind::Toolchain,
+            module,
+            format!(
+                "`{}` failed ({}, {}): {}",
+                tool.name,
+                tool.path.display(),
+                out.status,
+                tail.trim_end()
+            ),
+        ));
+    }
+    Ok((
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// The human-readable `wheelport doctor` report for `chains` (one per target): what was
+/// found (path, version, how), what is missing and how to install it.
+pub fn render_doctor(chains: &[Toolchain]) -> String {
+    let mut s = String::new();
+    for tc in chains {
+        let desc = crate::target::profile(&tc.target)
+            .map(|p| p.description.as_str())
+            .unwrap_or("");
+        let state = if tc.is_complete() {
+            "ready"
+        } else {
+            "INCOMPLETE"
+        };
+        s.push_str(&format!("{} ({desc}): {state}\n", tc.target));
+        for t in &tc.tools {
+            let how = match &t.found_by {
+                FoundBy::Override => "override".to_string(),
+                FoundBy::ToolchainOption { dir } => format!("--toolchain {}", dir.display()),
+                FoundBy::Env { var, dir } => format!("${var}={}", dir.display()),
+                FoundBy::Dir { dir } => format!("{}", dir.display()),
+                FoundBy::Path => "PATH".to_string(),
+            };
+            let ver = t
+                .version
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "unknown version".into());
+            s.push_str(&format!(
+                "  {:<22} {} ({ver}, via {how})\n",
+                t.name,
+                t.path.display()
+            ));
+        }
+        for m in &tc.missing {
+            s.push_str(&format!(
+                "  {:<22} MISSING: {}; install: {}\n",
+                m.name, m.reason, m.install
+            ));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_from_real_banners() {
+        let v = |s| parse_version(s).map(|v| v.to_string());
+        assert_eq!(v("Debian LLVM version 19.1.7").as_deref(), Some("19.1.7"));
+        assert_eq!(
+            v("Debian LLD 19.1.7 (compatible with GNU linkers)").as_deref(),
+            Some("19.1.7")
+        );
+        assert_eq!(v("Ubuntu LLVM version 14.0.0").as_deref(), Some("14.0.0"));
+        assert_eq!(v("  Optimized build."), None);
+    }
+}

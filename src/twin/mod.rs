@@ -1,0 +1,588 @@
+//! The `cuda` twin of a host `.so`: the same object, still CUDA, whose registered device code
+//! is replaced by what wheelport's own lowering makes of the embedded PTX.
+//!
+//! Running the twin against the original on an NVIDIA GPU shows whether the lowering
+//! computes what the original computes (the ground truth for the dtk/rocm targets, which
+//! share the lowering).
+//!
+//! For each `.nvFatBinSegment` wrapper that host code passes to `__cudaRegisterFatBinary`
+//! ([`crate::elf::registration`]):
+//!
+//! 1. its container's PTX entry is taken (the one with the highest `.target` not above the
+//!    twin arch, else the lowest), decompressed and parsed ([`crate::ptx`]);
+//! 2. the module is lowered with the `cuda` profile (the lowering is passed in as a function,
+//!    normally [`crate::lower`]'s) and built to PTX by `llc` ([`crate::build`]), which checks
+//!    every lowered kernel's `.entry` and parameter layout;
+//! 3. that PTX becomes the only entry of a new fatbin container ([`crate::fatbin::write`]), and
+//!    the wrapper is re-pointed at it with [`crate::rewrite::Registration`] (magic
+//!    `0x466243B1`, version 1), in the new read-only 4096-aligned section
+//!    `.nv_fatbin.wheelport`;
+//! 4. the old container's bytes are zeroed (header included), so no original cubin or PTX of
+//!    it can be loaded.
+//!
+//! A wrapper whose container has no PTX entry (SASS only) is reported and left alone, its
+//! container intact. When every registered wrapper was converted, the containers no
+//! registered wrapper uses (nvcc 13's device-link container) are zeroed as well, so the twin
+//! holds no NVIDIA-compiled device code at all. DT_NEEDED and the imports are untouched.
+//!
+//! Kernels the lowering does not support are absent from the new PTX and reported with their
+//! reasons ([`WrapperReport::kernels`]); launching one in the twin fails with a CUDA error
+//! (the function is not in the registered module) instead of running original code.
+//!
+//! NVIDIA's tools (cuobjdump 13.5, and the profilers that extract device code) read only the
+//! first section named `.nv_fatbin`. So when the original `.nv_fatbin` ends up entirely
+//! zeroed (every registered wrapper converted), it is renamed [`ORIGINAL_SECTION`] and the new
+//! section takes the name `.nv_fatbin`: `cuobjdump -lptx` on the twin then lists exactly the
+//! lowering's PTX. Otherwise (SASS-only wrappers left alone) the names stay, so the tools
+//! still see the original containers that remain in use. The CUDA runtime itself never looks
+//! at section names (it follows the wrapper's pointer).
+//!
+//! After rewriting, the output is read back and every converted wrapper is checked to point
+//! at a container in the new section holding exactly the PTX built for it.
+
+use crate::build::{self, BuildOptions, ModuleInput};
+use crate::elf;
+use crate::error::{Error, ErrorKind, Result};
+use crate::fatbin::{self, EntryKind};
+use crate::lower::{KernelOutcome, KernelResult, LoweredModule};
+use crate::rewrite::{self, HostEdits, Registration, CUDA_WRAPPER_MAGIC};
+use crate::target::Profile;
+use crate::toolchain::Toolchain;
+use serde::Serialize;
+
+/// The section [`crate::rewrite`] adds for CUDA fatbins.
+pub const TWIN_SECTION: &str = ".nv_fatbin.wheelport";
+/// The name the original `.nv_fatbin` gets when it was zeroed entirely and the new section
+/// takes its name.
+pub const ORIGINAL_SECTION: &str = ".nv_fatbin.orig";
+
+/// The lowering used by [`twin`]: PTX module and profile to a [`LoweredModule`]
+/// (the signature of `crate::lower::lower_module`).
+pub type LowerFn<'f> = dyn Fn(&crate::ptx::Module<'_>, &Profile) -> LoweredModule + Sync + 'f;
+
+/// Options of [`twin`].
+#[derive(Clone, Debug)]
+pub struct TwinOptions {
+    /// The SM architecture the PTX is built for (`sm_80`).
+    pub arch: String,
+    /// The build cache, if any.
+    pub cache: Option<build::Cache>,
+}
+
+impl Default for TwinOptions {
+    fn default() -> Self {
+        TwinOptions {
+            arch: "sm_80".into(),
+            cache: None,
+        }
+    }
+}
+
+/// What became of one wrapper.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WrapperStatus {
+    /// Re-pointed at the lowering's PTX; the old container is zeroed.
+    Converted,
+    /// Registered, but its container has no PTX entry: left alone.
+    SassOnly,
+    /// Not passed to `__cudaRegisterFatBinary` by any code: left alone (its container is
+    /// zeroed when every registered wrapper was converted).
+    NotRegistered,
+    /// Registered, but its data pointer does not lead to a container: left alone.
+    NoContainer,
+}
+
+/// The report for one `.nvFatBinSegment` wrapper.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WrapperReport {
+    /// Virtual address of the wrapper.
+    pub address: u64,
+    /// File offset of the container it pointed at in the input, if it resolves.
+    pub container_offset: Option<u64>,
+    /// Outcome.
+    pub status: WrapperStatus,
+    /// The PTX entry used: `compute_80`, its PTX ISA version (`9.5`).
+    pub source_ptx: Option<(String, String)>,
+    /// Every `.entry` of that PTX and its outcome (empty unless converted).
+    pub kernels: Vec<KernelResult>,
+    /// Bytes of the PTX built for it (0 unless converted).
+    pub new_ptx_bytes: usize,
+    /// Whether the build came from the cache.
+    pub from_cache: bool,
+    /// Module-scope `.global`/`.const` variables of the source PTX (what host code registers
+    /// with `__cudaRegisterVar`) that the new PTX does not define with the same size, as
+    /// `name: reason`. The CUDA runtime cannot bind these; empty when all are there.
+    pub variables_missing: Vec<String>,
+}
+
+/// The report of one twin conversion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TwinReport {
+    /// The input's display name.
+    pub file: String,
+    /// The arch built for.
+    pub arch: String,
+    /// One report per wrapper, in section order.
+    pub wrappers: Vec<WrapperReport>,
+    /// (file offset, size) of every container zeroed in the output.
+    pub zeroed: Vec<(u64, u64)>,
+    /// The section holding the new fatbins in the output: `.nv_fatbin` (when the original was
+    /// zeroed entirely and renamed [`ORIGINAL_SECTION`]) or [`TWIN_SECTION`]; empty when
+    /// nothing was converted.
+    pub section_name: String,
+    /// Address and size of that section (absent when nothing was converted).
+    pub section: Option<(u64, u64)>,
+}
+
+impl TwinReport {
+    /// Kernels not lowered, as (wrapper address, kernel name, reason).
+    pub fn not_lowered(&self) -> Vec<(u64, &str, &str)> {
+        self.wrappers
+            .iter()
+            .flat_map(|w| {
+                w.kernels.iter().filter_map(move |k| match &k.outcome {
+                    KernelOutcome::Unsupported { reason, .. } => {
+                        Some((w.address, k.name.as_str(), reason.as_str()))
+                    }
+                    KernelOutcome::Lowered => None,
+                })
+            })
+            .collect()
+    }
+
+    /// True when every registered wrapper was converted, every kernel lowered and every
+    /// module-scope variable defined in the new PTX.
+    pub fn complete(&self) -> bool {
+        self.wrappers.iter().all(|w| {
+            matches!(
+                w.status,
+                WrapperStatus::Converted | WrapperStatus::NotRegistered
+            ) && w.variables_missing.is_empty()
+        }) && self.not_lowered().is_empty()
+    }
+}
+
+fn sm_number(arch: &str) -> Option<u32> {
+    arch.strip_prefix("sm_")?
+        .trim_end_matches(['a', 'f'])
+        .parse()
+        .ok()
+}
+
+/// Convert the host `.so` bytes `data` (display name `file`) to its cuda twin (see the module
+/// docs), with the tools of `tc` (found for `profile`, which must be the `cuda` profile) and
+/// the lowering `lower`.
+///
+/// Returns the new file and the report. Nothing is written anywhere but temporary and cache
+/// files; the caller writes the output.
+///
+/// # Errors
+/// [`ErrorKind::Input`] when `profile` is not an nvptx profile or the arch is not `sm_NN`;
+/// ELF and fatbin errors of the input (naming file and offset); toolchain and build errors
+/// (naming the module `file!section#container`, tool and kernel); an [`ErrorKind::Build`]
+/// error when the rewritten file does not read back as expected. No output on error.
+pub fn twin(
+    data: &[u8],
+    file: &str,
+    profile: &Profile,
+    tc: &Toolchain,
+    opts: &TwinOptions,
+    lower: &LowerFn<'_>,
+) -> Result<(Vec<u8>, TwinReport)> {
+    if profile.family != crate::target::Family::Nvptx {
+        return Err(Error::new(
+            ErrorKind::Input,
+            file,
+            format!(
+                "the twin conversion needs the cuda (nvptx) profile, not `{}`",
+                profile.name
+            ),
+        ));
+    }
+    let want_sm = sm_number(&opts.arch).ok_or_else(|| {
+        Error::new(
+            ErrorKind::Input,
+            file,
+            format!("--arch `{}` is not an sm_NN architecture", opts.arch),
+        )
+    })?;
+    let so = elf::scan(data, file)?;
+    let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
+    let registered = elf::registration::registered_wrappers(data, &addrs, file)?;
+    let sections = fatbin::parse_object_sections(data, &so, file)?;
+
+    struct Job {
+        wrapper: usize,
+        module_name: String,
+        ptx: String,
+        source: (String, String),
+        container: (u64, u64),
+    }
+    let mut reports = Vec::new();
+    let mut jobs = Vec::new();
+    for (wi, w) in so.wrappers.iter().enumerate() {
+        let mut rep = WrapperReport {
+            address: w.address,
+            container_offset: w.data_offset,
+            status: WrapperStatus::NotRegistered,
+            source_ptx: None,
+            kernels: Vec::new(),
+            new_ptx_bytes: 0,
+            from_cache: false,
+            variables_missing: Vec::new(),
+        };
+        if !registered.contains(&w.address) {
+            reports.push(rep);
+            continue;
+        }
+        let found = w.data_offset.and_then(|off| {
+            sections.iter().find_map(|(info, cs)| {
+                cs.iter()
+                    .find(|c| c.offset == off)
+                    .map(|c| (info.name.clone(), c))
+            })
+        });
+        let Some((sec_name, container)) = found else {
+            rep.status = WrapperStatus::NoContainer;
+            reports.push(rep);
+            continue;
+        };
+        let ptx_entries: Vec<_> = container
+            .entries
+            .iter()
+            .filter(|e| e.kind() == EntryKind::Ptx)
+            .collect();
+        let chosen = ptx_entries
+            .iter()
+            .filter(|e| e.header.arch <= want_sm)
+            .max_by_key(|e| e.header.arch)
+            .or_else(|| ptx_entries.iter().min_by_key(|e| e.header.arch));
+        let Some(entry) = chosen else {
+            rep.status = WrapperStatus::SassOnly;
+            reports.push(rep);
+            continue;
+        };
+        let text = entry.ptx_bytes()?;
+        let text = String::from_utf8(text.into_owned()).map_err(|e| {
+            Error::at(
+                ErrorKind::Fatbin,
+                file,
+                entry.payload_offset() + e.utf8_error().valid_up_to() as u64,
+                "PTX entry is not UTF-8",
+            )
+        })?;
+        rep.source_ptx = Some((entry.arch_name(), entry.code_version()));
+        jobs.push(Job {
+            wrapper: wi,
+            module_name: format!("{file}!{sec_name}#{}", container.index),
+            ptx: text,
+            source: (entry.arch_name(), entry.code_version()),
+            container: (container.offset, container.total_size()),
+        });
+        reports.push(rep);
+    }
+
+    // Lower (sequentially: it is fast) and build (in parallel).
+    let lowered: Vec<LoweredModule> = jobs
+        .iter()
+        .map(|j| {
+            let parsed = crate::ptx::parse(&j.ptx, &j.module_name);
+            lower(&parsed.module, profile)
+        })
+        .collect();
+    let inputs: Vec<ModuleInput<'_>> = jobs
+        .iter()
+        .zip(&lowered)
+        .map(|(j, l)| ModuleInput {
+            name: &j.module_name,
+            lowered: l,
+        })
+        .collect();
+    let bopts = BuildOptions {
+        archs: vec![opts.arch.clone()],
+        cache: opts.cache.clone(),
+    };
+    let built = build::build_modules(profile, tc, &inputs, &bopts);
+
+    let mut patched = data.to_vec();
+    let mut edits = HostEdits::default();
+    let mut zeroed = Vec::new();
+    let mut new_ptx = Vec::new();
+    for ((job, low), b) in jobs.iter().zip(&lowered).zip(built) {
+        let b = b?;
+        let obj = &b.objects[0];
+        let text = std::str::from_utf8(&obj.bytes).map_err(|_| {
+            Error::new(ErrorKind::Build, &job.module_name, "llc's PTX is not UTF-8")
+        })?;
+        let container = fatbin::write::ptx_container(&[text], &job.module_name)?;
+        let rep = &mut reports[job.wrapper];
+        rep.status = WrapperStatus::Converted;
+        rep.kernels = low.kernels.clone();
+        rep.new_ptx_bytes = obj.bytes.len();
+        rep.from_cache = obj.from_cache;
+        rep.source_ptx = Some(job.source.clone());
+        rep.variables_missing = missing_variables(&job.ptx, text, &job.module_name);
+        edits.registrations.push(Registration {
+            wrapper_address: so.wrappers[job.wrapper].address,
+            magic: CUDA_WRAPPER_MAGIC,
+            bundle: container,
+        });
+        new_ptx.push((so.wrappers[job.wrapper].address, obj.bytes.clone()));
+        zeroed.push(job.container);
+    }
+    let all_converted = reports.iter().all(|r| {
+        matches!(
+            r.status,
+            WrapperStatus::Converted | WrapperStatus::NotRegistered
+        )
+    });
+    if all_converted && !edits.registrations.is_empty() {
+        let used: Vec<u64> = reports
+            .iter()
+            .filter(|r| r.status != WrapperStatus::NotRegistered)
+            .filter_map(|r| r.container_offset)
+            .collect();
+        for (info, cs) in &sections {
+            if info.name != elf::scan::NV_FATBIN {
+                continue;
+            }
+            for c in cs {
+                if !used.contains(&c.offset) && !zeroed.contains(&(c.offset, c.total_size())) {
+                    zeroed.push((c.offset, c.total_size()));
+                }
+            }
+        }
+    }
+    zeroed.sort_unstable();
+    for (off, size) in &zeroed {
+        patched[*off as usize..(*off + *size) as usize].fill(0);
+    }
+    if edits.registrations.is_empty() {
+        // Nothing to convert: the output is the input.
+        let report = TwinReport {
+            file: file.to_string(),
+            arch: opts.arch.clone(),
+            wrappers: reports,
+            zeroed: Vec::new(),
+            section_name: String::new(),
+            section: None,
+        };
+        return Ok((data.to_vec(), report));
+    }
+    let (out, _summary) = rewrite::rewrite(&patched, &edits, file)?;
+    let old_zeroed = sections
+        .iter()
+        .filter(|(info, _)| info.name == elf::scan::NV_FATBIN)
+        .all(|(info, _)| {
+            patched[info.offset as usize..(info.offset + info.size) as usize]
+                .iter()
+                .all(|&b| b == 0)
+        });
+    let (out, new_name) = if old_zeroed {
+        (take_nv_fatbin_name(&out, file)?, elf::scan::NV_FATBIN)
+    } else {
+        (out, TWIN_SECTION)
+    };
+    let section = verify(&out, file, new_name, &new_ptx)?;
+    Ok((
+        out,
+        TwinReport {
+            file: file.to_string(),
+            arch: opts.arch.clone(),
+            wrappers: reports,
+            zeroed,
+            section_name: new_name.to_string(),
+            section: Some(section),
+        },
+    ))
+}
+
+/// Byte size of each module-scope `.global`/`.const` variable of `ptx` (by name).
+fn module_variables(ptx: &str, name: &str) -> Vec<(String, Option<u64>)> {
+    use crate::ptx::StateSpace;
+    let parsed = crate::ptx::parse(ptx, name);
+    let mut v = Vec::new();
+    for d in parsed.module.variables() {
+        if !matches!(d.space, StateSpace::Global | StateSpace::Const) {
+            continue;
+        }
+        let elem = u64::from(d.ty.bits().div_ceil(8)).max(1) * u64::from(d.vector.unwrap_or(1));
+        for x in &d.decls {
+            // An unsized `[]` has no size to compare.
+            let size = x.array.iter().try_fold(elem, |acc, n| n.map(|n| acc * n));
+            v.push((x.name.to_string(), size));
+        }
+    }
+    v
+}
+
+/// The variables of `source` that `built` lacks or declares with another size.
+fn missing_variables(source: &str, built: &str, name: &str) -> Vec<String> {
+    let have = module_variables(built, name);
+    module_variables(source, name)
+        .into_iter()
+        .filter_map(|(n, size)| match have.iter().find(|(h, _)| *h == n) {
+            None => Some(format!("{n}: not defined in the new PTX")),
+            Some((_, s)) if size.is_some() && *s != size => Some(format!(
+                "{n}: {} bytes in the source PTX, {} in the new PTX",
+                size.unwrap_or(0),
+                s.map(|s| s.to_string()).unwrap_or_else(|| "unsized".into())
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Rename `.nv_fatbin` to [`ORIGINAL_SECTION`] and [`TWIN_SECTION`] to `.nv_fatbin` (only
+/// `.shstrtab` and the section headers change).
+fn take_nv_fatbin_name(data: &[u8], file: &str) -> Result<Vec<u8>> {
+    let err = |m: String| Error::new(ErrorKind::Elf, file, m);
+    let mut b = object::build::elf::Builder::read(data)
+        .map_err(|e| err(format!("ELF builder cannot read the twin: {e}")))?;
+    for s in b.sections.iter_mut() {
+        if s.name.as_slice() == elf::scan::NV_FATBIN.as_bytes() {
+            s.name = ORIGINAL_SECTION.as_bytes().to_vec().into();
+        } else if s.name.as_slice() == TWIN_SECTION.as_bytes() {
+            s.name = elf::scan::NV_FATBIN.as_bytes().to_vec().into();
+        }
+    }
+    let mut out = Vec::with_capacity(data.len());
+    b.write(&mut out)
+        .map_err(|e| err(format!("cannot write the twin: {e}")))?;
+    Ok(out)
+}
+
+/// Read the rewritten file back: every converted wrapper holds the CUDA magic, version 1,
+/// and points (through its R_X86_64_RELATIVE relocation) at a container in section
+/// `name` whose only entry is the PTX built for it. Returns the section's (address, size).
+fn verify(out: &[u8], file: &str, name: &str, expect: &[(u64, Vec<u8>)]) -> Result<(u64, u64)> {
+    use object::{Object, ObjectSection};
+    let e = |m: String| {
+        Error::new(
+            ErrorKind::Build,
+            file,
+            format!("twin output check failed: {m}"),
+        )
+    };
+    let obj = object::File::parse(out).map_err(|x| e(format!("output does not parse: {x}")))?;
+    let sec = obj
+        .section_by_name(name)
+        .ok_or_else(|| e(format!("no {name} section")))?;
+    let (sec_off, _) = sec
+        .file_range()
+        .ok_or_else(|| e(format!("{name} has no file data")))?;
+    let so = elf::scan(out, file)?;
+    for (addr, ptx) in expect {
+        let w = so
+            .wrappers
+            .iter()
+            .find(|w| w.address == *addr)
+            .ok_or_else(|| e(format!("wrapper {addr:#x} is gone")))?;
+        if w.magic != CUDA_WRAPPER_MAGIC || w.version != 1 {
+            return Err(e(format!(
+                "wrapper {addr:#x} has magic {:#x} version {}",
+                w.magic, w.version
+            )));
+        }
+        if w.data < sec.address() || w.data >= sec.address() + sec.size() || !w.data_relocated {
+            return Err(e(format!(
+                "wrapper {addr:#x} points at {:#x}, outside {name} ({:#x}+{:#x}), or not through a relocation",
+                w.data,
+                sec.address(),
+                sec.size()
+            )));
+        }
+        let at = sec_off + (w.data - sec.address());
+        let bytes = &out[at as usize..(sec_off + sec.size()) as usize];
+        let cs = fatbin::parse_section(bytes, at, file)?;
+        let c = cs
+            .first()
+            .ok_or_else(|| e(format!("no container at {at:#x}")))?;
+        if c.entries.len() != 1 || c.entries[0].kind() != EntryKind::Ptx {
+            return Err(e(format!(
+                "container at {at:#x} does not hold exactly one PTX entry"
+            )));
+        }
+        if &*c.entries[0].ptx_bytes()? != ptx.as_slice() {
+            return Err(e(format!(
+                "container at {at:#x} does not hold the PTX built for wrapper {addr:#x}"
+            )));
+        }
+    }
+    Ok((sec.address(), sec.size()))
+}
+
+/// Write `bytes` to `path` atomically (a temporary file in the same directory, mode 0755 like
+/// a linked `.so`, renamed into place): a failure leaves no partial output.
+///
+/// # Errors
+/// [`ErrorKind::Io`] naming `path`.
+pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let shown = path.display().to_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(&shown, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(&shown, e))?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::io(&shown, e))?;
+    tmp.persist(path).map_err(|e| Error::io(&shown, e.error))?;
+    Ok(())
+}
+
+/// The human-readable twin report: one line per wrapper, then every kernel not lowered.
+pub fn render(r: &TwinReport) -> String {
+    let mut s = format!("{} (cuda twin, {}):\n", r.file, r.arch);
+    for w in &r.wrappers {
+        let src = w
+            .source_ptx
+            .as_ref()
+            .map(|(a, v)| format!(" from {a} PTX {v}"))
+            .unwrap_or_default();
+        let lowered = w
+            .kernels
+            .iter()
+            .filter(|k| k.outcome == KernelOutcome::Lowered)
+            .count();
+        let what = match w.status {
+            WrapperStatus::Converted => format!(
+                "converted{src}: {lowered}/{} kernels lowered, {} bytes of PTX{}",
+                w.kernels.len(),
+                w.new_ptx_bytes,
+                if w.from_cache { " (cached)" } else { "" }
+            ),
+            WrapperStatus::SassOnly => "left alone: its fatbin has no PTX (SASS only)".into(),
+            WrapperStatus::NotRegistered => "not registered by any code".into(),
+            WrapperStatus::NoContainer => {
+                "left alone: its data pointer does not lead to a fatbin container".into()
+            }
+        };
+        s.push_str(&format!("  wrapper {:#x}: {what}\n", w.address));
+    }
+    for w in &r.wrappers {
+        for v in &w.variables_missing {
+            s.push_str(&format!(
+                "  VARIABLE MISSING (wrapper {:#x}): {v}\n",
+                w.address
+            ));
+        }
+    }
+    for (addr, k, reason) in r.not_lowered() {
+        s.push_str(&format!(
+            "  NOT LOWERED (wrapper {addr:#x}): kernel `{k}`: {reason}\n"
+        ));
+    }
+    if let Some((a, n)) = r.section {
+        s.push_str(&format!(
+            "  new PTX in {} at {a:#x} ({n} bytes); {} old container(s) zeroed\n",
+            r.section_name,
+            r.zeroed.len()
+        ));
+    }
+    s
+}
