@@ -21,6 +21,8 @@
 //! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
+//! * [`batch`] — `wheelport batch`: a pip index mirror converted into a new PEP 503/691
+//!   tree, incremental, crash-safe and sharded.
 //! * [`cli`] — command-line argument definitions (clap).
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
@@ -28,6 +30,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod bundle;
 pub mod cli;
 pub mod cubin;
