@@ -26,6 +26,7 @@
 
 pub mod index;
 pub mod mirror;
+pub mod process;
 
 use crate::error::{Error, ErrorKind, Result};
 use rayon::prelude::*;
@@ -708,4 +709,46 @@ pub fn parse_shard(s: &str) -> std::result::Result<(u32, u32), String> {
         return Err(format!("{s:?}: need 1 <= K <= N"));
     }
     Ok((k, n))
+}
+
+/// The summary as a terminal table: one line per file with its status, output and reason,
+/// then the counts.
+pub fn render_table(s: &Summary) -> String {
+    use std::fmt::Write as _;
+    let w = s
+        .records
+        .iter()
+        .map(|r| r.input.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!("{:<w$}  {:<9}  {}\n", "input", "status", "output / reason");
+    for r in &s.records {
+        let status = match r.status {
+            Status::Converted => "converted",
+            Status::Partial => "partial",
+            Status::Failed => "FAILED",
+            Status::Copied => "copied",
+        };
+        let what = match (&r.output, &r.reason) {
+            (Some(o), Some(why)) => format!("{} ({why})", o.filename),
+            (Some(o), None) => o.filename.clone(),
+            (None, Some(why)) => why.clone(),
+            (None, None) => String::new(),
+        };
+        let _ = writeln!(out, "{:<w$}  {status:<9}  {what}", r.input);
+    }
+    let _ = writeln!(
+        out,
+        "{} converted, {} partial, {} failed, {} copied",
+        s.converted, s.partial, s.failed, s.copied
+    );
+    if s.reused > 0 {
+        let _ = writeln!(
+            out,
+            "{} taken from earlier runs (unchanged input)",
+            s.reused
+        );
+    }
+    out
 }
