@@ -423,3 +423,19 @@ fn hostile_hrefs_are_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn summary_schema_file_is_current() {
+    // docs/batch-summary.schema.json is generated from the summary types; WHEELPORT_BLESS=1
+    // rewrites it after an intended change.
+    let path = root().join("docs/batch-summary.schema.json");
+    let schema = serde_json::to_string_pretty(&wheelport::batch::json_schema()).unwrap() + "\n";
+    if std::env::var_os("WHEELPORT_BLESS").is_some() {
+        std::fs::write(&path, &schema).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).expect("docs/batch-summary.schema.json exists");
+    assert_eq!(
+        committed, schema,
+        "docs/batch-summary.schema.json is stale; rerun with WHEELPORT_BLESS=1"
+    );
+}

@@ -80,7 +80,9 @@ pub struct Options {
 }
 
 /// Status of one input file in the summary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Converted with every kernel translated.
@@ -94,7 +96,7 @@ pub enum Status {
 }
 
 /// The published file of a record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Output {
     /// File name in `OUT/files/`.
     pub filename: String,
@@ -107,7 +109,7 @@ pub struct Output {
 }
 
 /// What happened to one input file (`OUT/.wheelport/records/<key>.json`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Record {
     /// Input file name.
     pub input: String,
@@ -126,9 +128,11 @@ pub struct Record {
 }
 
 /// The summary of a run (also `OUT/.wheelport/summary.json` after a full run or a merge).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
-    /// Counts per status.
+    /// Schema identification: [`SUMMARY_SCHEMA`].
+    pub schema: String,
+    /// Files converted with every kernel translated.
     pub converted: usize,
     /// Partial conversions.
     pub partial: usize,
@@ -495,9 +499,20 @@ fn read_records(tree: &Tree) -> Result<Vec<Record>> {
     Ok(v)
 }
 
+/// Schema name and version of [`Summary`] (`docs/batch-summary.schema.json`).
+pub const SUMMARY_SCHEMA: &str = "wheelport-batch-summary/1";
+
+/// The JSON Schema of [`Summary`], as committed in `docs/batch-summary.schema.json`.
+pub fn json_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(Summary)).expect("schema serializes")
+}
+
 fn summarize(mut records: Vec<Record>) -> Summary {
     records.sort_by(|a, b| (&a.project, &a.input).cmp(&(&b.project, &b.input)));
-    let mut s = Summary::default();
+    let mut s = Summary {
+        schema: SUMMARY_SCHEMA.to_string(),
+        ..Summary::default()
+    };
     for r in &records {
         match r.status {
             Status::Converted => s.converted += 1,
