@@ -2,6 +2,8 @@
 //! (issue 8: the batch must take at most 1.2 × (sum of single conversions) / 2).
 //!
 //! Run: `WHEELPORT_CORPUS=<fetch.sh folder> cargo bench --bench batch_jobs`
+//! Single conversions run with `--jobs 1` (one core each); the batch runs two at a time and
+//! lets each use up to two threads.
 //! The mirror is a flat directory of the corpus wheels plus the demo wheel. Each single
 //! conversion is `wheelport convert W --target dtk --allow-partial -o DIR` as a process; the
 //! batch is `wheelport batch MIRROR --target dtk --allow-partial --jobs 2` into a fresh tree
@@ -43,14 +45,17 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let exe = exe();
-    assert!(exe.is_file(), "build the binary first: cargo build --release");
+    assert!(
+        exe.is_file(),
+        "build the binary first: cargo build --release"
+    );
     let dir = tempfile::tempdir().unwrap();
     let mirror = dir.path().join("mirror");
     std::fs::create_dir_all(&mirror).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut wheels = vec![root.join(
-        "fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl",
-    )];
+    let mut wheels =
+        vec![root
+            .join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl")];
     for p in ["xformers-", "autoawq_kernels-", "vllm_flash_attn-"] {
         match common::corpus_wheel(p) {
             Some(w) => wheels.push(w),
@@ -67,16 +72,21 @@ fn main() {
                 .map(|i| {
                     let out = dir.path().join(format!("single-{i}"));
                     let _ = std::fs::remove_dir_all(&out);
-                    time(Command::new(&exe)
-                        .arg("convert")
-                        .arg(w)
-                        .args(["--target", "dtk", "--allow-partial", "-o"])
-                        .arg(&out)
-                        .env("WHEELPORT_NO_PROGRESS", "1"))
+                    time(
+                        Command::new(&exe)
+                            .arg("convert")
+                            .arg(w)
+                            .args(["--target", "dtk", "--allow-partial", "--jobs", "1", "-o"])
+                            .arg(&out)
+                            .env("WHEELPORT_NO_PROGRESS", "1"),
+                    )
                 })
                 .collect(),
         );
-        println!("single {:<64} {t:8.3} s", w.file_name().unwrap().to_string_lossy());
+        println!(
+            "single {:<64} {t:8.3} s",
+            w.file_name().unwrap().to_string_lossy()
+        );
         singles.push(t);
     }
     let sum: f64 = singles.iter().sum();
@@ -84,12 +94,14 @@ fn main() {
         (0..runs)
             .map(|i| {
                 let out = dir.path().join(format!("batch-{i}"));
-                time(Command::new(&exe)
-                    .arg("batch")
-                    .arg(&mirror)
-                    .args(["--target", "dtk", "--allow-partial", "--jobs", "2", "--out"])
-                    .arg(&out)
-                    .env("WHEELPORT_NO_PROGRESS", "1"))
+                time(
+                    Command::new(&exe)
+                        .arg("batch")
+                        .arg(&mirror)
+                        .args(["--target", "dtk", "--allow-partial", "--jobs", "2", "--out"])
+                        .arg(&out)
+                        .env("WHEELPORT_NO_PROGRESS", "1"),
+                )
             })
             .collect(),
     );

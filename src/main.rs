@@ -67,6 +67,9 @@ fn batch(
             exe,
             target: format!("{target:?}").to_lowercase(),
             extra_args,
+            // Each conversion may use as many threads as the batch: two conversions on two
+            // cores then share them, and one long conversion alone still uses both.
+            jobs,
         };
         let opts = batch::Options {
             mirror: mirror.clone(),

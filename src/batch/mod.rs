@@ -582,7 +582,15 @@ pub fn run(
     };
     prepare(&tree)?;
     let fingerprint = conv.fingerprint();
-    let dists: Vec<&mirror::Dist> = projects.values().flatten().collect();
+    // Largest inputs first (longest-processing-time-first scheduling), one file per task,
+    // so that two workers finish close together.
+    let mut dists: Vec<(u64, &mirror::Dist)> = projects
+        .values()
+        .flatten()
+        .map(|d| (std::fs::metadata(&d.path).map(|m| m.len()).unwrap_or(0), d))
+        .collect();
+    dists.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.filename.cmp(&b.1.filename)));
+    let dists: Vec<&mirror::Dist> = dists.into_iter().map(|(_, d)| d).collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .build()
@@ -595,6 +603,7 @@ pub fn run(
     let results: Vec<Result<(Record, bool)>> = pool.install(|| {
         dists
             .par_iter()
+            .with_max_len(1)
             .map(|d| {
                 let r = process(&tree, d, conv, &fingerprint);
                 if let Ok((rec, _)) = &r {

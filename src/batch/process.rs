@@ -22,6 +22,9 @@ pub struct ProcessConverter {
     /// Further arguments passed to every conversion (e.g. `--allow-partial`,
     /// `--offload-arch gfx906,gfx928`).
     pub extra_args: Vec<String>,
+    /// `--jobs` for each conversion (0: not passed). Not part of the fingerprint: it changes
+    /// how fast, not what, a conversion writes.
+    pub jobs: usize,
 }
 
 /// Whether a wheel carries CUDA device code or links against the CUDA stack (see the module
@@ -103,6 +106,11 @@ impl Converter for ProcessConverter {
             .arg("--json")
             .arg(&report)
             .args(&self.extra_args)
+            .args(if self.jobs > 0 {
+                vec!["--jobs".to_string(), self.jobs.to_string()]
+            } else {
+                vec![]
+            })
             .env("WHEELPORT_NO_PROGRESS", "1")
             .output();
         let out = match res {
