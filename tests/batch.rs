@@ -382,6 +382,18 @@ fn three_shards_and_a_merge_equal_a_single_run() {
     assert!(code == 0 || code == 5, "{o}{e}");
     assert_eq!(tree(&merged), tree(&single));
     check_index(&merged.join("simple"));
+    // Shards writing into one shared tree (a shared volume) do not remove each other's
+    // files; `--merge` with no shard arguments then finishes that tree.
+    let shared = d.path().join("shared");
+    for k in [2, 1, 3] {
+        let (code, o, e) = batch(&["--shard", &format!("{k}/3")], &mirror, &shared);
+        assert!(code == 0 || code == 5, "shared shard {k}: {o}{e}");
+    }
+    let (code, o, e) = run(Command::new(bin())
+        .args(["batch", "--merge", "--out"])
+        .arg(&shared));
+    assert!(code == 0 || code == 5, "{o}{e}");
+    assert_eq!(tree(&shared), tree(&single));
     // The shards really split the work: purepy (shard 3), zeta-pkg (1), simplelib (2).
     let nonempty = shards
         .iter()

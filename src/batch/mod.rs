@@ -450,33 +450,59 @@ fn project_pages(
 }
 
 /// Remove what a run did not produce: outputs, sidecars, project pages and records of files
-/// that left the mirror (or belong to no project of this run).
+/// that left the mirror. Only entries of projects `owned` by this run are touched, so shards
+/// writing into one shared tree do not remove each other's files.
 fn prune(
     tree: &Tree,
     keep_files: &BTreeSet<String>,
     keep_projects: &BTreeSet<String>,
     keep_records: &BTreeSet<String>,
+    owned: &dyn Fn(&str) -> bool,
 ) -> Result<()> {
-    for (dir, keep, is_dir) in [
-        (tree.files(), keep_files, false),
-        (tree.simple(), keep_projects, true),
-        (tree.records(), keep_records, false),
-    ] {
-        for e in std::fs::read_dir(&dir).map_err(io(&dir))? {
-            let e = e.map_err(io(&dir))?;
-            let name = e.file_name().to_string_lossy().into_owned();
-            let p = e.path();
-            if is_dir && !p.is_dir() {
-                // Root pages are rewritten by the caller.
-                continue;
-            }
-            if !keep.contains(&name) {
-                if p.is_dir() {
-                    std::fs::remove_dir_all(&p).map_err(io(&p))?;
-                } else {
-                    std::fs::remove_file(&p).map_err(io(&p))?;
-                }
-            }
+    let file_project = |name: &str| {
+        let dist = name.strip_suffix(".metadata").unwrap_or(name);
+        mirror::parse_filename(dist).map(|(n, _)| mirror::normalize(&n))
+    };
+    for e in std::fs::read_dir(tree.files()).map_err(io(&tree.files()))? {
+        let p = e.map_err(io(&tree.files()))?.path();
+        let name = p
+            .file_name()
+            .expect("entries have names")
+            .to_string_lossy()
+            .into_owned();
+        let mine = file_project(&name).is_none_or(|proj| owned(&proj));
+        if mine && !keep_files.contains(&name) {
+            std::fs::remove_file(&p).map_err(io(&p))?;
+        }
+    }
+    for e in std::fs::read_dir(tree.simple()).map_err(io(&tree.simple()))? {
+        let p = e.map_err(io(&tree.simple()))?.path();
+        let name = p
+            .file_name()
+            .expect("entries have names")
+            .to_string_lossy()
+            .into_owned();
+        // Root pages are files; they are rewritten by `finish`.
+        if p.is_dir() && owned(&name) && !keep_projects.contains(&name) {
+            std::fs::remove_dir_all(&p).map_err(io(&p))?;
+        }
+    }
+    for e in std::fs::read_dir(tree.records()).map_err(io(&tree.records()))? {
+        let p = e.map_err(io(&tree.records()))?.path();
+        let name = p
+            .file_name()
+            .expect("entries have names")
+            .to_string_lossy()
+            .into_owned();
+        if keep_records.contains(&name) {
+            continue;
+        }
+        let mine = std::fs::read(&p)
+            .ok()
+            .and_then(|t| serde_json::from_slice::<Record>(&t).ok())
+            .is_none_or(|r| owned(&r.project));
+        if mine {
+            std::fs::remove_file(&p).map_err(io(&p))?;
         }
     }
     Ok(())
@@ -652,7 +678,11 @@ pub fn run(
         .iter()
         .map(|r| format!("{}.json", record_key(&r.input_sha256, &fingerprint)))
         .collect();
-    prune(&tree, &keep_files, &keep_projects, &keep_records)?;
+    let owned = |project: &str| match opts.shard {
+        Some((k, n)) => shard_of(project, n) == k - 1,
+        None => true,
+    };
+    prune(&tree, &keep_files, &keep_projects, &keep_records, &owned)?;
     let mut summary = if opts.shard.is_some() {
         summarize(records)
     } else {
