@@ -21,6 +21,8 @@
 //! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
+//! * [`batch`] — `wheelport batch`: a pip index mirror converted into a new PEP 503/691
+//!   tree, incremental, crash-safe and sharded.
 //! * [`cli`] — command-line argument definitions (clap).
 //! * [`toolchain`] — finding the external tools of a target (llc, opt, ld.lld) and running them.
 //! * [`build`] — the device build of a lowered module: code objects / PTX, checked, cached.
@@ -31,6 +33,7 @@
 
 #![warn(missing_docs)]
 
+pub mod batch;
 pub mod build;
 pub mod bundle;
 pub mod cli;

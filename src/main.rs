@@ -75,8 +75,100 @@ fn write_stdout(text: &str) -> Result<(), wheelport::Error> {
     }
 }
 
+/// `wheelport batch` (see `wheelport::batch`).
+#[allow(clippy::too_many_arguments)]
+fn batch(
+    inputs: Vec<std::path::PathBuf>,
+    target: Option<cli::Target>,
+    out: std::path::PathBuf,
+    jobs: usize,
+    shard: Option<(u32, u32)>,
+    json: Option<std::path::PathBuf>,
+    allow_partial: bool,
+    offload_arch: Option<String>,
+    merge: bool,
+) -> Result<u8, wheelport::Error> {
+    use wheelport::batch;
+    let summary = if merge {
+        batch::merge(&out, &inputs)?
+    } else {
+        let [mirror] = inputs.as_slice() else {
+            eprintln!("wheelport: error: batch takes exactly one mirror (or --merge SHARD...)");
+            return Ok(exit::USAGE);
+        };
+        let target = target.expect("clap requires --target without --merge");
+        let exe = std::env::current_exe().map_err(|e| wheelport::Error::io("<current exe>", e))?;
+        let mut extra_args = Vec::new();
+        if allow_partial {
+            extra_args.push("--allow-partial".to_string());
+        }
+        if let Some(a) = offload_arch {
+            extra_args.extend(["--offload-arch".to_string(), a]);
+        }
+        let conv = batch::process::ProcessConverter {
+            exe,
+            target: format!("{target:?}").to_lowercase(),
+            extra_args,
+            // Each conversion may use as many threads as the batch: two conversions on two
+            // cores then share them, and one long conversion alone still uses both.
+            jobs,
+        };
+        let opts = batch::Options {
+            mirror: mirror.clone(),
+            out: out.clone(),
+            jobs,
+            shard,
+        };
+        let bar = if std::env::var_os("WHEELPORT_NO_PROGRESS").is_some() {
+            indicatif::ProgressBar::hidden()
+        } else {
+            indicatif::ProgressBar::new_spinner()
+        };
+        bar.set_message("converting");
+        let s = batch::run(&opts, &conv, &|r| {
+            bar.inc(1);
+            bar.set_message(r.input.clone());
+        })?;
+        bar.finish_and_clear();
+        s
+    };
+    print!("{}", batch::render_table(&summary));
+    if let Some(path) = json {
+        let mut text = serde_json::to_vec_pretty(&summary).expect("summary serializes");
+        text.push(b'\n');
+        std::fs::write(&path, text)
+            .map_err(|e| wheelport::Error::io(path.display().to_string(), e))?;
+    }
+    Ok(if summary.failed + summary.partial > 0 {
+        exit::BATCH_INCOMPLETE
+    } else {
+        exit::OK
+    })
+}
+
 fn run(cmd: Command) -> Result<u8, wheelport::Error> {
     match cmd {
+        Command::Batch {
+            inputs,
+            target,
+            out,
+            jobs,
+            shard,
+            json,
+            allow_partial,
+            offload_arch,
+            merge,
+        } => batch(
+            inputs,
+            target,
+            out,
+            jobs,
+            shard,
+            json,
+            allow_partial,
+            offload_arch,
+            merge,
+        ),
         Command::Doctor {
             target,
             json,

@@ -26,6 +26,9 @@ pub mod exit {
     pub const NOT_LOWERED: u8 = 4;
     /// A tool the target needs is missing (`wheelport doctor --target T`).
     pub const TOOLS_MISSING: u8 = 5;
+    /// `batch`: the run finished, but some wheels failed to convert or were converted only
+    /// partially (the summary lists each with its reason).
+    pub const BATCH_INCOMPLETE: u8 = 6;
 }
 
 /// Target names that have a profile (`targets/*.toml`), for `--target` of the device
@@ -146,6 +149,40 @@ pub enum Command {
         #[command(flatten)]
         toolchain: ToolchainArgs,
     },
+    /// Convert a whole pip index mirror (a PEP 503 directory tree, or a flat directory of
+    /// wheels) into a new PEP 503/691 tree: CUDA wheels converted, other files published as
+    /// they are. Incremental (unchanged wheels are not converted again), crash-safe, and
+    /// shardable. Exit codes: 0 all converted or copied; 5 some wheels failed or are partial
+    /// (see the summary); 1 the mirror or the output could not be read or written.
+    Batch {
+        /// The mirror; with `--merge`, the shard output trees to merge into `--out`.
+        inputs: Vec<PathBuf>,
+        /// The target stack (not needed with `--merge`).
+        #[arg(long, value_enum, required_unless_present = "merge")]
+        target: Option<Target>,
+        /// The output tree (`files/`, `simple/`, `.wheelport/`).
+        #[arg(long)]
+        out: PathBuf,
+        /// Parallel conversions; 0 = number of CPUs.
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Only shard K of N (`K/N`, 1-based); projects are split by a hash of their name.
+        #[arg(long, value_parser = crate::batch::parse_shard)]
+        shard: Option<(u32, u32)>,
+        /// Write the summary (every file with its status and reason) as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Publish partially converted wheels (kernels that cannot be translated are listed).
+        #[arg(long)]
+        allow_partial: bool,
+        /// GPU architectures to build (passed to each conversion).
+        #[arg(long)]
+        offload_arch: Option<String>,
+        /// Merge shard trees given as inputs (or already in `--out`) and write the root
+        /// index and summary.
+        #[arg(long)]
+        merge: bool,
+    },
     /// Work on PTX files directly.
     Ptx {
         /// What to do.
@@ -220,7 +257,7 @@ pub enum PtxCommand {
     },
 }
 
-const SUBCOMMANDS: &[&str] = &["convert", "inspect", "ptx", "doctor", "help"];
+const SUBCOMMANDS: &[&str] = &["convert", "inspect", "batch", "ptx", "doctor", "help"];
 
 /// Insert `convert` when the first argument is not a subcommand or a top-level flag, so
 /// that `wheelport X.whl --target dtk` means `wheelport convert X.whl --target dtk`.
