@@ -1202,6 +1202,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
                     return fail(&form, "proxy fences are not lowered");
                 }
+                if self.cx.nv {
+                    // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
+                    let f = self.form.clone();
+                    self.line(format_args!(
+                        "call void asm sideeffect \"{f};\", \"~{{memory}}\"()"
+                    ));
+                    return Ok(());
+                }
                 let ss = syncscope(self.cx.nv, &mods);
                 let ss = if mods.contains(&".cta") {
                     ss
@@ -1834,6 +1842,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
+            let v = self.nv_ordered(mods, "ld", &p, aspace, et, None);
+            return self.wr(&ops[0], &v, et, signed);
+        }
         if n == 1 {
             let v = match self.mem_order(mods) {
                 Some((o, ss)) if o != "release" => self.op(format_args!(
@@ -1884,6 +1896,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
+            let v = self.rd(&ops[1], et, false)?;
+            self.nv_ordered(mods, "st", &p, aspace, et, Some(&v));
+            return Ok(());
+        }
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
             match self.mem_order(mods) {
@@ -1907,6 +1924,63 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             "store{vol} {vt} {acc}, {pty} {p}, align {size}"
         ));
         Ok(())
+    }
+
+    /// nvptx: a `.relaxed/.acquire/.release` load or store as the PTX instruction itself
+    /// (inline asm), since LLVM 19's NVPTX backend cannot select ordered atomic loads/stores.
+    fn nv_ordered(
+        &mut self,
+        mods: &[&str],
+        op: &str,
+        p: &str,
+        aspace: u32,
+        et: Ty,
+        val: Option<&str>,
+    ) -> String {
+        let mut text = String::from(op);
+        for m in mods {
+            if matches!(
+                *m,
+                ".relaxed"
+                    | ".acquire"
+                    | ".release"
+                    | ".cta"
+                    | ".gpu"
+                    | ".sys"
+                    | ".global"
+                    | ".shared"
+                    | ".shared::cta"
+                    | ".local"
+            ) {
+                // `.shared::cta` is `.shared` (PTX ISA 9.x §5.1.4); llc writes `.version 7.0`.
+                text.push_str(if *m == ".shared::cta" { ".shared" } else { m });
+            }
+        }
+        let bits = et.bits();
+        let (c, ct) = match bits {
+            8 | 16 => ("h", Ty::I16),
+            32 => ("r", Ty::I32),
+            _ => ("l", Ty::I64),
+        };
+        let _ = write!(text, ".b{bits}");
+        let a = self.op(format_args!("ptrtoint {} {p} to i64", ptr_ty(aspace)));
+        match val {
+            None => {
+                let v = self.op(format_args!(
+                    "call {} asm sideeffect \"{text} $0, [$1];\", \"={c},l,~{{memory}}\"(i64 {a})",
+                    ct.ll()
+                ));
+                self.fit(&v, ct, et, false)
+            }
+            Some(v) => {
+                let x = self.fit(v, et, ct, false);
+                self.line(format_args!(
+                    "call void asm sideeffect \"{text} [$0], $1;\", \"l,{c},~{{memory}}\"(i64 {a}, {} {x})",
+                    ct.ll()
+                ));
+                String::new()
+            }
+        }
     }
 
     fn cvta(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
@@ -2082,7 +2156,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     Some("rn") | None => {
                         self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()))
                     }
-                    Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F32 | Ty::F64) => {
+                    Some(m @ ("rz" | "rm" | "rp"))
+                        if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
+                    {
                         let s = if ssigned { "s" } else { "u" };
                         let f = format!("__wp_cvt_{m}_{}_{s}{}", dt.suffix(), st.bits());
                         self.call(&f, dt, &[(st, &a)])
