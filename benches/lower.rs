@@ -33,7 +33,8 @@ fn main() {
         }
         let data = r.read_member(&name).expect("member");
         let so = wheelport::elf::scan(&data, &name).expect("scan");
-        for (_, cs) in wheelport::fatbin::parse_object_sections(&data, &so, &name).expect("fatbin") {
+        for (_, cs) in wheelport::fatbin::parse_object_sections(&data, &so, &name).expect("fatbin")
+        {
             for e in cs.iter().flat_map(|c| c.entries.iter()) {
                 if e.kind() == wheelport::fatbin::EntryKind::Ptx {
                     sources.push(String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap());
@@ -58,8 +59,15 @@ fn main() {
             .chain(src.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         let fns: Vec<_> = m.functions().collect();
-        for k in lm.kernels.iter().filter(|k| k.outcome == KernelOutcome::Lowered) {
-            let Some(i) = fns.iter().position(|f| f.name == k.name && f.body.is_some()) else {
+        for k in lm
+            .kernels
+            .iter()
+            .filter(|k| k.outcome == KernelOutcome::Lowered)
+        {
+            let Some(i) = fns
+                .iter()
+                .position(|f| f.name == k.name && f.body.is_some())
+            else {
                 continue;
             };
             let start = line_starts[(fns[i].loc.line as usize).saturating_sub(1)];
@@ -88,9 +96,18 @@ fn main() {
         passes += 1;
     }
     let dt = t0.elapsed().as_secs_f64() / passes as f64;
-    println!("lowering: {:.1} ms per corpus pass ({passes} passes)", dt * 1e3);
-    println!("  {:.1} MB/s of PTX (whole modules)", total as f64 / 1e6 / dt);
-    println!("  {:.1} MB/s of PTX (lowered kernels only)", kernel_bytes as f64 / 1e6 / dt);
+    println!(
+        "lowering: {:.1} ms per corpus pass ({passes} passes)",
+        dt * 1e3
+    );
+    println!(
+        "  {:.1} MB/s of PTX (whole modules)",
+        total as f64 / 1e6 / dt
+    );
+    println!(
+        "  {:.1} MB/s of PTX (lowered kernels only)",
+        kernel_bytes as f64 / 1e6 / dt
+    );
     println!(
         "  {:.2} M instructions/s, {:.1} MB/s of IR written ({:.2} MB)",
         kernel_insts as f64 / 1e6 / dt,
@@ -113,7 +130,11 @@ fn main() {
     let mut built = 0;
     for (k, m) in modules.iter().enumerate() {
         let lm = lower_module(m, prof);
-        if !lm.kernels.iter().any(|k| k.outcome == KernelOutcome::Lowered) {
+        if !lm
+            .kernels
+            .iter()
+            .any(|k| k.outcome == KernelOutcome::Lowered)
+        {
             continue;
         }
         let ll = dir.join(format!("m{k}.ll"));
@@ -135,7 +156,12 @@ fn main() {
                 .status()
                 .is_ok_and(|s| s.success())
             && Command::new(tool("llc"))
-                .args(["-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx906", "-filetype=obj", "-o"])
+                .args([
+                    "-mtriple=amdgcn-amd-amdhsa",
+                    "-mcpu=gfx906",
+                    "-filetype=obj",
+                    "-o",
+                ])
                 .arg(&o)
                 .arg(&bc)
                 .status()
