@@ -538,6 +538,60 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() alwaysinline nounwind {
   ret i32 %r
 }
 
+define linkonce_odr float @__wp_div_rz_f32(float %a, float %b) alwaysinline nounwind {
+  %q = fdiv float %a, %b
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %rp = fcmp ogt float %r, 0.0
+  %bp = fcmp ogt float %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %tz
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 false, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
+}
+define linkonce_odr float @__wp_sqrt_rz_f32(float %a) alwaysinline nounwind {
+  %q = call float @llvm.sqrt.f32(float %a)
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
+  %above = fcmp ogt float %r, 0.0
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %tz
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 false, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
+}
 define linkonce_odr float @__wp_add_rz_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 0) strictfp
@@ -552,24 +606,10 @@ define linkonce_odr float @__wp_mul_rz_f32(float %a, float %b) nounwind strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_div_rz_f32(float %a, float %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call float @llvm.experimental.constrained.fdiv.f32(float %a, float %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_fma_rz_f32(float %a, float %b, float %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 0) strictfp
   %r = call float @llvm.experimental.constrained.fma.f32(float %a, float %b, float %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
-define linkonce_odr float @__wp_sqrt_rz_f32(float %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call float @llvm.experimental.constrained.sqrt.f32(float %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
@@ -580,13 +620,6 @@ define linkonce_odr float @__wp_cvt_rz_f32_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rz_f32_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call float @llvm.experimental.constrained.sitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rz_f32_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 0) strictfp
@@ -594,12 +627,59 @@ define linkonce_odr float @__wp_cvt_rz_f32_u32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rz_f32_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call float @llvm.experimental.constrained.uitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+define linkonce_odr double @__wp_div_rz_f64(double %a, double %b) alwaysinline nounwind {
+  %q = fdiv double %a, %b
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %rp = fcmp ogt double %r, 0.0
+  %bp = fcmp ogt double %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %tz
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 false, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
+}
+define linkonce_odr double @__wp_sqrt_rz_f64(double %a) alwaysinline nounwind {
+  %q = call double @llvm.sqrt.f64(double %a)
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
+  %above = fcmp ogt double %r, 0.0
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %tz
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 false, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
 }
 define linkonce_odr double @__wp_add_rz_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -615,24 +695,10 @@ define linkonce_odr double @__wp_mul_rz_f64(double %a, double %b) nounwind stric
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_div_rz_f64(double %a, double %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call double @llvm.experimental.constrained.fdiv.f64(double %a, double %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_fma_rz_f64(double %a, double %b, double %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 0) strictfp
   %r = call double @llvm.experimental.constrained.fma.f64(double %a, double %b, double %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_sqrt_rz_f64(double %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call double @llvm.experimental.constrained.sqrt.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -643,24 +709,10 @@ define linkonce_odr double @__wp_cvt_rz_f64_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rz_f64_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call double @llvm.experimental.constrained.sitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rz_f64_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 0) strictfp
   %r = call double @llvm.experimental.constrained.uitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rz_f64_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 0) strictfp
-  %r = call double @llvm.experimental.constrained.uitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -670,6 +722,60 @@ define linkonce_odr float @__wp_cvt_rz_f32_f64(double %a) nounwind strictfp {
   %r = call float @llvm.experimental.constrained.fptrunc.f32.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
+}
+define linkonce_odr float @__wp_div_rp_f32(float %a, float %b) alwaysinline nounwind {
+  %q = fdiv float %a, %b
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %rp = fcmp ogt float %r, 0.0
+  %bp = fcmp ogt float %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %above
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
+}
+define linkonce_odr float @__wp_sqrt_rp_f32(float %a) alwaysinline nounwind {
+  %q = call float @llvm.sqrt.f32(float %a)
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
+  %above = fcmp ogt float %r, 0.0
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %above
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
 }
 define linkonce_odr float @__wp_add_rp_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -685,24 +791,10 @@ define linkonce_odr float @__wp_mul_rp_f32(float %a, float %b) nounwind strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_div_rp_f32(float %a, float %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call float @llvm.experimental.constrained.fdiv.f32(float %a, float %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_fma_rp_f32(float %a, float %b, float %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 2) strictfp
   %r = call float @llvm.experimental.constrained.fma.f32(float %a, float %b, float %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
-define linkonce_odr float @__wp_sqrt_rp_f32(float %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call float @llvm.experimental.constrained.sqrt.f32(float %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
@@ -713,13 +805,6 @@ define linkonce_odr float @__wp_cvt_rp_f32_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rp_f32_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call float @llvm.experimental.constrained.sitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rp_f32_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 2) strictfp
@@ -727,12 +812,59 @@ define linkonce_odr float @__wp_cvt_rp_f32_u32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rp_f32_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call float @llvm.experimental.constrained.uitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+define linkonce_odr double @__wp_div_rp_f64(double %a, double %b) alwaysinline nounwind {
+  %q = fdiv double %a, %b
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %rp = fcmp ogt double %r, 0.0
+  %bp = fcmp ogt double %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %above
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
+}
+define linkonce_odr double @__wp_sqrt_rp_f64(double %a) alwaysinline nounwind {
+  %q = call double @llvm.sqrt.f64(double %a)
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
+  %above = fcmp ogt double %r, 0.0
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %above
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = or i1 %qpos, false
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
 }
 define linkonce_odr double @__wp_add_rp_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -748,24 +880,10 @@ define linkonce_odr double @__wp_mul_rp_f64(double %a, double %b) nounwind stric
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_div_rp_f64(double %a, double %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call double @llvm.experimental.constrained.fdiv.f64(double %a, double %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_fma_rp_f64(double %a, double %b, double %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 2) strictfp
   %r = call double @llvm.experimental.constrained.fma.f64(double %a, double %b, double %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_sqrt_rp_f64(double %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call double @llvm.experimental.constrained.sqrt.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -776,24 +894,10 @@ define linkonce_odr double @__wp_cvt_rp_f64_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rp_f64_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call double @llvm.experimental.constrained.sitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rp_f64_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 2) strictfp
   %r = call double @llvm.experimental.constrained.uitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rp_f64_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 2) strictfp
-  %r = call double @llvm.experimental.constrained.uitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -803,6 +907,60 @@ define linkonce_odr float @__wp_cvt_rp_f32_f64(double %a) nounwind strictfp {
   %r = call float @llvm.experimental.constrained.fptrunc.f32.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
+}
+define linkonce_odr float @__wp_div_rm_f32(float %a, float %b) alwaysinline nounwind {
+  %q = fdiv float %a, %b
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %rp = fcmp ogt float %r, 0.0
+  %bp = fcmp ogt float %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %below
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = xor i1 %qpos, true
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
+}
+define linkonce_odr float @__wp_sqrt_rm_f32(float %a) alwaysinline nounwind {
+  %q = call float @llvm.sqrt.f32(float %a)
+  %nq = fneg float %q
+  %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
+  %above = fcmp ogt float %r, 0.0
+  %inexact = fcmp one float %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt float %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call float @llvm.fabs.f32(float %q)
+  %fin = fcmp one float %fq, 0x7FF0000000000000
+  %nz = fcmp one float %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %below
+  %bits = bitcast float %q to i32
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = xor i1 %qpos, true
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i32 1, i32 -1
+  %nb = add i32 %bits, %inc
+  %nv = bitcast i32 %nb to float
+  %res = select i1 %move, float %nv, float %q
+  ret float %res
 }
 define linkonce_odr float @__wp_add_rm_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -818,24 +976,10 @@ define linkonce_odr float @__wp_mul_rm_f32(float %a, float %b) nounwind strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_div_rm_f32(float %a, float %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call float @llvm.experimental.constrained.fdiv.f32(float %a, float %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_fma_rm_f32(float %a, float %b, float %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call float @llvm.experimental.constrained.fma.f32(float %a, float %b, float %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
-define linkonce_odr float @__wp_sqrt_rm_f32(float %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call float @llvm.experimental.constrained.sqrt.f32(float %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
@@ -846,13 +990,6 @@ define linkonce_odr float @__wp_cvt_rm_f32_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rm_f32_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call float @llvm.experimental.constrained.sitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rm_f32_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
@@ -860,12 +997,59 @@ define linkonce_odr float @__wp_cvt_rm_f32_u32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rm_f32_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call float @llvm.experimental.constrained.uitofp.f32.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+define linkonce_odr double @__wp_div_rm_f64(double %a, double %b) alwaysinline nounwind {
+  %q = fdiv double %a, %b
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %rp = fcmp ogt double %r, 0.0
+  %bp = fcmp ogt double %b, 0.0
+  %above = icmp eq i1 %rp, %bp
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %below
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = xor i1 %qpos, true
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
+}
+define linkonce_odr double @__wp_sqrt_rm_f64(double %a) alwaysinline nounwind {
+  %q = call double @llvm.sqrt.f64(double %a)
+  %nq = fneg double %q
+  %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
+  %above = fcmp ogt double %r, 0.0
+  %inexact = fcmp one double %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt double %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call double @llvm.fabs.f64(double %q)
+  %fin = fcmp one double %fq, 0x7FF0000000000000
+  %nz = fcmp one double %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, %below
+  %bits = bitcast double %q to i64
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = xor i1 %qpos, true
+  %tzm = or i1 %away, false
+  %inc = select i1 %tzm, i64 1, i64 -1
+  %nb = add i64 %bits, %inc
+  %nv = bitcast i64 %nb to double
+  %res = select i1 %move, double %nv, double %q
+  ret double %res
 }
 define linkonce_odr double @__wp_add_rm_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -881,24 +1065,10 @@ define linkonce_odr double @__wp_mul_rm_f64(double %a, double %b) nounwind stric
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_div_rm_f64(double %a, double %b) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call double @llvm.experimental.constrained.fdiv.f64(double %a, double %b, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_fma_rm_f64(double %a, double %b, double %c) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.fma.f64(double %a, double %b, double %c, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_sqrt_rm_f64(double %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call double @llvm.experimental.constrained.sqrt.f64(double %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -909,24 +1079,10 @@ define linkonce_odr double @__wp_cvt_rm_f64_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rm_f64_s64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call double @llvm.experimental.constrained.sitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rm_f64_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.uitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
-  call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rm_f64_u64(i64 %a) nounwind strictfp {
-  %old = call i32 @llvm.get.rounding() strictfp
-  call void @llvm.set.rounding(i32 3) strictfp
-  %r = call double @llvm.experimental.constrained.uitofp.f64.i64(i64 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
   ret double %r
 }
@@ -937,24 +1093,21 @@ define linkonce_odr float @__wp_cvt_rm_f32_f64(double %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 %old) strictfp
   ret float %r
 }
+declare float @llvm.fma.f32(float, float, float)
+declare float @llvm.sqrt.f32(float)
 declare float @llvm.experimental.constrained.fadd.f32(float, float, metadata, metadata)
 declare float @llvm.experimental.constrained.fmul.f32(float, float, metadata, metadata)
-declare float @llvm.experimental.constrained.fdiv.f32(float, float, metadata, metadata)
 declare float @llvm.experimental.constrained.fma.f32(float, float, float, metadata, metadata)
-declare float @llvm.experimental.constrained.sqrt.f32(float, metadata, metadata)
 declare float @llvm.experimental.constrained.sitofp.f32.i32(i32, metadata, metadata)
-declare float @llvm.experimental.constrained.sitofp.f32.i64(i64, metadata, metadata)
 declare float @llvm.experimental.constrained.uitofp.f32.i32(i32, metadata, metadata)
-declare float @llvm.experimental.constrained.uitofp.f32.i64(i64, metadata, metadata)
+declare double @llvm.fma.f64(double, double, double)
+declare double @llvm.sqrt.f64(double)
+declare double @llvm.fabs.f64(double)
 declare double @llvm.experimental.constrained.fadd.f64(double, double, metadata, metadata)
 declare double @llvm.experimental.constrained.fmul.f64(double, double, metadata, metadata)
-declare double @llvm.experimental.constrained.fdiv.f64(double, double, metadata, metadata)
 declare double @llvm.experimental.constrained.fma.f64(double, double, double, metadata, metadata)
-declare double @llvm.experimental.constrained.sqrt.f64(double, metadata, metadata)
 declare double @llvm.experimental.constrained.sitofp.f64.i32(i32, metadata, metadata)
-declare double @llvm.experimental.constrained.sitofp.f64.i64(i64, metadata, metadata)
 declare double @llvm.experimental.constrained.uitofp.f64.i32(i32, metadata, metadata)
-declare double @llvm.experimental.constrained.uitofp.f64.i64(i64, metadata, metadata)
 declare float @llvm.experimental.constrained.fptrunc.f32.f64(double, metadata, metadata)
 
 define linkonce_odr float @__wp_sin_approx_f32(float %a) alwaysinline nounwind {

@@ -339,7 +339,50 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
     # Directed rounding: switch the MODE register's rounding field around a constrained op.
     for m, code in MODES.items():
         for t, s in (("float", "f32"), ("double", "f64")):
-            for op, n in (("fadd", 2), ("fmul", 2), ("fdiv", 2), ("fma", 3), ("sqrt", 1)):
+            it = "i32" if s == "f32" else "i64"
+            # div and sqrt: AMDGPU has no strict-FP lowering of them, so the directed result
+            # is derived from the round-to-nearest one and its exact remainder (fma): move
+            # one ulp toward the rounding direction when the true value lies on that side.
+            for name, n in (("div", 2), ("sqrt", 1)):
+                if name == "div":
+                    pre = f"""  %q = fdiv {t} %a, %b
+  %nq = fneg {t} %q
+  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %b, {t} %a)
+  %rp = fcmp ogt {t} %r, 0.0
+  %bp = fcmp ogt {t} %b, 0.0
+  %above = icmp eq i1 %rp, %bp"""
+                    args = f"{t} %a, {t} %b"
+                else:
+                    pre = f"""  %q = call {t} @llvm.sqrt.{s}({t} %a)
+  %nq = fneg {t} %q
+  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %q, {t} %a)
+  %above = fcmp ogt {t} %r, 0.0"""
+                    args = f"{t} %a"
+                want = {"rp": "%above", "rm": "%below", "rz": "%tz"}[m]
+                A(f"""define linkonce_odr {t} @__wp_{name}_{m}_{s}({args}) {ATTR} {{
+{pre}
+  %inexact = fcmp one {t} %r, 0.0
+  %below0 = xor i1 %above, true
+  %below = and i1 %below0, %inexact
+  %qpos = fcmp ogt {t} %q, 0.0
+  %tz = select i1 %qpos, i1 %below, i1 %above
+  %fq = call {t} @llvm.fabs.{s}({t} %q)
+  %fin = fcmp one {t} %fq, 0x7FF0000000000000
+  %nz = fcmp one {t} %q, 0.0
+  %ok0 = and i1 %fin, %nz
+  %ok1 = and i1 %ok0, %inexact
+  %move = and i1 %ok1, {want}
+  %bits = bitcast {t} %q to {it}
+  ; toward zero: magnitude - 1; away from zero: magnitude + 1 (sign-magnitude encoding)
+  %away = {"xor i1 %qpos, true" if m == "rm" else "or i1 %qpos, false"}
+  %tzm = {"or i1 false, false" if m == "rz" else "or i1 %away, false"}
+  %inc = select i1 %tzm, {it} 1, {it} -1
+  %nb = add {it} %bits, %inc
+  %nv = bitcast {it} %nb to {t}
+  %res = select i1 %move, {t} %nv, {t} %q
+  ret {t} %res
+}}""")
+            for op, n in (("fadd", 2), ("fmul", 2), ("fma", 3)):
                 args = ", ".join(f"{t} %{c}" for c in "abc"[:n])
                 name = {"fadd": "add", "fmul": "mul", "fdiv": "div", "fma": "fma", "sqrt": "sqrt"}[op]
                 A(f"""define linkonce_odr {t} @__wp_{name}_{m}_{s}({args}) nounwind strictfp {{
@@ -350,7 +393,7 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
   ret {t} %r
 }}""")
             for conv, sg in (("sitofp", "s"), ("uitofp", "u")):
-                for w in (32, 64):
+                for w in (32,):
                     A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) nounwind strictfp {{
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 {code}) strictfp
@@ -367,12 +410,14 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
 }}""")
     cdecls = []
     for t, s in (("float", "f32"), ("double", "f64")):
-        for op in ("fadd", "fmul", "fdiv"):
+        cdecls.append(f"declare {t} @llvm.fma.{s}({t}, {t}, {t})")
+        cdecls.append(f"declare {t} @llvm.sqrt.{s}({t})")
+        cdecls.append(f"declare {t} @llvm.fabs.{s}({t})") if s == "f64" else None
+        for op in ("fadd", "fmul"):
             cdecls.append(f"declare {t} @llvm.experimental.constrained.{op}.{s}({t}, {t}, metadata, metadata)")
         cdecls.append(f"declare {t} @llvm.experimental.constrained.fma.{s}({t}, {t}, {t}, metadata, metadata)")
-        cdecls.append(f"declare {t} @llvm.experimental.constrained.sqrt.{s}({t}, metadata, metadata)")
         for conv in ("sitofp", "uitofp"):
-            for w in (32, 64):
+            for w in (32,):
                 cdecls.append(f"declare {t} @llvm.experimental.constrained.{conv}.{s}.i{w}(i{w}, metadata, metadata)")
     cdecls.append("declare float @llvm.experimental.constrained.fptrunc.f32.f64(double, metadata, metadata)")
     A("\n".join(cdecls))
@@ -516,7 +561,7 @@ define linkonce_odr {t} @__wp_sqrt_{m}_{s}({t} %a) {ATTR} {{
   ret {t} %r
 }}""")
             for sg in ("s", "u"):
-                for w in (32, 64):
+                for w in (32,):
                     A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) {ATTR} {{
   %r = call {t} asm "cvt.{m}.{s}.{sg}{w} $0, $1;", "={'f' if s == 'f32' else 'd'},{'r' if w == 32 else 'l'}"(i{w} %a)
   ret {t} %r

@@ -477,16 +477,8 @@ define linkonce_odr float @__wp_cvt_rz_f32_s32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %a)
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rz_f32_s64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %a)
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rz_f32_u32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %a)
-  ret float %r
-}
-define linkonce_odr float @__wp_cvt_rz_f32_u64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %a)
   ret float %r
 }
 define linkonce_odr double @__wp_add_rz_f64(double %a, double %b) alwaysinline nounwind {
@@ -513,16 +505,8 @@ define linkonce_odr double @__wp_cvt_rz_f64_s32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rz.f64.s32 $0, $1;", "=d,r"(i32 %a)
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rz_f64_s64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %a)
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rz_f64_u32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rz.f64.u32 $0, $1;", "=d,r"(i32 %a)
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rz_f64_u64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %a)
   ret double %r
 }
 define linkonce_odr float @__wp_cvt_rz_f32_f64(double %a) alwaysinline nounwind {
@@ -553,16 +537,8 @@ define linkonce_odr float @__wp_cvt_rp_f32_s32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %a)
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rp_f32_s64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %a)
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rp_f32_u32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %a)
-  ret float %r
-}
-define linkonce_odr float @__wp_cvt_rp_f32_u64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %a)
   ret float %r
 }
 define linkonce_odr double @__wp_add_rp_f64(double %a, double %b) alwaysinline nounwind {
@@ -589,16 +565,8 @@ define linkonce_odr double @__wp_cvt_rp_f64_s32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rp.f64.s32 $0, $1;", "=d,r"(i32 %a)
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rp_f64_s64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %a)
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rp_f64_u32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rp.f64.u32 $0, $1;", "=d,r"(i32 %a)
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rp_f64_u64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %a)
   ret double %r
 }
 define linkonce_odr float @__wp_cvt_rp_f32_f64(double %a) alwaysinline nounwind {
@@ -629,16 +597,8 @@ define linkonce_odr float @__wp_cvt_rm_f32_s32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %a)
   ret float %r
 }
-define linkonce_odr float @__wp_cvt_rm_f32_s64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %a)
-  ret float %r
-}
 define linkonce_odr float @__wp_cvt_rm_f32_u32(i32 %a) alwaysinline nounwind {
   %r = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %a)
-  ret float %r
-}
-define linkonce_odr float @__wp_cvt_rm_f32_u64(i64 %a) alwaysinline nounwind {
-  %r = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %a)
   ret float %r
 }
 define linkonce_odr double @__wp_add_rm_f64(double %a, double %b) alwaysinline nounwind {
@@ -665,16 +625,8 @@ define linkonce_odr double @__wp_cvt_rm_f64_s32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rm.f64.s32 $0, $1;", "=d,r"(i32 %a)
   ret double %r
 }
-define linkonce_odr double @__wp_cvt_rm_f64_s64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %a)
-  ret double %r
-}
 define linkonce_odr double @__wp_cvt_rm_f64_u32(i32 %a) alwaysinline nounwind {
   %r = call double asm "cvt.rm.f64.u32 $0, $1;", "=d,r"(i32 %a)
-  ret double %r
-}
-define linkonce_odr double @__wp_cvt_rm_f64_u64(i64 %a) alwaysinline nounwind {
-  %r = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %a)
   ret double %r
 }
 define linkonce_odr float @__wp_cvt_rm_f32_f64(double %a) alwaysinline nounwind {

@@ -11,6 +11,7 @@ use wheelport::lower::{KernelOutcome, LoweredModule, ParamLayout};
 
 #[path = "common/mod.rs"]
 mod common;
+#[allow(unused_imports)]
 pub use common::*;
 
 /// An LLVM 19 tool: `/usr/lib/llvm-19/bin/NAME`, else `NAME-19` on PATH; fails under CI and

@@ -234,7 +234,7 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     rets: Vec<(Operand<'a>, Slot)>,
     ret_names: Vec<&'a str>,
     is_kernel: bool,
-    form: String,
+    cur: Option<&'m Instruction<'a>>,
     /// Labels of `.callprototype`s and `.branchtargets` in this function.
     protos: HashMap<&'a str, &'m CallPrototype<'a>>,
     btargets: HashMap<&'a str, &'m TargetList<'a>>,
@@ -242,6 +242,11 @@ pub(crate) struct Fx<'c, 'm, 'a> {
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    /// The form of the instruction being lowered (for error reports; computed on demand).
+    fn form(&self) -> String {
+        self.cur.map(form_of).unwrap_or_default()
+    }
+
     fn t(&mut self) -> String {
         self.tmp += 1;
         format!("%t{}", self.tmp)
@@ -478,7 +483,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     return Ok(self.fit(&self.cx.prof.wave_size.to_string(), Ty::I32, t, false));
                 }
                 let Some(w) = sreg::width(n) else {
-                    return fail(&self.form.clone(), format!("special register {n}"));
+                    return fail(&self.form(), format!("special register {n}"));
                 };
                 let f = sreg::function(n);
                 let v = self.call(&f, Ty::int(w), &[]);
@@ -514,7 +519,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Ok(self.fit(&acc, wt, t, false))
             }
             _ => fail(
-                &self.form.clone(),
+                &self.form(),
                 format!("operand kind {} as a value", o.kind_name()),
             ),
         }
@@ -523,7 +528,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<String> {
         let Some(l) = self.lookup(n) else {
             // A symbol declared in a scope as memory, used as a value: its address.
-            return fail(&self.form.clone(), format!("unknown register {n}"));
+            return fail(&self.form(), format!("unknown register {n}"));
         };
         match l {
             Local::Reg { id, bits } => {
@@ -594,7 +599,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Operand::Sink => Ok(()),
             Operand::Reg(n) => {
                 let Some(Local::Reg { id, bits }) = self.lookup(n) else {
-                    return fail(&self.form.clone(), format!("unknown register {n}"));
+                    return fail(&self.form(), format!("unknown register {n}"));
                 };
                 let p = Self::reg_ptr(id);
                 let pa = self.pa.clone();
@@ -637,7 +642,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Ok(())
             }
             _ => fail(
-                &self.form.clone(),
+                &self.form(),
                 format!("destination operand kind {}", o.kind_name()),
             ),
         }
@@ -655,7 +660,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if let Some(s) = self.cx.funcs.get(n) {
             return Ok((format!("@{}", s.llname), 0));
         }
-        fail(&self.form.clone(), format!("unknown symbol {n}"))
+        fail(&self.form(), format!("unknown symbol {n}"))
     }
 
     fn space_as(&self, s: Space) -> u32 {
@@ -673,10 +678,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Address operand → (pointer value, address space).
     fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(String, u32)> {
         let Operand::Address(a) = o else {
-            return fail(&self.form.clone(), "expected an address operand");
+            return fail(&self.form(), "expected an address operand");
         };
         let Address::Offset { base, offset } = &**a else {
-            return fail(&self.form.clone(), "tuple address");
+            return fail(&self.form(), "tuple address");
         };
         let want = self.space_as(s);
         let (p, aspace) = match base {
@@ -767,7 +772,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
                 Statement::Block(inner) => self.block(inner)?,
                 Statement::Instruction(i) => {
-                    self.form = form_of(i);
+                    self.cur = Some(i);
                     self.instruction(i)?;
                 }
                 _ => {}
@@ -822,7 +827,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn branch_target(&self, i: &Instruction<'a>) -> R<String> {
         match i.operands.first() {
             Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(label_name(l)),
-            _ => fail(&self.form, "branch without a label"),
+            _ => fail(&self.form(), "branch without a label"),
         }
     }
 
@@ -830,14 +835,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mods: Vec<&'a str> = i.modifiers.iter().collect();
         let ops: &[Operand<'a>] = &i.operands;
         let tys: Vec<Type> = mods.iter().filter_map(|m| Type::from_name(m)).collect();
-        let form = self.form.clone();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
-                form: form.clone(),
+                form: form_of(i),
                 reason: "missing type".into(),
             })?;
             of_ptx(t).ok_or_else(|| Fail {
-                form: form.clone(),
+                form: form_of(i),
                 reason: format!("type {}", t.as_str()),
             })
         };
@@ -986,13 +990,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Lop3 => {
                 let bop = mods.iter().find(|m| matches!(**m, ".or" | ".and")).copied();
                 if n != 5 + bop.is_some() as usize {
-                    return fail(&form, "lop3 operands");
+                    return fail(&form_of(i), "lop3 operands");
                 }
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let c = self.rd(&ops[3], Ty::I32, false)?;
                 let Operand::Imm(lut) = &ops[4] else {
-                    return fail(&form, "lop3 with a non-constant LUT");
+                    return fail(&form_of(i), "lop3 with a non-constant LUT");
                 };
                 let lut = imm(lut.value, Ty::I32).parse::<i64>().unwrap_or(0) as u32 & 0xff;
                 let r = self.lop3(lut, &a, &b, &c);
@@ -1007,7 +1011,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
                         }
                     }
-                    (Some(_), _) => return fail(&form, "lop3 predicate form"),
+                    (Some(_), _) => return fail(&form_of(i), "lop3 predicate form"),
                     (None, d) => self.wr(d, &r, Ty::I32, false)?,
                 }
             }
@@ -1200,7 +1204,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Atom | O::Red => self.atom(i.opcode == O::Atom, &mods, &tys, ops)?,
             O::Membar | O::Fence => {
                 if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
-                    return fail(&form, "proxy fences are not lowered");
+                    return fail(&form_of(i), "proxy fences are not lowered");
+                }
+                if self.cx.nv {
+                    // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
+                    let f = self.form();
+                    self.line(format_args!(
+                        "call void asm sideeffect \"{f};\", \"~{{memory}}\"()"
+                    ));
+                    return Ok(());
                 }
                 let ss = syncscope(self.cx.nv, &mods);
                 let ss = if mods.contains(&".cta") {
@@ -1230,7 +1242,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     _ => None,
                 };
                 let Some(tl) = tl else {
-                    return fail(&form, "brx.idx without .branchtargets");
+                    return fail(&form_of(i), "brx.idx without .branchtargets");
                 };
                 let dflt = self.new_block_name();
                 let mut s = format!("switch i32 {idx}, label %{dflt} [");
@@ -1243,7 +1255,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.terminated = true;
             }
             O::Prefetch | O::Prefetchu | O::Applypriority | O::Discard => {}
-            _ => return fail(&form, "no lowering for this instruction"),
+            _ => return fail(&form_of(i), "no lowering for this instruction"),
         }
         Ok(())
     }
@@ -1353,7 +1365,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let scalar = matches!(t, Ty::F32 | Ty::F64);
         let directed = matches!(rnd, "rz" | "rm" | "rp");
         if directed && !scalar {
-            return fail(&self.form.clone(), "directed rounding of half precision");
+            return fail(&self.form(), "directed rounding of half precision");
         }
         let r = match op {
             Opcode::Add | Opcode::Sub => {
@@ -1399,7 +1411,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Min | Opcode::Max => {
                 if mods.contains(&".xorsign") {
-                    return fail(&self.form.clone(), "min/max .xorsign.abs");
+                    return fail(&self.form(), "min/max .xorsign.abs");
                 }
                 let nan = mods.contains(&".NaN");
                 let f = match (op == Opcode::Min, nan) {
@@ -1410,7 +1422,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 self.intr2(f, t, &a, &b)
             }
-            _ => return fail(&self.form.clone(), "float opcode"),
+            _ => return fail(&self.form(), "float opcode"),
         };
         let r = if mods.contains(&".relu") {
             let z = self.op(format_args!("fcmp olt {ll} {r}, zeroinitializer"));
@@ -1470,12 +1482,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Tanh => {
                 if !matches!(t, Ty::F32) {
-                    return fail(&self.form.clone(), "approximate function of this type");
+                    return fail(&self.form(), "approximate function of this type");
                 }
                 let f = format!("__wp_{}_approx_f32", op.name());
                 self.call(&f, t, &[(t, &a)])
             }
-            _ => return fail(&self.form.clone(), "float opcode"),
+            _ => return fail(&self.form(), "float opcode"),
         };
         let r = self.ftz_out(mods, t, &r);
         self.wr(&ops[0], &r, t, false)
@@ -1587,7 +1599,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 (r, t)
             }
-            _ => return fail(&self.form.clone(), "integer opcode"),
+            _ => return fail(&self.form(), "integer opcode"),
         };
         self.wr(&ops[0], &r, rt, s)
     }
@@ -1652,14 +1664,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn setp(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
         let Some(&pt) = tys.last() else {
-            return fail(&self.form.clone(), "setp without a type");
+            return fail(&self.form(), "setp without a type");
         };
         let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
-            form: self.form.clone(),
+            form: self.form(),
             reason: "type".into(),
         })?;
         if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
-            return fail(&self.form.clone(), "setp on packed halves");
+            return fail(&self.form(), "setp on packed halves");
         }
         let a = self.rd(&ops[1], t, false)?;
         let a = self.ftz_in(mods, t, &a);
@@ -1715,7 +1727,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 ".geu" => "uge",
                 ".num" => "ord",
                 ".nan" => "uno",
-                _ => return fail(&self.form.clone(), format!("comparison {cmp}")),
+                _ => return fail(&self.form(), format!("comparison {cmp}")),
             };
             return Ok(self.op(format_args!("fcmp {p} {ll} {a}, {b}")));
         }
@@ -1731,19 +1743,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (".le", false) | (".ls", _) => "ule",
             (".gt", false) | (".hi", _) => "ugt",
             (".ge", false) | (".hs", _) => "uge",
-            _ => return fail(&self.form.clone(), format!("comparison {cmp}")),
+            _ => return fail(&self.form(), format!("comparison {cmp}")),
         };
         Ok(self.op(format_args!("icmp {p} {ll} {a}, {b}")))
     }
 
     fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
         if tys.len() != 2 {
-            return fail(&self.form.clone(), "set needs two types");
+            return fail(&self.form(), "set needs two types");
         }
         let (dt, dk) = of_ptx(tys[0]).unwrap_or((Ty::I32, Kind::Bits));
         let (st, sk) = of_ptx(tys[1]).unwrap_or((Ty::I32, Kind::Bits));
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) || matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
-            return fail(&self.form.clone(), "set on packed halves");
+            return fail(&self.form(), "set on packed halves");
         }
         let a = self.rd(&ops[1], st, false)?;
         let a = self.ftz_in(mods, st, &a);
@@ -1773,10 +1785,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn mov(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
         let _ = mods;
         let Some(&pt) = tys.first() else {
-            return fail(&self.form.clone(), "mov without a type");
+            return fail(&self.form(), "mov without a type");
         };
         let (t, _) = of_ptx(pt).ok_or_else(|| Fail {
-            form: self.form.clone(),
+            form: self.form(),
             reason: "type".into(),
         })?;
         let it = if t == Ty::I1 { t } else { Ty::int(t.bits()) };
@@ -1812,14 +1824,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn ld(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
         let s = space_of(mods).map_err(|mut f| {
-            f.form = self.form.clone();
+            f.form = self.form();
             f
         })?;
         let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
-            return fail(&self.form.clone(), "ld without a type");
+            return fail(&self.form(), "ld without a type");
         };
         let (et, k) = of_ptx(pt).ok_or_else(|| Fail {
-            form: self.form.clone(),
+            form: self.form(),
             reason: format!("ld of {}", pt.as_str()),
         })?;
         let et = if et == Ty::I1 { Ty::I8 } else { et };
@@ -1834,6 +1846,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
+            let v = self.nv_ordered(mods, "ld", &p, aspace, et, None);
+            return self.wr(&ops[0], &v, et, signed);
+        }
         if n == 1 {
             let v = match self.mem_order(mods) {
                 Some((o, ss)) if o != "release" => self.op(format_args!(
@@ -1844,10 +1860,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &v, et, signed);
         }
         let Operand::Vector(dsts) = &ops[0] else {
-            return fail(
-                &self.form.clone(),
-                "vector load without a vector destination",
-            );
+            return fail(&self.form(), "vector load without a vector destination");
         };
         let vt = format!("<{n} x {el}>");
         let v = self.op(format_args!("load{vol} {vt}, {pty} {p}, align {size}"));
@@ -1863,14 +1876,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn st(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
         let s = space_of(mods).map_err(|mut f| {
-            f.form = self.form.clone();
+            f.form = self.form();
             f
         })?;
         let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
-            return fail(&self.form.clone(), "st without a type");
+            return fail(&self.form(), "st without a type");
         };
         let (et, _) = of_ptx(pt).ok_or_else(|| Fail {
-            form: self.form.clone(),
+            form: self.form(),
             reason: format!("st of {}", pt.as_str()),
         })?;
         let et = if et == Ty::I1 { Ty::I8 } else { et };
@@ -1884,6 +1897,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
+            let v = self.rd(&ops[1], et, false)?;
+            self.nv_ordered(mods, "st", &p, aspace, et, Some(&v));
+            return Ok(());
+        }
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
             match self.mem_order(mods) {
@@ -1895,7 +1913,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return Ok(());
         }
         let Operand::Vector(srcs) = &ops[1] else {
-            return fail(&self.form.clone(), "vector store without a vector source");
+            return fail(&self.form(), "vector store without a vector source");
         };
         let vt = format!("<{n} x {el}>");
         let mut acc = "poison".to_string();
@@ -1909,10 +1927,67 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
+    /// nvptx: a `.relaxed/.acquire/.release` load or store as the PTX instruction itself
+    /// (inline asm), since LLVM 19's NVPTX backend cannot select ordered atomic loads/stores.
+    fn nv_ordered(
+        &mut self,
+        mods: &[&str],
+        op: &str,
+        p: &str,
+        aspace: u32,
+        et: Ty,
+        val: Option<&str>,
+    ) -> String {
+        let mut text = String::from(op);
+        for m in mods {
+            if matches!(
+                *m,
+                ".relaxed"
+                    | ".acquire"
+                    | ".release"
+                    | ".cta"
+                    | ".gpu"
+                    | ".sys"
+                    | ".global"
+                    | ".shared"
+                    | ".shared::cta"
+                    | ".local"
+            ) {
+                // `.shared::cta` is `.shared` (PTX ISA 9.x §5.1.4); llc writes `.version 7.0`.
+                text.push_str(if *m == ".shared::cta" { ".shared" } else { m });
+            }
+        }
+        let bits = et.bits();
+        let (c, ct) = match bits {
+            8 | 16 => ("h", Ty::I16),
+            32 => ("r", Ty::I32),
+            _ => ("l", Ty::I64),
+        };
+        let _ = write!(text, ".b{bits}");
+        let a = self.op(format_args!("ptrtoint {} {p} to i64", ptr_ty(aspace)));
+        match val {
+            None => {
+                let v = self.op(format_args!(
+                    "call {} asm sideeffect \"{text} $0, [$1];\", \"={c},l,~{{memory}}\"(i64 {a})",
+                    ct.ll()
+                ));
+                self.fit(&v, ct, et, false)
+            }
+            Some(v) => {
+                let x = self.fit(v, et, ct, false);
+                self.line(format_args!(
+                    "call void asm sideeffect \"{text} [$0], $1;\", \"l,{c},~{{memory}}\"(i64 {a}, {} {x})",
+                    ct.ll()
+                ));
+                String::new()
+            }
+        }
+    }
+
     fn cvta(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
         let to = mods.contains(&".to");
         let s = space_of(mods).map_err(|mut f| {
-            f.form = self.form.clone();
+            f.form = self.form();
             f
         })?;
         let it = if mods.contains(&".u32") {
@@ -1976,7 +2051,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form.clone();
+        let form = self.form();
         if tys.len() != 2 {
             return fail(&form, "cvt needs a destination and a source type");
         }
@@ -2082,7 +2157,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     Some("rn") | None => {
                         self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()))
                     }
-                    Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F32 | Ty::F64) => {
+                    Some(m @ ("rz" | "rm" | "rp"))
+                        if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
+                    {
                         let s = if ssigned { "s" } else { "u" };
                         let f = format!("__wp_cvt_{m}_{}_{s}{}", dt.suffix(), st.bits());
                         self.call(&f, dt, &[(st, &a)])
@@ -2174,7 +2251,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form.clone();
+        let form = self.form();
         let s = space_of(mods).map_err(|mut f| {
             f.form = form.clone();
             f
@@ -2280,7 +2357,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form.clone();
+        let form = self.form();
         if mods.contains(&".red") || mods.contains(&".arrive") {
             return fail(&form, "bar.red/bar.arrive are not lowered");
         }
@@ -2308,7 +2385,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn callinst(&mut self, i: &'m Instruction<'a>, ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form.clone();
+        let form = self.form();
         // call [(rets),] target [, (args)] [, proto|targets]
         let mut k = 0;
         let rets: &[Operand<'a>] = match ops.first() {
@@ -2421,7 +2498,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match (slot, a) {
             (Slot::Scalar(b), Operand::Symbol(n)) => self.rd_reg(n, Ty::int(*b), false),
             (Slot::Scalar(b), _) => self.rd(a, Ty::int(*b), false),
-            (Slot::Bytes(..), _) => fail(&self.form.clone(), "byte-array argument from a register"),
+            (Slot::Bytes(..), _) => fail(&self.form(), "byte-array argument from a register"),
         }
     }
 
@@ -2438,7 +2515,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         match slot {
             Slot::Scalar(b) => self.wr(d, v, Ty::int(*b), false),
-            Slot::Bytes(..) => fail(&self.form.clone(), "byte-array result into a register"),
+            Slot::Bytes(..) => fail(&self.form(), "byte-array result into a register"),
         }
     }
 }
@@ -2711,7 +2788,7 @@ pub(crate) fn emit_function<'m, 'a>(
         rets: Vec::new(),
         ret_names: Vec::new(),
         is_kernel,
-        form: String::new(),
+        cur: None,
         protos: HashMap::new(),
         btargets: HashMap::new(),
         notes: Vec::new(),

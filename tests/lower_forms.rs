@@ -1,0 +1,231 @@
+//! Every form of `kernels-ir/supported-forms.txt` lowers: one instruction of each form is
+//! synthesized (operands of the form's types), the kernels are lowered for dtk and cuda, and
+//! the modules pass `opt-19 -passes=verify` and build with llc-19 for gfx906 (+ ld.lld-19) and
+//! sm_80 (+ ptxas 13.5 on llc's output).
+
+#[path = "lower_common.rs"]
+mod lower_common;
+
+use lower_common::*;
+use wheelport::lower::{lower_ptx, supported_forms, KernelOutcome};
+use wheelport::ptx::Type;
+
+/// The register of PTX type `t` used for operand number `k`.
+fn reg(t: &str, k: usize) -> String {
+    let ty = Type::from_name(&format!(".{t}")).unwrap_or(Type::B32);
+    let p = match ty {
+        Type::Pred => "%p",
+        Type::F32 => "%f",
+        Type::F64 => "%fd",
+        _ => match ty.bits() {
+            8 | 16 => "%h",
+            32 => "%r",
+            _ => "%d",
+        },
+    };
+    format!("{p}{}", k + 1)
+}
+
+fn wide(t: &str) -> String {
+    match t {
+        "s16" => "s32",
+        "u16" => "u32",
+        "s32" => "s64",
+        "u32" => "u64",
+        _ => t,
+    }
+    .to_string()
+}
+
+/// One instruction of `form`, or `None` for control-flow forms (covered by the fixtures).
+fn synth(form: &str) -> Option<String> {
+    let parts: Vec<&str> = form.split('.').collect();
+    let op = parts[0];
+    let types: Vec<&str> = parts
+        .iter()
+        .copied()
+        .filter(|p| Type::from_name(&format!(".{p}")).is_some())
+        .collect();
+    let t = types.last().copied().unwrap_or("b32");
+    let has = |m: &str| parts.contains(&m);
+    let r = |k| reg(t, k);
+    let u32r = |k| reg("u32", k);
+    let vec_n = if has("v4") {
+        4
+    } else if has("v2") {
+        2
+    } else {
+        1
+    };
+    let addr = if has("param") {
+        "[pb+0]".to_string()
+    } else {
+        "[%d0+0]".to_string()
+    };
+    let vreg = |base: usize| -> String {
+        if vec_n == 1 {
+            r(base)
+        } else {
+            let v: Vec<String> = (0..vec_n).map(|i| r(base + i)).collect();
+            format!("{{{}}}", v.join(", "))
+        }
+    };
+    Some(match op {
+        "bra" | "ret" | "exit" | "call" | "brx" => return None,
+        "trap" | "brkpt" => format!("{form};"),
+        "pmevent" => format!("{form} 1;"),
+        "nanosleep" => format!("{form} 100;"),
+        "prefetch" | "prefetchu" => format!("{form} [%d0];"),
+        "membar" | "fence" => format!("{form};"),
+        "bar" | "barrier" => format!("{form} 0;"),
+        "ld" | "ldu" => format!("{form} {}, {addr};", vreg(1)),
+        "st" => format!("{form} {addr}, {};", vreg(1)),
+        "atom" => {
+            if has("cas") {
+                format!("{form} {}, [%d0], {}, {};", r(1), r(2), r(3))
+            } else {
+                format!("{form} {}, [%d0], {};", r(1), r(2))
+            }
+        }
+        "red" => format!("{form} [%d0], {};", r(2)),
+        "cvta" => format!("{form} {}, {};", r(1), r(2)),
+        "cvt" => {
+            let d = types[0];
+            let s = types[1];
+            if d.ends_with("x2") {
+                format!("{form} {}, {}, {};", reg("b32", 1), reg(s, 1), reg(s, 2))
+            } else {
+                format!("{form} {}, {};", reg(d, 1), reg(s, 2))
+            }
+        }
+        "setp" => {
+            let bop = has("and") || has("or") || has("xor");
+            let extra = if bop { ", %p2" } else { "" };
+            format!("{form} %p1, {}, {}{extra};", r(1), r(2))
+        }
+        "set" => {
+            let bop = has("and") || has("or") || has("xor");
+            let extra = if bop { ", %p2" } else { "" };
+            let (d, s) = (types[0], types[1]);
+            format!("{form} {}, {}, {}{extra};", reg(d, 1), reg(s, 2), reg(s, 3))
+        }
+        "selp" => format!("{form} {}, {}, {}, %p1;", r(1), r(2), r(3)),
+        "slct" => {
+            let d = types[0];
+            format!(
+                "{form} {}, {}, {}, {};",
+                reg(d, 1),
+                reg(d, 2),
+                reg(d, 3),
+                r(4)
+            )
+        }
+        "mov" => format!("{form} {}, {};", r(1), r(2)),
+        "lop3" => {
+            if has("or") || has("and") {
+                format!("{form} %r1|%p1, %r2, %r3, %r4, 0x96, %p2;")
+            } else {
+                format!("{form} %r1, %r2, %r3, %r4, 0xE8;")
+            }
+        }
+        "shf" => format!("{form} %r1, %r2, %r3, %r4;"),
+        "shl" | "shr" => format!("{form} {}, {}, {};", r(1), r(2), u32r(3)),
+        "prmt" => format!("{form} %r1, %r2, %r3, %r4;"),
+        "bfe" => format!("{form} {}, {}, %r3, %r4;", r(1), r(2)),
+        "bfi" => format!("{form} {}, {}, {}, %r3, %r4;", r(1), r(2), r(3)),
+        "popc" | "clz" | "bfind" => format!("{form} %r1, {};", r(2)),
+        "testp" => format!("{form} %p1, {};", r(2)),
+        "abs" | "neg" | "not" | "cnot" | "brev" | "rcp" | "sqrt" | "rsqrt" | "sin" | "cos"
+        | "lg2" | "ex2" | "tanh" => format!("{form} {}, {};", r(1), r(2)),
+        "mul" | "mad" if has("wide") => {
+            let w = wide(t);
+            if op == "mad" {
+                format!("{form} {}, {}, {}, {};", reg(&w, 1), r(2), r(3), reg(&w, 4))
+            } else {
+                format!("{form} {}, {}, {};", reg(&w, 1), r(2), r(3))
+            }
+        }
+        "mad" | "fma" | "madc" | "mad24" | "sad" => {
+            format!("{form} {}, {}, {}, {};", r(1), r(2), r(3), r(4))
+        }
+        _ => format!("{form} {}, {}, {};", r(1), r(2), r(3)),
+    })
+}
+
+fn kernel(name: &str, insts: &[String]) -> String {
+    let mut s = format!(
+        ".visible .entry {name}(.param .u64 kp)\n{{\n\t.reg .pred %p<8>;\n\t.reg .b16 %h<8>;\n\
+         \t.reg .b32 %r<8>;\n\t.reg .b64 %d<8>;\n\t.reg .f32 %f<8>;\n\t.reg .f64 %fd<8>;\n\
+         \t.param .align 16 .b8 pb[64];\n\tld.param.u64 %d0, [kp];\n"
+    );
+    for i in insts {
+        s.push('\t');
+        s.push_str(i);
+        s.push('\n');
+    }
+    s.push_str("\tret;\n}\n");
+    s
+}
+
+#[test]
+fn every_listed_form_lowers_and_builds() {
+    let Some(t) = tools() else { return };
+    let dir = scratch("lower-forms");
+    let forms = supported_forms();
+    let mut ptx = String::from(".version 8.0\n.target sm_80\n.address_size 64\n\n");
+    let mut synthesized = 0;
+    let mut chunk = Vec::new();
+    let mut chunks: Vec<Vec<String>> = Vec::new();
+    for f in &forms {
+        if let Some(i) = synth(f) {
+            chunk.push(i);
+            synthesized += 1;
+            if chunk.len() == 64 {
+                chunks.push(std::mem::take(&mut chunk));
+            }
+        }
+    }
+    chunks.push(chunk);
+    for (k, c) in chunks.iter().enumerate() {
+        ptx.push_str(&kernel(&format!("forms_{k}"), c));
+    }
+    std::fs::write(dir.join("forms.ptx"), &ptx).unwrap();
+    let parsed = wheelport::ptx::parse(&ptx, "forms.ptx");
+    let errors: Vec<String> = parsed.diagnostics.iter().map(|d| d.to_string()).collect();
+    assert!(errors.is_empty(), "synthesized PTX: {}", errors.join("\n"));
+    let mut errs = Vec::new();
+    for prof in ["dtk", "cuda"] {
+        let p = wheelport::target::profile(prof).unwrap();
+        let lm = lower_ptx(&ptx, "forms.ptx", p);
+        for k in &lm.kernels {
+            if let KernelOutcome::Unsupported { reason, .. } = &k.outcome {
+                errs.push(format!("[{prof}] {}: {reason}", k.name));
+            }
+        }
+        if !errs.is_empty() {
+            continue;
+        }
+        let tag = format!("forms.{prof}");
+        let opt = match link_and_opt(&t, &lm, &dir, &tag) {
+            Ok(o) => o,
+            Err(e) => {
+                errs.push(format!("[{prof}] {e}"));
+                continue;
+            }
+        };
+        let built = if prof == "dtk" {
+            build_amdgcn(&t, &opt, &dir, &tag, "gfx906").map(|co| check_amdgcn(&t, &co, &lm))
+        } else {
+            build_nvptx(&t, &opt, &dir, &tag).map(|ptx| check_nvptx(&ptx, &lm))
+        };
+        match built {
+            Ok(e) => errs.extend(e),
+            Err(e) => errs.push(format!("[{prof}] {e}")),
+        }
+    }
+    eprintln!(
+        "{} forms listed, {synthesized} synthesized and lowered",
+        forms.len()
+    );
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
