@@ -585,6 +585,17 @@ fn shim_symbols_are_table_targets() {
     }
     for t in [Target::Dtk, Target::Rocm] {
         let table = load_builtin(t).unwrap();
+        // Every shim/noop row of the HIP tables has its symbol in the shim.
+        for row in table.symbols() {
+            if matches!(row.kind, Kind::Shim | Kind::Noop) {
+                let s = row.target_name.as_deref().unwrap();
+                assert!(
+                    defined.contains(&s),
+                    "{t}: {} -> {s} not defined",
+                    row.cuda_name
+                );
+            }
+        }
         for s in &defined {
             let row = table
                 .symbols()

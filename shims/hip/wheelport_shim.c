@@ -26,13 +26,19 @@
  *
  * Implemented: registration (HIPF wrappers registered, SASS-only CUDA wrappers skipped),
  * __cudaRegisterFatBinaryEnd no-op, the CUDA 12.x/13 kernel-handle launch path,
- * cudaGetDeviceProperties_v2, cudaDeviceGetAttribute, cudaGetErrorString/Name,
- * cudaGetLastError/PeekAtLastError, cudaGetDriverEntryPoint[ByVersion][_ptsz], cublasHgemm.
- * Not yet (their rows are reported unresolved because this file does not define them):
- * cudaGetDeviceProperties (pre-12 layout), cudaChooseDevice, cudaFuncGetAttributes,
- * cudaFuncSetAttribute, cudaPointerGetAttributes, __cudaRegisterManagedVar, __cudaInitModule.
- * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers:
- * they equal CUDA's except HIP 911/912 (CUDA 20/18) and the HIP-only codes of errors.tsv. */
+ * cudaGetDeviceProperties[_v2], cudaChooseDevice, cudaDeviceGetAttribute,
+ * cudaFuncGetAttributes, cudaFuncSetAttribute, cudaPointerGetAttributes,
+ * __cudaRegisterManagedVar, __cudaInitModule, cudaGetErrorString/Name,
+ * cudaGetLastError/PeekAtLastError, cudaGetDriverEntryPoint[ByVersion][_ptsz], cublasHgemm,
+ * and the torch rows (c10::cuda stream functions, at::cuda::getCurrentDeviceProperties).
+ * Every shim row of relink-tables/{dtk,rocm} has its symbol here (tests/relink_rewrite.rs).
+ *
+ * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers.
+ * errors.tsv says where they differ: HIP 912/911 are CUDA 18/20 (and CUDA's own 912/911 are
+ * cudaErrorInvalidClusterSize/ExternalDevice), HIP 1054 is CUDA 912, and HIP 202, 916,
+ * 1052, 1053, 1055 have no CUDA number. A renamed call still returns non-zero exactly when
+ * it fails, and the message functions and the sticky error (shimmed) translate; only a
+ * caller comparing against one specific code can be misled. Not translated yet. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
