@@ -61,13 +61,23 @@ fn every_object_rewrites_for_every_target() {
                 "{name} {target:?}: {:?}",
                 p.unresolved_needed
             );
-            // Every unresolved import is a row the table marks unsupported.
+            // Every unresolved import is a row the table marks unsupported, or a shim row
+            // whose symbol the target's shim library does not define.
+            let shim_defines = wheelport::shim::shim_symbols(target);
             for u in &p.unresolved {
                 let base = u.import.split('@').next().unwrap();
                 let row = table
                     .symbol(base)
                     .unwrap_or_else(|| panic!("{name}: {} has no row", u.import));
-                assert_eq!(row.kind, Kind::Unsupported, "{name}: {}", u.import);
+                match row.kind {
+                    Kind::Unsupported => {}
+                    Kind::Shim | Kind::Noop => {
+                        let t = row.target_name.as_deref().unwrap();
+                        assert!(!shim_defines.contains(&t), "{name}: {}", u.import);
+                        assert!(u.reason.contains(t), "{name}: {}", u.reason);
+                    }
+                    k => panic!("{name}: {} unresolved with kind {k:?}", u.import),
+                }
             }
             // MUSA names are as long as CUDA's, so some objects need a larger .dynstr, which
             // moves into a new segment.
@@ -306,4 +316,135 @@ fn rewritten_objects_resolve_against_stub_libraries() {
         }
     }
     eprintln!("ldd -r resolved {checked} rewritten objects");
+}
+
+/// The dynamic symbols a built library defines, read by `nm -D --defined-only`.
+fn nm_defined(nm: &Path, lib: &Path) -> std::collections::BTreeSet<String> {
+    let (code, out, e) = run(Command::new(nm).args(["-D", "--defined-only"]).arg(lib));
+    assert_eq!(code, 0, "{e}");
+    out.lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .map(|s| s.split('@').next().unwrap().to_string())
+        .collect()
+}
+
+/// `inspect --target` (which prints `relink::plan`) and `rewrite_host` agree on every import of
+/// every fixture and corpus object: each CUDA import (one with a table row, or versioned by a
+/// CUDA library) is renamed by a `rename` row, renamed to a shim symbol that the built shim
+/// library really defines (`nm -D --defined-only` on the library gcc built), or reported
+/// unresolved with a reason, by both, identically.
+#[test]
+fn plan_and_rewrite_host_agree_on_every_import() {
+    use std::collections::{BTreeMap, BTreeSet};
+    let (Some(nm), Some(_)) = (
+        require_tool("nm", "relink_rewrite"),
+        require_tool("gcc", "relink_rewrite"),
+    ) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let objs = objects(tmp.path());
+    assert!(objs.len() >= 12, "{} objects", objs.len());
+    for target in [Target::Dtk, Target::Rocm, Target::Musa] {
+        let table = load_builtin(target).unwrap();
+        let profile = wheelport::target::profile(target.name()).unwrap();
+        // The shim the convert pipeline ships, and what it really exports.
+        let shim_exports: BTreeSet<String> = match wheelport::shim::shim_for_table(&table) {
+            Ok((soname, bytes)) => {
+                let p = tmp.path().join(format!("{}-{soname}", target.name()));
+                std::fs::write(&p, bytes).unwrap();
+                nm_defined(&nm, &p)
+            }
+            Err(_) => {
+                assert_eq!(target, Target::Musa);
+                BTreeSet::new()
+            }
+        };
+        let listed: BTreeSet<String> = wheelport::shim::shim_symbols(target)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert!(
+            listed.is_subset(&shim_exports),
+            "{target:?}: listed but not exported: {:?}",
+            listed.difference(&shim_exports).collect::<Vec<_>>()
+        );
+        let (mut renamed, mut shimmed, mut unresolved) = (0, 0, 0);
+        let mut unresolved_names = BTreeSet::new();
+        for (name, path) in &objs {
+            let data = std::fs::read(path).unwrap();
+            let so = wheelport::elf::scan(&data, name).unwrap();
+            let p = plan(&table, &so);
+            let placement = wheelport::rewrite::ShimPlacement {
+                so_path: "pkg/m.so".into(),
+                libs_dir: "pkg.libs".into(),
+            };
+            let host = wheelport::rewrite::rewrite_host(
+                &data,
+                name,
+                profile,
+                &table,
+                &BTreeMap::new(),
+                (target != Target::Musa).then_some(&placement),
+            )
+            .unwrap_or_else(|e| panic!("{name} {target:?}: {e}"));
+            let r = &host.report;
+            let mut plan_shimmed = p.shimmed.clone();
+            plan_shimmed.sort();
+            plan_shimmed.dedup();
+            assert_eq!(plan_shimmed, r.shimmed, "{name} {target:?}: shimmed");
+            let base =
+                |u: &wheelport::relink::Unresolved| u.import.split('@').next().unwrap().to_string();
+            let plan_unres: BTreeSet<String> = p.unresolved.iter().map(base).collect();
+            let host_unres: BTreeSet<String> = r.unresolved.iter().map(base).collect();
+            assert_eq!(plan_unres, host_unres, "{name} {target:?}: unresolved");
+            let host_renamed: BTreeMap<&str, &str> = r
+                .renamed
+                .iter()
+                .map(|(c, t)| (c.as_str(), t.as_str()))
+                .collect();
+            let cuda_files: Vec<&String> = p.edits.drop_version_files.iter().collect();
+            for imp in &so.imports {
+                let row = table.symbol(&imp.name);
+                let from_cuda = imp
+                    .version_file
+                    .as_ref()
+                    .is_some_and(|f| cuda_files.contains(&f) || table.soname(f).is_some());
+                if row.is_none() && !from_cuda {
+                    continue;
+                }
+                let what = format!("{name} {target:?}: {}", imp.display());
+                if let Some(u) = p.unresolved.iter().find(|u| base(u) == imp.name) {
+                    assert!(!u.reason.trim().is_empty(), "{what}: no reason");
+                    assert!(!host_renamed.contains_key(imp.name.as_str()), "{what}");
+                    unresolved_names.insert(imp.name.clone());
+                    unresolved += 1;
+                    continue;
+                }
+                let row = row.unwrap_or_else(|| panic!("{what}: no row and not unresolved"));
+                let t = host_renamed
+                    .get(imp.name.as_str())
+                    .unwrap_or_else(|| panic!("{what}: neither renamed nor unresolved"));
+                assert_eq!(Some(*t), row.target_name.as_deref(), "{what}");
+                match row.kind {
+                    Kind::Rename => renamed += 1,
+                    Kind::Shim | Kind::Noop => {
+                        assert!(shim_exports.contains(*t), "{what}: {t} not in the shim");
+                        shimmed += 1;
+                    }
+                    Kind::Unsupported => panic!("{what}: unsupported row renamed"),
+                }
+            }
+        }
+        eprintln!(
+            "{target:?}: {} objects, CUDA imports renamed {renamed}, shimmed {shimmed}, unresolved {unresolved} ({} distinct: {:?})",
+            objs.len(),
+            unresolved_names.len(),
+            if unresolved_names.len() <= 8 { unresolved_names.iter().collect::<Vec<_>>() } else { Vec::new() }
+        );
+        assert!(renamed > 0 && unresolved + shimmed + renamed > 0);
+        if target != Target::Musa {
+            assert!(shimmed > 0, "{target:?}");
+        }
+    }
 }

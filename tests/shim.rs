@@ -67,6 +67,140 @@ unsigned long last(int i) {
     }
 }
 long recorded(int i) { return rec[i]; }
+/* Entry points the shim resolves at first use. */
+int hipChooseDeviceR0600(int *dev, const struct wp_hipDeviceProp *p) {
+    rec[0] = p->major * 100 + p->minor; rec[1] = p->multiProcessorCount; rec[2] = p->totalGlobalMem >> 20;
+    *dev = 5; return 0;
+}
+/* HIP fills its struct: every byte i is (i * 5 + 1) & 255. */
+int hipFuncGetAttributes(struct wp_hipFuncAttributes *a, const void *f) {
+    if (!f) return 98; /* hipErrorInvalidDeviceFunction */
+    unsigned char *raw = (unsigned char *)a;
+    for (size_t i = 0; i < sizeof *a; i++) raw[i] = (unsigned char)((i * 5 + 1) & 255);
+    return 0;
+}
+int hipFuncSetAttribute(const void *f, int attr, int value) { rec[3] = attr; rec[4] = value; return 0; }
+int hipPointerGetAttributes(struct wp_hipPointerAttribute *a, const void *p) {
+    a->type = (int)(long)p; a->device = 3; a->devicePointer = (void *)0xD000; a->hostPointer = (void *)0x4000;
+    a->isManaged = 1; a->allocationFlags = 7; return 0;
+}
+void __hipRegisterManagedVar(void *m, void **ptr, void *init, const char *name, size_t size, unsigned align) {
+    int zero = 1;
+    for (size_t i = 0; i < size; i++) zero &= ((unsigned char *)init)[i] == 0;
+    rec[5] = (long)size * 1000 + align; rec[6] = zero && strcmp(name, "managed_x") == 0; *ptr = (void *)0x5000;
+}
+/* torch: c10::hip streams carry DeviceType::HIP (6). */
+struct wp_stream { int8_t type, index; int64_t id; };
+struct wp_stream _ZN3c103hip19getCurrentHIPStreamEa(int8_t d) { struct wp_stream s = {6, d, 0x1234}; return s; }
+struct wp_stream _ZN3c103hip19getDefaultHIPStreamEa(int8_t d) { struct wp_stream s = {6, d, 0}; return s; }
+struct wp_stream _ZN3c103hip17getStreamFromPoolEba(_Bool hi, int8_t d) { struct wp_stream s = {6, d, hi ? 0x21 : 0x20}; return s; }
+struct wp_stream _ZN3c103hip17getStreamFromPoolEia(int prio, int8_t d) { struct wp_stream s = {6, d, 0x40 + prio}; return s; }
+void _ZN3c103hip19setCurrentHIPStreamENS0_9HIPStreamE(struct wp_stream s) { rec[7] = s.type * 10000 + s.index * 1000 + s.id; }
+const struct wp_hipDeviceProp *_ZN2at4cuda26getCurrentDevicePropertiesEv(void) {
+    static struct wp_hipDeviceProp p; hipGetDevicePropertiesR0600(&p, 0); return &p;
+}
+"#;
+
+const DRIVER2: &str = r#"
+import ctypes, sys, json, struct
+rt = ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL(sys.argv[1])
+facts = json.loads(sys.argv[3])
+rt.recorded.restype = ctypes.c_long
+out = {}
+G = 0xEE
+
+# Legacy cudaGetDeviceProperties: the 12.x struct, nothing past it.
+size = facts["cuda_size"]
+buf = (ctypes.c_ubyte * (size + 64))(*([G] * (size + 64)))
+out["legacy"] = shim.wpcuGetDeviceProperties(buf, 0)
+raw = bytes(buf)
+out["legacy_guard"] = raw[size:] == bytes([G]) * 64
+out["legacy_name"] = raw[:raw.index(0)].decode()
+out["legacy_sm"] = struct.unpack_from("<i", raw, facts["cuda_off"]["multiProcessorCount"])[0]
+
+# cudaChooseDevice: the CUDA struct reaches HIP in its layout.
+prop = (ctypes.c_ubyte * size)()
+struct.pack_into("<i", prop, facts["cuda_off"]["major"], 9)
+struct.pack_into("<i", prop, facts["cuda_off"]["minor"], 4)
+struct.pack_into("<i", prop, facts["cuda_off"]["multiProcessorCount"], 132)
+struct.pack_into("<Q", prop, facts["cuda_off"]["totalGlobalMem"], 80 << 30)
+dev = ctypes.c_int(-1)
+out["choose"] = [shim.wpcuChooseDevice(ctypes.byref(dev), prop), dev.value, rt.recorded(0), rt.recorded(1), rt.recorded(2)]
+
+# cudaFuncGetAttributes: every shared field from HIP's pattern at the HIP offset, the rest 0.
+fsize = facts["func_size"]
+fa = (ctypes.c_ubyte * (fsize + 32))(*([G] * (fsize + 32)))
+out["func_rc"] = [shim.wpcuFuncGetAttributes(fa, ctypes.c_void_p(0x1000)), shim.wpcuFuncGetAttributes(fa, None)]
+shim.wpcuFuncGetAttributes(fa, ctypes.c_void_p(0x1000))
+raw = bytes(fa)
+out["func_guard"] = raw[fsize:] == bytes([G]) * 32
+bad, zero = [], []
+for name, coff, csize, hoff in facts["func_fields"]:
+    want = [((hoff + j) * 5 + 1) & 255 for j in range(csize)] if hoff is not None else [0] * csize
+    if list(raw[coff:coff + csize]) != want:
+        bad.append(name)
+    if hoff is None:
+        zero.append(name)
+out["func_bad"] = bad
+out["func_zero"] = zero
+
+# cudaFuncSetAttribute: attribute numbers translated.
+out["set_attr"] = []
+for a in facts["func_attrs"]:
+    r = shim.wpcuFuncSetAttribute(ctypes.c_void_p(0x1000), a, 4096)
+    out["set_attr"].append([r, rt.recorded(3), rt.recorded(4)])
+out["set_attr_unknown"] = shim.wpcuFuncSetAttribute(ctypes.c_void_p(0x1000), 99, 1)
+
+# cudaPointerGetAttributes: 24 bytes written, the memory type translated.
+psize = facts["ptr_size"]
+types = []
+for t in facts["hip_memtypes"]:
+    pa = (ctypes.c_ubyte * (psize + 16))(*([G] * (psize + 16)))
+    assert shim.wpcuPointerGetAttributes(pa, ctypes.c_void_p(t)) == 0
+    raw = bytes(pa)
+    types.append(struct.unpack_from("<iiQQ", raw, 0))
+    out["ptr_guard"] = raw[psize:] == bytes([G]) * 16
+out["ptr"] = types
+
+# Managed variables and __cudaInitModule.
+hipf = (ctypes.c_uint32 * 6)(0x48495046, 1, 0, 0, 0, 0)
+cuda = (ctypes.c_uint32 * 6)(0x466243B1, 1, 0, 0, 0, 0)
+shim.__wpcuRegisterFatBinary.restype = ctypes.c_void_p
+shim.__wpcuInitModule.restype = ctypes.c_char
+h_ok = ctypes.c_void_p(shim.__wpcuRegisterFatBinary(hipf))
+h_skip = ctypes.c_void_p(shim.__wpcuRegisterFatBinary(cuda))
+managed = []
+for n in (24, 4, 64):
+    p = ctypes.c_void_p(0)
+    shim.__wpcuRegisterManagedVar(h_ok, ctypes.byref(p), b"managed_x", b"managed_x", 0, ctypes.c_size_t(n), 0, 0)
+    managed.append([rt.recorded(5), rt.recorded(6), p.value])
+p = ctypes.c_void_p(0)
+shim.__wpcuRegisterManagedVar(h_skip, ctypes.byref(p), b"managed_x", b"managed_x", 0, ctypes.c_size_t(8), 0, 0)
+managed.append([rt.recorded(5), p.value])
+out["managed"] = managed
+out["init_module"] = [ord(shim.__wpcuInitModule(h_ok)), ord(shim.__wpcuInitModule(h_skip))]
+
+# torch: streams come back typed CUDA (1), go to HIP typed HIP (6).
+class Stream(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int8), ("index", ctypes.c_int8), ("id", ctypes.c_int64)]
+def fn(name, *args, restype=Stream):
+    f = getattr(shim, name); f.restype = restype
+    return f(*args)
+streams = []
+for s in (fn("_ZN3c104wpcu20getCurrentCUDAStreamEa", ctypes.c_int8(2)),
+          fn("_ZN3c104wpcu20getDefaultCUDAStreamEa", ctypes.c_int8(1)),
+          fn("_ZN3c104wpcu17getStreamFromPoolEba", ctypes.c_bool(True), ctypes.c_int8(3)),
+          fn("_ZN3c104wpcu17getStreamFromPoolEia", ctypes.c_int(-1), ctypes.c_int8(0))):
+    streams.append([s.type, s.index, s.id])
+out["streams"] = streams
+fn("_ZN3c104wpcu20setCurrentCUDAStreamENS0_10CUDAStreamE", Stream(1, 2, 0x55), restype=None)
+out["set_stream"] = rt.recorded(7)
+a = fn("_ZN2at4wpcu26getCurrentDevicePropertiesEv", restype=ctypes.c_void_p)
+b = fn("_ZN2at4wpcu26getCurrentDevicePropertiesEv", restype=ctypes.c_void_p)
+raw = ctypes.string_at(a, size)
+out["torch_props"] = [a == b, raw[:raw.index(0)].decode(), struct.unpack_from("<i", raw, facts["cuda_off"]["multiProcessorCount"])[0]]
+print(json.dumps(out))
 "#;
 
 const DRIVER: &str = r#"
@@ -451,6 +585,17 @@ fn shim_symbols_are_table_targets() {
     }
     for t in [Target::Dtk, Target::Rocm] {
         let table = load_builtin(t).unwrap();
+        // Every shim/noop row of the HIP tables has its symbol in the shim.
+        for row in table.symbols() {
+            if matches!(row.kind, Kind::Shim | Kind::Noop) {
+                let s = row.target_name.as_deref().unwrap();
+                assert!(
+                    defined.contains(&s),
+                    "{t}: {} -> {s} not defined",
+                    row.cuda_name
+                );
+            }
+        }
         for s in &defined {
             let row = table
                 .symbols()
@@ -485,4 +630,172 @@ fn runpath_is_origin_relative() {
         origin_runpath("pkg-1.0.data/platlib/pkg/k.so", "pkg.libs"),
         "$ORIGIN/../pkg.libs"
     );
+}
+
+#[test]
+fn remaining_entry_points_translate_against_a_recording_runtime() {
+    let d = tempfile::tempdir().unwrap();
+    let Some((shim, rt)) = build(d.path()) else {
+        return;
+    };
+    std::fs::write(d.path().join("wheelport_shim_tables.h"), tables::c_header()).unwrap();
+    let inc = "#include \"wheelport_shim_tables.h\"";
+    let (cuda, cuda_size) = tables::cuda_device_prop();
+    // Struct sizes of the real headers: CUDA 12.9 driver_types.h (gcc), the binding's c_sizeof.
+    let (cf, cf_size) = tables::small_struct("cudaFuncAttributes");
+    let (hf, hf_size) = tables::small_struct("hipFuncAttributes");
+    let (cp, cp_size) = tables::small_struct("cudaPointerAttributes");
+    let (hp, hp_size) = tables::small_struct("hipPointerAttribute_t");
+    assert_eq!((cf_size, hf_size, cp_size, hp_size), (144, 56, 24, 32));
+    assert_eq!((cf.len(), hf.len(), cp.len(), hp.len()), (17, 10, 4, 6));
+    // The generated structs as gcc lays them out agree with every measured offset.
+    let hf_layout = gcc_layout(d.path(), inc, "struct wp_hipFuncAttributes", &hf);
+    assert_eq!(hf_layout[0].0, 56);
+    for (f, (off, _)) in hf.iter().zip(&hf_layout[1..]) {
+        if let Some(m) = f.offset {
+            assert_eq!(*off, m, "hipFuncAttributes.{}", f.name);
+        }
+    }
+    let hp_layout = gcc_layout(d.path(), inc, "struct wp_hipPointerAttribute", &hp);
+    assert_eq!(hp_layout[0].0, 32);
+    for (f, (off, _)) in hp.iter().zip(&hp_layout[1..]) {
+        if let Some(m) = f.offset {
+            assert_eq!(*off, m, "hipPointerAttribute_t.{}", f.name);
+        }
+    }
+    for (name, c_name, fields) in [
+        ("cudaFuncAttributes", "struct wp_cudaFuncAttributes", &cf),
+        (
+            "cudaPointerAttributes",
+            "struct wp_cudaPointerAttributes",
+            &cp,
+        ),
+    ] {
+        let got = gcc_layout(d.path(), inc, c_name, fields);
+        for (f, (off, _)) in fields.iter().zip(&got[1..]) {
+            assert_eq!(Some(*off), f.offset, "{name}.{}", f.name);
+        }
+        if std::env::var("WHEELPORT_CUDA12_INCLUDE").is_ok() {
+            let real = gcc_layout(
+                d.path(),
+                "#include <driver_types.h>",
+                &format!("struct {name}"),
+                fields,
+            );
+            for (f, (off, size)) in fields.iter().zip(&real[1..]) {
+                assert_eq!(Some(*off), f.offset, "driver_types.h {name}.{}", f.name);
+                assert!(*size > 0);
+            }
+        }
+    }
+    let func_fields: Vec<(String, usize, usize, Option<usize>)> = cf
+        .iter()
+        .map(|f| {
+            let size = tables::rows(tables::STRUCTS_TSV)
+                .find(|r| r[0] == "cudaFuncAttributes" && r[1] == f.name)
+                .unwrap()[5]
+                .parse()
+                .unwrap();
+            let h = hf
+                .iter()
+                .position(|g| g.name == f.name)
+                .map(|i| hf_layout[i + 1].0);
+            (f.name.clone(), f.offset.unwrap(), size, h)
+        })
+        .collect();
+    let enum_val = |name: &str, col: usize| -> i64 {
+        tables::rows(tables::RUNTIME_ENUMS_TSV)
+            .find(|r| r[1] == name || r[3] == name)
+            .and_then(|r| r[col].parse().ok())
+            .unwrap()
+    };
+    let memtypes = [
+        "hipMemoryTypeHost",
+        "hipMemoryTypeDevice",
+        "hipMemoryTypeManaged",
+        "hipMemoryTypeArray",
+        "hipMemoryTypeUnified",
+    ]
+    .map(|n| enum_val(n, 4));
+    let facts = serde_json::json!({
+        "cuda_size": cuda_size,
+        "cuda_off": cuda.iter().map(|f| (f.name.clone(), f.offset.unwrap())).collect::<std::collections::HashMap<_, _>>(),
+        "func_size": cf_size,
+        "func_fields": func_fields,
+        "func_attrs": [enum_val("cudaFuncAttributeMaxDynamicSharedMemorySize", 2), enum_val("cudaFuncAttributeRequiredClusterWidth", 2)],
+        "ptr_size": cp_size,
+        "hip_memtypes": memtypes,
+    });
+    let (c, out, e) = python_bind_now(
+        DRIVER2,
+        &[
+            &shim,
+            &rt.join("libamdhip64.so.6"),
+            Path::new(&facts.to_string()),
+        ],
+        &rt,
+    );
+    assert_eq!(c, 0, "{e}");
+    let got: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    use serde_json::json;
+    assert_eq!(got["legacy"], 0);
+    assert_eq!(got["legacy_guard"], true);
+    assert_eq!(got["legacy_name"], "Hygon DCU K100");
+    assert_eq!(got["legacy_sm"], 120);
+    // major 9, minor 4, 132 SMs, 80 GiB reach HIP at HIP's offsets; HIP's device 5 comes back.
+    assert_eq!(got["choose"], json!([0, 5, 904, 132, 80 << 10]));
+    // hipErrorInvalidDeviceFunction 98 = cudaErrorInvalidDeviceFunction 98.
+    assert_eq!(got["func_rc"], json!([0, 98]));
+    assert_eq!(got["func_guard"], true);
+    assert_eq!(got["func_bad"], json!([]));
+    // CUDA 12.9 fields hipFuncAttributes lacks: the cluster fields and reserved[16].
+    assert_eq!(
+        got["func_zero"],
+        json!([
+            "clusterDimMustBeSet",
+            "requiredClusterWidth",
+            "requiredClusterHeight",
+            "requiredClusterDepth",
+            "clusterSchedulingPolicyPreference",
+            "nonPortableClusterSizeAllowed",
+            "reserved"
+        ])
+    );
+    // cudaFuncAttributeMaxDynamicSharedMemorySize 8 -> hipFuncAttributeMaxDynamicSharedMemorySize 8,
+    // RequiredClusterWidth 11 -> 11 (hip_runtime_api.h numbers them alike); unknown 99 ->
+    // cudaErrorInvalidValue 1.
+    assert_eq!(got["set_attr"], json!([[0, 8, 4096], [0, 11, 4096]]));
+    assert_eq!(got["set_attr_unknown"], 1);
+    // hipMemoryTypeHost 1, Device 2, Managed 3 -> the same CUDA numbers; Array 10 and
+    // Unified 11 -> cudaMemoryTypeDevice 2. Fields: device 3, devicePointer, hostPointer.
+    assert_eq!(
+        got["ptr"],
+        json!([
+            [1, 3, 0xD000, 0x4000],
+            [2, 3, 0xD000, 0x4000],
+            [3, 3, 0xD000, 0x4000],
+            [2, 3, 0xD000, 0x4000],
+            [2, 3, 0xD000, 0x4000]
+        ])
+    );
+    assert_eq!(got["ptr_guard"], true);
+    // size * 1000 + alignment, zeroed initial value and the name, HIP's pointer stored; the
+    // skipped module's variable reaches nothing.
+    assert_eq!(
+        got["managed"],
+        json!([
+            [24008, 1, 0x5000],
+            [4004, 1, 0x5000],
+            [64016, 1, 0x5000],
+            [64016, null]
+        ])
+    );
+    assert_eq!(got["init_module"], json!([1, 0]));
+    // DeviceType::HIP 6 -> CUDA 1 on the way out, back to 6 on the way in.
+    assert_eq!(
+        got["streams"],
+        json!([[1, 2, 0x1234], [1, 1, 0], [1, 3, 0x21], [1, 0, 0x3F]])
+    );
+    assert_eq!(got["set_stream"], 6 * 10000 + 2 * 1000 + 0x55);
+    assert_eq!(got["torch_props"], json!([true, "Hygon DCU K100", 120]));
 }

@@ -26,17 +26,25 @@
  *
  * Implemented: registration (HIPF wrappers registered, SASS-only CUDA wrappers skipped),
  * __cudaRegisterFatBinaryEnd no-op, the CUDA 12.x/13 kernel-handle launch path,
- * cudaGetDeviceProperties_v2, cudaDeviceGetAttribute, cudaGetErrorString/Name,
- * cudaGetLastError/PeekAtLastError, cudaGetDriverEntryPoint[ByVersion][_ptsz], cublasHgemm.
- * Not yet (their rows are reported unresolved because this file does not define them):
- * cudaGetDeviceProperties (pre-12 layout), cudaChooseDevice, cudaFuncGetAttributes,
- * cudaFuncSetAttribute, cudaPointerGetAttributes, __cudaRegisterManagedVar, __cudaInitModule.
- * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers:
- * they equal CUDA's except HIP 911/912 (CUDA 20/18) and the HIP-only codes of errors.tsv. */
+ * cudaGetDeviceProperties[_v2], cudaChooseDevice, cudaDeviceGetAttribute,
+ * cudaFuncGetAttributes, cudaFuncSetAttribute, cudaPointerGetAttributes,
+ * __cudaRegisterManagedVar, __cudaInitModule, cudaGetErrorString/Name,
+ * cudaGetLastError/PeekAtLastError, cudaGetDriverEntryPoint[ByVersion][_ptsz], cublasHgemm,
+ * and the torch rows (c10::cuda stream functions, at::cuda::getCurrentDeviceProperties).
+ * Every shim row of relink-tables/{dtk,rocm} has its symbol here (tests/relink_rewrite.rs).
+ *
+ * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers.
+ * errors.tsv says where they differ: HIP 912/911 are CUDA 18/20 (and CUDA's own 912/911 are
+ * cudaErrorInvalidClusterSize/ExternalDevice), HIP 1054 is CUDA 912, and HIP 202, 916,
+ * 1052, 1053, 1055 have no CUDA number. A renamed call still returns non-zero exactly when
+ * it fails, and the message functions and the sticky error (shimmed) translate; only a
+ * caller comparing against one specific code can be misled. Not translated yet. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wheelport_shim_tables.h"
@@ -266,4 +274,251 @@ int wpblasHgemm(void *handle, int transa, int transb, int m, int n, int k,
     if (!fn) fn = (wp_hipblasHgemm_t)dlsym(RTLD_DEFAULT, "hipblasHgemm");
     if (!fn) return 1;
     return wp_cublas_status(fn(handle, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc));
+}
+
+/* ---- entry points resolved at first use ----
+ * The functions below call HIP (and torch) functions that a runtime may lack (an older DTK, a
+ * ROCm without the R0600 names): they are looked up in the loaded library on first call, so
+ * the shim still loads with LD_BIND_NOW, and a missing one is reported to the caller as
+ * cudaErrorNotSupported (801). */
+#define WP_CUDA_ERROR_NOT_SUPPORTED 801
+
+/* A symbol of library `soname` if loaded, else of the global scope. */
+static void *wp_lib_symbol(const char *soname, const char *name) {
+    void *lib = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+    void *p = lib ? dlsym(lib, name) : NULL;
+    if (lib) dlclose(lib);
+    return p ? p : dlsym(RTLD_DEFAULT, name);
+}
+
+#define WP_LAZY(type, var, name)                                                        \
+    static type var;                                                                    \
+    if (!var) var = (type)wp_runtime_symbol(name);
+
+/* cudaGetDeviceProperties(cudaDeviceProp *prop, int device): libcudart.so.12's legacy export
+ * (CUDA 12 headers map the name to _v2); the same 12.x struct is filled. */
+int wpcuGetDeviceProperties(struct wp_cudaDeviceProp *prop, int device) {
+    return wpcuGetDeviceProperties_v2(prop, device);
+}
+
+/* cudaChooseDevice(int *device, const cudaDeviceProp *prop): the CUDA struct is copied into
+ * a zeroed hipDeviceProp_tR0600 (the fields HIP lacks are not compared) for
+ * hipChooseDeviceR0600. */
+int wpcuChooseDevice(int *device, const struct wp_cudaDeviceProp *prop) {
+    typedef hipError_t (*fn_t)(int *, const struct wp_hipDeviceProp *);
+    WP_LAZY(fn_t, fn, "hipChooseDeviceR0600")
+    if (!device || !prop) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    struct wp_hipDeviceProp h;
+    memset(&h, 0, sizeof h);
+#define WP_BACK(c, hp) memcpy(&h.hp, &prop->c, sizeof h.hp);
+    WP_PROP_COPY(WP_BACK)
+#undef WP_BACK
+    return wp_cuda_error(fn(device, &h));
+}
+
+/* cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func): CUDA 12.9's 144-byte
+ * struct from hipFuncAttributes (56 bytes, other field order), copied by field name
+ * (structs.tsv); the cluster fields and reserved[] HIP lacks are zero. `func` is the host
+ * stub, the key HIP registered the kernel under. */
+int wpcuFuncGetAttributes(struct wp_cudaFuncAttributes *attr, const void *func) {
+    typedef hipError_t (*fn_t)(struct wp_hipFuncAttributes *, const void *);
+    WP_LAZY(fn_t, fn, "hipFuncGetAttributes")
+    if (!attr) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    struct wp_hipFuncAttributes h;
+    memset(&h, 0, sizeof h);
+    hipError_t r = fn(&h, func);
+    if (r != WP_HIP_SUCCESS) return wp_cuda_error(r);
+    memset(attr, 0, sizeof *attr);
+#define WP_COPY(f)                                                                      \
+    _Static_assert(sizeof attr->f == sizeof h.f, "field sizes differ: " #f);            \
+    memcpy(&attr->f, &h.f, sizeof attr->f);
+    WP_FUNC_ATTR_COPY(WP_COPY)
+#undef WP_COPY
+    return 0;
+}
+
+/* cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value): the attribute
+ * number through runtime_enums.tsv; one with no HIP counterpart is cudaErrorInvalidValue, as
+ * CUDA answers an unknown attribute. */
+int wpcuFuncSetAttribute(const void *func, int attr, int value) {
+    typedef hipError_t (*fn_t)(const void *, int, int);
+    WP_LAZY(fn_t, fn, "hipFuncSetAttribute")
+    int h;
+    if (!wp_map(wp_func_attr_pairs, WP_N(wp_func_attr_pairs), attr, &h))
+        return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(func, h, value));
+}
+
+/* cudaPointerGetAttributes(cudaPointerAttributes *attr, const void *ptr): CUDA's 24-byte
+ * struct from hipPointerAttribute_t (32 bytes: a rename would write past the caller's
+ * struct); the memory type through runtime_enums.tsv. A HIP type with no CUDA counterpart
+ * (hipMemoryTypeArray, "physically located on device" in hip_runtime_api.h;
+ * hipMemoryTypeUnified, "not used currently") is reported as cudaMemoryTypeDevice. */
+int wpcuPointerGetAttributes(struct wp_cudaPointerAttributes *attr, const void *ptr) {
+    typedef hipError_t (*fn_t)(struct wp_hipPointerAttribute *, const void *);
+    WP_LAZY(fn_t, fn, "hipPointerGetAttributes")
+    if (!attr) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    struct wp_hipPointerAttribute h;
+    memset(&h, 0, sizeof h);
+    hipError_t r = fn(&h, ptr);
+    if (r != WP_HIP_SUCCESS) return wp_cuda_error(r);
+    memset(attr, 0, sizeof *attr);
+#define WP_COPY(f)                                                                      \
+    _Static_assert(sizeof attr->f == sizeof h.f, "field sizes differ: " #f);            \
+    memcpy(&attr->f, &h.f, sizeof attr->f);
+    WP_POINTER_ATTR_COPY(WP_COPY)
+#undef WP_COPY
+    attr->type = WP_CUDA_MEMORY_TYPE_DEVICE;
+    for (size_t i = 0; i < WP_N(wp_memtype_pairs); i++)
+        if (wp_memtype_pairs[i].hip == h.type) attr->type = wp_memtype_pairs[i].cuda;
+    return 0;
+}
+
+/* __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+ * const char *deviceName, int ext, size_t size, int constant, int global)
+ * (crt/host_runtime.h) -> __hipRegisterManagedVar(void *module, void **pointer,
+ * void *init_value, const char *name, size_t size, unsigned align) (ROCm clr
+ * hip_platform.cpp): HIP allocates the managed memory, stores its address through `pointer`
+ * (CUDA's hostVarPtrAddress, the same role) and copies `init_value` into it. CUDA keeps the
+ * initializer in the device image, which the host does not see: the variable starts zeroed.
+ * Alignment: the largest power of two dividing size, at most 16 (CUDA does not pass one). */
+void __wpcuRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,
+                              const char *deviceName, int ext, size_t size, int constant,
+                              int global) {
+    typedef void (*fn_t)(void *, void **, void *, const char *, size_t, unsigned);
+    WP_LAZY(fn_t, fn, "__hipRegisterManagedVar")
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    if (handle == wp_skipped_module || !fn) return;
+    unsigned align = 16;
+    while (align > 1 && size % align) align >>= 1;
+    /* HIP may read the initial value after this call: the buffer stays allocated. */
+    void *init = calloc(1, size ? size : 1);
+    if (!init) return;
+    fn(handle, hostVarPtrAddress, init, deviceName, size, align);
+}
+
+/* char __cudaInitModule(void **handle) (crt/host_runtime.h): called before the first use of
+ * a managed variable (lazy module loading); a non-zero result means the module is loaded.
+ * HIP loads a module when it is registered, so every registered module is; a skipped
+ * (SASS-only) module is not. */
+char __wpcuInitModule(void **handle) { return handle != wp_skipped_module && handle != NULL; }
+
+/* ---- torch (relink-tables/<target>/torch.tsv shim rows) ----
+ * c10::cuda::CUDAStream wraps c10::Stream {Device {DeviceType type_ (int8_t), DeviceIndex
+ * index_ (int8_t)}, StreamId id_ (int64_t)}: 16 bytes, trivially copyable, so returned and
+ * passed in two registers, as this C struct is (torch 2.11 c10/core/Device.h, Stream.h;
+ * checked with g++: sizeof 16, byte 0 type, byte 1 index, id at 8). ROCm PyTorch's
+ * c10::hip::HIPStream carries DeviceType::HIP (6), code compiled for CUDA checks
+ * DeviceType::CUDA (1) (torch/headeronly/core/DeviceType.h): the shims flip the type byte
+ * as ROCm's HIPStreamMasqueradingAsCUDA does. */
+struct wp_stream {
+    int8_t type;
+    int8_t index;
+    int64_t id;
+};
+#define WP_DEVICE_TYPE_CUDA 1
+#define WP_DEVICE_TYPE_HIP 6
+#define WP_C10_HIP "libc10_hip.so"
+#define WP_TORCH_HIP "libtorch_hip.so"
+
+static void *wp_torch_symbol(const char *lib, const char *name) {
+    void *p = wp_lib_symbol(lib, name);
+    if (!p) {
+        fprintf(stderr, "wheelport shim: %s not found in %s or the global scope\n", name, lib);
+        abort();
+    }
+    return p;
+}
+
+static struct wp_stream wp_as_cuda(struct wp_stream s) {
+    if (s.type == WP_DEVICE_TYPE_HIP) s.type = WP_DEVICE_TYPE_CUDA;
+    return s;
+}
+
+/* c10::cuda::getCurrentCUDAStream(signed char) -> c10::hip::getCurrentHIPStream. */
+struct wp_stream _ZN3c104wpcu20getCurrentCUDAStreamEa(int8_t device) {
+    typedef struct wp_stream (*fn_t)(int8_t);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_C10_HIP, "_ZN3c103hip19getCurrentHIPStreamEa");
+    return wp_as_cuda(fn(device));
+}
+
+/* c10::cuda::getDefaultCUDAStream(signed char) -> c10::hip::getDefaultHIPStream. */
+struct wp_stream _ZN3c104wpcu20getDefaultCUDAStreamEa(int8_t device) {
+    typedef struct wp_stream (*fn_t)(int8_t);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_C10_HIP, "_ZN3c103hip19getDefaultHIPStreamEa");
+    return wp_as_cuda(fn(device));
+}
+
+/* c10::cuda::getStreamFromPool(bool isHighPriority, signed char). */
+struct wp_stream _ZN3c104wpcu17getStreamFromPoolEba(_Bool high, int8_t device) {
+    typedef struct wp_stream (*fn_t)(_Bool, int8_t);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_C10_HIP, "_ZN3c103hip17getStreamFromPoolEba");
+    return wp_as_cuda(fn(high, device));
+}
+
+/* c10::cuda::getStreamFromPool(int priority, signed char). */
+struct wp_stream _ZN3c104wpcu17getStreamFromPoolEia(int priority, int8_t device) {
+    typedef struct wp_stream (*fn_t)(int, int8_t);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_C10_HIP, "_ZN3c103hip17getStreamFromPoolEia");
+    return wp_as_cuda(fn(priority, device));
+}
+
+/* c10::cuda::setCurrentCUDAStream(c10::cuda::CUDAStream): the type flipped back to HIP. */
+void _ZN3c104wpcu20setCurrentCUDAStreamENS0_10CUDAStreamE(struct wp_stream s) {
+    typedef void (*fn_t)(struct wp_stream);
+    static fn_t fn;
+    if (!fn)
+        fn = (fn_t)wp_torch_symbol(WP_C10_HIP,
+                                   "_ZN3c103hip19setCurrentHIPStreamENS0_9HIPStreamE");
+    if (s.type == WP_DEVICE_TYPE_CUDA) s.type = WP_DEVICE_TYPE_HIP;
+    fn(s);
+}
+
+/* at::cuda::getCurrentDeviceProperties(): ROCm PyTorch returns its cached
+ * hipDeviceProp_t* (R0600 layout for torch built with HIP >= 6); the shim returns a CUDA 12.x
+ * copy, one per distinct HIP struct (torch keeps one per device), made once. */
+#define WP_MAX_DEVICES 64
+static struct {
+    const void *hip;
+    struct wp_cudaDeviceProp cuda;
+} wp_prop_cache[WP_MAX_DEVICES];
+static int wp_prop_lock;
+
+struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void) {
+    typedef const struct wp_hipDeviceProp *(*fn_t)(void);
+    static fn_t fn;
+    if (!fn)
+        fn = (fn_t)wp_torch_symbol(WP_TORCH_HIP,
+                                   "_ZN2at4cuda26getCurrentDevicePropertiesEv");
+    const struct wp_hipDeviceProp *h = fn();
+    struct wp_cudaDeviceProp *out = NULL;
+    while (__atomic_exchange_n(&wp_prop_lock, 1, __ATOMIC_ACQUIRE)) {
+    }
+    for (int i = 0; i < WP_MAX_DEVICES && !out; i++) {
+        if (wp_prop_cache[i].hip == h) {
+            out = &wp_prop_cache[i].cuda;
+        } else if (!wp_prop_cache[i].hip) {
+            struct wp_cudaDeviceProp *prop = &wp_prop_cache[i].cuda;
+            memset(prop, 0, sizeof *prop);
+#define WP_COPY(c, hp) memcpy(&prop->c, &h->hp, sizeof prop->c);
+            WP_PROP_COPY(WP_COPY)
+#undef WP_COPY
+            wp_prop_cache[i].hip = h;
+            out = prop;
+        }
+    }
+    __atomic_store_n(&wp_prop_lock, 0, __ATOMIC_RELEASE);
+    if (!out) {
+        fprintf(stderr, "wheelport shim: more than %d devices\n", WP_MAX_DEVICES);
+        abort();
+    }
+    return out;
 }

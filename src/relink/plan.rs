@@ -25,7 +25,7 @@ pub struct Unresolved {
 pub struct Plan {
     /// The edits for [`crate::rewrite::rewrite`].
     pub edits: HostEdits,
-    /// Imports renamed to shim-library symbols (the shim library must provide them).
+    /// Imports renamed to shim-library symbols, each defined by the target's shim library.
     pub shimmed: Vec<String>,
     /// CUDA imports with no usable row.
     pub unresolved: Vec<Unresolved>,
@@ -34,7 +34,13 @@ pub struct Plan {
 }
 
 /// Build the plan for `so` from `table`.
+///
+/// A `shim`/`noop` row counts only when the target's shim library defines its symbol
+/// ([`crate::shim::shim_symbols`], read from the shim's C source: the single list that
+/// [`crate::rewrite::rewrite_host`] and `inspect` share); otherwise the import is left as it
+/// is and listed in [`Plan::unresolved`] with that reason.
 pub fn plan(table: &Table, so: &SharedObject) -> Plan {
+    let shim_defines = crate::shim::shim_symbols(table.target());
     let mut p = Plan::default();
     let mut cuda_files: Vec<String> = Vec::new();
     for n in &so.needed {
@@ -57,10 +63,21 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
                 (Kind::Rename, Some(t)) => {
                     p.edits.renames.insert(imp.name.clone(), t.clone());
                 }
-                (Kind::Shim | Kind::Noop, Some(t)) => {
+                (Kind::Shim | Kind::Noop, Some(t)) if shim_defines.contains(&t.as_str()) => {
                     p.edits.renames.insert(imp.name.clone(), t.clone());
                     p.shimmed.push(t.clone());
                 }
+                (Kind::Shim | Kind::Noop, Some(t)) => p.unresolved.push(Unresolved {
+                    import: imp.display(),
+                    reason: if shim_defines.is_empty() {
+                        format!(
+                            "shim row ({t}): no shim library for target {} yet",
+                            table.target()
+                        )
+                    } else {
+                        format!("shim row: {t} is not defined by the shim library")
+                    },
+                }),
                 _ => p.unresolved.push(Unresolved {
                     import: imp.display(),
                     reason: row.notes.clone(),

@@ -18,7 +18,8 @@ pub const SHIM_SONAME: &str = "libwheelport_shim.so";
 
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
 /// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
-/// name starts with `__wpcu`, `wpcu` or `wpblas`.
+/// name starts with `__wpcu`, `wpcu` or `wpblas`, or is a mangled C++ name (`_Z...`) holding
+/// `wpcu` (the torch rows).
 pub fn hip_shim_symbols() -> Vec<&'static str> {
     HIP_SHIM_C
         .lines()
@@ -33,12 +34,22 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
             let head = &l[..open];
             let start = head.rfind([' ', '*']).map_or(0, |i| i + 1);
             let name = &head[start..];
-            ["__wpcu", "wpcu", "wpblas"]
+            let c_name = ["__wpcu", "wpcu", "wpblas"]
                 .iter()
-                .any(|p| name.starts_with(p))
-                .then_some(name)
+                .any(|p| name.starts_with(p));
+            let mangled = name.starts_with("_Z") && name.contains("wpcu");
+            (c_name || mangled).then_some(name)
         })
         .collect()
+}
+
+/// The symbols the shim library of `target` defines: [`hip_shim_symbols`] for DTK and ROCm,
+/// none for MUSA (no shim library yet).
+pub fn shim_symbols(target: crate::relink::Target) -> Vec<&'static str> {
+    match target {
+        crate::relink::Target::Dtk | crate::relink::Target::Rocm => hip_shim_symbols(),
+        crate::relink::Target::Musa => Vec::new(),
+    }
 }
 
 /// Build the HIP shim as `out_dir/libwheelport_shim.so`, depending on `runtime_soname`

@@ -30,6 +30,15 @@ pub const CUBLAS_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/cublas_e
 /// `driver_entry.tsv`: `cuda_name hip_name` (CUDA driver API function → HIP function).
 pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_entry.tsv");
 
+/// `structs.tsv`: `struct field ctype count offset size` for `cudaFuncAttributes`,
+/// `cudaPointerAttributes` (CUDA 12.9, gcc) and `hipFuncAttributes`, `hipPointerAttribute_t`
+/// (field order of `cyhip.pxd`, offsets measured on the binding, `?` where it cannot); each
+/// struct's first row is `@size` with the struct size in the `size` column.
+pub const STRUCTS_TSV: &str = include_str!("../../shims/hip/tables/structs.tsv");
+/// `runtime_enums.tsv`: `enum cuda_name cuda_value hip_name hip_value` (cudaFuncAttribute →
+/// hipFuncAttribute, cudaMemoryType ↔ hipMemoryType).
+pub const RUNTIME_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/runtime_enums.tsv");
+
 /// The data rows of a table: comment lines dropped, columns split at tabs.
 pub fn rows(tsv: &str) -> impl Iterator<Item = Vec<&str>> {
     tsv.lines()
@@ -114,12 +123,55 @@ pub fn cublas_pairs(enum_name: &str) -> Vec<(i64, i64)> {
         .collect()
 }
 
+/// The fields of one struct of `structs.tsv` (`cudaFuncAttributes`, `hipFuncAttributes`,
+/// `cudaPointerAttributes`, `hipPointerAttribute_t`) in declaration order, and its size in
+/// bytes (the `@size` row).
+pub fn small_struct(name: &str) -> (Vec<Field>, usize) {
+    let mut size = 0;
+    let mut out = Vec::new();
+    for r in rows(STRUCTS_TSV).filter(|r| r[0] == name) {
+        if r[1] == "@size" {
+            size = r[4].parse().unwrap_or(0);
+            continue;
+        }
+        out.push(Field {
+            name: r[1].into(),
+            ctype: r[2].into(),
+            count: r[3].parse().unwrap_or(1),
+            offset: r[4].parse().ok(),
+        });
+    }
+    (out, size)
+}
+
+/// `(cuda value, hip value)` pairs of one enum of `runtime_enums.tsv` (`cudaFuncAttribute`,
+/// `cudaMemoryType`), rows where both sides exist.
+pub fn runtime_enum_pairs(enum_name: &str) -> Vec<(i64, i64)> {
+    rows(RUNTIME_ENUMS_TSV)
+        .filter(|r| r[0] == enum_name)
+        .filter_map(|r| Some((r[2].parse().ok()?, r[4].parse().ok()?)))
+        .collect()
+}
+
+/// The fields two structs share by name, in the CUDA struct's order: what the shim copies.
+pub fn shared_fields(cuda: &str, hip: &str) -> Vec<String> {
+    let (h, _) = small_struct(hip);
+    small_struct(cuda)
+        .0
+        .into_iter()
+        .filter(|f| h.iter().any(|g| g.name == f.name))
+        .map(|f| f.name)
+        .collect()
+}
+
 /// The C spelling of a table type: the UUID structs and HIP's 4-byte bitfield struct
 /// `hipDeviceArch_t` (21 one-bit `unsigned int` fields) get stand-ins of the same layout.
 fn c_type(t: &str) -> &str {
     match t {
         "cudaUUID_t" | "hipUUID_t" => "wp_uuid_t",
         "hipDeviceArch_t" => "wp_arch_t",
+        // enums are int-sized in both ABIs (System V x86-64: an enum with values in int range)
+        "enum cudaMemoryType" | "hipMemoryType" => "int",
         o => o,
     }
 }
@@ -171,6 +223,36 @@ pub fn c_header() -> String {
         o,
         "_Static_assert(sizeof(struct wp_hipDeviceProp) == {hip_size}, \"hipDeviceProp_tR0600 size\");"
     );
+    for (cuda, hip, c_cuda, c_hip, copy) in [
+        (
+            "cudaFuncAttributes",
+            "hipFuncAttributes",
+            "wp_cudaFuncAttributes",
+            "wp_hipFuncAttributes",
+            "WP_FUNC_ATTR_COPY",
+        ),
+        (
+            "cudaPointerAttributes",
+            "hipPointerAttribute_t",
+            "wp_cudaPointerAttributes",
+            "wp_hipPointerAttribute",
+            "WP_POINTER_ATTR_COPY",
+        ),
+    ] {
+        for (name, c_name) in [(cuda, c_cuda), (hip, c_hip)] {
+            let (fields, size) = small_struct(name);
+            struct_decl(&mut o, c_name, &fields);
+            let _ = writeln!(
+                o,
+                "_Static_assert(sizeof(struct {c_name}) == {size}, \"{name} size\");"
+            );
+        }
+        let _ = writeln!(o, "#define {copy}(X) \\");
+        for f in shared_fields(cuda, hip) {
+            let _ = writeln!(o, "    X({f}) \\");
+        }
+        o.push('\n');
+    }
     o.push_str("#define WP_PROP_COPY(X) \\\n");
     for (c, h) in device_prop_copies() {
         let _ = writeln!(o, "    X({c}, {h}) \\");
@@ -178,6 +260,19 @@ pub fn c_header() -> String {
     o.push('\n');
     pair_table(&mut o, "wp_error_pairs", &value_pairs(ERRORS_TSV));
     pair_table(&mut o, "wp_attr_pairs", &value_pairs(DEVICE_ATTR_TSV));
+    pair_table(
+        &mut o,
+        "wp_func_attr_pairs",
+        &runtime_enum_pairs("cudaFuncAttribute"),
+    );
+    pair_table(
+        &mut o,
+        "wp_memtype_pairs",
+        &runtime_enum_pairs("cudaMemoryType"),
+    );
+    if let Some(r) = rows(RUNTIME_ENUMS_TSV).find(|r| r[1] == "cudaMemoryTypeDevice") {
+        let _ = writeln!(o, "#define WP_CUDA_MEMORY_TYPE_DEVICE {}", r[2]);
+    }
     for (e, n) in [
         ("cublasStatus_t", "wp_blas_status"),
         ("cublasOperation_t", "wp_blas_op"),

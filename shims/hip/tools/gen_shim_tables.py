@@ -47,7 +47,7 @@ PROV_CUDA = "nvidia-cuda-runtime-cu12 12.9.79 include/driver_types.h (gcc-compil
 PROV_CUBLAS = "nvidia-cublas-cu12 12.9.1.4 include/cublas_api.h, nvidia-cuda-runtime-cu12 12.9.79 include/library_types.h (gcc-compiled)"
 PROV_HIP = "rocm-bindings-hip 10.0.0.0.1.2 (Cython compiled against ROCm hip headers; values read from the module)"
 PROV_HIPBLAS = "rocm-bindings-libraries 10.0.0.0.1.2 (hipblas module, compiled against hipBLAS headers)"
-PROV_MAP = "hip-python-interop 10.0.0.0.1.2 cuda/bindings/cyruntime.pxd, cydriver.pxd (AMD's cudaX -> hipX pairs)"
+PROV_MAP = "hip-python-interop 10.0.0.0.1.2 cuda/bindings/cyruntime.pxd, cydriver.pxd (AMD's cudaX -> hipX pairs; errors and runtime enums it does not pair: the name rule cudaX -> hipX)"
 
 
 def enum_names(path, enum):
@@ -111,10 +111,11 @@ with open(os.path.join(OUT, "errors.tsv"), "w") as f:
     header(f, "wheelport-shim-errors/1", "cudaError_t (CUDA 12.9) <-> hipError_t",
            f"{PROV_CUDA}; {PROV_HIP}; {PROV_MAP}",
            ["cuda_name cuda_value hip_name hip_value ('-': no counterpart); one row per cudaError_t",
+            "enumerator, paired by hip-python-interop, else by the name rule cudaErrorX -> hipErrorX,",
             "enumerator, then one row per hipError_t value that no CUDA row reaches (cuda '-')"])
     used = set()
     for n, v in zip(names, vals):
-        h = rt_pairs.get(n)
+        h = rt_pairs.get(n) or ("hip" + n[4:])
         hv = hip_err.get(h) if h else None
         if hv is not None:
             used.add(hv)
@@ -239,4 +240,77 @@ with open(os.path.join(OUT, "driver_entry.tsv"), "w") as f:
     for cu, hp in sorted(drv_pairs.items()):
         if cu.startswith("cu") and not cu.startswith("cuda") and hp in declared:
             f.write(f"{cu}\t{hp}\n")
+
+# 6. cudaFuncAttributes / cudaPointerAttributes (CUDA 12.9, gcc) and their HIP counterparts.
+driver_types = open(os.path.join(CUDA_INC, "driver_types.h")).read()
+
+
+def cuda_struct(name):
+    body = re.search(r"struct __device_builtin__ " + name + r"\s*\{(.*?)\n\};", driver_types, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    fields = re.findall(r"^\s*([\w ]+?[\s*]+)(\w+)(?:\[(\d+)\])?\s*;", body, re.M)
+    exprs = [f"sizeof(struct {name})"]
+    for t, n, c in fields:
+        exprs += [f"offsetof(struct {name}, {n})", f"sizeof(((struct {name}*)0)->{n})"]
+    v = c_values([CUDA_INC], ["driver_types.h"], exprs)
+    return v[0], [(" ".join(t.split()), n, int(c or 1), v[1 + 2 * i], v[2 + 2 * i]) for i, (t, n, c) in enumerate(fields)]
+
+
+def hip_struct(name):
+    body = re.search(r"cdef struct " + name + r":\n(.*?)\n\n", pxd, re.S).group(1)
+    fields = re.findall(r"^\s+([\w ]+?[\s*]+)(\w+)(?:\[(\d+)\])?\s*$", body, re.M)
+    obj = getattr(hip, name)()
+    size, b = obj.c_sizeof(), obj.as_c_void_p().value
+    out = []
+    for t, n, c in fields:
+        ctypes.memset(b, 0, size)
+        off = None
+        try:
+            setattr(obj, n, 0x5A5A1234)
+            i = ctypes.string_at(b, size).find((0x5A5A1234).to_bytes(4, "little"))
+            off = i if i >= 0 else None
+        except Exception:
+            pass
+        out.append((" ".join(t.split()), n, int(c or 1), off))
+    return size, out
+
+
+with open(os.path.join(OUT, "structs.tsv"), "w") as f:
+    header(f, "wheelport-shim-structs/1",
+           "cudaFuncAttributes, cudaPointerAttributes (CUDA 12.9) and hipFuncAttributes, hipPointerAttribute_t",
+           f"{PROV_CUDA}; rocm-bindings-hip 10.0.0.0.1.2 rocm/bindings/cyhip.pxd field lists, offsets measured on the compiled binding, sizes its c_sizeof()",
+           ["struct field ctype count offset size; the first row of each struct is '@size' with the struct size",
+            "in the offset column; CUDA offsets and sizes printed by gcc; HIP offsets measured on the binding",
+            "for fields it can write ('?' otherwise: the tests compute them with gcc from the .pxd order), HIP field sizes '?'"])
+    for cname, hname in (("cudaFuncAttributes", "hipFuncAttributes"), ("cudaPointerAttributes", "hipPointerAttribute_t")):
+        size, fields = cuda_struct(cname)
+        f.write(f"{cname}\t@size\t-\t-\t{size}\t-\n")
+        for t, n, c, off, sz in fields:
+            f.write(f"{cname}\t{n}\t{t}\t{c}\t{off}\t{sz}\n")
+        size, fields = hip_struct(hname)
+        f.write(f"{hname}\t@size\t-\t-\t{size}\t-\n")
+        for t, n, c, off in fields:
+            f.write(f"{hname}\t{n}\t{t}\t{c}\t{'?' if off is None else off}\t?\n")
+
+# 7. Runtime enums the shim translates: cudaFuncAttribute, cudaMemoryType.
+with open(os.path.join(OUT, "runtime_enums.tsv"), "w") as f:
+    header(f, "wheelport-shim-runtime-enums/1", "cudaFuncAttribute, cudaMemoryType (CUDA 12.9) <-> hipFuncAttribute, hipMemoryType",
+           f"{PROV_CUDA}; {PROV_HIP}; {PROV_MAP}",
+           ["enum cuda_name cuda_value hip_name hip_value ('-': no counterpart); one row per CUDA enumerator",
+            "(paired by hip-python-interop, else by the name rule cudaX -> hipX), then one per HIP",
+            "enumerator that no CUDA row reaches (cuda '-')"])
+    for cu, hp in (("cudaFuncAttribute", "hipFuncAttribute"), ("cudaMemoryType", "hipMemoryType")):
+        names = enum_names(os.path.join(CUDA_INC, "driver_types.h"), cu)
+        vals = c_values([CUDA_INC], ["driver_types.h"], names)
+        hvals = {m.name: int(m) for m in getattr(hip, hp)}
+        used = set()
+        for n, v in zip(names, vals):
+            h = rt_pairs.get(n) or ("hip" + n[4:])
+            hv = hvals.get(h) if h else None
+            if hv is not None:
+                used.add(h)
+            f.write(f"{cu}\t{n}\t{v}\t{h if hv is not None else '-'}\t{hv if hv is not None else '-'}\n")
+        for h, hv in hvals.items():
+            if h not in used:
+                f.write(f"{cu}\t-\t-\t{h}\t{hv}\n")
 print("ok", cuda_size, hip_size)
