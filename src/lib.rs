@@ -21,6 +21,9 @@
 //! * [`bundle`] — the clang offload bundle that carries HIP code objects.
 //! * [`inspect`] — the `wheelport inspect` report model, its JSON schema and the
 //!   human-readable rendering.
+//! * [`convert`] — the main job: inspect, device code, host rewrite, repack, policy.
+//! * [`report`] — the conversion report (JSON schema `docs/report.schema.json`), the
+//!   provenance file and the terminal table.
 //! * [`cli`] — command-line argument definitions (clap).
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
@@ -30,6 +33,7 @@
 
 pub mod bundle;
 pub mod cli;
+pub mod convert;
 pub mod cubin;
 pub mod elf;
 pub mod error;
@@ -38,6 +42,7 @@ pub mod inspect;
 pub mod lower;
 pub mod ptx;
 pub mod relink;
+pub mod report;
 pub mod rewrite;
 pub mod shim;
 pub mod stub;

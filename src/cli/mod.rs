@@ -21,6 +21,16 @@ pub mod exit {
     pub const NOT_IMPLEMENTED: u8 = 3;
     /// PTX parsing found errors (`wheelport ptx parse`).
     pub const PTX_ERRORS: u8 = 4;
+    /// `convert`: kernels could not be translated (SASS-only, arch-guard stubs, invalid PTX,
+    /// unsupported forms, no device build); the table says which and why. Nothing was
+    /// written (`--allow-partial` writes anyway).
+    pub const UNTRANSLATED: u8 = 5;
+    /// `convert --allow-partial`: the outputs were written, but some kernels were not
+    /// translated (listed in the table and the report).
+    pub const PARTIAL: u8 = 6;
+    /// `convert --strict`: CUDA imports or DT_NEEDED entries have no mapping on the target;
+    /// nothing was written.
+    pub const UNRESOLVED_IMPORTS: u8 = 7;
 }
 
 /// Convert prebuilt CUDA Python wheels for Hygon DCU (dtk), AMD ROCm (rocm) and Moore
@@ -42,6 +52,21 @@ pub enum Target {
     Rocm,
     /// Moore Threads MUSA.
     Musa,
+    /// The NVIDIA twin target: the same lowering built for nvptx64, to check conversions on
+    /// an NVIDIA GPU (imports stay CUDA).
+    Cuda,
+}
+
+impl Target {
+    /// The profile name (`dtk`, `rocm`, `musa`, `cuda`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Dtk => "dtk",
+            Target::Rocm => "rocm",
+            Target::Musa => "musa",
+            Target::Cuda => "cuda",
+        }
+    }
 }
 
 /// The subcommands.
@@ -55,9 +80,40 @@ pub enum Command {
         /// The target stack.
         #[arg(long, value_enum)]
         target: Target,
-        /// Output directory.
-        #[arg(short = 'o', long)]
-        out: Option<PathBuf>,
+        /// Output directory (created if needed; default `wheelhouse`).
+        #[arg(short = 'o', long, default_value = "wheelhouse")]
+        out: PathBuf,
+        /// Offload architectures to build device code for, comma-separated (default: the
+        /// target profile's, e.g. gfx906 for dtk).
+        #[arg(long = "offload-arch", value_delimiter = ',')]
+        offload_arch: Vec<String>,
+        /// Write the conversion report as JSON to this file (schema docs/report.schema.json).
+        #[arg(long = "json", value_name = "REPORT")]
+        json: Option<PathBuf>,
+        /// Write the wheels even when kernels cannot be translated; they are listed and the
+        /// exit code is 6.
+        #[arg(long = "allow-partial", conflicts_with = "strict")]
+        allow_partial: bool,
+        /// Also fail (exit 7) when a CUDA import or library has no mapping on the target.
+        #[arg(long)]
+        strict: bool,
+        /// Worker threads for the per-.so stages (default: the number of CPUs).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// The local version label of converted wheels (default: the target name, giving
+        /// e.g. 2.6.2+dtk).
+        #[arg(long = "local-version")]
+        local_version: Option<String>,
+        /// A relink table whose rows win over the built-in ones; may be given several times.
+        #[arg(long = "relink-table")]
+        relink_tables: Vec<PathBuf>,
+        /// List every kernel not translated in the terminal table (default: the first 8 per
+        /// reason).
+        #[arg(long = "all-kernels")]
+        all_kernels: bool,
+        /// No progress bars.
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
     /// Show what a wheel or shared object holds: libraries, CUDA imports, fatbins, kernels.
     Inspect {
@@ -82,6 +138,9 @@ pub enum Command {
         /// the built-in ones; may be given several times. Needs `--target`.
         #[arg(long = "relink-table", requires = "target")]
         relink_tables: Vec<PathBuf>,
+        /// Also write a self-contained HTML compatibility report to this file.
+        #[arg(long, value_name = "REPORT.html")]
+        html: Option<PathBuf>,
     },
     /// Work on PTX files directly.
     Ptx {
