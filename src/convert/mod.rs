@@ -329,11 +329,32 @@ fn prepare(
         InputKind::SharedObject
     };
     let fail = |e: Error| (kind, e);
-    let sha = sha256_file(path).map_err(fail)?;
+    // The input's hash is computed while the rest is read.
+    let (sha, rest) = rayon::join(
+        || sha256_file(path),
+        || prepare_rest(path, &display, is_wheel, kind, opts, archs, device),
+    );
+    let mut p = rest?;
+    p.conv.sha256 = Some(sha.map_err(fail)?);
+    Ok(p)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn prepare_rest(
+    path: &Path,
+    display: &str,
+    is_wheel: bool,
+    kind: InputKind,
+    opts: &Options,
+    archs: &[String],
+    device: &dyn DeviceBuilder,
+) -> std::result::Result<Prepared, (InputKind, Error)> {
+    let fail = |e: Error| (kind, e);
+    let display = display.to_string();
     let mut conv = InputConversion {
         path: display.clone(),
         kind,
-        sha256: Some(sha),
+        sha256: None,
         version: None,
         new_version: None,
         output: None,
@@ -426,14 +447,15 @@ fn read_one(
     device: &dyn DeviceBuilder,
 ) -> Result<Work> {
     let wheel_display = path.display().to_string();
-    let (map, display, spliceable) = if is_wheel {
-        let (m, index) = splice::spool_member(path, name)?;
+    let (map, digest, display, spliceable) = if is_wheel {
+        let (m, digest, index) = splice::spool_member(path, name)?;
         let display = format!("{wheel_display}!{name}");
-        (m, display, index)
+        (m, digest, display, index)
     } else {
-        (map_path(path)?, wheel_display.clone(), None)
+        let m = map_path(path)?;
+        let digest: [u8; 32] = Sha256::digest(&m[..]).into();
+        (m, digest, wheel_display.clone(), None)
     };
-    let digest = Sha256::digest(&map[..]);
     if let Some(a) = audit {
         let at = a.header_offsets.get(name).copied().unwrap_or(0);
         let row = a.record.get(name).ok_or_else(|| {

@@ -115,7 +115,10 @@ fn deflate_piece(data: &[u8], level: u32, finish: bool, out: &mut Vec<u8>) {
 /// # Errors
 /// [`ErrorKind::Wheel`] (naming the wheel and the member's header offset) for corrupt
 /// compressed data, a CRC-32 mismatch, or data that does not expand to the declared size.
-pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, Option<Index>)> {
+///
+/// Returns the mapped bytes, their SHA-256 (computed while inflating, so the bytes are read
+/// once) and the index.
+pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32], Option<Index>)> {
     let display = wheel.display().to_string();
     let f = std::fs::File::open(wheel).map_err(|e| Error::io(&display, e))?;
     let mut zin = zip::ZipArchive::new(f).map_err(|e| {
@@ -149,7 +152,8 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, Option<I
     if method != zip::CompressionMethod::Deflated {
         let mut r = crate::wheel::WheelReader::open(wheel)?;
         let m = r.shared_object(name)?;
-        return Ok((m.map, None));
+        let digest = Sha256::digest(&m.map[..]).into();
+        return Ok((m.map, digest, None));
     }
     if size > super::archive::MAX_MEMBER_SIZE {
         return Err(werr(format!("declares {size} bytes, over the limit")));
@@ -167,6 +171,7 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, Option<I
     let mut boundaries = Vec::new();
     let mut out_total = 0u64;
     let mut crc_now = 0u32;
+    let mut sha = Sha256::new();
     {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut tmp);
         let mut buf = vec![0u8; 1 << 20];
@@ -204,6 +209,7 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, Option<I
                     break Err(werr(format!("expands past its declared {size} bytes")));
                 }
                 crc_now = zlib_rs::crc32::crc32(crc_now, &buf[..produced]);
+                sha.update(&buf[..produced]);
                 if let Err(e) = w.write_all(&buf[..produced]) {
                     break Err(Error::io(&display, e));
                 }
@@ -245,6 +251,7 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, Option<I
     let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(|e| Error::io(&display, e))?;
     Ok((
         map,
+        sha.finalize().into(),
         Some(Index {
             compressed,
             boundaries,
@@ -294,6 +301,27 @@ pub fn empty() -> Precompressed {
 /// Deflate `new`, re-using the original stream described by `index` (whose data is `old`)
 /// where possible; without an index, deflate it all.
 pub fn deflate_member(old: &[u8], new: &[u8], index: Option<&Index>) -> Precompressed {
+    let (digest, (deflated, crc32)) = rayon::join(
+        || Sha256::digest(new),
+        || {
+            (
+                splice_stream(old, new, index),
+                zlib_rs::crc32::crc32(0, new),
+            )
+        },
+    );
+    Precompressed {
+        deflated,
+        crc32,
+        size: new.len() as u64,
+        record_hash: format!(
+            "sha256={}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest)
+        ),
+    }
+}
+
+fn splice_stream(old: &[u8], new: &[u8], index: Option<&Index>) -> Vec<u8> {
     let mut out = Out {
         bytes: Vec::with_capacity(new.len() / 3),
     };
@@ -352,15 +380,7 @@ pub fn deflate_member(old: &[u8], new: &[u8], index: Option<&Index>) -> Precompr
     if !ended {
         deflate_piece(&new[pos as usize..], level, true, &mut out.bytes);
     }
-    Precompressed {
-        deflated: out.bytes,
-        crc32: zlib_rs::crc32::crc32(0, new),
-        size: new.len() as u64,
-        record_hash: format!(
-            "sha256={}",
-            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(new))
-        ),
-    }
+    out.bytes
 }
 
 #[cfg(test)]
@@ -404,8 +424,9 @@ mod tests {
         .unwrap();
         z.write_all(old).unwrap();
         z.finish().unwrap();
-        let (map, ix) = spool_member(&p, "m.so").unwrap();
+        let (map, digest, ix) = spool_member(&p, "m.so").unwrap();
         assert_eq!(&map[..], old);
+        assert_eq!(digest[..], Sha256::digest(old)[..]);
         ix.unwrap()
     }
 
