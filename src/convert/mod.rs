@@ -22,8 +22,10 @@
 //! 6. **write** — [`crate::wheel::repack::repack_with`] with the new members, the provenance
 //!    file and the new local version label, to a temporary file renamed into place.
 //!
-//! A run writes all its outputs or none: inputs are all read and checked before the first
-//! output is written.
+//! A run writes all its outputs or none: every output is written to a staging folder inside
+//! the output folder and renamed into place only when all were written; on an error (for
+//! instance a member whose RECORD row lies, found while it is copied) the staging folder is
+//! removed, and so is the output folder if this run created it.
 
 pub mod device;
 
@@ -256,6 +258,7 @@ pub fn convert(
     if write {
         // Stages 5-6: every output goes to a temporary file first; they are renamed into
         // place only when all of them were written.
+        let created_out_dir = !opts.out_dir.exists();
         let result = (|| -> Result<(tempfile::TempDir, Vec<PathBuf>)> {
             std::fs::create_dir_all(&opts.out_dir)
                 .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
@@ -287,14 +290,29 @@ pub fn convert(
                 totals.outputs_written = outs.len();
             }
             Err(e) => {
+                if created_out_dir {
+                    // Only removes it when empty: nothing of anyone else's goes.
+                    let _ = std::fs::remove_dir(&opts.out_dir);
+                }
+                let kind = if e.kind == ErrorKind::Wheel {
+                    "an input is malformed or lies"
+                } else {
+                    "writing failed"
+                };
                 for p in &mut prepared {
+                    if p.conv.error.is_none()
+                        && (e.file == p.conv.path
+                            || e.file.starts_with(&format!("{}!", p.conv.path)))
+                    {
+                        p.conv.error = Some((&e).into());
+                    }
                     p.conv.output = None;
                 }
                 report.inputs.extend(prepared.into_iter().map(|p| p.conv));
                 report.totals = totals;
                 report.status = Status::InputError;
                 report.exit_code = crate::cli::exit::INPUT_ERROR;
-                report.message = format!("writing failed, nothing was written: {e}");
+                report.message = format!("{kind}, nothing was written: {e}");
                 return Ok(report);
             }
         }
