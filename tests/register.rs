@@ -7,9 +7,25 @@
 mod common;
 
 use common::*;
+use std::collections::BTreeMap;
 use std::process::Command;
 use wheelport::relink::{load_builtin, plan, Target};
-use wheelport::rewrite::{rewrite, Registration};
+use wheelport::rewrite::{rewrite, rewrite_host, Registration, ShimPlacement};
+
+/// HIP functions the shim library imports (shims/hip/wheelport_shim.c), provided by the stub.
+const HIP_CALLED_BY_SHIM: &[&str] = &[
+    "hipLaunchKernel",
+    "hipLaunchKernel_spt",
+    "hipGetDevicePropertiesR0600",
+    "hipDeviceGetAttribute",
+    "hipGetErrorString",
+    "hipGetErrorName",
+    "hipGetLastError",
+    "hipPeekAtLastError",
+    "__hipUnregisterFatBinary",
+    "__hipRegisterFunction",
+    "__hipRegisterVar",
+];
 
 const STUB_REGISTER: &str = r#"
 #include <string.h>
@@ -51,15 +67,16 @@ fn wrapper_points_at_a_hip_bundle() {
     let w = &so.wrappers[0];
     let table = load_builtin(Target::Rocm).unwrap();
     let mut p = plan(&table, &so);
-    // With the wrapper in HIP form, registration is HIP's own ABI (reference §3.1): the
-    // table renames the entry points.
+    // The registration entry points go through the shim, which registers HIPF wrappers with
+    // HIP's own ABI (reference §3.1) and skips SASS-only modules.
     for (c, h) in [
-        ("__cudaRegisterFatBinary", "__hipRegisterFatBinary"),
-        ("__cudaRegisterFunction", "__hipRegisterFunction"),
-        ("__cudaUnregisterFatBinary", "__hipUnregisterFatBinary"),
+        ("__cudaRegisterFatBinary", "__wpcuRegisterFatBinary"),
+        ("__cudaRegisterFunction", "__wpcuRegisterFunction"),
+        ("__cudaUnregisterFatBinary", "__wpcuUnregisterFatBinary"),
     ] {
         assert_eq!(p.edits.renames.get(c).map(String::as_str), Some(h), "{c}");
     }
+    let defined = wheelport::shim::hip_shim_symbols();
     let bundle = wheelport::bundle::write_hip(&[("gfx906", &co)]);
     p.edits.registrations = vec![Registration {
         wrapper_address: w.address,
@@ -125,30 +142,97 @@ fn wrapper_points_at_a_hip_bundle() {
     assert_eq!(code, 0, "{e}");
     assert!(list.contains("hipv4-amdgcn-amd-amdhsa--gfx906"), "{list}");
 
-    // Load time: the constructor registers the wrapper with the stub runtime.
-    let mut names: Vec<&String> = p
-        .edits
-        .renames
-        .values()
-        .filter(|n| n.as_str() != "__hipRegisterFatBinary")
-        .collect();
-    names.sort();
-    names.dedup();
-    let mut c_src: String = names
-        .iter()
-        .map(|n| format!("long {n}(void) {{ return 0; }}\n"))
-        .collect();
-    c_src.push_str(STUB_REGISTER);
-    let rt = stub_runtime(dir, "libamdhip64.so.6", &c_src);
-    let (code, outp, e) = python_bind_now(
-        "import ctypes, sys\nctypes.CDLL(sys.argv[1])\nprint(ctypes.CDLL('libamdhip64.so.6').stub_registrations_ok())",
-        &[&new],
-        &rt,
-    );
-    assert_eq!(code, 0, "{e}");
-    assert_eq!(
-        outp.trim(),
-        "1",
-        "the constructor did not register a valid HIP wrapper"
-    );
+    // Load time: the one-call host rewrite (rewrite_host) with the real shim library shipped
+    // in `<dist>.libs/`; the constructor registers the wrapper through the shim with the stub
+    // runtime. Without device code the module is skipped: it loads and registers nothing.
+    let (shim_name, shim) = wheelport::shim::shim_for_table(&table).unwrap();
+    let profile = wheelport::target::profile("rocm").unwrap();
+    let placement = ShimPlacement {
+        so_path: "pkg/sass_ptx.so".into(),
+        libs_dir: "pkg.libs".into(),
+    };
+    for (label, device) in [
+        (
+            "with device code",
+            BTreeMap::from([(w.address, bundle.clone())]),
+        ),
+        ("without", BTreeMap::new()),
+    ] {
+        let r = rewrite_host(
+            &data,
+            "sass_ptx.so",
+            profile,
+            &table,
+            &device,
+            Some(&placement),
+        )
+        .unwrap();
+        let wheel = dir.join(format!("wheel-{}", device.len()));
+        std::fs::create_dir_all(wheel.join("pkg")).unwrap();
+        std::fs::create_dir_all(wheel.join("pkg.libs")).unwrap();
+        std::fs::write(wheel.join("pkg/sass_ptx.so"), &r.bytes).unwrap();
+        std::fs::write(wheel.join("pkg.libs").join(&shim_name), &shim).unwrap();
+        let (_, dynamic, _) = run(Command::new(&readelf)
+            .arg("-d")
+            .arg(wheel.join("pkg/sass_ptx.so")));
+        assert!(
+            dynamic.contains("Shared library: [libwheelport_shim.so]"),
+            "{dynamic}"
+        );
+        assert!(dynamic.contains("[$ORIGIN/../pkg.libs]"), "{dynamic}");
+        assert_eq!(
+            r.report.needed_added,
+            vec!["libwheelport_shim.so".to_string()]
+        );
+        assert!(r
+            .report
+            .shimmed
+            .contains(&"__wpcuRegisterFatBinary".to_string()));
+        // The kernels of the module (cubin STO_CUDA_ENTRY symbols of kernels.cu).
+        let kernels = if device.is_empty() {
+            assert_eq!(r.report.registered, vec![]);
+            assert_eq!(r.report.skipped.len(), 1);
+            assert!(
+                r.report.skipped[0]
+                    .reason
+                    .contains("PTX was not translated"),
+                "{:?}",
+                r.report.skipped
+            );
+            r.report.skipped[0].kernels.clone()
+        } else {
+            assert_eq!(r.report.registered.len(), 1);
+            r.report.registered[0].kernels.clone()
+        };
+        assert!(kernels.iter().any(|k| k.contains("saxpy")), "{kernels:?}");
+        let mut names: Vec<String> = r
+            .report
+            .renamed
+            .iter()
+            .map(|(_, t)| t.clone())
+            .filter(|n| !defined.contains(&n.as_str()))
+            .collect();
+        names.extend(HIP_CALLED_BY_SHIM.iter().map(|s| s.to_string()));
+        names.retain(|n| n != "__hipRegisterFatBinary");
+        names.sort();
+        names.dedup();
+        let mut c_src: String = names
+            .iter()
+            .map(|n| format!("long {n}(void) {{ return 0; }}\n"))
+            .collect();
+        c_src.push_str(STUB_REGISTER);
+        let rt = stub_runtime(&wheel, "libamdhip64.so.6", &c_src);
+        let (code, outp, e) = python_bind_now(
+            "import ctypes, sys\nctypes.CDLL(sys.argv[1])\nprint(ctypes.CDLL('libamdhip64.so.6').stub_registrations_ok())",
+            &[&wheel.join("pkg/sass_ptx.so")],
+            &rt,
+        );
+        assert_eq!(code, 0, "{label}: {e}");
+        let want = if device.is_empty() { "0" } else { "1" };
+        assert_eq!(
+            outp.trim(),
+            want,
+            "{label}: registrations seen by the runtime"
+        );
+    }
 }

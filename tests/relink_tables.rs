@@ -95,10 +95,15 @@ fn runtime_renames_and_shims() {
             tab.symbol("__cudaRegisterManagedVar").unwrap().kind,
             Kind::Shim
         );
+        // Registration goes through the shim, which skips SASS-only modules.
         let f = tab.symbol("__cudaRegisterFunction").unwrap();
         assert_eq!(
-            (f.kind, f.target_name.as_deref()),
-            (Kind::Rename, Some("__hipRegisterFunction"))
+            (f.kind, f.target_name.as_deref(), f.via.as_deref()),
+            (
+                Kind::Shim,
+                Some("__wpcuRegisterFunction"),
+                Some("__hipRegisterFunction")
+            )
         );
         // _ptsz/_ptds map to HIP's _spt variants where HIP declares one.
         let s = tab.symbol("cudaMemcpyAsync_ptsz").unwrap();
@@ -126,16 +131,20 @@ fn runtime_renames_and_shims() {
         let e = e.symbol("__cudaRegisterFatBinaryEnd").unwrap();
         assert_eq!(e.kind, Kind::Noop, "{t}");
         assert!(e.target_name.is_some(), "{t}: a noop names its shim symbol");
-        // HIP stacks register the rewritten HIPF wrapper with HIP's own entry point; MUSA's
-        // registration format is unknown, so it stays a shim.
+        // HIP stacks register the rewritten HIPF wrapper through the shim, which calls HIP's
+        // own entry point and skips SASS-only modules; MUSA's format is unknown: a shim too.
         let reg = table(t);
         let reg = reg.symbol("__cudaRegisterFatBinary").unwrap();
         if t == Target::Musa {
             assert_eq!(reg.kind, Kind::Shim);
         } else {
             assert_eq!(
-                (reg.kind, reg.target_name.as_deref()),
-                (Kind::Rename, Some("__hipRegisterFatBinary")),
+                (reg.kind, reg.target_name.as_deref(), reg.via.as_deref()),
+                (
+                    Kind::Shim,
+                    Some("__wpcuRegisterFatBinary"),
+                    Some("__hipRegisterFatBinary")
+                ),
                 "{t}"
             );
         }

@@ -143,11 +143,11 @@ SONAMES = {
 # function the shim calls ('-' for none); for rename rows it is the target name.
 # ---------------------------------------------------------------------------------
 CUDART_HIP = {
-    "__cudaRegisterFatBinary": ("rename", "__hipRegisterFatBinary", "same parameter list once wheelport rewrites the wrapper to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2); a module whose wrapper is not rewritten (SASS only) must not reach it"),
+    "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "the shim registers a wrapper that wheelport rewrote to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2) and skips one that still carries the CUDA magic (a SASS-only module), returning a handle that makes the module's later registration calls no-ops"),
     "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
-    "__cudaRegisterFunction": ("rename", "__hipRegisterFunction", "same parameter list; the module handle comes from the fatbin shim (reference §3); not in HIP's public headers, exported per ROCm/clr hip_hcc.map.in"),
-    "__cudaRegisterVar": ("rename", "__hipRegisterVar", "same parameter list (reference §3); exported per ROCm/clr hip_hcc.map.in"),
-    "__cudaUnregisterFatBinary": ("rename", "__hipUnregisterFatBinary", "reference §3; exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaRegisterFunction": ("shim", "__hipRegisterFunction", "same parameter list as __hipRegisterFunction (reference §3), forwarded unless the handle is the shim's skipped-module handle (SASS-only module); exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaRegisterVar": ("shim", "__hipRegisterVar", "same parameter list (reference §3), forwarded unless the handle is the skipped-module handle; exported per ROCm/clr hip_hcc.map.in"),
+    "__cudaUnregisterFatBinary": ("shim", "__hipUnregisterFatBinary", "forwarded unless the handle is the skipped-module handle (reference §3); exported per ROCm/clr hip_hcc.map.in"),
     "__cudaPushCallConfiguration": ("rename", "__hipPushCallConfiguration", "CUDA returns unsigned, HIP hipError_t: both 32-bit (reference §3)"),
     "__cudaPopCallConfiguration": ("rename", "__hipPopCallConfiguration", "CUDA returns unsigned, HIP hipError_t: both 32-bit (reference §3)"),
     "__cudaRegisterManagedVar": ("shim", "__hipRegisterManagedVar", "parameter lists differ (CUDA: handle, host var address, device address, name, ext, size, constant, global; HIP: module, pointer, init value, name, size, align)"),
@@ -170,8 +170,10 @@ CUDART_HIP = {
     "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPointByVersion (reference §4 row 11)"),
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API; no HIP counterpart"),
     "cudaEventElapsedTime_v2": ("unsupported", "-", "not in HIP's headers (rocm-bindings-hip); hipEventElapsedTime may serve if the CUDA 12.8 _v2 semantics allow: " + V),
-    "cudaGetErrorString": ("rename", "hipGetErrorString", "receives codes from renamed calls, i.e. HIP codes; CUDA 911/912 differ in meaning from HIP's (reference §4 row 3)"),
-    "cudaGetErrorName": ("rename", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
+    "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20 are HIP 912/911) before the call; a HIP-only code passes through (reference §4 row 3)"),
+    "cudaGetErrorName": ("shim", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
+    "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes become cudaErrorUnknown)"),
+    "cudaPeekAtLastError": ("shim", "hipPeekAtLastError", "as cudaGetLastError"),
     "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
     "cudaThreadSetLimit": ("rename", "hipDeviceSetLimit", "deprecated CUDA alias of cudaDeviceSetLimit (same parameters)"),
 }

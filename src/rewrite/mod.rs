@@ -25,7 +25,10 @@
 //! end of the file by [`layout::move_to_new_segment`], which refuses cleanly when room cannot
 //! be made.
 
+pub mod host;
 pub mod layout;
+
+pub use host::{rewrite_host, HostReport, HostRewrite, ShimPlacement, WrapperReport};
 
 use crate::error::{Error, ErrorKind, Result};
 use object::build::elf::{Builder, Dynamic, SectionData, VersionData, VersionId};
@@ -42,8 +45,13 @@ pub struct HostEdits {
     /// Libraries (`vn_file` of `.gnu.version_r`) whose version requirements are dropped: the
     /// imports versioned against them become unversioned.
     pub drop_version_files: Vec<String>,
-    /// New DT_RUNPATH value (replacing an existing one, or added).
+    /// New DT_RUNPATH value: replaces an existing DT_RUNPATH, else an existing DT_RPATH (the
+    /// DT_RPATH vs DT_RUNPATH choice is kept, reference invariant 24), else is added as
+    /// DT_RUNPATH. Adding needs a free slot in `.dynamic` (see [`rewrite`]).
     pub runpath: Option<String>,
+    /// Sonames to add as DT_NEEDED entries after the existing ones (such as the shim library,
+    /// [`crate::shim::SHIM_SONAME`]); a name already present is not added twice.
+    pub add_needed: Vec<String>,
     /// Registration wrappers to point at new device code (see [`Registration`]).
     pub registrations: Vec<Registration>,
 }
@@ -91,6 +99,8 @@ pub struct RewriteSummary {
     pub moved: Vec<String>,
     /// Wrappers re-pointed at new device code.
     pub registrations: usize,
+    /// DT_NEEDED entries added ([`HostEdits::add_needed`]).
+    pub needed_added: usize,
 }
 
 /// Turn the wrapper at `wrapper` into `{magic, 1, target, 0}`.
@@ -215,15 +225,49 @@ pub fn rewrite_into(
             }
             summary.needed_changed += 1;
         }
+        for n in &edits.add_needed {
+            let present = dynamics.iter().any(|d| {
+                matches!(d, Dynamic::String { tag, val } if *tag == elf::DT_NEEDED && val.as_slice() == n.as_bytes())
+            });
+            if present {
+                continue;
+            }
+            let at = dynamics
+                .iter()
+                .rposition(|d| d.tag() == elf::DT_NEEDED)
+                .map_or(0, |i| i + 1);
+            dynamics.insert(
+                at,
+                Dynamic::String {
+                    tag: elf::DT_NEEDED,
+                    val: n.as_bytes().to_vec().into(),
+                },
+            );
+            summary.needed_added += 1;
+        }
         if let Some(rp) = &edits.runpath {
             let val: object::build::ByteString<'_> = rp.as_bytes().to_vec().into();
-            match dynamics.iter().position(|d| d.tag() == elf::DT_RUNPATH) {
-                Some(i) => dynamics[i] = Dynamic::String { tag: elf::DT_RUNPATH, val },
+            let at = dynamics
+                .iter()
+                .position(|d| d.tag() == elf::DT_RUNPATH)
+                .or_else(|| dynamics.iter().position(|d| d.tag() == elf::DT_RPATH));
+            match at {
+                Some(i) => {
+                    let tag = dynamics[i].tag();
+                    dynamics[i] = Dynamic::String { tag, val }
+                }
                 None => {
-                    return Err(err(
-                        file,
-                        "adding a DT_RUNPATH entry needs room in .dynamic; this version only replaces an existing one",
-                    ))
+                    let at = dynamics
+                        .iter()
+                        .rposition(|d| matches!(d.tag(), elf::DT_NEEDED | elf::DT_SONAME))
+                        .map_or(0, |i| i + 1);
+                    dynamics.insert(
+                        at,
+                        Dynamic::String {
+                            tag: elf::DT_RUNPATH,
+                            val,
+                        },
+                    );
                 }
             }
         }
@@ -332,12 +376,38 @@ pub fn rewrite_into(
         }
     }
 
+    // Keep `.dynamic` at its size: removed entries become DT_NULL padding (spare slots, as
+    // GNU ld leaves them), so that PT_DYNAMIC still matches the section (invariant 15).
+    let dynamic_slots = before
+        .iter()
+        .find(|(n, _)| n == ".dynamic")
+        .map_or(0, |(_, s)| (*s / 16) as usize);
+    if let Some(d) = b.dynamic_data_mut() {
+        while d.len() + 1 < dynamic_slots {
+            d.push(Dynamic::Integer {
+                tag: elf::DT_NULL,
+                val: 0,
+            });
+        }
+    }
     b.set_section_sizes();
     let after = regenerated_sizes(&b);
     let mut grown = Vec::new();
     for (name, old) in &before {
         if let Some((_, new)) = after.iter().find(|(n, _)| n == name) {
             if new > old {
+                if name == ".dynamic" {
+                    // Moving .dynamic would take it out of PT_GNU_RELRO (invariant 16) and, on
+                    // glibc before 2.35, needs a writable segment: refused instead.
+                    return Err(err(
+                        file,
+                        format!(
+                            "the .dynamic section is full: the edits need {} entries, it has room for {}; wheelport does not move .dynamic, the file is left unchanged",
+                            new / 16,
+                            old / 16
+                        ),
+                    ));
+                }
                 grown.push(name.clone());
             }
         }

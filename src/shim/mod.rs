@@ -4,6 +4,8 @@
 //! throw-away stub that carries the target runtime's soname, so the result has the right
 //! DT_NEEDED and binds to the real runtime at load time.
 
+pub mod tables;
+
 use crate::error::{Error, ErrorKind, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,20 +16,27 @@ pub const HIP_SHIM_C: &str = include_str!("../../shims/hip/wheelport_shim.c");
 /// The shim library's soname.
 pub const SHIM_SONAME: &str = "libwheelport_shim.so";
 
-/// The symbols the HIP shim defines (the tables' shim/noop target names it implements).
+/// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
+/// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
+/// name starts with `__wpcu`, `wpcu` or `wpblas`.
 pub fn hip_shim_symbols() -> Vec<&'static str> {
     HIP_SHIM_C
         .lines()
         .filter(|l| {
-            !l.starts_with(' ')
+            !l.starts_with([' ', '#', '/', '}'])
                 && !l.starts_with("extern")
                 && !l.starts_with("typedef")
-                && l.contains("__wpcu")
+                && !l.starts_with("static")
         })
         .filter_map(|l| {
-            let start = l.find("__wpcu")?;
-            let rest = &l[start..];
-            Some(&rest[..rest.find('(')?])
+            let open = l.find('(')?;
+            let head = &l[..open];
+            let start = head.rfind([' ', '*']).map_or(0, |i| i + 1);
+            let name = &head[start..];
+            ["__wpcu", "wpcu", "wpblas"]
+                .iter()
+                .any(|p| name.starts_with(p))
+                .then_some(name)
         })
         .collect()
 }
@@ -41,12 +50,14 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
     let work = tempfile::tempdir().map_err(|e| Error::io("shim build", e))?;
     let src = work.path().join("wheelport_shim.c");
     std::fs::write(&src, HIP_SHIM_C).map_err(|e| Error::io(src.display().to_string(), e))?;
+    let header = work.path().join("wheelport_shim_tables.h");
+    std::fs::write(&header, tables::c_header())
+        .map_err(|e| Error::io(header.display().to_string(), e))?;
+    // The runtime stub only gives the shim its DT_NEEDED entry; the HIP symbols stay undefined
+    // in the shim and bind to the real runtime at load time.
     let stub_c = work.path().join("runtime_stub.c");
-    std::fs::write(
-        &stub_c,
-        "int hipLaunchKernel(void) { return 0; }\nint hipLaunchKernel_spt(void) { return 0; }\n",
-    )
-    .map_err(|e| Error::io(stub_c.display().to_string(), e))?;
+    std::fs::write(&stub_c, "void wheelport_runtime_stub(void) {}\n")
+        .map_err(|e| Error::io(stub_c.display().to_string(), e))?;
     let stub = work.path().join(runtime_soname);
     let out = out_dir.join(SHIM_SONAME);
     let runs: [Vec<String>; 2] = [
@@ -62,12 +73,15 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
             "-shared".into(),
             "-fPIC".into(),
             "-O2".into(),
+            "-std=gnu11".into(),
+            format!("-DWP_RUNTIME_SONAME=\"{runtime_soname}\""),
             format!("-Wl,-soname,{SHIM_SONAME}"),
             "-Wl,--no-as-needed".into(),
             "-o".into(),
             out.display().to_string(),
             src.display().to_string(),
             stub.display().to_string(),
+            "-ldl".into(),
         ],
     ];
     for args in runs {
@@ -87,4 +101,103 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
         }
     }
     Ok(out)
+}
+
+/// The C compiler used to build the shim: `$CC` when set, else `gcc` on `PATH`.
+pub fn host_cc() -> PathBuf {
+    std::env::var_os("CC")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("gcc"))
+}
+
+/// The runtime library the shim depends on for `table`'s target: the target soname of
+/// `libcudart.so.12` (`libgalaxyhip.so.5` for DTK, `libamdhip64.so.6` for ROCm 6).
+///
+/// # Errors
+/// [`ErrorKind::Input`] when the table has no rename row for `libcudart.so.12`.
+pub fn runtime_soname(table: &crate::relink::Table) -> Result<String> {
+    table
+        .soname("libcudart.so.12")
+        .filter(|r| r.kind == crate::relink::Kind::Rename)
+        .and_then(|r| r.target_soname.clone())
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::Input,
+                "relink table",
+                format!(
+                    "target {} has no runtime soname for libcudart.so.12",
+                    table.target()
+                ),
+            )
+        })
+}
+
+/// The shim library for `table`'s target, as `(soname, file bytes)`, for the convert pipeline
+/// to ship in the wheel's `<dist>.libs/` folder (see [`libs_dir`] and [`origin_runpath`]).
+///
+/// Built once per runtime soname and process with [`host_cc`] (see [`build_hip_shim`]); later
+/// calls return the cached bytes. Only HIP targets (DTK, ROCm) have a shim.
+///
+/// # Errors
+/// [`ErrorKind::Input`] for MUSA (no shim yet) or a table without a runtime soname;
+/// [`ErrorKind::Io`] when the compiler fails.
+pub fn shim_for_table(table: &crate::relink::Table) -> Result<(String, Vec<u8>)> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, Vec<u8>>>> = OnceLock::new();
+    if table.target() == crate::relink::Target::Musa {
+        return Err(Error::new(
+            ErrorKind::Input,
+            "shim",
+            "no shim library for target musa yet (its shim rows stay unresolved)",
+        ));
+    }
+    let rt = runtime_soname(table)?;
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(b) = cache.lock().map_err(|_| poisoned())?.get(&rt) {
+        return Ok((SHIM_SONAME.to_string(), b.clone()));
+    }
+    let dir = tempfile::tempdir().map_err(|e| Error::io("shim build", e))?;
+    let path = build_hip_shim(&host_cc(), &rt, dir.path())?;
+    let bytes = std::fs::read(&path).map_err(|e| Error::io(path.display().to_string(), e))?;
+    cache
+        .lock()
+        .map_err(|_| poisoned())?
+        .insert(rt, bytes.clone());
+    Ok((SHIM_SONAME.to_string(), bytes))
+}
+
+fn poisoned() -> Error {
+    Error::new(ErrorKind::Io, "shim", "shim cache lock poisoned")
+}
+
+/// The folder, at the root of the wheel, that holds shipped libraries for distribution
+/// `dist` (`xformers` → `xformers.libs`), as auditwheel names it (`<dist>.libs/`).
+pub fn libs_dir(dist: &str) -> String {
+    format!("{dist}.libs")
+}
+
+/// The `$ORIGIN`-relative DT_RUNPATH entry that finds `libs_dir` (a folder at the root of
+/// the installed wheel, e.g. `xformers.libs`) from a `.so` at `so_path` (its path inside the
+/// wheel, `/`-separated, e.g. `xformers/_C.so` → `$ORIGIN/../xformers.libs`).
+///
+/// A path under `<name>.data/purelib/` or `<name>.data/platlib/` is taken where it is
+/// installed (the site-packages root), as the wheel spec's install scheme puts it.
+pub fn origin_runpath(so_path: &str, libs_dir: &str) -> String {
+    let mut parts: Vec<&str> = so_path.split('/').filter(|p| !p.is_empty()).collect();
+    if parts.len() > 2
+        && parts[0].ends_with(".data")
+        && (parts[1] == "purelib" || parts[1] == "platlib")
+    {
+        parts.drain(..2);
+    }
+    let depth = parts.len().saturating_sub(1);
+    let mut s = String::from("$ORIGIN");
+    for _ in 0..depth {
+        s.push_str("/..");
+    }
+    s.push('/');
+    s.push_str(libs_dir.trim_matches('/'));
+    s
 }

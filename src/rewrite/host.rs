@@ -1,0 +1,259 @@
+//! The host rewrite of one shared object for a target, in one call: [`rewrite_host`].
+//!
+//! Steps: scan the object ([`crate::elf::scan()`]); plan the imports and DT_NEEDED entries
+//! from the relink table ([`crate::relink::plan()`]); decide, per registration wrapper, whether
+//! it is re-pointed at new device code, skipped (a module with SASS only, or one whose device
+//! code was not produced) or left alone (a device-link wrapper that no code registers,
+//! reference `fatbin-and-registration.md` §2.1); add the shim library to DT_NEEDED and its
+//! folder to DT_RUNPATH when an import is renamed to a shim symbol; rewrite
+//! ([`super::rewrite`]). The report says what changed and what could not be done, with
+//! reasons and the kernels of every skipped module.
+//!
+//! A skipped wrapper keeps the CUDA magic; the shim's `__cudaRegisterFatBinary` replacement
+//! registers only HIPF wrappers and hands back a handle that turns the module's later
+//! `__cudaRegisterFunction`/`__cudaRegisterVar` calls into no-ops (`shims/hip/wheelport_shim.c`),
+//! so the other modules of the object still load and run.
+
+use super::{HostEdits, Registration, RewriteSummary, CUDA_WRAPPER_MAGIC, HIP_WRAPPER_MAGIC};
+use crate::error::Result;
+use crate::fatbin::EntryKind;
+use crate::relink::{Table, Target, Unresolved};
+use crate::target::Profile;
+use std::collections::BTreeMap;
+
+/// Where the shim library is shipped, for the DT_RUNPATH entry of an object that needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShimPlacement {
+    /// The object's path inside the wheel (`xformers/_C.so`).
+    pub so_path: String,
+    /// The folder at the root of the wheel holding the shim (`xformers.libs`, see
+    /// [`crate::shim::libs_dir`]).
+    pub libs_dir: String,
+}
+
+/// One registration wrapper and its module's kernels.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrapperReport {
+    /// Virtual address of the `__fatBinC_Wrapper_t`.
+    pub address: u64,
+    /// Kernel names (mangled) of the module: from its cubins' `STO_CUDA_ENTRY` symbols, else
+    /// from its PTX `.entry` directives.
+    pub kernels: Vec<String>,
+    /// Why it was skipped (empty for a registered wrapper).
+    pub reason: String,
+}
+
+/// What [`rewrite_host`] did to one object.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostReport {
+    /// DT_NEEDED replacements `(old, new)`; `new` is `None` for a removed entry.
+    pub needed_changed: Vec<(String, Option<String>)>,
+    /// DT_NEEDED entries added (the shim library).
+    pub needed_added: Vec<String>,
+    /// The DT_RUNPATH (or kept DT_RPATH) value written, when changed.
+    pub runpath: Option<String>,
+    /// Imports renamed `(cuda name, target name)`, sorted.
+    pub renamed: Vec<(String, String)>,
+    /// Shim-library symbols the object now imports.
+    pub shimmed: Vec<String>,
+    /// Imports that will not resolve, with reasons.
+    pub unresolved: Vec<Unresolved>,
+    /// CUDA DT_NEEDED entries without a target soname.
+    pub unresolved_needed: Vec<String>,
+    /// Wrappers re-pointed at the given device code.
+    pub registered: Vec<WrapperReport>,
+    /// Registered wrappers left with the CUDA magic (not registered at run time), with their
+    /// kernels: SASS only, or no device code given.
+    pub skipped: Vec<WrapperReport>,
+    /// Addresses of wrappers that no code registers (device-link wrappers), left alone.
+    pub left_alone: Vec<u64>,
+    /// The rewriter's own summary.
+    pub summary: RewriteSummary,
+}
+
+/// The rewritten object and its report.
+#[derive(Debug, Clone)]
+pub struct HostRewrite {
+    /// The new file.
+    pub bytes: Vec<u8>,
+    /// What was done.
+    pub report: HostReport,
+}
+
+/// Rewrite the host side of one shared object for `profile`'s target.
+///
+/// * `data`, `file`: the object's bytes and the name used in errors and the report.
+/// * `table`: the relink table of the target (built-in rows with user tables merged).
+/// * `device`: new device code per registration-wrapper address: a clang offload bundle for
+///   HIP targets (profile container `hip-offload-bundle`), a CUDA fatbin for the `cuda` twin.
+///   A registered wrapper without an entry is skipped and reported.
+/// * `shim`: where the shim library is shipped; `None` adds no DT_RUNPATH (the shim must then
+///   be found another way, e.g. `LD_LIBRARY_PATH`).
+///
+/// # Errors
+/// As [`crate::elf::scan()`] and [`super::rewrite`] (a layout that cannot be made is refused,
+/// nothing is returned); [`crate::ErrorKind::Fatbin`] for a corrupt fatbin container.
+pub fn rewrite_host(
+    data: &[u8],
+    file: &str,
+    profile: &Profile,
+    table: &Table,
+    device: &BTreeMap<u64, Vec<u8>>,
+    shim: Option<&ShimPlacement>,
+) -> Result<HostRewrite> {
+    let mut so = crate::elf::scan(data, file)?;
+    let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
+    let registered = crate::elf::registration::registered_wrappers(data, &addrs, file)?;
+    for w in so.wrappers.iter_mut() {
+        w.registered = Some(registered.contains(&w.address));
+    }
+    let plan = crate::relink::plan(table, &so);
+    let mut edits: HostEdits = plan.edits.clone();
+    let mut report = HostReport {
+        needed_changed: edits.needed.clone(),
+        unresolved: plan.unresolved.clone(),
+        unresolved_needed: plan.unresolved_needed.clone(),
+        ..Default::default()
+    };
+
+    // Shim rows the shim library does not implement yet will not resolve.
+    let hip = matches!(table.target(), Target::Dtk | Target::Rocm);
+    let defined = crate::shim::hip_shim_symbols();
+    let mut shimmed: Vec<String> = Vec::new();
+    for s in &plan.shimmed {
+        if hip && defined.contains(&s.as_str()) {
+            shimmed.push(s.clone());
+        } else {
+            let cuda = edits
+                .renames
+                .iter()
+                .find(|(_, t)| *t == s)
+                .map(|(c, _)| c.clone())
+                .unwrap_or_default();
+            report.unresolved.push(Unresolved {
+                import: cuda,
+                reason: if hip {
+                    format!("shim row: {s} is not implemented in the shim library yet")
+                } else {
+                    format!(
+                        "shim row: no shim library for target {} yet",
+                        table.target()
+                    )
+                },
+            });
+        }
+    }
+    shimmed.sort();
+    shimmed.dedup();
+
+    // Registration wrappers.
+    let magic = if profile.container == "hip-offload-bundle" {
+        HIP_WRAPPER_MAGIC
+    } else {
+        CUDA_WRAPPER_MAGIC
+    };
+    let containers = crate::fatbin::parse_object_sections(data, &so, file)?;
+    for w in &so.wrappers {
+        if w.registered != Some(true) {
+            report.left_alone.push(w.address);
+            continue;
+        }
+        let module = w.data_offset.and_then(|off| {
+            containers
+                .iter()
+                .flat_map(|(_, cs)| cs.iter())
+                .find(|c| c.offset == off)
+        });
+        let (kernels, has_ptx) = match module {
+            Some(c) => module_kernels(c, file)?,
+            None => (Vec::new(), false),
+        };
+        match device.get(&w.address) {
+            Some(bundle) => {
+                edits.registrations.push(Registration {
+                    wrapper_address: w.address,
+                    magic,
+                    bundle: bundle.clone(),
+                });
+                report.registered.push(WrapperReport {
+                    address: w.address,
+                    kernels,
+                    reason: String::new(),
+                });
+            }
+            None => report.skipped.push(WrapperReport {
+                address: w.address,
+                kernels,
+                reason: if module.is_none() {
+                    "the wrapper's container was not found in a fatbin section".into()
+                } else if has_ptx {
+                    "no device code was given for this module (its PTX was not translated)".into()
+                } else {
+                    "SASS only: the module carries no PTX to translate; it is not registered".into()
+                },
+            }),
+        }
+    }
+
+    // The shim library: DT_NEEDED and DT_RUNPATH only when an import needs it.
+    if !shimmed.is_empty() {
+        edits.add_needed.push(crate::shim::SHIM_SONAME.to_string());
+        if let Some(p) = shim {
+            let entry = crate::shim::origin_runpath(&p.so_path, &p.libs_dir);
+            let existing = so.runpath.clone().or_else(|| so.rpath.clone());
+            let value = match existing {
+                Some(e) if e.split(':').any(|x| x == entry) => None,
+                Some(e) if !e.is_empty() => Some(format!("{e}:{entry}")),
+                _ => Some(entry),
+            };
+            if let Some(v) = value {
+                edits.runpath = Some(v.clone());
+                report.runpath = Some(v);
+            }
+        }
+    }
+    let mut renamed: Vec<(String, String)> = edits
+        .renames
+        .iter()
+        .map(|(a, b)| (a.clone(), b.clone()))
+        .collect();
+    renamed.sort();
+    report.renamed = renamed;
+    report.shimmed = shimmed;
+
+    let (bytes, summary) = super::rewrite(data, &edits, file)?;
+    if summary.needed_added > 0 {
+        report.needed_added = edits.add_needed.clone();
+    }
+    report.summary = summary;
+    Ok(HostRewrite { bytes, report })
+}
+
+/// Kernel names of one container and whether it carries PTX.
+fn module_kernels(c: &crate::fatbin::Container<'_>, file: &str) -> Result<(Vec<String>, bool)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut has_ptx = false;
+    for e in &c.entries {
+        match e.kind() {
+            EntryKind::Elf => {
+                for k in crate::cubin::entry_kernel_names(e, file)? {
+                    if !names.contains(&k.name) {
+                        names.push(k.name);
+                    }
+                }
+            }
+            EntryKind::Ptx => has_ptx = true,
+            _ => {}
+        }
+    }
+    if names.is_empty() && has_ptx {
+        for e in c.entries.iter().filter(|e| e.kind() == EntryKind::Ptx) {
+            for n in crate::inspect::ptx_entries::entry_names(&e.ptx_bytes()?) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+    }
+    Ok((names, has_ptx))
+}

@@ -1,0 +1,199 @@
+//! The shim's data tables (`shims/hip/tables/*.tsv`) and the C header the build makes of them.
+//!
+//! The TSV files are written by `shims/hip/tools/gen_shim_tables.py` from real headers (see
+//! each file's `#% provenance:`): CUDA 12.9's `driver_types.h`, `library_types.h` and cuBLAS
+//! 12.9's `cublas_api.h` (values and offsets printed by gcc), and ROCm's HIP and hipBLAS
+//! headers as compiled into AMD's `rocm-bindings-hip`/`rocm-bindings-libraries` 10.0.0.0.1.2.
+//! [`c_header`] turns them into `wheelport_shim_tables.h`, which `shims/hip/wheelport_shim.c`
+//! includes: the two device-property structs, the field copy list and the value tables.
+//!
+//! Every file: `#` comment lines (`#%` directives first), then tab-separated rows; `-` means
+//! "none".
+
+use std::fmt::Write;
+
+/// `errors.tsv`: `cuda_name cuda_value hip_name hip_value` (cudaError_t ↔ hipError_t).
+pub const ERRORS_TSV: &str = include_str!("../../shims/hip/tables/errors.tsv");
+/// `device_attr.tsv`: `cuda_name cuda_value hip_name hip_value` (cudaDeviceAttr →
+/// hipDeviceAttribute_t).
+pub const DEVICE_ATTR_TSV: &str = include_str!("../../shims/hip/tables/device_attr.tsv");
+/// `device_prop.tsv`: `cuda_field ctype count cuda_offset cuda_size hip_field hip_offset`,
+/// the fields of CUDA 12.9's `struct cudaDeviceProp` in order; the first row (`@size`) gives
+/// both struct sizes (1032 and 1472 bytes).
+pub const DEVICE_PROP_TSV: &str = include_str!("../../shims/hip/tables/device_prop.tsv");
+/// `hip_device_prop.tsv`: `field ctype count measured_offset`, the fields of
+/// `hipDeviceProp_tR0600` in declaration order (`?` where the binding could not measure).
+pub const HIP_DEVICE_PROP_TSV: &str = include_str!("../../shims/hip/tables/hip_device_prop.tsv");
+/// `cublas_enums.tsv`: `enum cuda_name cuda_value hip_name hip_value` (cuBLAS → hipBLAS,
+/// cudaDataType_t → hipDataType).
+pub const CUBLAS_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/cublas_enums.tsv");
+/// `driver_entry.tsv`: `cuda_name hip_name` (CUDA driver API function → HIP function).
+pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_entry.tsv");
+
+/// The data rows of a table: comment lines dropped, columns split at tabs.
+pub fn rows(tsv: &str) -> impl Iterator<Item = Vec<&str>> {
+    tsv.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// One field of a device-property struct, as the tables give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// Field name.
+    pub name: String,
+    /// C type as written in the header (`int`, `size_t`, `cudaUUID_t`, `hipDeviceArch_t`, ...).
+    pub ctype: String,
+    /// Array length (1 for a scalar).
+    pub count: usize,
+    /// Offset in bytes, when the table records one.
+    pub offset: Option<usize>,
+}
+
+/// The fields of CUDA 12.9's `struct cudaDeviceProp`, in order, with their gcc offsets; and
+/// the struct size.
+pub fn cuda_device_prop() -> (Vec<Field>, usize) {
+    let mut size = 0;
+    let mut out = Vec::new();
+    for r in rows(DEVICE_PROP_TSV) {
+        if r[0] == "@size" {
+            size = r[3].parse().unwrap_or(0);
+            continue;
+        }
+        out.push(Field {
+            name: r[0].into(),
+            ctype: r[1].into(),
+            count: r[2].parse().unwrap_or(1),
+            offset: r[3].parse().ok(),
+        });
+    }
+    (out, size)
+}
+
+/// The fields of `hipDeviceProp_tR0600`, in order, with the offsets measured on the binding
+/// (`None` where it could not measure); and the struct size (from `device_prop.tsv`'s `@size`
+/// row).
+pub fn hip_device_prop() -> (Vec<Field>, usize) {
+    let size = rows(DEVICE_PROP_TSV)
+        .find(|r| r[0] == "@size")
+        .and_then(|r| r[6].parse().ok())
+        .unwrap_or(0);
+    let out = rows(HIP_DEVICE_PROP_TSV)
+        .map(|r| Field {
+            name: r[0].into(),
+            ctype: r[1].into(),
+            count: r[2].parse().unwrap_or(1),
+            offset: r[3].parse().ok(),
+        })
+        .collect();
+    (out, size)
+}
+
+/// `(cuda field, hip field)` pairs copied by `cudaGetDeviceProperties_v2`.
+pub fn device_prop_copies() -> Vec<(String, String)> {
+    rows(DEVICE_PROP_TSV)
+        .filter(|r| r[0] != "@size" && r[5] != "-")
+        .map(|r| (r[0].to_string(), r[5].to_string()))
+        .collect()
+}
+
+/// `(cuda value, hip value)` pairs of a two-sided table (`errors.tsv`, `device_attr.tsv`):
+/// rows where both sides exist.
+pub fn value_pairs(tsv: &str) -> Vec<(i64, i64)> {
+    rows(tsv)
+        .filter_map(|r| Some((r[1].parse().ok()?, r[3].parse().ok()?)))
+        .collect()
+}
+
+/// `(cuda value, hip value)` pairs of one enum of `cublas_enums.tsv` (e.g.
+/// `cublasOperation_t`), rows where both sides exist.
+pub fn cublas_pairs(enum_name: &str) -> Vec<(i64, i64)> {
+    rows(CUBLAS_ENUMS_TSV)
+        .filter(|r| r[0] == enum_name)
+        .filter_map(|r| Some((r[2].parse().ok()?, r[4].parse().ok()?)))
+        .collect()
+}
+
+/// The C spelling of a table type: the UUID structs and HIP's 4-byte bitfield struct
+/// `hipDeviceArch_t` (21 one-bit `unsigned int` fields) get stand-ins of the same layout.
+fn c_type(t: &str) -> &str {
+    match t {
+        "cudaUUID_t" | "hipUUID_t" => "wp_uuid_t",
+        "hipDeviceArch_t" => "wp_arch_t",
+        o => o,
+    }
+}
+
+fn struct_decl(out: &mut String, name: &str, fields: &[Field]) {
+    let _ = writeln!(out, "struct {name} {{");
+    for f in fields {
+        let ty = c_type(&f.ctype);
+        let (ty, ptr) = match ty.strip_suffix('*') {
+            Some(base) => (base.trim_end(), "*"),
+            None => (ty, ""),
+        };
+        if f.count > 1 {
+            let _ = writeln!(out, "    {ty} {ptr}{}[{}];", f.name, f.count);
+        } else {
+            let _ = writeln!(out, "    {ty} {ptr}{};", f.name);
+        }
+    }
+    let _ = writeln!(out, "}};");
+}
+
+fn pair_table(out: &mut String, name: &str, pairs: &[(i64, i64)]) {
+    let _ = writeln!(out, "static const struct wp_pair {name}[] = {{");
+    for (c, h) in pairs {
+        let _ = writeln!(out, "    {{{c}, {h}}},");
+    }
+    let _ = writeln!(out, "}};");
+}
+
+/// The text of `wheelport_shim_tables.h`.
+pub fn c_header() -> String {
+    let mut o = String::new();
+    o.push_str("/* Generated by wheelport (src/shim/tables.rs) from shims/hip/tables/*.tsv; see\n * those files for the provenance of every value. */\n");
+    o.push_str("#include <stddef.h>\n#include <stdint.h>\n");
+    o.push_str("typedef struct { char bytes[16]; } wp_uuid_t;\n");
+    o.push_str("typedef struct { unsigned int bits; } wp_arch_t; /* hipDeviceArch_t: 4 bytes */\n");
+    o.push_str("struct wp_pair { int cuda, hip; };\n");
+    o.push_str("struct wp_names { const char *cuda, *hip; };\n");
+    o.push_str("#define WP_N(a) (sizeof(a) / sizeof((a)[0]))\n");
+    let (cuda, cuda_size) = cuda_device_prop();
+    let (hip, hip_size) = hip_device_prop();
+    struct_decl(&mut o, "wp_cudaDeviceProp", &cuda);
+    struct_decl(&mut o, "wp_hipDeviceProp", &hip);
+    let _ = writeln!(
+        o,
+        "_Static_assert(sizeof(struct wp_cudaDeviceProp) == {cuda_size}, \"cudaDeviceProp size\");"
+    );
+    let _ = writeln!(
+        o,
+        "_Static_assert(sizeof(struct wp_hipDeviceProp) == {hip_size}, \"hipDeviceProp_tR0600 size\");"
+    );
+    o.push_str("#define WP_PROP_COPY(X) \\\n");
+    for (c, h) in device_prop_copies() {
+        let _ = writeln!(o, "    X({c}, {h}) \\");
+    }
+    o.push('\n');
+    pair_table(&mut o, "wp_error_pairs", &value_pairs(ERRORS_TSV));
+    pair_table(&mut o, "wp_attr_pairs", &value_pairs(DEVICE_ATTR_TSV));
+    for (e, n) in [
+        ("cublasStatus_t", "wp_blas_status"),
+        ("cublasOperation_t", "wp_blas_op"),
+        ("cublasFillMode_t", "wp_blas_fill"),
+        ("cublasDiagType_t", "wp_blas_diag"),
+        ("cublasSideMode_t", "wp_blas_side"),
+        ("cublasPointerMode_t", "wp_blas_pointer"),
+        ("cublasComputeType_t", "wp_blas_compute"),
+        ("cudaDataType_t", "wp_data_type"),
+    ] {
+        pair_table(&mut o, n, &cublas_pairs(e));
+    }
+    o.push_str("static const struct wp_names wp_driver_names[] = {\n");
+    for r in rows(DRIVER_ENTRY_TSV) {
+        let _ = writeln!(o, "    {{\"{}\", \"{}\"}},", r[0], r[1]);
+    }
+    o.push_str("};\n");
+    o
+}
