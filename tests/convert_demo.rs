@@ -130,8 +130,18 @@ fn demo_allow_partial_json_and_install() {
             "libgalaxyhip.so.5",
             "libstdc++.so.6",
             "libgcc_s.so.1",
-            "libc.so.6"
+            "libc.so.6",
+            "libwheelport_shim.so"
         ]
+    );
+    // The shim ships in <dist>.libs/ and the object finds it through $ORIGIN.
+    assert!(site
+        .join("wheelport_demo.libs/libwheelport_shim.so")
+        .is_file());
+    let (_, dynamic, _) = run(Command::new("readelf").arg("-dW").arg(&so));
+    assert!(
+        dynamic.contains("[$ORIGIN/../wheelport_demo.libs]"),
+        "{dynamic}"
     );
 }
 

@@ -39,7 +39,7 @@ use device::{DeviceBuilder, DeviceRequest, KernelBuild, ModuleRequest, PtxText};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -135,11 +135,12 @@ fn bar(opts: &Options, len: u64, what: &str) -> ProgressBar {
 struct Work {
     /// Member name (wheels) or path.
     name: String,
-    /// Display name for errors.
-    display: String,
     map: memmap2::Mmap,
     conv: SharedObjectConversion,
-    edits: HostEdits,
+    /// The rewritten object, when something changed.
+    new_bytes: Option<Vec<u8>>,
+    /// Whether the rewritten object needs the shim library.
+    needs_shim: bool,
     /// Offsets of the member inside the input wheel's deflate stream (for splicing).
     spliceable: Option<splice::Index>,
 }
@@ -420,12 +421,27 @@ fn prepare_rest(
         vec![display.clone()]
     };
 
+    let dist = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
+        .map(|w| w.name)
+        .filter(|_| is_wheel);
     let pb = bar(opts, members.len() as u64, "reading");
     let works: Vec<Result<Work>> = members
         .par_iter()
         .map(|name| {
             pb.set_message(name.clone());
-            let w = read_one(path, is_wheel, name, audit.as_ref(), opts, archs, device);
+            let w = read_one(
+                path,
+                is_wheel,
+                dist.as_deref(),
+                name,
+                audit.as_ref(),
+                opts,
+                archs,
+                device,
+            );
             pb.inc(1);
             w
         })
@@ -458,6 +474,7 @@ fn map_path(path: &Path) -> Result<memmap2::Mmap> {
 fn read_one(
     path: &Path,
     is_wheel: bool,
+    dist: Option<&str>,
     name: &str,
     audit: Option<&crate::wheel::audit::Audit>,
     opts: &Options,
@@ -514,7 +531,6 @@ fn read_one(
         });
     }
     let so = crate::elf::scan(&map, &display)?;
-    let plan = opts.relink.as_ref().map(|t| crate::relink::plan(t, &so));
 
     // Device code.
     let requests = module_requests(&map, &rep, &display, device.available(opts.profile).is_ok())?;
@@ -621,68 +637,123 @@ fn read_one(
         });
     }
 
-    let mut edits = plan.as_ref().map(|p| p.edits.clone()).unwrap_or_default();
-    edits.registrations = registrations;
-    let host = plan.as_ref().map(|p| {
-        let mut notes = Vec::new();
-        if !p.shimmed.is_empty() {
-            notes.push(format!(
-                "{} imports are renamed to wheelport shim-library symbols; shipping {} in the wheel is not part of this build yet",
-                p.shimmed.len(),
-                crate::shim::SHIM_SONAME
-            ));
+    let device_code: BTreeMap<u64, Vec<u8>> = registrations
+        .into_iter()
+        .map(|r| (r.wrapper_address, r.bundle))
+        .collect();
+    let (new_bytes, host, needs_shim) = match &opts.relink {
+        Some(table) => {
+            let shim = dist.map(|d| crate::rewrite::host::ShimPlacement {
+                so_path: name.to_string(),
+                libs_dir: crate::shim::libs_dir(d),
+            });
+            let hr = crate::rewrite::host::rewrite_host(
+                &map,
+                &display,
+                opts.profile,
+                table,
+                &device_code,
+                shim.as_ref(),
+            )?;
+            let r = &hr.report;
+            totals.unresolved_imports += r.unresolved.len() + r.unresolved_needed.len();
+            let changed = !(r.needed_changed.is_empty()
+                && r.needed_added.is_empty()
+                && r.renamed.is_empty()
+                && r.registered.is_empty()
+                && r.runpath.is_none());
+            let needs_shim = r.needed_added.iter().any(|n| n == crate::shim::SHIM_SONAME);
+            (
+                changed.then_some(hr.bytes.clone()),
+                Some(host_conversion(r, so.wrappers.len())),
+                needs_shim,
+            )
         }
-        let left = so.wrappers.len() - edits.registrations.len();
-        if left > 0 {
-            notes.push(format!(
-                "{left} registration wrappers still point at CUDA fatbins (no device code built for them)"
-            ));
+        None => {
+            // The cuda twin keeps its imports; only wrappers with new device code change.
+            let edits = HostEdits {
+                registrations: device_code
+                    .iter()
+                    .map(|(a, b)| Registration {
+                        wrapper_address: *a,
+                        magic,
+                        bundle: b.clone(),
+                    })
+                    .collect(),
+                ..Default::default()
+            };
+            let bytes = if edits.registrations.is_empty() {
+                None
+            } else {
+                Some(crate::rewrite::rewrite(&map, &edits, &display)?.0)
+            };
+            (bytes, None, false)
         }
-        totals.unresolved_imports += p.unresolved.len() + p.unresolved_needed.len();
-        HostConversion {
-            needed: p
-                .edits
-                .needed
-                .iter()
-                .map(|(a, b)| (a.clone(), b.clone().unwrap_or_default()))
-                .collect(),
-            unresolved_needed: p.unresolved_needed.clone(),
-            renamed: p.edits.renames.len() - p.shimmed.len(),
-            shimmed: p.shimmed.clone(),
-            unresolved: p
-                .unresolved
-                .iter()
-                .map(|u| crate::inspect::model::UnresolvedImport {
-                    import: u.import.clone(),
-                    reason: u.reason.clone(),
-                })
-                .collect(),
-            wrappers: so.wrappers.len(),
-            wrappers_repointed: edits.registrations.len(),
-            moved_sections: Vec::new(),
-            notes,
-        }
-    });
-    let rewritten = !(edits.needed.is_empty()
-        && edits.renames.is_empty()
-        && edits.drop_version_files.is_empty()
-        && edits.runpath.is_none()
-        && edits.registrations.is_empty());
+    };
     Ok(Work {
         name: name.to_string(),
-        display,
         conv: SharedObjectConversion {
             path: name.to_string(),
             sha256: hex(&digest),
-            rewritten,
+            rewritten: new_bytes.is_some(),
             totals,
             kernels,
             host,
         },
         map,
-        edits,
+        new_bytes,
+        needs_shim,
         spliceable,
     })
+}
+
+/// The report's view of [`crate::rewrite::host::HostReport`].
+fn host_conversion(r: &crate::rewrite::host::HostReport, wrappers: usize) -> HostConversion {
+    let mut notes = Vec::new();
+    let mut skipped: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for w in &r.skipped {
+        let e = skipped.entry(w.reason.as_str()).or_default();
+        e.0 += 1;
+        e.1 += w.kernels.len();
+    }
+    for (reason, (n, k)) in skipped {
+        notes.push(format!(
+            "{n} registration wrappers ({k} kernels) not registered: {reason}"
+        ));
+    }
+    if !r.left_alone.is_empty() {
+        notes.push(format!(
+            "{} wrappers that no code registers (device-link) left alone",
+            r.left_alone.len()
+        ));
+    }
+    if let Some(rp) = &r.runpath {
+        notes.push(format!("DT_RUNPATH set to {rp}"));
+    }
+    let mut needed: Vec<(String, String)> = r
+        .needed_changed
+        .iter()
+        .map(|(a, b)| (a.clone(), b.clone().unwrap_or_default()))
+        .collect();
+    needed.extend(r.needed_added.iter().map(|n| (String::new(), n.clone())));
+    HostConversion {
+        needed,
+        unresolved_needed: r.unresolved_needed.clone(),
+        renamed: r.renamed.len().saturating_sub(r.shimmed.len()),
+        shimmed: r.shimmed.clone(),
+        unresolved: r
+            .unresolved
+            .iter()
+            .map(|u| crate::inspect::model::UnresolvedImport {
+                import: u.import.clone(),
+                reason: u.reason.clone(),
+            })
+            .collect(),
+        wrappers,
+        wrappers_repointed: r.registered.len(),
+        moved_sections: r.summary.moved.clone(),
+        notes,
+    }
 }
 
 fn has_section(data: &[u8], name: &str) -> bool {
@@ -776,58 +847,21 @@ fn container_ptx(
     Ok(out)
 }
 
-/// Stages 5-6 for one input: rewrite its objects and write the output into `staging`.
+/// Stages 5-6 for one input: compress its rewritten objects and write the output into
+/// `staging`, with the shim library when an object needs it.
 fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<PathBuf> {
-    let pb = bar(opts, p.work.len() as u64, "rewriting");
-    let rewritten: Vec<Result<Option<(String, crate::wheel::repack::Precompressed, Vec<u8>)>>> = p
-        .work
-        .par_iter()
-        .map(|w| {
-            pb.set_message(w.name.clone());
-            let r = if w.conv.rewritten {
-                let (bytes, summary) = crate::rewrite::rewrite(&w.map, &w.edits, &w.display)?;
-                let _ = summary;
-                let pre = if p.kind == InputKind::Wheel {
-                    Some(splice::deflate_member(
-                        &w.map,
-                        &bytes,
-                        w.spliceable.as_ref(),
-                    ))
-                } else {
-                    None
-                };
-                Ok(Some((
-                    w.name.clone(),
-                    pre.unwrap_or_else(|| splice::empty()),
-                    if p.kind == InputKind::Wheel {
-                        Vec::new()
-                    } else {
-                        bytes
-                    },
-                )))
-            } else {
-                Ok(None)
-            };
-            pb.inc(1);
-            r
-        })
-        .collect();
-    pb.finish_and_clear();
-    let mut replaced = Vec::new();
-    for r in rewritten {
-        if let Some(x) = r? {
-            replaced.push(x);
-        }
-    }
+    let shim = if p.work.iter().any(|w| w.needs_shim) {
+        let table = opts
+            .relink
+            .as_ref()
+            .expect("only relinked objects need the shim");
+        Some(crate::shim::shim_for_table(table)?)
+    } else {
+        None
+    };
     match p.kind {
         InputKind::SharedObject => {
             let name = p.path.file_name().expect("input has a name");
-            let dest = staging.join(name);
-            let data = match replaced.pop() {
-                Some((_, _, bytes)) => bytes,
-                None => std::fs::read(&p.path)
-                    .map_err(|e| Error::io(p.path.display().to_string(), e))?,
-            };
             let final_path = opts.out_dir.join(name);
             if std::fs::canonicalize(&final_path).ok() == std::fs::canonicalize(&p.path).ok() {
                 return Err(Error::new(
@@ -836,6 +870,9 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                     "the output would overwrite the input; choose another -o directory",
                 ));
             }
+            let dest = staging.join(name);
+            let w = &p.work[0];
+            let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);
             let mode = std::fs::metadata(&p.path)
                 .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()))
                 .unwrap_or(0o755);
@@ -844,9 +881,28 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                 &dest,
                 std::os::unix::fs::PermissionsExt::from_mode(mode & 0o777),
             );
+            if let Some((soname, bytes)) = &shim {
+                // Without a wheel there is no `.libs` folder: the shim goes next to the
+                // object (found through LD_LIBRARY_PATH or the loader's search path).
+                let sp = staging.join(soname);
+                std::fs::write(&sp, bytes).map_err(|e| Error::io(sp.display().to_string(), e))?;
+            }
             Ok(dest)
         }
         InputKind::Wheel => {
+            let pb = bar(opts, p.work.len() as u64, "deflating");
+            let pre: Vec<(String, crate::wheel::repack::Precompressed)> = p
+                .work
+                .par_iter()
+                .filter_map(|w| {
+                    let new = w.new_bytes.as_ref()?;
+                    pb.set_message(w.name.clone());
+                    let c = splice::deflate_member(&w.map, new, w.spliceable.as_ref());
+                    pb.inc(1);
+                    Some((w.name.clone(), c))
+                })
+                .collect();
+            pb.finish_and_clear();
             let provenance = Provenance {
                 schema: Schema {
                     name: PROVENANCE_SCHEMA_NAME.into(),
@@ -867,6 +923,13 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
             };
             let mut prov = serde_json::to_vec_pretty(&provenance).expect("provenance serializes");
             prov.push(b'\n');
+            let dist = p
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
+                .map(|w| w.name)
+                .unwrap_or_default();
             let plan = crate::wheel::repack::RepackPlan {
                 local_label: opts.label(),
                 replace: HashMap::new(),
@@ -878,7 +941,17 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                     .as_ref()
                     .map(|a| a.record.clone())
                     .unwrap_or_default(),
-                precompressed: replaced.into_iter().map(|(n, pre, _)| (n, pre)).collect(),
+                precompressed: pre.into_iter().collect(),
+                extra_members: shim
+                    .into_iter()
+                    .map(|(soname, bytes)| {
+                        (
+                            format!("{}/{soname}", crate::shim::libs_dir(&dist)),
+                            bytes,
+                            0o755,
+                        )
+                    })
+                    .collect(),
             };
             let pb = bar(opts, 1, "writing");
             pb.set_message(p.path.display().to_string());

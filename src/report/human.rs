@@ -88,7 +88,13 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
             parts.push(
                 h.needed
                     .iter()
-                    .map(|(a, b)| format!("{a} -> {b}"))
+                    .map(|(a, b)| {
+                        if a.is_empty() {
+                            format!("+{b}")
+                        } else {
+                            format!("{a} -> {b}")
+                        }
+                    })
                     .collect::<Vec<_>>()
                     .join(", "),
             );

@@ -195,7 +195,8 @@ pub struct KernelConversion {
 /// The host side of one shared object.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HostConversion {
-    /// DT_NEEDED replacements (CUDA soname, target soname).
+    /// DT_NEEDED replacements (CUDA soname, target soname); an added entry (the shim
+    /// library) has an empty CUDA soname.
     pub needed: Vec<(String, String)>,
     /// CUDA DT_NEEDED entries with no target soname (left in place).
     pub unresolved_needed: Vec<String>,

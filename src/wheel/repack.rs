@@ -47,6 +47,10 @@ pub struct RepackPlan {
     /// New members compressed ahead of time (see [`Precompressed`]), by their name in the
     /// input wheel; they win over [`RepackPlan::replace`].
     pub precompressed: HashMap<String, Precompressed>,
+    /// New members outside `.dist-info` (name, contents, Unix mode), written after the
+    /// input's members and before `.dist-info`, e.g. a shipped shim library in
+    /// `<dist>.libs/`.
+    pub extra_members: Vec<(String, Vec<u8>, u32)>,
 }
 
 /// A member's new contents already deflated (raw RFC 1951 stream), with what the zip
@@ -302,15 +306,19 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
             "{old_dist}/METADATA is missing (the file name and the .dist-info directory disagree)"
         )));
     }
-    // Output order: input order, .dist-info last, RECORD last of all.
-    let mut order: Vec<&String> = names
+    // Output order: input order, new members, .dist-info last, RECORD last of all. `None`
+    // marks where the new members go.
+    let mut order: Vec<Option<&String>> = names
         .iter()
         .filter(|n| !n.starts_with(&format!("{old_dist}/")))
+        .map(Some)
         .collect();
+    order.push(None);
     order.extend(
         names
             .iter()
-            .filter(|n| n.starts_with(&format!("{old_dist}/"))),
+            .filter(|n| n.starts_with(&format!("{old_dist}/")))
+            .map(Some),
     );
 
     std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
@@ -386,6 +394,17 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
             Ok(data)
         };
     for name in order {
+        let Some(name) = name else {
+            for (n, data, mode) in &plan.extra_members {
+                if names.contains(n) {
+                    return Err(werr(format!(
+                        "the wheel already has a member {n}; refusing to replace it"
+                    )));
+                }
+                write_new(&mut zout, &mut record, n, data, *mode)?;
+            }
+            continue;
+        };
         let base = name.rsplit('/').next().unwrap_or(name);
         if name.starts_with(&format!("{old_dist}/"))
             && matches!(base, "RECORD" | "RECORD.jws" | "RECORD.p7s")
