@@ -190,6 +190,16 @@ pub fn convert(
         message: String::new(),
     };
 
+    // The shim library (built with the host C compiler, cached per process) is built while
+    // the inputs are read; the write stage picks it up if an object needs it.
+    if let Some(t) = opts.relink.clone() {
+        if t.target() != crate::relink::Target::Musa {
+            std::thread::spawn(move || {
+                let _ = crate::shim::shim_for_table(&t);
+            });
+        }
+    }
+
     // Stages 1-4 for every input.
     let mut prepared = Vec::new();
     for f in &files {
@@ -663,11 +673,8 @@ fn read_one(
                 && r.registered.is_empty()
                 && r.runpath.is_none());
             let needs_shim = r.needed_added.iter().any(|n| n == crate::shim::SHIM_SONAME);
-            (
-                changed.then_some(hr.bytes.clone()),
-                Some(host_conversion(r, so.wrappers.len())),
-                needs_shim,
-            )
+            let host = host_conversion(r, so.wrappers.len());
+            (changed.then_some(hr.bytes), Some(host), needs_shim)
         }
         None => {
             // The cuda twin keeps its imports; only wrappers with new device code change.
