@@ -23,6 +23,9 @@
 //!   human-readable rendering.
 //! * [`batch`] — `wheelport batch`: a pip index mirror converted into a new PEP 503/691
 //!   tree, incremental, crash-safe and sharded.
+//! * [`convert`] — the main job: inspect, device code, host rewrite, repack, policy.
+//! * [`report`] — the conversion report (JSON schema `docs/report.schema.json`), the
+//!   provenance file and the terminal table.
 //! * [`cli`] — command-line argument definitions (clap).
 //! * [`toolchain`] — finding the external tools of a target (llc, opt, ld.lld) and running them.
 //! * [`build`] — the device build of a lowered module: code objects / PTX, checked, cached.
@@ -37,6 +40,7 @@ pub mod batch;
 pub mod build;
 pub mod bundle;
 pub mod cli;
+pub mod convert;
 pub mod cubin;
 pub mod elf;
 pub mod error;
@@ -45,6 +49,7 @@ pub mod inspect;
 pub mod lower;
 pub mod ptx;
 pub mod relink;
+pub mod report;
 pub mod rewrite;
 pub mod shim;
 pub mod stub;

@@ -25,12 +25,40 @@ fn load_relink_table(
         cli::Target::Dtk => wheelport::relink::Target::Dtk,
         cli::Target::Rocm => wheelport::relink::Target::Rocm,
         cli::Target::Musa => wheelport::relink::Target::Musa,
+        cli::Target::Cuda => {
+            return Err(wheelport::Error::new(
+                wheelport::error::ErrorKind::Input,
+                "--target cuda",
+                "the cuda twin target keeps CUDA imports; it has no relink table",
+            ))
+        }
     };
     let mut table = wheelport::relink::load_builtin(t).map_err(wheelport::Error::from)?;
     for f in files {
         table.merge_user(f).map_err(wheelport::Error::from)?;
     }
     Ok(table)
+}
+
+/// Write `data` to `path` through a temporary file in the same directory and a rename.
+fn write_atomic(path: &std::path::Path, data: &[u8]) -> Result<(), wheelport::Error> {
+    let display = path.display().to_string();
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(&dir).map_err(|e| wheelport::Error::io(&display, e))?;
+    tmp.write_all(data)
+        .map_err(|e| wheelport::Error::io(&display, e))?;
+    std::fs::set_permissions(
+        tmp.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )
+    .map_err(|e| wheelport::Error::io(&display, e))?;
+    tmp.persist(path)
+        .map_err(|e| wheelport::Error::io(&display, e.error))?;
+    Ok(())
 }
 
 /// The PTX lowering used by `ptx lower` and `ptx twin`.
@@ -292,20 +320,102 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 exit::NOT_LOWERED
             })
         }
-        Command::Convert { inputs, target, .. } => {
-            // Until the lowering and the host rewrite land, show what would be translated.
-            let opts = wheelport::inspect::Options {
-                kernels: true,
-                ..Default::default()
+        Command::Convert {
+            inputs,
+            target,
+            out,
+            offload_arch,
+            json,
+            allow_partial,
+            strict,
+            jobs,
+            local_version,
+            relink_tables,
+            all_kernels,
+            quiet,
+        } => {
+            let profile = wheelport::target::profile(target.name())
+                .expect("every --target value has a built-in profile");
+            let relink = match target {
+                cli::Target::Cuda if !relink_tables.is_empty() => {
+                    eprintln!("wheelport: error: --relink-table does not apply to --target cuda");
+                    return Ok(exit::USAGE);
+                }
+                cli::Target::Cuda => None,
+                t => Some(std::sync::Arc::new(load_relink_table(t, &relink_tables)?)),
             };
-            let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
-            print!("{}", wheelport::inspect::human::render(&report, true));
-            eprintln!(
-                "wheelport: error: conversion to {} is not implemented yet in this version; \
-                 the report above shows which kernels carry PTX (translatable) and which are SASS-only",
-                format!("{target:?}").to_lowercase()
-            );
-            Ok(exit::NOT_IMPLEMENTED)
+            let label = local_version.unwrap_or_default();
+            if !label.is_empty() {
+                if let Err(m) = wheelport::convert::check_local_label(&label) {
+                    eprintln!("wheelport: error: --local-version: {m}");
+                    return Ok(exit::USAGE);
+                }
+            }
+            for a in &offload_arch {
+                if !profile.known_archs.contains(a) {
+                    eprintln!(
+                        "wheelport: warning: --offload-arch {a} is not one of {}'s known archs ({})",
+                        profile.name,
+                        profile.known_archs.join(", ")
+                    );
+                }
+            }
+            if let Some(j) = jobs {
+                let _ = rayon::ThreadPoolBuilder::new()
+                    .num_threads(j.max(1))
+                    .build_global();
+            }
+            let source_date_epoch = match std::env::var("SOURCE_DATE_EPOCH") {
+                Ok(v) => match v.trim().parse::<i64>() {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        eprintln!("wheelport: error: SOURCE_DATE_EPOCH={v:?} is not an integer");
+                        return Ok(exit::USAGE);
+                    }
+                },
+                Err(_) => None,
+            };
+            let opts = wheelport::convert::Options {
+                profile,
+                relink,
+                offload_archs: offload_arch,
+                local_version: label,
+                policy: if allow_partial {
+                    wheelport::report::Policy::AllowPartial
+                } else if strict {
+                    wheelport::report::Policy::Strict
+                } else {
+                    wheelport::report::Policy::Default
+                },
+                out_dir: out,
+                source_date_epoch,
+                progress: !quiet,
+            };
+            let device = wheelport::convert::device::default_builder(profile);
+            let report = wheelport::convert::convert(&inputs, &opts, device.as_ref())?;
+            let text = wheelport::report::human::render(&report, all_kernels);
+            if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    return Err(wheelport::Error::io("<stdout>", e));
+                }
+            }
+            for i in &report.inputs {
+                if let Some(e) = &i.error {
+                    match e.offset {
+                        Some(o) => eprintln!(
+                            "wheelport: error: {}: at offset {o:#x}: {}",
+                            e.file, e.message
+                        ),
+                        None => eprintln!("wheelport: error: {}: {}", e.file, e.message),
+                    }
+                }
+            }
+            if let Some(path) = json {
+                let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
+                s.push('\n');
+                write_atomic(&path, s.as_bytes())?;
+            }
+            Ok(report.exit_code)
         }
         Command::Ptx {
             command: PtxCommand::Parse { files, print },
@@ -326,7 +436,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             untranslatable,
             target,
             relink_tables,
+            html,
         } => {
+            let kernels = kernels || html.is_some();
+            let untranslatable = untranslatable || html.is_some();
             let relink = match target {
                 Some(t) => Some(std::sync::Arc::new(load_relink_table(t, &relink_tables)?)),
                 None => None,
@@ -337,6 +450,9 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 relink,
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
+            if let Some(path) = &html {
+                write_atomic(path, wheelport::inspect::html::render(&report).as_bytes())?;
+            }
             let mut out = std::io::stdout().lock();
             let text = if json {
                 let mut s = serde_json::to_string_pretty(&report).expect("report serializes");

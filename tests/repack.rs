@@ -39,6 +39,7 @@ fn demo_wheel_repacks_and_installs() {
             .collect(),
         dist_info_extra: vec![("WHEELPORT".into(), b"target: rocm\n".to_vec())],
         source_date_epoch: Some(1_700_000_000),
+        ..Default::default()
     };
     let d = tempfile::tempdir().unwrap();
     let out = repack(&input, d.path(), &plan).unwrap();

@@ -25,10 +25,20 @@ pub mod exit {
     /// such kernel is named with its reason. Same value as [`PTX_ERRORS`].
     pub const NOT_LOWERED: u8 = 4;
     /// A tool the target needs is missing (`wheelport doctor --target T`).
-    pub const TOOLS_MISSING: u8 = 5;
-    /// `batch`: the run finished, but some wheels failed to convert or were converted only
-    /// partially (the summary lists each with its reason).
+    pub const TOOLS_MISSING: u8 = 8;
+    /// `batch`: the tree was written, but some wheels failed to convert or were converted
+    /// only partially (the summary lists each with its reason). Same value as [`PARTIAL`].
     pub const BATCH_INCOMPLETE: u8 = 6;
+    /// `convert`: kernels could not be translated (SASS-only, arch-guard stubs, invalid PTX,
+    /// unsupported forms, no device build); the table says which and why. Nothing was
+    /// written (`--allow-partial` writes anyway).
+    pub const UNTRANSLATED: u8 = 5;
+    /// `convert --allow-partial`: the outputs were written, but some kernels were not
+    /// translated (listed in the table and the report).
+    pub const PARTIAL: u8 = 6;
+    /// `convert --strict`: CUDA imports or DT_NEEDED entries have no mapping on the target;
+    /// nothing was written.
+    pub const UNRESOLVED_IMPORTS: u8 = 7;
 }
 
 /// Target names that have a profile (`targets/*.toml`), for `--target` of the device
@@ -94,6 +104,21 @@ pub enum Target {
     Rocm,
     /// Moore Threads MUSA.
     Musa,
+    /// The NVIDIA twin target: the same lowering built for nvptx64, to check conversions on
+    /// an NVIDIA GPU (imports stay CUDA).
+    Cuda,
+}
+
+impl Target {
+    /// The profile name (`dtk`, `rocm`, `musa`, `cuda`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Dtk => "dtk",
+            Target::Rocm => "rocm",
+            Target::Musa => "musa",
+            Target::Cuda => "cuda",
+        }
+    }
 }
 
 /// The subcommands.
@@ -107,9 +132,40 @@ pub enum Command {
         /// The target stack.
         #[arg(long, value_enum)]
         target: Target,
-        /// Output directory.
-        #[arg(short = 'o', long)]
-        out: Option<PathBuf>,
+        /// Output directory (created if needed; default `wheelhouse`).
+        #[arg(short = 'o', long, default_value = "wheelhouse")]
+        out: PathBuf,
+        /// Offload architectures to build device code for, comma-separated (default: the
+        /// target profile's, e.g. gfx906 for dtk).
+        #[arg(long = "offload-arch", value_delimiter = ',')]
+        offload_arch: Vec<String>,
+        /// Write the conversion report as JSON to this file (schema docs/report.schema.json).
+        #[arg(long = "json", value_name = "REPORT")]
+        json: Option<PathBuf>,
+        /// Write the wheels even when kernels cannot be translated; they are listed and the
+        /// exit code is 6.
+        #[arg(long = "allow-partial", conflicts_with = "strict")]
+        allow_partial: bool,
+        /// Also fail (exit 7) when a CUDA import or library has no mapping on the target.
+        #[arg(long)]
+        strict: bool,
+        /// Worker threads for the per-.so stages (default: the number of CPUs).
+        #[arg(long, short = 'j')]
+        jobs: Option<usize>,
+        /// The local version label of converted wheels (default: the target name, giving
+        /// e.g. 2.6.2+dtk).
+        #[arg(long = "local-version")]
+        local_version: Option<String>,
+        /// A relink table whose rows win over the built-in ones; may be given several times.
+        #[arg(long = "relink-table")]
+        relink_tables: Vec<PathBuf>,
+        /// List every kernel not translated in the terminal table (default: the first 8 per
+        /// reason).
+        #[arg(long = "all-kernels")]
+        all_kernels: bool,
+        /// No progress bars.
+        #[arg(long, short = 'q')]
+        quiet: bool,
     },
     /// Show what a wheel or shared object holds: libraries, CUDA imports, fatbins, kernels.
     Inspect {
@@ -134,10 +190,13 @@ pub enum Command {
         /// the built-in ones; may be given several times. Needs `--target`.
         #[arg(long = "relink-table", requires = "target")]
         relink_tables: Vec<PathBuf>,
+        /// Also write a self-contained HTML compatibility report to this file.
+        #[arg(long, value_name = "REPORT.html")]
+        html: Option<PathBuf>,
     },
     /// Report the device toolchain found for each target (llc, opt, llvm-link, ld.lld):
     /// paths, versions, how they were found, and what is missing with how to install it.
-    /// Exit code 5 when `--target` is given and a tool it needs is missing.
+    /// Exit code 8 when `--target` is given and a tool it needs is missing.
     Doctor {
         /// Only this target (default: all).
         #[arg(long, value_parser = PROFILE_NAMES)]
@@ -152,7 +211,7 @@ pub enum Command {
     /// Convert a whole pip index mirror (a PEP 503 directory tree, or a flat directory of
     /// wheels) into a new PEP 503/691 tree: CUDA wheels converted, other files published as
     /// they are. Incremental (unchanged wheels are not converted again), crash-safe, and
-    /// shardable. Exit codes: 0 all converted or copied; 5 some wheels failed or are partial
+    /// shardable. Exit codes: 0 all converted or copied; 6 some wheels failed or are partial
     /// (see the summary); 1 the mirror or the output could not be read or written.
     Batch {
         /// The mirror; with `--merge`, the shard output trees to merge into `--out`.

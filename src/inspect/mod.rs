@@ -3,9 +3,11 @@
 //! whether PTX exists (translatable) or only SASS.
 //!
 //! [`inspect_paths`] builds a [`model::Report`]; [`human::render`] prints it for a person and
-//! `serde_json` prints it for machines (schema `docs/inspect.schema.json`).
+//! `serde_json` prints it for machines (schema `docs/inspect.schema.json`); [`html::render`]
+//! writes a self-contained HTML page (`inspect --html`).
 
 pub mod cuda_stack;
+pub mod html;
 pub mod human;
 pub mod model;
 pub mod ptx_entries;

@@ -36,6 +36,47 @@ pub struct RepackPlan {
     /// Timestamp for every member, seconds since the Unix epoch (`SOURCE_DATE_EPOCH`);
     /// `None` gives 1980-01-01 00:00:00.
     pub source_date_epoch: Option<i64>,
+    /// The target whose rows of `targets/requires-dist.tsv` decide which `Requires-Dist`
+    /// lines are dropped (see [`super::requirements`]); `None` uses
+    /// [`is_cuda_only_requirement`].
+    pub target: Option<String>,
+    /// The input's RECORD rows (from [`super::audit::audit`]): every member read is checked
+    /// against its row, and a member with no row is refused. Empty: no check. Members in
+    /// [`RepackPlan::replace`] are not read here; the caller checks them.
+    pub verify_record: HashMap<String, super::audit::RecordEntry>,
+    /// New members compressed ahead of time (see [`Precompressed`]), by their name in the
+    /// input wheel; they win over [`RepackPlan::replace`].
+    pub precompressed: HashMap<String, Precompressed>,
+    /// New members outside `.dist-info` (name, contents, Unix mode), written after the
+    /// input's members and before `.dist-info`, e.g. a shipped shim library in
+    /// `<dist>.libs/`.
+    pub extra_members: Vec<(String, Vec<u8>, u32)>,
+}
+
+/// A member's new contents already deflated (raw RFC 1951 stream), with what the zip
+/// headers and RECORD need, so that large members can be compressed in parallel or spliced
+/// from the input's stream (see [`super::splice`]).
+#[derive(Debug, Clone)]
+pub struct Precompressed {
+    /// The raw deflate stream.
+    pub deflated: Vec<u8>,
+    /// CRC-32 (ISO 3309) of the uncompressed bytes.
+    pub crc32: u32,
+    /// Uncompressed size in bytes.
+    pub size: u64,
+    /// RECORD hash field (`sha256=...`) of the uncompressed bytes.
+    pub record_hash: String,
+}
+
+/// What [`repack_with`] wrote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repacked {
+    /// The new wheel.
+    pub path: PathBuf,
+    /// The `Requires-Dist` lines removed from METADATA.
+    pub dropped_requirements: Vec<String>,
+    /// The new version (`2.6.2+dtk`).
+    pub version: String,
 }
 
 /// True for requirements of CUDA-only projects that a converted wheel must not pull in:
@@ -128,9 +169,119 @@ fn zip_time(epoch: Option<i64>) -> zip::DateTime {
 /// Repack `input` into `out_dir` following `plan`; returns the new wheel's path.
 ///
 /// # Errors
-/// [`ErrorKind::Wheel`] for a malformed input (file name, missing `.dist-info`), and I/O
-/// errors of the output; in both cases no output file is left behind.
+/// As [`repack_with`].
 pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf> {
+    repack_with(input, out_dir, plan).map(|r| r.path)
+}
+
+/// The expanded tag set of a file name's `{python}-{abi}-{platform}` part (PEP 425
+/// "Compressed tag sets": each part may hold `.`-separated alternatives), in file-name order.
+pub fn expand_tags(tags: &str) -> Vec<String> {
+    let parts: Vec<&str> = tags.splitn(3, '-').collect();
+    if parts.len() != 3 {
+        return vec![tags.to_string()];
+    }
+    let mut out = Vec::new();
+    for py in parts[0].split('.') {
+        for abi in parts[1].split('.') {
+            for plat in parts[2].split('.') {
+                out.push(format!("{py}-{abi}-{plat}"));
+            }
+        }
+    }
+    out
+}
+
+/// WHEEL with its `Tag` lines replaced by `tags` (at the place of the first one) and its
+/// `Build` line matching `build`, so that WHEEL agrees with the file name.
+pub fn rewrite_wheel_text(text: &str, tags: &[String], build: Option<&str>) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut tags_written = false;
+    let mut build_written = false;
+    for line in text.lines() {
+        if line.starts_with("Tag:") {
+            if !tags_written {
+                for t in tags {
+                    out.push_str(&format!("Tag: {t}\n"));
+                }
+                tags_written = true;
+            }
+        } else if line.starts_with("Build:") {
+            if let Some(b) = build {
+                out.push_str(&format!("Build: {b}\n"));
+            }
+            build_written = true;
+        } else if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    if !tags_written {
+        for t in tags {
+            out.push_str(&format!("Tag: {t}\n"));
+        }
+    }
+    if let (Some(b), false) = (build, build_written) {
+        out.push_str(&format!("Build: {b}\n"));
+    }
+    out.push('\n');
+    out
+}
+
+/// Wrap a [`Precompressed`] member in a one-member zip archive (APPNOTE.TXT 4.3.7 local
+/// header, 4.3.12 central directory header, 4.3.16 end record), so that the `zip` crate can
+/// raw-copy it into the output like any other member. Sizes must fit 32 bits.
+fn single_member_zip(name: &str, p: &Precompressed) -> Option<Vec<u8>> {
+    let csize = u32::try_from(p.deflated.len())
+        .ok()
+        .filter(|&c| c < u32::MAX)?;
+    let usize_ = u32::try_from(p.size).ok().filter(|&s| s < u32::MAX)?;
+    let n = name.as_bytes();
+    let flags: u16 = if name.is_ascii() { 0 } else { 1 << 11 };
+    let mut z = Vec::with_capacity(p.deflated.len() + 2 * n.len() + 128);
+    let common = |z: &mut Vec<u8>| {
+        z.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0 (deflate)
+        z.extend_from_slice(&flags.to_le_bytes());
+        z.extend_from_slice(&8u16.to_le_bytes()); // deflate
+        z.extend_from_slice(&0u16.to_le_bytes()); // time (set by raw_copy_file_touch)
+        z.extend_from_slice(&0x21u16.to_le_bytes()); // 1980-01-01
+        z.extend_from_slice(&p.crc32.to_le_bytes());
+        z.extend_from_slice(&csize.to_le_bytes());
+        z.extend_from_slice(&usize_.to_le_bytes());
+        z.extend_from_slice(&(n.len() as u16).to_le_bytes());
+        z.extend_from_slice(&0u16.to_le_bytes()); // extra length
+    };
+    z.extend_from_slice(b"PK\x03\x04");
+    common(&mut z);
+    z.extend_from_slice(n);
+    z.extend_from_slice(&p.deflated);
+    let cd = z.len() as u32;
+    z.extend_from_slice(b"PK\x01\x02");
+    z.extend_from_slice(&0x031eu16.to_le_bytes()); // made by: Unix, 3.0
+    common(&mut z);
+    z.extend_from_slice(&0u16.to_le_bytes()); // comment length
+    z.extend_from_slice(&0u16.to_le_bytes()); // disk
+    z.extend_from_slice(&0u16.to_le_bytes()); // internal attributes
+    z.extend_from_slice(&((0o100644u32) << 16).to_le_bytes());
+    z.extend_from_slice(&0u32.to_le_bytes()); // local header at 0
+    z.extend_from_slice(n);
+    let cd_size = z.len() as u32 - cd;
+    z.extend_from_slice(b"PK\x05\x06");
+    z.extend_from_slice(&[0, 0, 0, 0, 1, 0, 1, 0]);
+    z.extend_from_slice(&cd_size.to_le_bytes());
+    z.extend_from_slice(&cd.to_le_bytes());
+    z.extend_from_slice(&0u16.to_le_bytes());
+    Some(z)
+}
+
+/// Repack `input` into `out_dir` following `plan`.
+///
+/// # Errors
+/// [`ErrorKind::Wheel`] for a malformed input (file name, missing `.dist-info`), a member
+/// that does not match its RECORD row or has none (the error names the member and the byte
+/// offset of its local header), a member that expands past its declared size, and I/O
+/// errors of the output; in every case no output file is left behind.
+pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Repacked> {
     let display = input.display().to_string();
     let werr = |m: String| Error::new(ErrorKind::Wheel, &display, m);
     let file_name = input
@@ -155,30 +306,37 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
             "{old_dist}/METADATA is missing (the file name and the .dist-info directory disagree)"
         )));
     }
-    // Output order: input order, .dist-info last, RECORD last of all.
-    let mut order: Vec<&String> = names
+    // Output order: input order, new members, .dist-info last, RECORD last of all. `None`
+    // marks where the new members go.
+    let mut order: Vec<Option<&String>> = names
         .iter()
         .filter(|n| !n.starts_with(&format!("{old_dist}/")))
+        .map(Some)
         .collect();
+    order.push(None);
     order.extend(
         names
             .iter()
-            .filter(|n| n.starts_with(&format!("{old_dist}/"))),
+            .filter(|n| n.starts_with(&format!("{old_dist}/")))
+            .map(Some),
     );
 
     std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
     let out_path = out_dir.join(wname.file_name());
     let tmp = tempfile::NamedTempFile::new_in(out_dir)
         .map_err(|e| Error::io(out_dir.display().to_string(), e))?;
-    let mut zout = zip::ZipWriter::new(
+    let mut zout = zip::ZipWriter::new(std::io::BufWriter::with_capacity(
+        1 << 20,
         tmp.as_file()
             .try_clone()
             .map_err(|e| Error::io(&display, e))?,
-    );
+    ));
     let when = zip_time(plan.source_date_epoch);
-    let mut record: Vec<(String, String, usize)> = Vec::new();
-    let write_new = |zout: &mut zip::ZipWriter<std::fs::File>,
-                     record: &mut Vec<(String, String, usize)>,
+    let mut record: Vec<(String, String, u64)> = Vec::new();
+    let mut dropped = Vec::new();
+    type Out = zip::ZipWriter<std::io::BufWriter<std::fs::File>>;
+    let write_new = |zout: &mut Out,
+                     record: &mut Vec<(String, String, u64)>,
                      name: &str,
                      data: &[u8],
                      mode: u32|
@@ -186,14 +344,67 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
         let opts = SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Deflated)
             .last_modified_time(when)
-            .unix_permissions(mode);
+            .unix_permissions(mode)
+            .large_file(data.len() as u64 >= u32::MAX as u64);
         zout.start_file(name, opts)
             .map_err(|e| werr(format!("writing {name}: {e}")))?;
         zout.write_all(data).map_err(|e| Error::io(&display, e))?;
-        record.push((name.to_string(), record_hash(data), data.len()));
+        record.push((name.to_string(), record_hash(data), data.len() as u64));
         Ok(())
     };
+    let verify = |name: &str, at: u64, digest: &[u8], len: u64| -> Result<()> {
+        if plan.verify_record.is_empty() {
+            return Ok(());
+        }
+        let Some(row) = plan.verify_record.get(name) else {
+            return Err(Error::at(
+                ErrorKind::Wheel,
+                &display,
+                at,
+                format!("member {name} is not listed in RECORD; refusing the wheel"),
+            ));
+        };
+        row.check(digest, len).map_err(|m| {
+            Error::at(
+                ErrorKind::Wheel,
+                &display,
+                at,
+                format!("member {name}: {m}; refusing the wheel"),
+            )
+        })
+    };
+    // Read a whole member (bounded by its declared size) and check it against RECORD.
+    let read_checked =
+        |member: &mut zip::read::ZipFile<'_, std::fs::File>, name: &str| -> Result<Vec<u8>> {
+            let (declared, at) = (member.size(), member.header_start());
+            let mut data = Vec::with_capacity(declared.min(1 << 30) as usize);
+            member
+                .take(declared + 1)
+                .read_to_end(&mut data)
+                .map_err(|e| Error::at(ErrorKind::Wheel, &display, at, format!("{name}: {e}")))?;
+            if data.len() as u64 != declared {
+                return Err(Error::at(
+                    ErrorKind::Wheel,
+                    &display,
+                    at,
+                    format!("member {name} does not expand to its declared {declared} bytes"),
+                ));
+            }
+            verify(name, at, &Sha256::digest(&data), declared)?;
+            Ok(data)
+        };
     for name in order {
+        let Some(name) = name else {
+            for (n, data, mode) in &plan.extra_members {
+                if names.contains(n) {
+                    return Err(werr(format!(
+                        "the wheel already has a member {n}; refusing to replace it"
+                    )));
+                }
+                write_new(&mut zout, &mut record, n, data, *mode)?;
+            }
+            continue;
+        };
         let base = name.rsplit('/').next().unwrap_or(name);
         if name.starts_with(&format!("{old_dist}/"))
             && matches!(base, "RECORD" | "RECORD.jws" | "RECORD.p7s")
@@ -214,42 +425,74 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
             .by_name(name)
             .map_err(|e| werr(format!("member {name}: {e}")))?;
         let mode = member.unix_mode().map(|m| m & 0o777).unwrap_or(0o644);
-        let rewrite_metadata = renamed == format!("{new_dist}/METADATA");
+        if let Some(p) = plan.precompressed.get(name) {
+            drop(member);
+            if let Some(z) = single_member_zip(&renamed, p) {
+                let mut one = zip::ZipArchive::new(std::io::Cursor::new(z))
+                    .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
+                let raw = one
+                    .by_index_raw(0)
+                    .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
+                zout.raw_copy_file_touch(raw, when, Some(mode))
+                    .map_err(|e| werr(format!("writing {name}: {e}")))?;
+                record.push((renamed.clone(), p.record_hash.clone(), p.size));
+                continue;
+            }
+            return Err(werr(format!(
+                "member {name}: a precompressed member over 4 GiB is not supported"
+            )));
+        }
         if let Some(data) = plan.replace.get(name) {
             drop(member);
             write_new(&mut zout, &mut record, &renamed, data, mode)?;
-        } else if rewrite_metadata {
-            let mut text = String::new();
-            member
-                .read_to_string(&mut text)
-                .map_err(|e| werr(format!("{name}: {e}")))?;
+        } else if renamed == format!("{new_dist}/METADATA") {
+            let data = read_checked(&mut member, name)?;
             drop(member);
-            let new = rewrite_metadata_text(&text, &new_version);
+            let text = String::from_utf8_lossy(&data);
+            let (new, d) = rewrite_metadata_text(&text, &new_version, plan.target.as_deref());
+            dropped = d;
             write_new(&mut zout, &mut record, &renamed, new.as_bytes(), mode)?;
+        } else if renamed == format!("{new_dist}/WHEEL") {
+            let data = read_checked(&mut member, name)?;
+            drop(member);
+            let text = rewrite_wheel_text(
+                &String::from_utf8_lossy(&data),
+                &expand_tags(&wname.tags),
+                wname.build.as_deref(),
+            );
+            write_new(&mut zout, &mut record, &renamed, text.as_bytes(), mode)?;
         } else if renamed != *name {
-            let mut data = Vec::new();
-            member
-                .read_to_end(&mut data)
-                .map_err(|e| werr(format!("{name}: {e}")))?;
+            let data = read_checked(&mut member, name)?;
             drop(member);
             write_new(&mut zout, &mut record, &renamed, &data, mode)?;
         } else {
             // Untouched: raw copy, and hash the decompressed bytes for RECORD.
+            let (declared, at) = (member.size(), member.header_start());
             let mut h = Sha256::new();
-            let mut n = 0usize;
+            let mut n = 0u64;
             let mut buf = vec![0u8; 1 << 16];
+            let mut limited = (&mut member).take(declared + 1);
             loop {
-                let k = member
-                    .read(&mut buf)
-                    .map_err(|e| werr(format!("{name}: {e}")))?;
+                let k = limited.read(&mut buf).map_err(|e| {
+                    Error::at(ErrorKind::Wheel, &display, at, format!("{name}: {e}"))
+                })?;
                 if k == 0 {
                     break;
                 }
                 h.update(&buf[..k]);
-                n += k;
+                n += k as u64;
             }
             drop(member);
-            let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(h.finalize());
+            if n != declared {
+                return Err(Error::at(
+                    ErrorKind::Wheel,
+                    &display,
+                    at,
+                    format!("member {name} does not expand to its declared {declared} bytes"),
+                ));
+            }
+            let digest = h.finalize();
+            verify(name, at, &digest, n)?;
             let index = zin
                 .index_for_name(name)
                 .ok_or_else(|| werr(format!("member {name} vanished")))?;
@@ -258,6 +501,7 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
                 .map_err(|e| werr(format!("member {name}: {e}")))?;
             zout.raw_copy_file_touch(raw, when, Some(mode))
                 .map_err(|e| werr(format!("copying {name}: {e}")))?;
+            let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest);
             record.push((name.clone(), format!("sha256={digest}"), n));
         }
     }
@@ -272,10 +516,10 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
     }
     let mut rec = String::new();
     for (n, h, s) in &record {
-        rec.push_str(&format!("{n},{h},{s}\n"));
+        rec.push_str(&format!("{},{h},{s}\n", csv_field(n)));
     }
     let record_name = format!("{new_dist}/RECORD");
-    rec.push_str(&format!("{record_name},,\n"));
+    rec.push_str(&format!("{},,\n", csv_field(&record_name)));
     let opts = SimpleFileOptions::default()
         .compression_method(zip::CompressionMethod::Deflated)
         .last_modified_time(when)
@@ -284,34 +528,99 @@ pub fn repack(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<PathBuf
         .map_err(|e| werr(format!("writing RECORD: {e}")))?;
     zout.write_all(rec.as_bytes())
         .map_err(|e| Error::io(&display, e))?;
-    zout.finish()
+    let mut w = zout
+        .finish()
         .map_err(|e| werr(format!("finishing the archive: {e}")))?;
+    w.flush()
+        .map_err(|e| Error::io(out_path.display().to_string(), e))?;
+    drop(w);
+    // NamedTempFile creates 0600; a wheel is a normal readable file.
+    std::fs::set_permissions(
+        tmp.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    )
+    .map_err(|e| Error::io(out_path.display().to_string(), e))?;
     tmp.persist(&out_path)
         .map_err(|e| Error::io(out_path.display().to_string(), e.error))?;
-    Ok(out_path)
+    Ok(Repacked {
+        path: out_path,
+        dropped_requirements: dropped,
+        version: new_version,
+    })
 }
 
-/// METADATA with `Version` replaced and CUDA-only `Requires-Dist` lines removed.
-fn rewrite_metadata_text(text: &str, version: &str) -> String {
+/// A RECORD path field, quoted as Python's `csv` module quotes (only when needed).
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// METADATA with `Version` replaced and CUDA-only `Requires-Dist` lines removed (by the
+/// `target`'s rows of `targets/requires-dist.tsv`, or [`is_cuda_only_requirement`] when no
+/// target is given); returns the text and the removed requirements.
+fn rewrite_metadata_text(text: &str, version: &str, target: Option<&str>) -> (String, Vec<String>) {
     let (head, body) = match text.find("\n\n") {
         Some(i) => (&text[..i + 1], &text[i + 1..]),
         None => (text, ""),
     };
     let mut out = String::with_capacity(text.len());
+    let mut dropped = Vec::new();
     for line in head.lines() {
-        if let Some(v) = line.strip_prefix("Version:") {
-            let _ = v;
+        if line.starts_with("Version:") {
             out.push_str(&format!("Version: {version}\n"));
-        } else if line
-            .strip_prefix("Requires-Dist:")
-            .is_some_and(is_cuda_only_requirement)
-        {
             continue;
-        } else {
-            out.push_str(line);
-            out.push('\n');
         }
+        if let Some(req) = line.strip_prefix("Requires-Dist:") {
+            let drop = match target {
+                Some(t) => super::requirements::dropped_by(t, req).is_some(),
+                None => is_cuda_only_requirement(req),
+            };
+            if drop {
+                dropped.push(req.trim().to_string());
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
     }
     out.push_str(body);
-    out
+    (out, dropped)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_and_wheel_text() {
+        assert_eq!(
+            expand_tags("cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64"),
+            vec![
+                "cp311-cp311-manylinux_2_17_x86_64",
+                "cp311-cp311-manylinux2014_x86_64"
+            ]
+        );
+        let w = rewrite_wheel_text(
+            "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-linux_x86_64\n",
+            &["cp311-cp311-manylinux1_x86_64".into()],
+            None,
+        );
+        assert_eq!(
+            w,
+            "Wheel-Version: 1.0\nRoot-Is-Purelib: false\nTag: cp311-cp311-manylinux1_x86_64\n\n"
+        );
+        let (m, d) = rewrite_metadata_text(
+            "Name: x\nVersion: 1.0+cu12\nRequires-Dist: torch\nRequires-Dist: nvidia-cublas-cu12\n\nbody\n",
+            "1.0+dtk",
+            Some("dtk"),
+        );
+        assert_eq!(
+            m,
+            "Name: x\nVersion: 1.0+dtk\nRequires-Dist: torch\n\nbody\n"
+        );
+        assert_eq!(d, vec!["nvidia-cublas-cu12"]);
+    }
 }

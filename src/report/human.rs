@@ -1,0 +1,148 @@
+//! The terminal table of a [`ConvertReport`]: per input and shared object, the kernels
+//! translated and the kernels not translated grouped by reason (with their names), the host
+//! rewrite, and the outcome.
+
+use super::*;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// How many kernel names are printed under one reason before "... and N more".
+pub const NAMES_PER_REASON: usize = 8;
+
+fn clip(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(width.saturating_sub(3)).collect();
+        t.push_str("...");
+        t
+    }
+}
+
+/// Render the report. With `all_kernels`, every kernel not translated is named (otherwise
+/// at most [`NAMES_PER_REASON`] per reason).
+pub fn render(r: &ConvertReport, all_kernels: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "target {} ({}), device build: {}",
+        r.target,
+        r.offload_archs.join(","),
+        r.device_build.description
+    );
+    for input in &r.inputs {
+        let _ = write!(o, "{}", input.path);
+        if let (Some(v), Some(n)) = (&input.version, &input.new_version) {
+            let _ = write!(o, "  ({v} -> {n})");
+        }
+        let _ = writeln!(o);
+        if let Some(e) = &input.error {
+            match e.offset {
+                Some(off) => {
+                    let _ = writeln!(o, "  error: {}: at offset {off:#x}: {}", e.file, e.message);
+                }
+                None => {
+                    let _ = writeln!(o, "  error: {}: {}", e.file, e.message);
+                }
+            }
+            continue;
+        }
+        for so in &input.shared_objects {
+            render_so(&mut o, so, all_kernels);
+        }
+        if !input.dropped_requirements.is_empty() {
+            let _ = writeln!(
+                o,
+                "  Requires-Dist dropped: {}",
+                input.dropped_requirements.join(", ")
+            );
+        }
+        if let Some(out) = &input.output {
+            let _ = writeln!(o, "  wrote {out}");
+        }
+    }
+    let t = &r.totals;
+    let _ = writeln!(
+        o,
+        "total: {} kernels, {} translated, {} not translated; {} unresolved imports; {} files written",
+        t.kernels, t.translated, t.not_translated, t.unresolved_imports, t.outputs_written
+    );
+    let _ = writeln!(o, "{} (exit {})", r.message, r.exit_code);
+    o
+}
+
+fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
+    let t = &so.totals;
+    let _ = writeln!(
+        o,
+        "  {}: {} kernels: {} translated, {} not translated{}",
+        so.path,
+        t.kernels,
+        t.translated,
+        t.not_translated,
+        if so.rewritten { "" } else { " (not rewritten)" }
+    );
+    if let Some(h) = &so.host {
+        let mut parts = Vec::new();
+        if !h.needed.is_empty() {
+            parts.push(
+                h.needed
+                    .iter()
+                    .map(|(a, b)| {
+                        if a.is_empty() {
+                            format!("+{b}")
+                        } else {
+                            format!("{a} -> {b}")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+        }
+        parts.push(format!(
+            "{} imports renamed, {} to the shim library, {} unresolved",
+            h.renamed,
+            h.shimmed.len(),
+            h.unresolved.len() + h.unresolved_needed.len()
+        ));
+        parts.push(format!(
+            "{} of {} wrappers re-pointed",
+            h.wrappers_repointed, h.wrappers
+        ));
+        let _ = writeln!(o, "    host: {}", parts.join("; "));
+        for u in &h.unresolved {
+            let _ = writeln!(o, "      unresolved import {}: {}", u.import, u.reason);
+        }
+        for n in &h.unresolved_needed {
+            let _ = writeln!(o, "      unresolved DT_NEEDED {n}: no target soname");
+        }
+        for n in &h.notes {
+            let _ = writeln!(o, "      note: {n}");
+        }
+    }
+    let mut by_reason: BTreeMap<&str, Vec<&KernelConversion>> = BTreeMap::new();
+    for k in so.kernels.iter().filter(|k| !k.translated) {
+        by_reason
+            .entry(k.reason.as_deref().unwrap_or("(no reason given)"))
+            .or_default()
+            .push(k);
+    }
+    if by_reason.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "    {:>6}  not translated, because", "count");
+    for (reason, ks) in &by_reason {
+        let _ = writeln!(o, "    {:>6}  {reason}", ks.len());
+        let show = if all { ks.len() } else { NAMES_PER_REASON };
+        for k in ks.iter().take(show) {
+            let _ = writeln!(o, "            {}", clip(&k.demangled, 110));
+        }
+        if ks.len() > show {
+            let _ = writeln!(
+                o,
+                "            ... and {} more (all of them: --json REPORT)",
+                ks.len() - show
+            );
+        }
+    }
+}

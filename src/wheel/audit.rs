@@ -1,0 +1,367 @@
+//! Checks a wheel must pass before anything is converted (hostile or lying archives), and
+//! the RECORD it carries.
+//!
+//! [`audit`] refuses, naming the wheel and the byte offset of the member's header:
+//!
+//! * member names that escape the installation directory (done by [`WheelReader::open`]);
+//! * two central-directory entries with the same name: the `zip` crate keeps only the last,
+//!   an installer might keep the first, so the wheel means two different things
+//!   (APPNOTE.TXT 4.3.12 has no rule for duplicates; we refuse);
+//! * declared sizes that cannot be true: over [`MAX_MEMBER_SIZE`] each or
+//!   [`MAX_TOTAL_SIZE`] together, a stored member whose sizes differ, or a deflated member
+//!   that claims to expand more than deflate can (RFC 1951: a 258-byte match costs at
+//!   least 1 bit, so at most 2064 bytes out per byte in; we allow 1032:1 as zlib's
+//!   documented limit and refuse above it);
+//! * a RECORD (PEP 376/627: CSV of `path,hash,size`) row that is not CSV, or names a hash
+//!   algorithm other than sha256/sha384/sha512.
+//!
+//! The hashes themselves are checked while the members are read for conversion (so each byte
+//! is decompressed once): see [`RecordEntry`] and [`crate::wheel::repack`].
+
+use super::archive::{WheelReader, MAX_MEMBER_SIZE};
+use crate::error::{Error, ErrorKind, Result};
+use base64::Engine;
+use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Largest total of declared member sizes: 64 GiB.
+pub const MAX_TOTAL_SIZE: u64 = 64 << 30;
+
+/// Most a deflated member may claim to expand (uncompressed / compressed), see the module docs.
+pub const MAX_DEFLATE_RATIO: u64 = 1032;
+
+/// One RECORD row's claim about a member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordEntry {
+    /// The hash algorithm (`sha256`, ...).
+    pub algorithm: String,
+    /// The digest, decoded from urlsafe base64 (padding optional).
+    pub digest: Vec<u8>,
+    /// The declared size in bytes, if the row gives one.
+    pub size: Option<u64>,
+}
+
+impl RecordEntry {
+    /// Check `data`'s digest and length against this row.
+    ///
+    /// # Errors
+    /// A message saying what differs (the caller adds the file and offset).
+    pub fn check(&self, digest_sha256: &[u8], len: u64) -> std::result::Result<(), String> {
+        if let Some(s) = self.size {
+            if s != len {
+                return Err(format!("RECORD says {s} bytes, the member has {len}"));
+            }
+        }
+        if self.algorithm == "sha256" && self.digest != digest_sha256 {
+            return Err(format!(
+                "RECORD says sha256={}, the member hashes to sha256={}",
+                b64(&self.digest),
+                b64(digest_sha256)
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn b64(d: &[u8]) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(d)
+}
+
+/// What [`audit`] learned about a wheel.
+#[derive(Debug, Clone, Default)]
+pub struct Audit {
+    /// Member names in central-directory order.
+    pub names: Vec<String>,
+    /// The `.dist-info` directory (`name-version.dist-info`).
+    pub dist_info: String,
+    /// RECORD rows by path (RECORD's own row and rows without a hash are left out).
+    pub record: HashMap<String, RecordEntry>,
+    /// Byte offset of each member's local header, by name (for error messages).
+    pub header_offsets: HashMap<String, u64>,
+}
+
+/// Split one CSV line (RFC 4180 quoting, as Python's `csv` writes RECORD).
+fn csv_fields(line: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    let mut at_start = true;
+    while let Some(c) = chars.next() {
+        if quoted {
+            if c == '"' {
+                if chars.peek() == Some(&'"') {
+                    chars.next();
+                    cur.push('"');
+                } else {
+                    quoted = false;
+                }
+            } else {
+                cur.push(c);
+            }
+        } else if c == '"' && at_start {
+            quoted = true;
+            at_start = false;
+        } else if c == ',' {
+            out.push(std::mem::take(&mut cur));
+            at_start = true;
+        } else {
+            cur.push(c);
+            at_start = false;
+        }
+    }
+    if quoted {
+        return None;
+    }
+    out.push(cur);
+    Some(out)
+}
+
+/// Parse RECORD text. `file` names RECORD in errors.
+///
+/// # Errors
+/// [`ErrorKind::Wheel`] for a row that is not `path,hash,size` CSV, an unknown hash
+/// algorithm, a digest that is not base64, or a size that is not a number.
+pub fn parse_record(text: &str, file: &str) -> Result<HashMap<String, RecordEntry>> {
+    let mut out = HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let bad = |m: String| Error::new(ErrorKind::Wheel, file, format!("line {}: {m}", i + 1));
+        let f = csv_fields(line).ok_or_else(|| bad("unterminated quote".into()))?;
+        if f.len() != 3 {
+            return Err(bad(format!(
+                "{} fields, RECORD rows have 3 (path,hash,size)",
+                f.len()
+            )));
+        }
+        if f[1].is_empty() {
+            continue; // RECORD itself, signatures, .pyc files
+        }
+        let (alg, digest) = f[1]
+            .split_once('=')
+            .ok_or_else(|| bad(format!("hash {:?} is not algorithm=digest", f[1])))?;
+        if !matches!(alg, "sha256" | "sha384" | "sha512") {
+            return Err(bad(format!(
+                "hash algorithm {alg:?} is not one the wheel specification allows"
+            )));
+        }
+        let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(digest.trim_end_matches('='))
+            .map_err(|e| bad(format!("digest is not urlsafe base64: {e}")))?;
+        let size = if f[2].is_empty() {
+            None
+        } else {
+            Some(
+                f[2].parse::<u64>()
+                    .map_err(|_| bad(format!("size {:?} is not a number", f[2])))?,
+            )
+        };
+        out.insert(
+            f[0].clone(),
+            RecordEntry {
+                algorithm: alg.to_string(),
+                digest,
+                size,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// Walk the central directory (APPNOTE.TXT 4.3.12: signature `PK\1\2`, 46 fixed bytes, then
+/// name, extra field and comment) and return each entry's name with its offset, so that
+/// duplicates the `zip` crate folds away can be named.
+fn central_names(path: &Path, start: u64, count: usize) -> Result<Vec<(String, u64)>> {
+    let display = path.display().to_string();
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
+    f.seek(SeekFrom::Start(start))
+        .map_err(|e| Error::io(&display, e))?;
+    let mut r = std::io::BufReader::new(f);
+    let mut out = Vec::new();
+    let mut at = start;
+    let mut fixed = [0u8; 46];
+    while out.len() < count.max(1) * 4 + 16 {
+        if r.read_exact(&mut fixed).is_err() || fixed[..4] != *b"PK\x01\x02" {
+            break;
+        }
+        let n = u16::from_le_bytes([fixed[28], fixed[29]]) as usize;
+        let x = u16::from_le_bytes([fixed[30], fixed[31]]) as u64;
+        let c = u16::from_le_bytes([fixed[32], fixed[33]]) as u64;
+        let mut name = vec![0u8; n];
+        r.read_exact(&mut name)
+            .map_err(|e| Error::at(ErrorKind::Wheel, &display, at, e.to_string()))?;
+        r.seek_relative((x + c) as i64)
+            .map_err(|e| Error::io(&display, e))?;
+        out.push((String::from_utf8_lossy(&name).into_owned(), at));
+        at += 46 + n as u64 + x + c;
+    }
+    Ok(out)
+}
+
+/// Run every check of the module docs on the wheel at `path`.
+///
+/// # Errors
+/// [`ErrorKind::Wheel`] naming the wheel, the member and the byte offset of its header.
+pub fn audit(path: &Path) -> Result<Audit> {
+    let display = path.display().to_string();
+    let werr = |at: u64, m: String| Error::at(ErrorKind::Wheel, &display, at, m);
+    let w = WheelReader::open(path)?; // zip-slip
+    let names = w.member_names();
+    let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
+    let mut zin = zip::ZipArchive::new(f).map_err(|e| {
+        Error::new(
+            ErrorKind::Wheel,
+            &display,
+            format!("not a zip archive: {e}"),
+        )
+    })?;
+
+    // Duplicates: the central directory holds more entries than distinct names.
+    let central = central_names(path, zin.central_directory_start(), zin.len())?;
+    if central.len() != zin.len() {
+        let mut seen = std::collections::HashSet::new();
+        for (n, at) in &central {
+            if !seen.insert(n.as_str()) {
+                return Err(werr(
+                    *at,
+                    format!("member {n:?} appears twice in the central directory; refusing the wheel (installers disagree on which copy wins)"),
+                ));
+            }
+        }
+        return Err(Error::new(
+            ErrorKind::Wheel,
+            &display,
+            format!(
+                "the central directory holds {} entries but {} distinct names",
+                central.len(),
+                zin.len()
+            ),
+        ));
+    }
+
+    let mut total = 0u64;
+    let mut header_offsets = HashMap::new();
+    for i in 0..zin.len() {
+        let m = zin
+            .by_index_raw(i)
+            .map_err(|e| Error::new(ErrorKind::Wheel, &display, format!("member {i}: {e}")))?;
+        let (name, at, size, csize) = (
+            m.name().to_string(),
+            m.header_start(),
+            m.size(),
+            m.compressed_size(),
+        );
+        header_offsets.insert(name.clone(), at);
+        if size > MAX_MEMBER_SIZE {
+            return Err(werr(
+                at,
+                format!(
+                    "member {name} declares {size} bytes, over the {MAX_MEMBER_SIZE}-byte limit"
+                ),
+            ));
+        }
+        match m.compression() {
+            zip::CompressionMethod::Stored if size != csize => {
+                return Err(werr(
+                    at,
+                    format!("member {name} is stored but declares {size} bytes uncompressed and {csize} compressed"),
+                ))
+            }
+            zip::CompressionMethod::Deflated
+                if size > csize.saturating_mul(MAX_DEFLATE_RATIO) + 1024 =>
+            {
+                return Err(werr(
+                    at,
+                    format!("member {name} declares {size} bytes from {csize} deflated bytes, more than deflate can expand (a decompression bomb or a lie)"),
+                ))
+            }
+            zip::CompressionMethod::Stored | zip::CompressionMethod::Deflated => {}
+            other => {
+                return Err(werr(
+                    at,
+                    format!("member {name} uses compression {other:?}; wheels use stored or deflate"),
+                ))
+            }
+        }
+        total = total.saturating_add(size);
+    }
+    if total > MAX_TOTAL_SIZE {
+        return Err(Error::new(
+            ErrorKind::Wheel,
+            &display,
+            format!("members declare {total} bytes together, over the {MAX_TOTAL_SIZE}-byte limit"),
+        ));
+    }
+
+    let dist_info = names
+        .iter()
+        .find_map(|n| {
+            let (dir, file) = n.split_once('/')?;
+            (dir.ends_with(".dist-info") && !dir.contains('/') && file == "WHEEL")
+                .then(|| dir.to_string())
+        })
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::Wheel,
+                &display,
+                "no <name>-<version>.dist-info/WHEEL: not a wheel",
+            )
+        })?;
+    let record_name = format!("{dist_info}/RECORD");
+    let record = if names.contains(&record_name) {
+        drop(zin);
+        let mut w = w;
+        let text = w.read_member(&record_name)?;
+        parse_record(
+            &String::from_utf8_lossy(&text),
+            &format!("{display}!{record_name}"),
+        )?
+    } else {
+        return Err(Error::new(
+            ErrorKind::Wheel,
+            &display,
+            format!("{record_name} is missing (PEP 427 requires it)"),
+        ));
+    };
+    Ok(Audit {
+        names,
+        dist_info,
+        record,
+        header_offsets,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quoting() {
+        assert_eq!(
+            csv_fields(r#""a,b.py",sha256=x,3"#).unwrap(),
+            vec!["a,b.py", "sha256=x", "3"]
+        );
+        assert_eq!(
+            csv_fields(r#""q""uote",,"#).unwrap(),
+            vec!["q\"uote", "", ""]
+        );
+        assert!(csv_fields(r#""open,,"#).is_none());
+    }
+
+    #[test]
+    fn record_rows() {
+        let r = parse_record(
+            "a.py,sha256=dlKgPjuI8C6VQsvHDqsteuBhsbomCfufNx74lEj9LMc,1318\nx/RECORD,,\n",
+            "R",
+        )
+        .unwrap();
+        assert_eq!(r.len(), 1);
+        assert_eq!(r["a.py"].size, Some(1318));
+        assert_eq!(r["a.py"].digest.len(), 32);
+        assert!(parse_record("a.py,md5=abc,1\n", "R").is_err());
+        assert!(parse_record("a.py,sha256=abc\n", "R").is_err());
+    }
+}

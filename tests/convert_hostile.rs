@@ -1,0 +1,209 @@
+//! Hostile and lying wheels: `wheelport convert` refuses each with exit 1, an error that
+//! names the wheel, the member and the byte offset, and writes no output file (the output
+//! folder is not even created). The wheels are made from the demo wheel with Python's
+//! `zipfile` (which, unlike the `zip` crate, writes duplicate names).
+
+mod common;
+mod convert_support;
+
+use common::*;
+use convert_support::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn demo() -> PathBuf {
+    root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl")
+}
+
+/// Copy the demo wheel to `dir` under its own name, with `edit` (Python code working on
+/// `members`, a list of [name, bytes] pairs) applied.
+fn craft(dir: &Path, edit: &str) -> PathBuf {
+    let out = dir.join(demo().file_name().unwrap());
+    let script = format!(
+        r#"
+import sys, zipfile, warnings, hashlib, base64
+warnings.simplefilter("ignore")
+src, dst = sys.argv[1], sys.argv[2]
+zin = zipfile.ZipFile(src)
+members = [[i.filename, zin.read(i.filename)] for i in zin.infolist()]
+def record_row(name, data):
+    h = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return "%s,sha256=%s,%d" % (name, h, len(data))
+{edit}
+with zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as z:
+    for name, data in members:
+        z.writestr(name, data)
+"#
+    );
+    let (code, _, err) = run(Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(demo())
+        .arg(&out));
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// Convert `whl` with `--allow-partial` (so only the hostility can stop it); check exit 1,
+/// the message, and that nothing was written.
+fn refused(whl: &Path, dir: &Path, expect: &[&str]) -> String {
+    let out = dir.join("out");
+    let (code, stdout, err) = convert(&[
+        whl.as_os_str(),
+        "--target".as_ref(),
+        "dtk".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--allow-partial".as_ref(),
+    ]);
+    assert_eq!(code, 1, "{stdout}\n{err}");
+    assert!(err.contains(&whl.display().to_string()), "{err}");
+    for e in expect {
+        assert!(err.contains(e), "expected {e:?} in: {err}");
+    }
+    assert!(!out.exists(), "{:?}", files_in(&out));
+    err
+}
+
+#[test]
+fn zip_slip_member() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"members.insert(0, ["../../evil.py", b"import os\n"])"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &["at offset 0x0:", "\"../../evil.py\"", "escapes"],
+    );
+}
+
+#[test]
+fn duplicate_member_names() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"members.insert(1, ["wheelport_demo/__init__.py", b"print('the other copy')\n"])"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &[
+            "wheelport_demo/__init__.py",
+            "appears twice",
+            "at offset 0x",
+        ],
+    );
+}
+
+#[test]
+fn record_lies_about_a_hash() {
+    let d = tempfile::tempdir().unwrap();
+    // The Python file changes, RECORD keeps the old hash.
+    let w = craft(
+        d.path(),
+        r#"members[0][1] = members[0][1].replace(b"import", b"import  ", 1)
+members[0][1] = members[0][1][:1318] if len(members[0][1]) > 1318 else members[0][1]"#,
+    );
+    let err = refused(&w, d.path(), &["wheelport_demo/__init__.py", "RECORD says"]);
+    assert!(err.contains("at offset 0x0:"), "{err}");
+}
+
+#[test]
+fn record_lies_about_the_shared_object() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"so = bytearray(members[1][1]); so[-1] ^= 1; members[1][1] = bytes(so)"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &[
+            "wheelport_demo/_kernels.so",
+            "RECORD says sha256=",
+            "at offset 0x",
+        ],
+    );
+}
+
+#[test]
+fn record_lies_about_a_size() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"rec = [m for m in members if m[0].endswith("/RECORD")][0]
+rec[1] = rec[1].replace(b",1318\n", b",1319\n")"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &[
+            "wheelport_demo/__init__.py",
+            "RECORD says 1319 bytes, the member has 1318",
+        ],
+    );
+}
+
+#[test]
+fn member_missing_from_record() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"members.insert(1, ["wheelport_demo/extra.py", b"x = 1\n"])"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &["wheelport_demo/extra.py", "not listed in RECORD"],
+    );
+}
+
+#[test]
+fn huge_declared_size() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(d.path(), "");
+    // Declare 3.9 GB for __init__.py in its local and central headers (APPNOTE 4.3.7 and
+    // 4.3.12: uncompressed size at +22 and +24).
+    let (local, central) = {
+        let mut z = zip::ZipArchive::new(std::fs::File::open(&w).unwrap()).unwrap();
+        let m = z.by_name("wheelport_demo/__init__.py").unwrap();
+        (m.header_start() as usize, m.central_header_start() as usize)
+    };
+    let mut bytes = std::fs::read(&w).unwrap();
+    let huge = 0xF000_0000u32.to_le_bytes();
+    assert_eq!(&bytes[local..local + 4], b"PK\x03\x04");
+    assert_eq!(&bytes[central..central + 4], b"PK\x01\x02");
+    bytes[local + 22..local + 26].copy_from_slice(&huge);
+    bytes[central + 24..central + 28].copy_from_slice(&huge);
+    std::fs::write(&w, bytes).unwrap();
+    refused(
+        &w,
+        d.path(),
+        &[
+            "wheelport_demo/__init__.py",
+            "declares 4026531840 bytes",
+            "more than deflate can expand",
+            "at offset 0x0:",
+        ],
+    );
+}
+
+#[test]
+fn untouched_crafted_copy_converts() {
+    // The crafting itself is not what gets refused: an unedited copy converts.
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(d.path(), "");
+    let out = d.path().join("out");
+    let (code, stdout, err) = convert(&[
+        w.as_os_str(),
+        "--target".as_ref(),
+        "dtk".as_ref(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--allow-partial".as_ref(),
+    ]);
+    assert_eq!(code, 6, "{stdout}\n{err}");
+    assert_eq!(files_in(&out).len(), 1);
+}
