@@ -26,6 +26,25 @@ fn device_available(target: &str) -> bool {
         .is_ok()
 }
 
+/// Kernels of the demo wheel that use no unsupported PTX form, as `wheelport inspect
+/// --untranslatable` (the lowering's supported-forms table) reports them: (total, supported).
+fn demo_supported() -> (usize, usize) {
+    let (code, out, err) = run(Command::new(bin())
+        .args(["inspect", "--json", "--kernels", "--untranslatable"])
+        .arg(demo()));
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ks = r["inputs"][0]["shared_objects"][0]["kernels"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let ok = ks
+        .iter()
+        .filter(|k| k["status"] == "ptx" && k["unsupported_forms"].as_array().unwrap().is_empty())
+        .count();
+    (ks.len(), ok)
+}
+
 #[test]
 fn readme_main_job_command() {
     // `wheelport <demo> --target dtk -o out/` exactly as the README's quick start runs it.
@@ -34,14 +53,29 @@ fn readme_main_job_command() {
         .arg(demo())
         .args(["--target", "dtk", "-o"])
         .arg(d.path().join("out/")));
-    if device_available("dtk") {
-        // With the device build wired in, both kernels translate and the wheel is written.
+    let (total, supported) = demo_supported();
+    if device_available("dtk") && supported == total {
+        // With the device build wired in and every form supported, both kernels translate
+        // and the wheel is written.
         assert_eq!(code, 0, "{stdout}\n{err}");
         assert_eq!(files_in(&d.path().join("out")).len(), 1);
         assert!(
             stdout.contains("2 translated, 0 not translated"),
             "{stdout}"
         );
+    } else if device_available("dtk") {
+        // Kernels with forms the lowering lacks are refused by the default policy, named
+        // with the forms; nothing is written.
+        assert_eq!(code, 5, "{stdout}\n{err}");
+        assert!(!d.path().join("out").exists());
+        assert!(
+            stdout.contains(&format!(
+                "wheelport_demo/_kernels.so: 2 kernels: {supported} translated, {} not translated",
+                total - supported
+            )),
+            "{stdout}"
+        );
+        assert!(stdout.contains("no lowering for"), "{stdout}");
     } else {
         // The documented outcome of this build: both kernels have PTX, no device build, so the
         // default policy refuses and writes nothing.
@@ -73,7 +107,12 @@ fn demo_allow_partial_json_and_install() {
         .arg("--json")
         .arg(&json)
         .env("SOURCE_DATE_EPOCH", "1700000000"));
-    let expect = if device_available("dtk") { 0 } else { 6 };
+    let (total, supported) = demo_supported();
+    let expect = if device_available("dtk") && supported == total {
+        0
+    } else {
+        6
+    };
     assert_eq!(code, expect, "{stdout}\n{err}");
     let files = files_in(&out);
     assert_eq!(files.len(), 1);

@@ -260,10 +260,10 @@ fn doctor_cli_reports_versions_and_missing_tools() {
         assert_eq!(llc["version_line"].as_str().unwrap(), version_of(&path));
         assert_eq!(llc["found_by"]["by"], "path");
     }
-    // musa's mcc is not installed here: exit code 5 and the install hint.
+    // musa's mcc is not installed here: exit code 8 (TOOLS_MISSING) and the install hint.
     let (code, out, _) =
         common::run(Command::new(common::bin()).args(["doctor", "--target", "musa"]));
-    assert_eq!(code, 5);
+    assert_eq!(code, wheelport::cli::exit::TOOLS_MISSING as i32);
     assert!(
         out.contains("mcc") && out.contains("MISSING") && out.contains("MUSA_HOME"),
         "{out}"

@@ -139,9 +139,204 @@ impl DeviceBuilder for Unavailable {
     }
 }
 
-/// The device builder of this build of wheelport for `profile`.
+/// The real device build: PTX parsed ([`crate::ptx`]), lowered ([`crate::lower`]) and built
+/// with the target's LLVM tools ([`crate::build`]) into code objects (a clang offload bundle
+/// per module for HIP targets) or PTX (a CUDA fatbin per module for the `cuda` twin).
 ///
-/// This is the one place the device build (`crate::lower` + the toolchain) is plugged in.
-pub fn default_builder(_profile: &Profile) -> Box<dyn DeviceBuilder> {
-    Box::new(Unavailable)
+/// Per module, the highest PTX entry is used. A kernel the lowering does not support is
+/// [`KernelBuild::NotBuilt`] with the lowering's reason (the forms it lacks); a module whose
+/// build fails (a tool error, a failed code-object check) gives every one of its kernels
+/// `NotBuilt` with the error message. Nothing is dropped silently.
+#[derive(Debug, Clone)]
+pub struct LoweringBuilder {
+    /// The tools found for the target.
+    pub toolchain: crate::toolchain::Toolchain,
+    /// The build cache, if any.
+    pub cache: Option<crate::build::Cache>,
+}
+
+impl LoweringBuilder {
+    /// Discover the tools of `profile` (see [`crate::toolchain::discover`]) and use the
+    /// default cache directory (`$XDG_CACHE_HOME/wheelport`, else `~/.cache/wheelport`),
+    /// unless `WHEELPORT_NO_CACHE` is set.
+    pub fn discover(profile: &Profile) -> LoweringBuilder {
+        let toolchain =
+            crate::toolchain::discover(profile, &crate::toolchain::SearchOptions::from_env());
+        let cache = if std::env::var_os("WHEELPORT_NO_CACHE").is_some() {
+            None
+        } else {
+            crate::build::Cache::default_dir().map(crate::build::Cache::new)
+        };
+        LoweringBuilder { toolchain, cache }
+    }
+
+    fn build_one(&self, req: &DeviceRequest<'_>, m: &ModuleRequest) -> ModuleBuild {
+        let not_built = |reason: String| ModuleBuild {
+            wrapper_address: m.wrapper_address,
+            container: Vec::new(),
+            kernels: m
+                .kernels
+                .iter()
+                .map(|k| {
+                    (
+                        k.clone(),
+                        KernelBuild::NotBuilt {
+                            reason: reason.clone(),
+                        },
+                    )
+                })
+                .collect(),
+        };
+        let Some(entry) = m.ptx.last() else {
+            return not_built("the module has no PTX entry".to_string());
+        };
+        let name = format!("{}!container#{}", req.file, m.container);
+        let Ok(text) = std::str::from_utf8(&entry.text) else {
+            return not_built(format!("the {} PTX entry is not UTF-8", entry.arch));
+        };
+        let parsed = crate::ptx::parse(text, &name);
+        let lowered = crate::lower::lower_module(&parsed.module, req.profile);
+        let opts = crate::build::BuildOptions {
+            archs: req.archs.to_vec(),
+            cache: self.cache.clone(),
+        };
+        let built = match crate::build::build_module(
+            req.profile,
+            &self.toolchain,
+            crate::build::ModuleInput {
+                name: &name,
+                lowered: &lowered,
+            },
+            &opts,
+        ) {
+            Ok(b) => b,
+            Err(e) => return not_built(format!("device build failed: {e}")),
+        };
+        let container = match req.profile.family {
+            crate::target::Family::Nvptx => {
+                let texts: Vec<&str> = built
+                    .objects
+                    .iter()
+                    .filter_map(|o| std::str::from_utf8(&o.bytes).ok())
+                    .collect();
+                match crate::fatbin::write::ptx_container(&texts, &name) {
+                    Ok(c) => c,
+                    Err(e) => return not_built(format!("fatbin: {e}")),
+                }
+            }
+            _ => {
+                let objs: Vec<(&str, &[u8])> = built
+                    .objects
+                    .iter()
+                    .map(|o| (o.arch.as_str(), o.bytes.as_slice()))
+                    .collect();
+                crate::bundle::write_hip(&objs)
+            }
+        };
+        let archs: Vec<String> = built.objects.iter().map(|o| o.arch.clone()).collect();
+        let kernels = m
+            .kernels
+            .iter()
+            .map(|k| {
+                let outcome = match lowered.kernels.iter().find(|r| &r.name == k) {
+                    Some(r) => match &r.outcome {
+                        crate::lower::KernelOutcome::Lowered => KernelBuild::Built {
+                            archs: archs.clone(),
+                        },
+                        crate::lower::KernelOutcome::Unsupported { reason, .. } => {
+                            KernelBuild::NotBuilt {
+                                reason: reason.clone(),
+                            }
+                        }
+                    },
+                    None => KernelBuild::NotBuilt {
+                        reason: format!("no .entry {k} in the {} PTX", entry.arch),
+                    },
+                };
+                (k.clone(), outcome)
+            })
+            .collect();
+        ModuleBuild {
+            wrapper_address: m.wrapper_address,
+            container,
+            kernels,
+        }
+    }
+}
+
+impl DeviceBuilder for LoweringBuilder {
+    fn available(&self, profile: &Profile) -> std::result::Result<(), String> {
+        if profile.family == crate::target::Family::Musa {
+            return Err(format!(
+                "target `{}` has no device build here (needs the vendor compiler mcc)",
+                profile.name
+            ));
+        }
+        if !self.toolchain.is_complete() {
+            let names: Vec<String> = self
+                .toolchain
+                .missing
+                .iter()
+                .map(|m| format!("{} ({})", m.name, m.install))
+                .collect();
+            return Err(format!(
+                "device tools missing for {}: {} (see `wheelport doctor`)",
+                profile.name,
+                names.join(", ")
+            ));
+        }
+        Ok(())
+    }
+
+    fn describe(&self, profile: &Profile) -> String {
+        match self.available(profile) {
+            Ok(()) => {
+                let llc = self
+                    .toolchain
+                    .tool("llc")
+                    .map(|t| t.version_line.clone())
+                    .unwrap_or_default();
+                format!("wheelport PTX lowering + {llc}")
+            }
+            Err(why) => format!("none ({why})"),
+        }
+    }
+
+    fn build(&self, req: &DeviceRequest<'_>) -> Result<Vec<ModuleBuild>> {
+        if let Err(why) = self.available(req.profile) {
+            return Ok(req
+                .modules
+                .iter()
+                .map(|m| ModuleBuild {
+                    wrapper_address: m.wrapper_address,
+                    container: Vec::new(),
+                    kernels: m
+                        .kernels
+                        .iter()
+                        .map(|k| {
+                            (
+                                k.clone(),
+                                KernelBuild::NotBuilt {
+                                    reason: why.clone(),
+                                },
+                            )
+                        })
+                        .collect(),
+                })
+                .collect());
+        }
+        use rayon::prelude::*;
+        Ok(req
+            .modules
+            .par_iter()
+            .map(|m| self.build_one(req, m))
+            .collect())
+    }
+}
+
+/// The device builder of this build of wheelport for `profile`: the lowering with the
+/// tools found for the target ([`LoweringBuilder::discover`]). When tools are missing it
+/// still answers, giving every kernel the reason (see [`DeviceBuilder::available`]).
+pub fn default_builder(profile: &Profile) -> Box<dyn DeviceBuilder> {
+    Box::new(LoweringBuilder::discover(profile))
 }
