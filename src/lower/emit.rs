@@ -21,6 +21,10 @@ use crate::target::{Family, Profile};
 use super::sreg;
 use super::ty::{imm, of_ptx, Kind, Ty};
 
+// Warp-level instructions (a child module: it extends `Fx`).
+#[path = "warp.rs"]
+mod warp;
+
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
 pub(crate) struct Fail {
@@ -480,7 +484,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Operand::Imm(i) => Ok(imm(i.value, t)),
             Operand::SpecialReg(n) => {
                 if *n == "WARP_SZ" {
-                    return Ok(self.fit(&self.cx.prof.wave_size.to_string(), Ty::I32, t, false));
+                    // A PTX warp is 32 lanes on every target (docs/warp-model.md).
+                    return Ok(self.fit("32", Ty::I32, t, false));
                 }
                 let Some(w) = sreg::width(n) else {
                     return fail(&self.form(), format!("special register {n}"));
@@ -1230,6 +1235,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     "seq_cst"
                 };
                 self.line(format_args!("fence{ss} {ord}"));
+            }
+            O::Bar if has(".warp") => self.warp_inst(i)?,
+            O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
+                self.warp_inst(i)?
             }
             O::Bar | O::Barrier => self.bar(&mods, ops)?,
             O::Call => self.callinst(i, ops)?,
