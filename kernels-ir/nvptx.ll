@@ -351,9 +351,11 @@ define linkonce_odr { i32, i1 } @__wp_shfl_idx(i32 %m, i32 %a, i32 %b, i32 %c) a
 }
 declare { i32, i1 } @llvm.nvvm.shfl.sync.idx.i32p(i32, i32, i32, i32)
 define linkonce_odr i32 @__wp_activemask() alwaysinline convergent nounwind {
-  %r = call i32 asm sideeffect "activemask.b32 $0;", "=r"()
+  %r = call i32 @llvm.nvvm.activemask()
   ret i32 %r
 }
+; (convergent: an inline-asm activemask would be hoisted out of divergent branches by opt)
+declare i32 @llvm.nvvm.activemask()
 define linkonce_odr void @__wp_bar_warp_sync(i32 %m) alwaysinline convergent nounwind {
   call void @llvm.nvvm.bar.warp.sync(i32 %m)
   ret void

@@ -318,9 +318,9 @@ declare {{ i32, i1 }} @llvm.nvvm.shfl.sync.{mode}.i32p(i32, i32, i32, i32)""")
     o.append(f"""define linkonce_odr i32 @__wp_activemask() {A} {{
   %r = call i32 @llvm.nvvm.activemask()
   ret i32 %r
-}
+}}
 ; (convergent: an inline-asm activemask would be hoisted out of divergent branches by opt)
-declare i32 @llvm.nvvm.activemask()}
+declare i32 @llvm.nvvm.activemask()
 define linkonce_odr void @__wp_bar_warp_sync(i32 %m) {A} {{
   call void @llvm.nvvm.bar.warp.sync(i32 %m)
   ret void
