@@ -449,9 +449,10 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("shfl.sync.{m}.b32"));
         add(format!("shfl.{m}.b32"));
     }
-    for m in ["all", "any", "uni"] {
-        add(format!("vote.sync.{m}.pred"));
-        add(format!("vote.{m}.pred"));
+    for m in ["all.", "any.", ""] {
+        // vote.uni: `form_of` drops `.uni`, so its form is `vote[.sync].pred`.
+        add(format!("vote.sync.{m}pred"));
+        add(format!("vote.{m}pred"));
     }
     add("vote.sync.ballot.b32".into());
     add("vote.ballot.b32".into());

@@ -99,12 +99,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let r = self.call("__wp_vote_ballot", Ty::I32, &[(Ty::I1, &p), (Ty::I32, &m)]);
                     return self.wr(&ops[0], &r, Ty::I32, false);
                 }
-                let Some(mode) = ["all", "any", "uni"]
+                // `.uni` may be absent from the modifiers (it is also a branch hint).
+                let mode = ["all", "any"]
                     .into_iter()
                     .find(|x| mods.iter().any(|y| y[1..] == **x))
-                else {
-                    return fail(&form, "vote mode");
-                };
+                    .unwrap_or("uni");
                 let f = format!("__wp_vote_{mode}");
                 let r = self.call(&f, Ty::I1, &[(Ty::I1, &p), (Ty::I32, &m)]);
                 self.wr(&ops[0], &r, Ty::I1, false)
