@@ -11,6 +11,9 @@
 //! output. A deliberate change of the IR re-blesses the file: `WHEELPORT_BLESS=1 cargo test
 //! --release --test lower_golden` (and the commit says why).
 //!
+//! `WHEELPORT_GOLDEN_DUMP=<dir>` also writes the IR files there (to diff a mismatch against a
+//! dump made at the reference commit).
+//!
 //! Corpus wheels that are absent are skipped loudly (a failure under `CI=1`); their lines in
 //! the golden file are then not compared.
 
@@ -102,6 +105,12 @@ fn lowered_ir_is_byte_identical_to_the_golden_hashes() {
         for p in PROFILES {
             let prof = wheelport::target::profile(p).unwrap();
             let lm = wheelport::lower::lower_module(&parsed.module, prof);
+            if let Some(d) = std::env::var_os("WHEELPORT_GOLDEN_DUMP") {
+                // For diffing a mismatch: the IR files themselves.
+                let f = format!("{p}.{}.ll", tag.replace('/', "__"));
+                std::fs::create_dir_all(&d).unwrap();
+                std::fs::write(std::path::Path::new(&d).join(f), &lm.ir).unwrap();
+            }
             got.insert(format!("{p} {tag}"), digest(&lm));
         }
     }
