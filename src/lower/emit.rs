@@ -148,12 +148,27 @@ pub(crate) fn ident(sigil: char, name: &str) -> String {
     }
 }
 
-fn ptr_ty(addrspace: u32) -> String {
-    if addrspace == 0 {
-        "ptr".into()
-    } else {
-        format!("ptr addrspace({addrspace})")
+fn ptr_ty(addrspace: u32) -> std::borrow::Cow<'static, str> {
+    const P: [&str; 8] = [
+        "ptr",
+        "ptr addrspace(1)",
+        "ptr addrspace(2)",
+        "ptr addrspace(3)",
+        "ptr addrspace(4)",
+        "ptr addrspace(5)",
+        "ptr addrspace(6)",
+        "ptr addrspace(7)",
+    ];
+    match P.get(addrspace as usize) {
+        Some(p) => std::borrow::Cow::Borrowed(p),
+        None => std::borrow::Cow::Owned(format!("ptr addrspace({addrspace})")),
     }
+}
+
+/// Append the decimal digits of `n`.
+#[inline]
+fn push_u32(s: &mut String, n: u32) {
+    s.push_str(itoa::Buffer::new().format(n));
 }
 
 #[derive(Clone, Debug)]
@@ -229,7 +244,7 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     nblk: u32,
     terminated: bool,
     scopes: Vec<Scope<'a>>,
-    pa: String,
+    pa: std::borrow::Cow<'static, str>,
     /// Homes of the return parameters (pointer, slot) or registers for `.reg` returns.
     rets: Vec<(Operand<'a>, Slot)>,
     ret_names: Vec<&'a str>,
@@ -249,7 +264,59 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn t(&mut self) -> String {
         self.tmp += 1;
-        format!("%t{}", self.tmp)
+        let mut s = String::with_capacity(8);
+        s.push_str("%t");
+        push_u32(&mut s, self.tmp);
+        s
+    }
+
+    /// `  %t = load <ty>, <pa> %r<id>`: a register read.
+    fn load_reg(&mut self, ty: &str, id: u32) -> String {
+        let r = self.t();
+        let b = &mut self.body;
+        b.push_str("  ");
+        b.push_str(&r);
+        b.push_str(" = load ");
+        b.push_str(ty);
+        b.push_str(", ");
+        b.push_str(&self.pa);
+        b.push_str(" %r");
+        push_u32(b, id);
+        b.push('\n');
+        r
+    }
+
+    /// `  store <ty> <v>, <pa> %r<id>`: a register write.
+    fn store_reg(&mut self, ty: &str, v: &str, id: u32) {
+        let b = &mut self.body;
+        b.push_str("  store ");
+        b.push_str(ty);
+        b.push(' ');
+        b.push_str(v);
+        b.push_str(", ");
+        b.push_str(&self.pa);
+        b.push_str(" %r");
+        push_u32(b, id);
+        b.push('\n');
+    }
+
+    /// `  %t = <a> <ty> <x><c> <d>` (e.g. `zext i32 %t1 to i64`, `add i32 %t1, %t2`).
+    fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> String {
+        let r = self.t();
+        let b = &mut self.body;
+        b.push_str("  ");
+        b.push_str(&r);
+        b.push_str(" = ");
+        b.push_str(a);
+        b.push(' ');
+        b.push_str(ty);
+        b.push(' ');
+        b.push_str(x);
+        b.push_str(c);
+        b.push(' ');
+        b.push_str(d);
+        b.push('\n');
+        r
     }
 
     fn decl(&mut self, name: &str, line: &str) {
@@ -321,7 +388,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn new_block_name(&mut self) -> String {
         self.nblk += 1;
-        format!("b{}", self.nblk)
+        let mut s = String::with_capacity(8);
+        s.push('b');
+        push_u32(&mut s, self.nblk);
+        s
     }
 
     fn ensure_open(&mut self) {
@@ -343,13 +413,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let lt = Ty::int(bits).ll();
         let count = range.unwrap_or(1);
         let first = self.nreg;
+        let suffix = self.alloca_suffix();
+        self.allocas
+            .reserve(count as usize * (16 + lt.len() + suffix.len()));
         for i in 0..count {
-            let _ = writeln!(
-                self.allocas,
-                "  %r{} = alloca {lt}{}",
-                first + i,
-                self.alloca_suffix()
-            );
+            let a = &mut self.allocas;
+            a.push_str("  %r");
+            push_u32(a, first + i);
+            a.push_str(" = alloca ");
+            a.push_str(lt);
+            a.push_str(&suffix);
+            a.push('\n');
         }
         self.nreg += count;
         let sc = self.scopes.last_mut().unwrap();
@@ -362,11 +436,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    fn alloca_suffix(&self) -> String {
-        if self.cx.alloca_as == 0 {
-            String::new()
-        } else {
-            format!(", addrspace({})", self.cx.alloca_as)
+    fn alloca_suffix(&self) -> std::borrow::Cow<'static, str> {
+        match self.cx.alloca_as {
+            0 => "".into(),
+            5 => ", addrspace(5)".into(),
+            a => format!(", addrspace({a})").into(),
         }
     }
 
@@ -469,10 +543,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     // ---------------------------------------------------------------- operands
 
-    fn reg_ptr(id: u32) -> String {
-        format!("%r{id}")
-    }
-
     /// Read operand `o` as a value of type `t` (`signed`: extend narrower registers by sign).
     fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<String> {
         match o {
@@ -532,22 +602,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         match l {
             Local::Reg { id, bits } => {
-                let p = Self::reg_ptr(id);
-                let pa = self.pa.clone();
                 if t == Ty::I1 && bits != 1 {
                     let it = Ty::int(bits);
-                    let v = self.op(format_args!("load {}, {pa} {p}", it.ll()));
-                    return Ok(self.op(format_args!("icmp ne {} {v}, 0", it.ll())));
+                    let v = self.load_reg(it.ll(), id);
+                    return Ok(self.op4("icmp ne", it.ll(), &v, ",", "0"));
                 }
                 if bits == 1 && t != Ty::I1 {
-                    let v = self.op(format_args!("load i1, {pa} {p}"));
+                    let v = self.load_reg("i1", id);
                     return Ok(self.fit(&v, Ty::I1, t, false));
                 }
                 if t.bits() <= bits {
-                    Ok(self.op(format_args!("load {}, {pa} {p}", t.ll())))
+                    Ok(self.load_reg(t.ll(), id))
                 } else {
                     let it = Ty::int(bits);
-                    let v = self.op(format_args!("load {}, {pa} {p}", it.ll()));
+                    let v = self.load_reg(it.ll(), id);
                     Ok(self.fit(&v, it, t, signed))
                 }
             }
@@ -574,21 +642,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mut ct = from;
         if from.is_float() {
             let it = Ty::int(fb);
-            cur = self.op(format_args!("bitcast {} {cur} to {}", from.ll(), it.ll()));
+            cur = self.op4("bitcast", from.ll(), &cur, " to", it.ll());
             ct = it;
         }
         if fb != tb {
             let it = Ty::int(tb);
             cur = if fb < tb {
                 let ext = if signed { "sext" } else { "zext" };
-                self.op(format_args!("{ext} {} {cur} to {}", ct.ll(), it.ll()))
+                self.op4(ext, ct.ll(), &cur, " to", it.ll())
             } else {
-                self.op(format_args!("trunc {} {cur} to {}", ct.ll(), it.ll()))
+                self.op4("trunc", ct.ll(), &cur, " to", it.ll())
             };
             ct = it;
         }
         if ct != to {
-            cur = self.op(format_args!("bitcast {} {cur} to {}", ct.ll(), to.ll()));
+            cur = self.op4("bitcast", ct.ll(), &cur, " to", to.ll());
         }
         cur
     }
@@ -601,24 +669,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let Some(Local::Reg { id, bits }) = self.lookup(n) else {
                     return fail(&self.form(), format!("unknown register {n}"));
                 };
-                let p = Self::reg_ptr(id);
-                let pa = self.pa.clone();
                 if bits == 1 {
-                    let b = if t == Ty::I1 {
-                        v.to_string()
+                    if t == Ty::I1 {
+                        self.store_reg("i1", v, id);
                     } else {
                         let it = Ty::int(t.bits());
                         let x = self.fit(v, t, it, false);
-                        self.op(format_args!("icmp ne {} {x}, 0", it.ll()))
-                    };
-                    self.line(format_args!("store i1 {b}, {pa} {p}"));
+                        let b = self.op4("icmp ne", it.ll(), &x, ",", "0");
+                        self.store_reg("i1", &b, id);
+                    }
                     return Ok(());
                 }
                 if t.bits() == bits {
-                    self.line(format_args!("store {} {v}, {pa} {p}", t.ll()));
+                    self.store_reg(t.ll(), v, id);
                 } else {
                     let x = self.fit(v, t, Ty::int(bits), signed);
-                    self.line(format_args!("store {} {x}, {pa} {p}", Ty::int(bits).ll()));
+                    self.store_reg(Ty::int(bits).ll(), &x, id);
                 }
                 Ok(())
             }
