@@ -228,7 +228,7 @@ enum Local {
 
 #[derive(Default)]
 struct Scope<'a> {
-    names: HashMap<&'a str, Local>,
+    names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
     ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
 }
 
@@ -381,19 +381,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Emit `%t = call ret @name(args)` (declaring it), returning `%t` (or "" for void).
     fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> String {
-        let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
-        self.declare(name, ret.ll(), &ptys);
-        let a: Vec<String> = args
-            .iter()
-            .map(|(t, v)| format!("{} {v}", t.ll()))
-            .collect();
+        if !self.cx.decls.contains_key(name) {
+            let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
+            self.declare(name, ret.ll(), &ptys);
+        }
         let r = self.t();
-        let _ = writeln!(
-            self.body,
-            "  {r} = call {} @{name}({})",
-            ret.ll(),
-            a.join(", ")
-        );
+        let b = &mut self.body;
+        b.push_str("  ");
+        b.push_str(&r);
+        b.push_str(" = call ");
+        b.push_str(ret.ll());
+        b.push_str(" @");
+        b.push_str(name);
+        b.push('(');
+        for (k, (t, v)) in args.iter().enumerate() {
+            if k > 0 {
+                b.push_str(", ");
+            }
+            b.push_str(t.ll());
+            b.push(' ');
+            b.push_str(v);
+        }
+        b.push_str(")\n");
         r
     }
 
@@ -433,9 +442,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn start_block(&mut self, name: &str) {
         if !self.terminated {
-            let _ = writeln!(self.body, "  br label %{name}");
+            self.body.push_str("  br label %");
+            self.body.push_str(name);
+            self.body.push('\n');
         }
-        let _ = writeln!(self.body, "{name}:");
+        self.body.push_str(name);
+        self.body.push_str(":\n");
         self.terminated = false;
     }
 
@@ -449,8 +461,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn ensure_open(&mut self) {
         if self.terminated {
-            let b = self.new_block_name();
-            let _ = writeln!(self.body, "{b}:");
+            self.nblk += 1;
+            self.body.push('b');
+            push_u32(&mut self.body, self.nblk);
+            self.body.push_str(":\n");
             self.terminated = false;
         }
     }
@@ -970,9 +984,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+        // Modifiers and types on the stack (no allocation for the usual few).
+        let mods_buf: tinyvec::TinyVec<[&'a str; 16]> = i.modifiers.iter().collect();
+        let mods: &[&'a str] = &mods_buf;
         let ops: &[Operand<'a>] = &i.operands;
-        let tys: Vec<Type> = mods.iter().filter_map(|m| Type::from_name(m)).collect();
+        let tys_buf: tinyvec::TinyVec<[Option<Type>; 8]> = mods
+            .iter()
+            .filter_map(|m| Type::from_name(m).map(Some))
+            .collect();
+        let mut tys_arr = [Type::B32; 8];
+        let tys_vec: Vec<Type>;
+        let tys: &[Type] = if tys_buf.len() <= 8 {
+            for (k, t) in tys_buf.iter().enumerate() {
+                tys_arr[k] = t.unwrap_or(Type::B32);
+            }
+            &tys_arr[..tys_buf.len()]
+        } else {
+            tys_vec = tys_buf.iter().flatten().copied().collect();
+            &tys_vec
+        };
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
                 form: form_of(i),
@@ -1429,10 +1459,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     // ---------------------------------------------------------------- helpers
 
+    /// `llvm.<name>.<suffix of t>`.
+    fn intr_name(name: &str, t: Ty) -> String {
+        let suffix = t.suffix();
+        let mut n = String::with_capacity(6 + name.len() + suffix.len());
+        n.push_str("llvm.");
+        n.push_str(name);
+        n.push('.');
+        n.push_str(suffix);
+        n
+    }
+
     fn intr1(&mut self, name: &str, t: Ty, a: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
-        let l = format!("declare {} @{n}({})", t.ll(), t.ll());
-        self.decl(&n, &l);
+        let n = Self::intr_name(name, t);
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {} @{n}({})", t.ll(), t.ll());
+            self.decl(&n, &l);
+        }
         self.opv(&[
             &"call ",
             &(t.ll()),
@@ -1447,9 +1490,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
-        let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
-        self.decl(&n, &l);
+        let n = Self::intr_name(name, t);
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
+            self.decl(&n, &l);
+        }
         let ll = t.ll();
         self.opv(&[
             &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",
@@ -1457,10 +1502,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
+        let n = Self::intr_name(name, t);
         let ll = t.ll();
-        let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
-        self.decl(&n, &l);
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
+            self.decl(&n, &l);
+        }
         self.opv(&[
             &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll, &" ",
             &c, &")",
@@ -2952,7 +2999,21 @@ fn split_digits(name: &str) -> (&str, Option<u32>) {
 }
 
 fn label_name(l: &str) -> String {
-    ident('%', &format!("L.{l}"))[1..].to_string()
+    // `ident('%', "L.<l>")` without the sigil: "L." starts with a letter, so only `l`'s
+    // characters decide whether the name needs quotes.
+    let bare = l
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.');
+    let mut s = String::with_capacity(l.len() + 4);
+    if !bare {
+        s.push('"');
+    }
+    s.push_str("L.");
+    s.push_str(l);
+    if !bare {
+        s.push('"');
+    }
+    s
 }
 
 /// LLVM text of one module-scope (or hoisted function-scope) variable, and its address space.
@@ -3190,9 +3251,11 @@ pub(crate) fn emit_function<'m, 'a>(
 ) -> R<(String, Vec<String>)> {
     let pa = ptr_ty(cx.alloca_as);
     let is_kernel = f.kind == FunctionKind::Entry;
+    // Pre-size the body: about 100 bytes of IR per PTX instruction on the corpus.
+    let ninst = f.body.as_ref().map_or(0, |b| b.instruction_count());
     let mut fx = Fx {
         cx,
-        body: String::with_capacity(4096),
+        body: String::with_capacity(4096 + ninst * 128),
         allocas: String::with_capacity(1024),
         tmp: 0,
         nreg: 0,
