@@ -329,6 +329,477 @@ define linkonce_odr i32 @__wp_prmt_rc16(i32 %a, i32 %b, i32 %c) alwaysinline nou
 
 ; ---- end portable ----
 
+; Wave primitives of the warp model (kernels-ir/wave64.py) on amdgcn.
+define linkonce_odr i32 @__wp_wave_lane() alwaysinline convergent nounwind {
+  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %r = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
+  ret i32 %r
+}
+define linkonce_odr i64 @__wp_wave_ballot(i1 %p) alwaysinline convergent nounwind {
+  %r = call i64 @llvm.amdgcn.ballot.i64(i1 %p)
+  ret i64 %r
+}
+; ds_bpermute_b32 addresses lanes in bytes (lane * 4).
+define linkonce_odr i32 @__wp_wave_bpermute(i32 %l, i32 %v) alwaysinline convergent nounwind {
+  %a = shl i32 %l, 2
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %a, i32 %v)
+  ret i32 %r
+}
+define linkonce_odr void @__wp_wave_sync() alwaysinline convergent nounwind {
+  fence syncscope("workgroup") release
+  call void @llvm.amdgcn.wave.barrier()
+  fence syncscope("workgroup") acquire
+  ret void
+}
+declare i64 @llvm.amdgcn.ballot.i64(i1)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare void @llvm.amdgcn.wave.barrier()
+
+; ==== BEGIN wave64 warp model (target-independent over @__wp_wave_*) ====
+; %laneid: the lane within the 32-lane warp (the half of the wavefront).
+define linkonce_odr i32 @__wp_sreg_laneid() alwaysinline convergent nounwind {
+  %l = call i32 @__wp_wave_lane()
+  %r = and i32 %l, 31
+  ret i32 %r
+}
+; First wave lane of this lane's warp: 0 or 32.
+define linkonce_odr i32 @__wp_warp_base() alwaysinline convergent nounwind {
+  %l = call i32 @__wp_wave_lane()
+  %r = and i32 %l, 32
+  ret i32 %r
+}
+; A 64-bit wave mask restricted to this warp and shifted to warp lane numbers.
+define linkonce_odr i32 @__wp_warp_bits(i64 %m) alwaysinline convergent nounwind {
+  %b = call i32 @__wp_warp_base()
+  %b64 = zext i32 %b to i64
+  %s = lshr i64 %m, %b64
+  %r = trunc i64 %s to i32
+  ret i32 %r
+}
+; %warpid: linear thread id / 32 (PTX warps of a CTA are consecutive 32-thread groups).
+define linkonce_odr i32 @__wp_sreg_warpid() alwaysinline convergent nounwind {
+  %l = call i32 @__wp_linear_tid()
+  %r = lshr i32 %l, 5
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_nwarpid() alwaysinline convergent nounwind {
+  %x = call i32 @__wp_sreg_ntid_x()
+  %y = call i32 @__wp_sreg_ntid_y()
+  %z = call i32 @__wp_sreg_ntid_z()
+  %xy = mul i32 %x, %y
+  %n = mul i32 %xy, %z
+  %n31 = add i32 %n, 31
+  %r = lshr i32 %n31, 5
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_lanemask_eq() alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %r = shl i32 1, %l
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_lanemask_lt() alwaysinline convergent nounwind {
+  %b = call i32 @__wp_sreg_lanemask_eq()
+  %r = sub i32 %b, 1
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_lanemask_le() alwaysinline convergent nounwind {
+  %b = call i32 @__wp_sreg_lanemask_eq()
+  %lt = sub i32 %b, 1
+  %r = or i32 %lt, %b
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_lanemask_gt() alwaysinline convergent nounwind {
+  %le = call i32 @__wp_sreg_lanemask_le()
+  %r = xor i32 %le, -1
+  ret i32 %r
+}
+define linkonce_odr i32 @__wp_sreg_lanemask_ge() alwaysinline convergent nounwind {
+  %lt = call i32 @__wp_sreg_lanemask_lt()
+  %r = xor i32 %lt, -1
+  ret i32 %r
+}
+; activemask.b32: the active (EXEC) lanes of this warp.
+define linkonce_odr i32 @__wp_activemask() alwaysinline convergent nounwind {
+  %e = call i64 @__wp_wave_ballot(i1 true)
+  %r = call i32 @__wp_warp_bits(i64 %e)
+  ret i32 %r
+}
+; bar.warp.sync: the lanes of a wavefront run in lockstep; order their memory accesses.
+define linkonce_odr void @__wp_bar_warp_sync(i32 %m) alwaysinline convergent nounwind {
+  call void @__wp_wave_sync()
+  ret void
+}
+; Read the value %v of warp lane %k (0..31) of this lane's warp.
+define linkonce_odr i32 @__wp_warp_read(i32 %k, i32 %v) alwaysinline convergent nounwind {
+  %b = call i32 @__wp_warp_base()
+  %k5 = and i32 %k, 31
+  %src = or i32 %b, %k5
+  %r = call i32 @__wp_wave_bpermute(i32 %src, i32 %v)
+  ret i32 %r
+}
+
+define linkonce_odr { i32, i1 } @__wp_shfl_up(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %lane = call i32 @__wp_sreg_laneid()
+  %bv = and i32 %b, 31
+  %cv = and i32 %c, 31
+  %c8 = lshr i32 %c, 8
+  %seg = and i32 %c8, 31
+  %nseg = xor i32 %seg, 31
+  %min = and i32 %lane, %seg
+  %cn = and i32 %cv, %nseg
+  %max = or i32 %min, %cn
+  %j = sub i32 %lane, %bv
+  %p = icmp sge i32 %j, %max
+  %src = select i1 %p, i32 %j, i32 %lane
+  %v = call i32 @__wp_warp_read(i32 %src, i32 %a)
+  %r0 = insertvalue { i32, i1 } poison, i32 %v, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr { i32, i1 } @__wp_shfl_down(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %lane = call i32 @__wp_sreg_laneid()
+  %bv = and i32 %b, 31
+  %cv = and i32 %c, 31
+  %c8 = lshr i32 %c, 8
+  %seg = and i32 %c8, 31
+  %nseg = xor i32 %seg, 31
+  %min = and i32 %lane, %seg
+  %cn = and i32 %cv, %nseg
+  %max = or i32 %min, %cn
+  %j = add i32 %lane, %bv
+  %p = icmp sle i32 %j, %max
+  %src = select i1 %p, i32 %j, i32 %lane
+  %v = call i32 @__wp_warp_read(i32 %src, i32 %a)
+  %r0 = insertvalue { i32, i1 } poison, i32 %v, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr { i32, i1 } @__wp_shfl_bfly(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %lane = call i32 @__wp_sreg_laneid()
+  %bv = and i32 %b, 31
+  %cv = and i32 %c, 31
+  %c8 = lshr i32 %c, 8
+  %seg = and i32 %c8, 31
+  %nseg = xor i32 %seg, 31
+  %min = and i32 %lane, %seg
+  %cn = and i32 %cv, %nseg
+  %max = or i32 %min, %cn
+  %j = xor i32 %lane, %bv
+  %p = icmp sle i32 %j, %max
+  %src = select i1 %p, i32 %j, i32 %lane
+  %v = call i32 @__wp_warp_read(i32 %src, i32 %a)
+  %r0 = insertvalue { i32, i1 } poison, i32 %v, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr { i32, i1 } @__wp_shfl_idx(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %lane = call i32 @__wp_sreg_laneid()
+  %bv = and i32 %b, 31
+  %cv = and i32 %c, 31
+  %c8 = lshr i32 %c, 8
+  %seg = and i32 %c8, 31
+  %nseg = xor i32 %seg, 31
+  %min = and i32 %lane, %seg
+  %cn = and i32 %cv, %nseg
+  %max = or i32 %min, %cn
+  %bs = and i32 %bv, %nseg
+  %j = or i32 %min, %bs
+  %p = icmp sle i32 %j, %max
+  %src = select i1 %p, i32 %j, i32 %lane
+  %v = call i32 @__wp_warp_read(i32 %src, i32 %a)
+  %r0 = insertvalue { i32, i1 } poison, i32 %v, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr i32 @__wp_vote_ballot(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %w = call i64 @__wp_wave_ballot(i1 %p)
+  %b = call i32 @__wp_warp_bits(i64 %w)
+  %r = and i32 %b, %m
+  ret i32 %r
+}
+define linkonce_odr i1 @__wp_vote_any(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %b = call i32 @__wp_vote_ballot(i1 %p, i32 %m)
+  %r = icmp ne i32 %b, 0
+  ret i1 %r
+}
+define linkonce_odr i1 @__wp_vote_all(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %np = xor i1 %p, true
+  %b = call i32 @__wp_vote_ballot(i1 %np, i32 %m)
+  %r = icmp eq i32 %b, 0
+  ret i1 %r
+}
+define linkonce_odr i1 @__wp_vote_uni(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %all = call i1 @__wp_vote_all(i1 %p, i32 %m)
+  %any = call i1 @__wp_vote_any(i1 %p, i32 %m)
+  %none = xor i1 %any, true
+  %r = or i1 %all, %none
+  ret i1 %r
+}
+
+define linkonce_odr i32 @__wp_match_any_b32(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %eq = icmp eq i32 %x, %a
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %hit = and i1 %eq, %in
+  %add = select i1 %hit, i32 %bit, i32 0
+  %acc1 = or i32 %acc, %add
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+; match.all: d = membermask when every active member holds the same value, else 0.
+define linkonce_odr { i32, i1 } @__wp_match_all_b32(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %same = call i32 @__wp_match_any_b32(i32 %a, i32 %m)
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  %p = icmp eq i32 %same, %mm
+  %d = select i1 %p, i32 %m, i32 0
+  %r0 = insertvalue { i32, i1 } poison, i32 %d, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr i32 @__wp_match_any_b64(i64 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %alo = trunc i64 %a to i32
+  %ash = lshr i64 %a, 32
+  %ahi = trunc i64 %ash to i32
+  %xlo = call i32 @__wp_warp_read(i32 %k, i32 %alo)
+  %xhi = call i32 @__wp_warp_read(i32 %k, i32 %ahi)
+  %eql = icmp eq i32 %xlo, %alo
+  %eqh = icmp eq i32 %xhi, %ahi
+  %eq = and i1 %eql, %eqh
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %hit = and i1 %eq, %in
+  %add = select i1 %hit, i32 %bit, i32 0
+  %acc1 = or i32 %acc, %add
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+; match.all: d = membermask when every active member holds the same value, else 0.
+define linkonce_odr { i32, i1 } @__wp_match_all_b64(i64 %a, i32 %m) alwaysinline convergent nounwind {
+  %same = call i32 @__wp_match_any_b64(i64 %a, i32 %m)
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  %p = icmp eq i32 %same, %mm
+  %d = select i1 %p, i32 %m, i32 0
+  %r0 = insertvalue { i32, i1 } poison, i32 %d, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+
+define linkonce_odr i32 @__wp_redux_add(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %c = add i32 %acc, %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_umin(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ -1, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %lt = icmp ult i32 %acc, %x
+  %c = select i1 %lt, i32 %acc, i32 %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_umax(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %lt = icmp ugt i32 %acc, %x
+  %c = select i1 %lt, i32 %acc, i32 %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_smin(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 2147483647, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %lt = icmp slt i32 %acc, %x
+  %c = select i1 %lt, i32 %acc, i32 %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_smax(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ -2147483648, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %lt = icmp sgt i32 %acc, %x
+  %c = select i1 %lt, i32 %acc, i32 %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_and(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ -1, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %c = and i32 %acc, %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_or(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %c = or i32 %acc, %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+define linkonce_odr i32 @__wp_redux_xor(i32 %a, i32 %m) alwaysinline convergent nounwind {
+entry:
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
+  %x = call i32 @__wp_warp_read(i32 %k, i32 %a)
+  %c = xor i32 %acc, %x
+  %bit = shl i32 1, %k
+  %inb = and i32 %mm, %bit
+  %in = icmp ne i32 %inb, 0
+  %acc1 = select i1 %in, i32 %c, i32 %acc
+  %k1 = add i32 %k, 1
+  %done = icmp eq i32 %k1, 32
+  br i1 %done, label %out, label %loop
+out:
+  ret i32 %acc1
+}
+
+; elect.sync (§9.7.8.10): the active member with the lowest lane id is the leader.
+define linkonce_odr { i32, i1 } @__wp_elect(i32 %m) alwaysinline convergent nounwind {
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  %lead = call i32 @llvm.cttz.i32(i32 %mm, i1 false)
+  %lane = call i32 @__wp_sreg_laneid()
+  %p = icmp eq i32 %lane, %lead
+  %r0 = insertvalue { i32, i1 } poison, i32 %lead, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+declare i32 @llvm.cttz.i32(i32, i1)
+
+; ==== END wave64 warp model ====
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.amdgcn.workitem.id.x()
   ret i32 %r
@@ -410,11 +881,6 @@ define linkonce_odr i32 @__wp_sreg_nctaid_z() alwaysinline nounwind {
   ret i32 %r
 }
 
-define linkonce_odr i32 @__wp_sreg_laneid() alwaysinline nounwind {
-  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %r = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
-  ret i32 %r
-}
 define linkonce_odr i32 @__wp_linear_tid() alwaysinline nounwind {
   %x = call i32 @llvm.amdgcn.workitem.id.x()
   %y = call i32 @llvm.amdgcn.workitem.id.y()
@@ -425,59 +891,6 @@ define linkonce_odr i32 @__wp_linear_tid() alwaysinline nounwind {
   %zyy = add i32 %zy, %y
   %l = mul i32 %zyy, %nx
   %r = add i32 %l, %x
-  ret i32 %r
-}
-; %warpid: the wavefront's index in the work-group (wave64).
-define linkonce_odr i32 @__wp_sreg_warpid() alwaysinline nounwind {
-  %l = call i32 @__wp_linear_tid()
-  %r = lshr i32 %l, 6
-  ret i32 %r
-}
-; %nwarpid: wavefronts per work-group (an upper bound of %warpid + 1).
-define linkonce_odr i32 @__wp_sreg_nwarpid() alwaysinline nounwind {
-  %x = call i32 @__wp_sreg_ntid_x()
-  %y = call i32 @__wp_sreg_ntid_y()
-  %z = call i32 @__wp_sreg_ntid_z()
-  %xy = mul i32 %x, %y
-  %n = mul i32 %xy, %z
-  %n63 = add i32 %n, 63
-  %r = lshr i32 %n63, 6
-  ret i32 %r
-}
-; %lanemask_*: 32-bit PTX masks computed from the wave64 lane id; lanes 32..63 see the low
-; 32 bits of the 64-bit mask (warp-level semantics on wave64 are the next issue's).
-define linkonce_odr i64 @__wp_lanebit() alwaysinline nounwind {
-  %l = call i32 @__wp_sreg_laneid()
-  %l64 = zext i32 %l to i64
-  %r = shl i64 1, %l64
-  ret i64 %r
-}
-define linkonce_odr i32 @__wp_sreg_lanemask_eq() alwaysinline nounwind {
-  %b = call i64 @__wp_lanebit()
-  %r = trunc i64 %b to i32
-  ret i32 %r
-}
-define linkonce_odr i32 @__wp_sreg_lanemask_lt() alwaysinline nounwind {
-  %b = call i64 @__wp_lanebit()
-  %m = sub i64 %b, 1
-  %r = trunc i64 %m to i32
-  ret i32 %r
-}
-define linkonce_odr i32 @__wp_sreg_lanemask_le() alwaysinline nounwind {
-  %b = call i64 @__wp_lanebit()
-  %b2 = shl i64 %b, 1
-  %m = sub i64 %b2, 1
-  %r = trunc i64 %m to i32
-  ret i32 %r
-}
-define linkonce_odr i32 @__wp_sreg_lanemask_gt() alwaysinline nounwind {
-  %le = call i32 @__wp_sreg_lanemask_le()
-  %r = xor i32 %le, -1
-  ret i32 %r
-}
-define linkonce_odr i32 @__wp_sreg_lanemask_ge() alwaysinline nounwind {
-  %lt = call i32 @__wp_sreg_lanemask_lt()
-  %r = xor i32 %lt, -1
   ret i32 %r
 }
 define linkonce_odr i64 @__wp_sreg_clock64() alwaysinline nounwind {

@@ -14,6 +14,8 @@ Every function is `linkonce_odr` so that opt drops the unused ones.
 """
 import pathlib
 
+import wave64
+
 ROOT = pathlib.Path(__file__).resolve().parent
 
 AMD_DL = ("e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-"
@@ -179,6 +181,8 @@ target triple = "amdgcn-amd-amdhsa"
 """]
     A = out.append
     A(portable())
+    A(wave64.amdgcn_primitives())
+    A(wave64.amdgcn_section())
     # Special registers.
     for c, i in (("x", 0), ("y", 1), ("z", 2)):
         A(f"""define linkonce_odr i32 @__wp_sreg_tid_{c}() {ATTR} {{
@@ -208,12 +212,7 @@ define linkonce_odr i32 @__wp_sreg_nctaid_{c}() {ATTR} {{
   ret i32 %r
 }}
 """)
-    A(f"""define linkonce_odr i32 @__wp_sreg_laneid() {ATTR} {{
-  %lo = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %r = call i32 @llvm.amdgcn.mbcnt.hi(i32 -1, i32 %lo)
-  ret i32 %r
-}}
-define linkonce_odr i32 @__wp_linear_tid() {ATTR} {{
+    A(f"""define linkonce_odr i32 @__wp_linear_tid() {ATTR} {{
   %x = call i32 @llvm.amdgcn.workitem.id.x()
   %y = call i32 @llvm.amdgcn.workitem.id.y()
   %z = call i32 @llvm.amdgcn.workitem.id.z()
@@ -223,59 +222,6 @@ define linkonce_odr i32 @__wp_linear_tid() {ATTR} {{
   %zyy = add i32 %zy, %y
   %l = mul i32 %zyy, %nx
   %r = add i32 %l, %x
-  ret i32 %r
-}}
-; %warpid: the wavefront's index in the work-group (wave64).
-define linkonce_odr i32 @__wp_sreg_warpid() {ATTR} {{
-  %l = call i32 @__wp_linear_tid()
-  %r = lshr i32 %l, 6
-  ret i32 %r
-}}
-; %nwarpid: wavefronts per work-group (an upper bound of %warpid + 1).
-define linkonce_odr i32 @__wp_sreg_nwarpid() {ATTR} {{
-  %x = call i32 @__wp_sreg_ntid_x()
-  %y = call i32 @__wp_sreg_ntid_y()
-  %z = call i32 @__wp_sreg_ntid_z()
-  %xy = mul i32 %x, %y
-  %n = mul i32 %xy, %z
-  %n63 = add i32 %n, 63
-  %r = lshr i32 %n63, 6
-  ret i32 %r
-}}
-; %lanemask_*: 32-bit PTX masks computed from the wave64 lane id; lanes 32..63 see the low
-; 32 bits of the 64-bit mask (warp-level semantics on wave64 are the next issue's).
-define linkonce_odr i64 @__wp_lanebit() {ATTR} {{
-  %l = call i32 @__wp_sreg_laneid()
-  %l64 = zext i32 %l to i64
-  %r = shl i64 1, %l64
-  ret i64 %r
-}}
-define linkonce_odr i32 @__wp_sreg_lanemask_eq() {ATTR} {{
-  %b = call i64 @__wp_lanebit()
-  %r = trunc i64 %b to i32
-  ret i32 %r
-}}
-define linkonce_odr i32 @__wp_sreg_lanemask_lt() {ATTR} {{
-  %b = call i64 @__wp_lanebit()
-  %m = sub i64 %b, 1
-  %r = trunc i64 %m to i32
-  ret i32 %r
-}}
-define linkonce_odr i32 @__wp_sreg_lanemask_le() {ATTR} {{
-  %b = call i64 @__wp_lanebit()
-  %b2 = shl i64 %b, 1
-  %m = sub i64 %b2, 1
-  %r = trunc i64 %m to i32
-  ret i32 %r
-}}
-define linkonce_odr i32 @__wp_sreg_lanemask_gt() {ATTR} {{
-  %le = call i32 @__wp_sreg_lanemask_le()
-  %r = xor i32 %le, -1
-  ret i32 %r
-}}
-define linkonce_odr i32 @__wp_sreg_lanemask_ge() {ATTR} {{
-  %lt = call i32 @__wp_sreg_lanemask_lt()
-  %r = xor i32 %lt, -1
   ret i32 %r
 }}
 define linkonce_odr i64 @__wp_sreg_clock64() {ATTR} {{
@@ -518,6 +464,7 @@ target triple = "nvptx64-nvidia-cuda"
 """]
     A = out.append
     A(portable())
+    A(wave64.nvptx_section())
     for c in "xyz":
         for reg, intr in (("tid", "tid"), ("ntid", "ntid"), ("ctaid", "ctaid"), ("nctaid", "nctaid")):
             A(f"""define linkonce_odr i32 @__wp_sreg_{reg}_{c}() {ATTR} {{

@@ -329,6 +329,130 @@ define linkonce_odr i32 @__wp_prmt_rc16(i32 %a, i32 %b, i32 %c) alwaysinline nou
 
 ; ---- end portable ----
 
+; ---- warp-level functions (native; kernels-ir/wave64.py) ----
+define linkonce_odr { i32, i1 } @__wp_shfl_up(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.up.i32p(i32 %m, i32 %a, i32 %b, i32 %c)
+  ret { i32, i1 } %r
+}
+declare { i32, i1 } @llvm.nvvm.shfl.sync.up.i32p(i32, i32, i32, i32)
+define linkonce_odr { i32, i1 } @__wp_shfl_down(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.down.i32p(i32 %m, i32 %a, i32 %b, i32 %c)
+  ret { i32, i1 } %r
+}
+declare { i32, i1 } @llvm.nvvm.shfl.sync.down.i32p(i32, i32, i32, i32)
+define linkonce_odr { i32, i1 } @__wp_shfl_bfly(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32 %m, i32 %a, i32 %b, i32 %c)
+  ret { i32, i1 } %r
+}
+declare { i32, i1 } @llvm.nvvm.shfl.sync.bfly.i32p(i32, i32, i32, i32)
+define linkonce_odr { i32, i1 } @__wp_shfl_idx(i32 %m, i32 %a, i32 %b, i32 %c) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.idx.i32p(i32 %m, i32 %a, i32 %b, i32 %c)
+  ret { i32, i1 } %r
+}
+declare { i32, i1 } @llvm.nvvm.shfl.sync.idx.i32p(i32, i32, i32, i32)
+define linkonce_odr i32 @__wp_activemask() alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.activemask()
+  ret i32 %r
+}
+; (convergent: an inline-asm activemask would be hoisted out of divergent branches by opt)
+declare i32 @llvm.nvvm.activemask()
+define linkonce_odr void @__wp_bar_warp_sync(i32 %m) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.bar.warp.sync(i32 %m)
+  ret void
+}
+define linkonce_odr i32 @__wp_vote_ballot(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.vote.ballot.sync(i32 %m, i1 %p)
+  ret i32 %r
+}
+define linkonce_odr i1 @__wp_vote_all(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %r = call i1 @llvm.nvvm.vote.all.sync(i32 %m, i1 %p)
+  ret i1 %r
+}
+declare i1 @llvm.nvvm.vote.all.sync(i32, i1)
+define linkonce_odr i1 @__wp_vote_any(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %r = call i1 @llvm.nvvm.vote.any.sync(i32 %m, i1 %p)
+  ret i1 %r
+}
+declare i1 @llvm.nvvm.vote.any.sync(i32, i1)
+define linkonce_odr i1 @__wp_vote_uni(i1 %p, i32 %m) alwaysinline convergent nounwind {
+  %r = call i1 @llvm.nvvm.vote.uni.sync(i32 %m, i1 %p)
+  ret i1 %r
+}
+declare i1 @llvm.nvvm.vote.uni.sync(i32, i1)
+define linkonce_odr i32 @__wp_match_any_b32(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.match.any.sync.i32(i32 %m, i32 %a)
+  ret i32 %r
+}
+define linkonce_odr { i32, i1 } @__wp_match_all_b32(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.match.all.sync.i32p(i32 %m, i32 %a)
+  ret { i32, i1 } %r
+}
+declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
+declare { i32, i1 } @llvm.nvvm.match.all.sync.i32p(i32, i32)
+define linkonce_odr i32 @__wp_match_any_b64(i64 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.match.any.sync.i64(i32 %m, i64 %a)
+  ret i32 %r
+}
+define linkonce_odr { i32, i1 } @__wp_match_all_b64(i64 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32 %m, i64 %a)
+  ret { i32, i1 } %r
+}
+declare i32 @llvm.nvvm.match.any.sync.i64(i32, i64)
+declare { i32, i1 } @llvm.nvvm.match.all.sync.i64p(i32, i64)
+define linkonce_odr i32 @__wp_redux_add(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.add(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+define linkonce_odr i32 @__wp_redux_umin(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.umin(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.umin(i32, i32)
+define linkonce_odr i32 @__wp_redux_umax(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.umax(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.umax(i32, i32)
+define linkonce_odr i32 @__wp_redux_smin(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.min(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.min(i32, i32)
+define linkonce_odr i32 @__wp_redux_smax(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.max(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.max(i32, i32)
+define linkonce_odr i32 @__wp_redux_and(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.and(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.and(i32, i32)
+define linkonce_odr i32 @__wp_redux_or(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.or(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.or(i32, i32)
+define linkonce_odr i32 @__wp_redux_xor(i32 %a, i32 %m) alwaysinline convergent nounwind {
+  %r = call i32 @llvm.nvvm.redux.sync.xor(i32 %a, i32 %m)
+  ret i32 %r
+}
+declare i32 @llvm.nvvm.redux.sync.xor(i32, i32)
+define linkonce_odr { i32, i1 } @__wp_elect(i32 %m) alwaysinline convergent nounwind {
+  %act = call i32 @__wp_activemask()
+  %mm = and i32 %act, %m
+  %lead = call i32 @llvm.cttz.i32(i32 %mm, i1 false)
+  %lane = call i32 @__wp_sreg_laneid()
+  %p = icmp eq i32 %lane, %lead
+  %r0 = insertvalue { i32, i1 } poison, i32 %lead, 0
+  %r = insertvalue { i32, i1 } %r0, i1 %p, 1
+  ret { i32, i1 } %r
+}
+declare i32 @llvm.cttz.i32(i32, i1)
+declare void @llvm.nvvm.bar.warp.sync(i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   ret i32 %r

@@ -145,6 +145,21 @@ fn synth(form: &str) -> Option<String> {
                 format!("{form} {}, {}, {};", reg(&w, 1), r(2), r(3))
             }
         }
+        // Warp-level forms (src/lower/warp.rs).
+        "shfl" if has("sync") => format!("{form} %r1|%p1, %r2, %r3, %r4, %r5;"),
+        "shfl" => format!("{form} %r1|%p1, %r2, %r3, %r4;"),
+        "vote" if has("ballot") => {
+            format!("{form} %r1, %p2{};", if has("sync") { ", %r3" } else { "" })
+        }
+        "vote" => format!(
+            "{form} %p1, !%p2{};",
+            if has("sync") { ", %r3" } else { "" }
+        ),
+        "match" if has("all") => format!("{form} %r1|%p1, {}, %r3;", r(2)),
+        "match" => format!("{form} %r1, {}, %r3;", r(2)),
+        "redux" => format!("{form} %r1, %r2, %r3;"),
+        "activemask" => format!("{form} %r1;"),
+        "elect" => format!("{form} %r1|%p1, %r2;"),
         "mad" | "fma" | "madc" | "mad24" | "sad" => {
             format!("{form} {}, {}, {}, {};", r(1), r(2), r(3), r(4))
         }

@@ -444,6 +444,34 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     add("prefetchu.L1".into());
+    // Warp-level instructions (§9.7.8; src/lower/warp.rs, docs/warp-model.md).
+    for m in ["up", "down", "bfly", "idx"] {
+        add(format!("shfl.sync.{m}.b32"));
+        add(format!("shfl.{m}.b32"));
+    }
+    for m in ["all.", "any.", ""] {
+        // vote.uni: `form_of` drops `.uni`, so its form is `vote[.sync].pred`.
+        add(format!("vote.sync.{m}pred"));
+        add(format!("vote.{m}pred"));
+    }
+    add("vote.sync.ballot.b32".into());
+    add("vote.ballot.b32".into());
+    for m in ["any", "all"] {
+        for t in ["b32", "b64"] {
+            add(format!("match.{m}.sync.{t}"));
+        }
+    }
+    for op in ["add", "min", "max"] {
+        for t in ["u32", "s32"] {
+            add(format!("redux.sync.{op}.{t}"));
+        }
+    }
+    for op in ["and", "or", "xor"] {
+        add(format!("redux.sync.{op}.b32"));
+    }
+    add("activemask.b32".into());
+    add("bar.warp.sync".into());
+    add("elect.sync".into());
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));
     v

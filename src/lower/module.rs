@@ -148,6 +148,28 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             rets,
         });
     }
+    let defined: HashMap<&'a str, &Function<'a>> = m
+        .functions()
+        .filter(|f| f.kind == FunctionKind::Func && f.body.is_some())
+        .map(|f| (f.name, f))
+        .collect();
+    // Module variables and the symbols their initializers take the address of (PTX ISA 9.x
+    // §5.4.4 "Initializers": a function-pointer table is `.global .u64 t[2] = {f, g};`).
+    let mut init_refs: HashMap<&'a str, Vec<&'a str>> = HashMap::new();
+    for v in m.variables() {
+        for d in &v.decls {
+            let mut refs = Vec::new();
+            if let Some(i) = &d.init {
+                init_symbols(i, &mut refs);
+            }
+            init_refs.insert(d.name, refs);
+        }
+    }
+    let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
+    let mut kernel_text: Vec<String> = Vec::new();
+    let mut annotations: Vec<String> = Vec::new();
+    let mut used_funcs: HashSet<&str> = HashSet::new();
+
     let mut globals_text = String::new();
     let mut bad_globals: HashMap<&str, String> = HashMap::new();
     for v in m.variables() {
@@ -159,26 +181,43 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             continue;
         }
         for d in &v.decls {
-            match global_text(&cx, v, d, d.name) {
-                Ok((t, _)) => globals_text.push_str(&t),
-                Err(e) => {
+            // The initializer is emitted whichever kernels lower, so every function whose
+            // address it takes (and what those call) is defined in the IR, not declared.
+            let reach = reachable_names(&[d.name], &defined, &cx.funcs, &init_refs);
+            let mut init_fail = None;
+            for name in &reach {
+                if let Some(g) = defined.get(name) {
+                    if !func_text.contains_key(name) {
+                        let r = emit_func(&mut cx, g);
+                        func_text.insert(name, r);
+                    }
+                    if let Err(e) = &func_text[name] {
+                        init_fail = Some(format!(
+                            "its initializer takes the address of {name}, which is not lowered: {}: {}",
+                            e.form, e.reason
+                        ));
+                        break;
+                    }
+                }
+            }
+            let text = match init_fail {
+                Some(r) => Err(r),
+                None => global_text(&cx, v, d, d.name).map_err(|e| e.reason),
+            };
+            match text {
+                Ok((t, _)) => {
+                    globals_text.push_str(&t);
+                    used_funcs.extend(reach.iter().filter(|n| cx.funcs.contains_key(*n)));
+                }
+                Err(reason) => {
                     cx.globals.remove(d.name);
-                    bad_globals.insert(d.name, e.reason);
+                    bad_globals.insert(d.name, reason);
                 }
             }
         }
     }
 
     // Emit every defined .func reachable from a kernel whose forms are all supported.
-    let defined: HashMap<&'a str, &Function<'a>> = m
-        .functions()
-        .filter(|f| f.kind == FunctionKind::Func && f.body.is_some())
-        .map(|f| (f.name, f))
-        .collect();
-    let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
-    let mut kernel_text: Vec<String> = Vec::new();
-    let mut annotations: Vec<String> = Vec::new();
-    let mut used_funcs: HashSet<&str> = HashSet::new();
 
     for kf in &forms {
         let f = entries.iter().find(|f| f.name == kf.kernel).copied();
@@ -212,7 +251,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             continue;
         }
         // Reachable functions (called or address-taken).
-        let reach = reachable(f, &defined, &cx.funcs);
+        let reach = reachable(f, &defined, &cx.funcs, &init_refs);
         let mut fail_outcome: Option<KernelOutcome> = None;
         let mut notes = Vec::new();
         for name in &reach {
@@ -255,7 +294,9 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
                     kernel_text.push(text);
                     annotations.extend(ann);
                     for name in &reach {
-                        used_funcs.insert(name);
+                        if cx.funcs.contains_key(name) {
+                            used_funcs.insert(name);
+                        }
                     }
                 }
                 Err(e) => {
@@ -284,7 +325,15 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
 
     // Assemble.
     let mut ir = String::with_capacity(
-        kernel_text.iter().map(|s| s.len()).sum::<usize>() + globals_text.len() + 4096,
+        kernel_text.iter().map(|s| s.len()).sum::<usize>()
+            + func_text
+                .values()
+                .map(|r| r.as_ref().map_or(0, |(t, _)| t.len()))
+                .sum::<usize>()
+            + globals_text.len()
+            + cx.extra_globals.len()
+            + cx.decls.values().map(|l| l.len() + 1).sum::<usize>()
+            + 4096,
     );
     let _ = writeln!(ir, "; PTX lowered by wheelport for target {}", profile.name);
     let _ = writeln!(ir, "target datalayout = \"{}\"", profile.datalayout);
@@ -321,24 +370,6 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             }
         }
     }
-    // Address-taken functions referenced by global initializers but not emitted.
-    for (name, sig) in &cx.funcs {
-        let _ = name;
-        if globals_text.contains(&format!("@{} ", sig.llname))
-            || globals_text.contains(&format!("@{})", sig.llname))
-        {
-            if !emitted.contains(name) && declared.insert(sig.llname.clone()) {
-                let ps: Vec<String> = sig.params.iter().map(|s| s.ll()).collect();
-                let _ = writeln!(
-                    ir,
-                    "declare {} @{}({})",
-                    sig.ret_ll(),
-                    sig.llname,
-                    ps.join(", ")
-                );
-            }
-        }
-    }
     for line in cx.decls.values() {
         ir.push_str(line);
         ir.push('\n');
@@ -361,35 +392,97 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
     }
 }
 
-/// Functions reachable from `f` through calls and address-of operands, including undefined
-/// (extern) ones, in discovery order.
+/// Functions and module variables reachable from `f` through calls, address-of operands and
+/// the address-of initializers of the variables it uses (`init_refs`), including undefined
+/// (extern) functions, in discovery order.
 fn reachable<'a>(
     f: &Function<'a>,
     defined: &HashMap<&'a str, &Function<'a>>,
     funcs: &HashMap<&'a str, Sig>,
+    init_refs: &HashMap<&'a str, Vec<&'a str>>,
+) -> Vec<&'a str> {
+    reach_from(f.body.as_ref(), &[], defined, funcs, init_refs)
+}
+
+/// [`reachable`] from module variables `names`: themselves, then what their initializers take
+/// the address of, transitively.
+fn reachable_names<'a>(
+    names: &[&'a str],
+    defined: &HashMap<&'a str, &Function<'a>>,
+    funcs: &HashMap<&'a str, Sig>,
+    init_refs: &HashMap<&'a str, Vec<&'a str>>,
+) -> Vec<&'a str> {
+    reach_from(None, names, defined, funcs, init_refs)
+}
+
+fn reach_from<'a, 'm>(
+    body: Option<&'m Block<'a>>,
+    names: &[&'a str],
+    defined: &HashMap<&'a str, &'m Function<'a>>,
+    funcs: &HashMap<&'a str, Sig>,
+    init_refs: &HashMap<&'a str, Vec<&'a str>>,
 ) -> Vec<&'a str> {
     let mut out: Vec<&'a str> = Vec::new();
     let mut seen: HashSet<&'a str> = HashSet::new();
-    let mut stack = vec![f.body.as_ref()];
-    while let Some(Some(b)) = stack.pop() {
+    let mut stack: Vec<Option<&'m Block<'a>>> = Vec::new();
+    // Visit a symbol: a function (its body is searched later) or a module variable (what its
+    // initializer takes the address of, at once).
+    let mut visit = |n: &'a str, out: &mut Vec<&'a str>, stack: &mut Vec<Option<&'m Block<'a>>>| {
+        let mut pending = vec![n];
+        while let Some(n) = pending.pop() {
+            if funcs.contains_key(n) {
+                if seen.insert(n) {
+                    out.push(n);
+                    if let Some(g) = defined.get(n) {
+                        stack.push(g.body.as_ref());
+                    }
+                }
+            } else if let Some(refs) = init_refs.get(n) {
+                if seen.insert(n) {
+                    out.push(n);
+                    pending.extend(refs.iter().rev());
+                }
+            }
+        }
+    };
+    for n in names {
+        visit(n, &mut out, &mut stack);
+    }
+    stack.push(body);
+    while let Some(b) = stack.pop() {
+        let Some(b) = b else { continue };
+        let mut found: Vec<&'a str> = Vec::new();
         b.for_each_instruction(&mut |i| {
             for o in i.operands.iter() {
-                let mut visit = |n: &'a str| {
-                    if (funcs.contains_key(n)) && seen.insert(n) {
-                        out.push(n);
-                        if let Some(g) = defined.get(n) {
-                            stack.push(g.body.as_ref());
+                match o {
+                    Operand::Func(n) | Operand::Symbol(n) => found.push(n),
+                    Operand::Address(a) => {
+                        if let Address::Offset {
+                            base: Some(AddrBase::Symbol(n)),
+                            ..
+                        } = &**a
+                        {
+                            found.push(n)
                         }
                     }
-                };
-                match o {
-                    Operand::Func(n) | Operand::Symbol(n) => visit(n),
                     _ => {}
                 }
             }
         });
+        for n in found {
+            visit(n, &mut out, &mut stack);
+        }
     }
     out
+}
+
+/// The symbols an initializer takes the address of, in order.
+fn init_symbols<'a>(i: &Init<'a>, out: &mut Vec<&'a str>) {
+    match i {
+        Init::Symbol { name, .. } => out.push(name),
+        Init::List(l) => l.iter().for_each(|x| init_symbols(x, out)),
+        Init::Imm(_) | Init::Field { .. } => {}
+    }
 }
 
 fn emit_func<'m, 'a>(

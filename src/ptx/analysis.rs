@@ -62,49 +62,136 @@ fn dropped(m: &str) -> bool {
 
 /// The form of one instruction (see the module docs for what is dropped).
 pub fn form_of(i: &Instruction<'_>) -> String {
-    let mut s = String::from(i.opcode.name());
+    let mut s = String::new();
+    push_form(&mut s, i);
+    s
+}
+
+/// Append the form of `i` to `s` (see [`form_of`]).
+fn push_form(s: &mut String, i: &Instruction<'_>) {
+    s.push_str(i.opcode.name());
     for m in i.modifiers.iter() {
         if !dropped(m) {
             s.push_str(m);
         }
     }
-    s
+}
+
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
+/// One function's own instructions, summarised once per module: (form id, count, first
+/// line) in order of first appearance, and the call targets in source order.
+struct FuncSummary<'a> {
+    forms: Vec<(u32, usize, u32)>,
+    callees: Vec<&'a str>,
+}
+
+/// The forms of a module, interned: the form strings and a map from (opcode, modifier span)
+/// to the form id, so that each distinct spelling is formatted once per module.
+#[derive(Default)]
+struct Interner<'a> {
+    forms: Vec<String>,
+    by_text: FastMap<String, u32>,
+    by_span: FastMap<(crate::ptx::isa::Opcode, &'a str), u32>,
+    buf: String,
+}
+
+impl<'a> Interner<'a> {
+    fn id(&mut self, i: &Instruction<'a>) -> u32 {
+        let key = (i.opcode, i.modifiers.span());
+        if let Some(&k) = self.by_span.get(&key) {
+            return k;
+        }
+        self.buf.clear();
+        push_form(&mut self.buf, i);
+        let k = match self.by_text.get(self.buf.as_str()) {
+            Some(&k) => k,
+            None => {
+                let k = self.forms.len() as u32;
+                self.forms.push(self.buf.clone());
+                self.by_text.insert(self.buf.clone(), k);
+                k
+            }
+        };
+        self.by_span.insert(key, k);
+        k
+    }
+
+    fn summarise(&mut self, b: &Block<'a>) -> FuncSummary<'a> {
+        let mut forms: Vec<(u32, usize, u32)> = Vec::new();
+        // Position of each form id in `forms` (ids are dense per module).
+        let mut pos: Vec<u32> = Vec::new();
+        let mut callees = Vec::new();
+        b.for_each_instruction(&mut |i| {
+            let k = self.id(i) as usize;
+            if pos.len() <= k {
+                pos.resize(k + 1, u32::MAX);
+            }
+            match pos[k] {
+                u32::MAX => {
+                    pos[k] = forms.len() as u32;
+                    forms.push((k as u32, 1, i.loc.line));
+                }
+                p => forms[p as usize].1 += 1,
+            }
+            if let Some(t) = i.call_target() {
+                callees.push(t);
+            }
+        });
+        FuncSummary { forms, callees }
+    }
 }
 
 /// Instruction forms per `.entry` in source order (see [`KernelForms`]).
+///
+/// One pass over the module: every function body is summarised once (its forms interned by
+/// opcode and modifier span), and each kernel merges the summaries of the functions it
+/// reaches, in the same order as a walk of the kernel and then its callees would visit them.
 pub fn kernel_forms(m: &Module<'_>) -> Vec<KernelForms> {
     let funcs: HashMap<&str, &Function<'_>> = m
         .functions()
         .filter(|f| f.body.is_some())
         .map(|f| (f.name, f))
         .collect();
+    let mut interner = Interner::default();
+    let mut summaries: FastMap<&str, FuncSummary<'_>> = FastMap::default();
     let mut out = Vec::new();
     for d in &m.items {
         match d {
             Directive::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
                 let mut forms: Vec<FormUse> = Vec::new();
-                let mut index: HashMap<String, usize> = HashMap::new();
+                let mut pos: Vec<u32> = vec![u32::MAX; interner.forms.len()];
                 let mut seen: HashSet<&str> = HashSet::new();
                 let mut queue = vec![f];
                 let mut callees = Vec::new();
                 seen.insert(f.name);
                 while let Some(g) = queue.pop() {
                     let Some(b) = &g.body else { continue };
-                    b.for_each_instruction(&mut |i| {
-                        let form = form_of(i);
-                        match index.get(&form) {
-                            Some(&k) => forms[k].count += 1,
-                            None => {
-                                index.insert(form.clone(), forms.len());
+                    // Summaries are per function, so a function defined twice (the kernel
+                    // itself or a redefinition) is keyed by its address.
+                    let key: &str = if std::ptr::eq(g, f) { "" } else { g.name };
+                    if key.is_empty() || !summaries.contains_key(key) {
+                        let s = interner.summarise(b);
+                        summaries.insert(key, s);
+                    }
+                    let sum = &summaries[key];
+                    if pos.len() < interner.forms.len() {
+                        pos.resize(interner.forms.len(), u32::MAX);
+                    }
+                    for &(k, n, line) in &sum.forms {
+                        match pos[k as usize] {
+                            u32::MAX => {
+                                pos[k as usize] = forms.len() as u32;
                                 forms.push(FormUse {
-                                    form,
-                                    count: 1,
-                                    first_line: i.loc.line,
+                                    form: interner.forms[k as usize].clone(),
+                                    count: n,
+                                    first_line: line,
                                 });
                             }
+                            p => forms[p as usize].count += n,
                         }
-                    });
-                    for c in g.callees() {
+                    }
+                    for &c in &sum.callees {
                         if let Some(h) = funcs.get(c) {
                             if seen.insert(h.name) {
                                 callees.push(h.name.to_string());
