@@ -4,9 +4,9 @@
 //! when it exits), isolates a crash to the wheel that caused it, and makes the batch use the
 //! same code path, options and exit codes as a user's `wheelport X.whl --target T`.
 //!
-//! Which wheels are CUDA wheels is decided here, before converting, by [`is_cuda_wheel`]:
-//! a wheel with no `.nv_fatbin` and no import or DT_NEEDED attributed to the CUDA stack
-//! (`relink-tables/cuda-stack.tsv`) is published unchanged.
+//! A wheel whose conversion report shows nothing CUDA in it (no kernel, no shared object
+//! rewritten: pure-Python wheels, plain C extensions) is published unchanged instead of
+//! relabelled, so it costs one conversion pass and no second inspection.
 
 use super::{Conversion, Converter};
 use std::path::{Path, PathBuf};
@@ -27,19 +27,19 @@ pub struct ProcessConverter {
     pub jobs: usize,
 }
 
-/// Whether a wheel carries CUDA device code or links against the CUDA stack (see the module
-/// docs). Unreadable wheels count as CUDA wheels, so that the conversion reports the error.
-pub fn is_cuda_wheel(wheel: &Path) -> bool {
-    let opts = crate::inspect::Options::default();
-    match crate::inspect::inspect_paths(&[wheel.to_path_buf()], &opts) {
-        Ok(report) => report.inputs.iter().any(|i| {
-            !i.errors.is_empty()
-                || i.shared_objects.iter().any(|s| {
-                    s.fatbin.is_some() || !s.cuda_imports.is_empty() || !s.errors.is_empty()
-                })
-        }),
-        Err(_) => true,
-    }
+/// Whether a conversion report (`convert --json`, `docs/report.schema.json`) shows a wheel
+/// with nothing CUDA in it: no kernel and no shared object rewritten. Such a wheel is
+/// published unchanged rather than relabelled.
+fn nothing_cuda(report: &serde_json::Value) -> bool {
+    let no_kernels = report["totals"]["kernels"].as_u64() == Some(0);
+    let none_rewritten = report["inputs"].as_array().is_some_and(|inputs| {
+        inputs.iter().all(|i| {
+            i["shared_objects"]
+                .as_array()
+                .is_some_and(|sos| sos.iter().all(|s| s["rewritten"] == false))
+        })
+    });
+    no_kernels && none_rewritten
 }
 
 impl ProcessConverter {
@@ -91,9 +91,6 @@ fn untranslated_from_report(text: &str) -> Vec<String> {
 
 impl Converter for ProcessConverter {
     fn convert(&self, wheel: &Path, work_dir: &Path) -> Conversion {
-        if !is_cuda_wheel(wheel) {
-            return Conversion::NotCuda;
-        }
         let out_dir = work_dir.join("out");
         let report = Self::report_path(work_dir);
         let res = Command::new(&self.exe)
@@ -128,10 +125,15 @@ impl Converter for ProcessConverter {
                     .collect()
             })
             .unwrap_or_default();
-        let untranslated = std::fs::read_to_string(&report)
-            .map(|t| untranslated_from_report(&t))
-            .unwrap_or_default();
+        let report_text = std::fs::read_to_string(&report).unwrap_or_default();
+        let untranslated = untranslated_from_report(&report_text);
         let code = out.status.code();
+        if code == Some(0)
+            && serde_json::from_str::<serde_json::Value>(&report_text)
+                .is_ok_and(|r| nothing_cuda(&r))
+        {
+            return Conversion::NotCuda;
+        }
         match (code, wheels.as_slice()) {
             (Some(0), [w]) => Conversion::Converted {
                 file: w.clone(),
