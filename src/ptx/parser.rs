@@ -32,15 +32,48 @@ struct ScopeEntry<'a> {
     /// `N` of `%r<N>`, or 0 for a plain name.
     range: u32,
     is_reg: bool,
+    /// The register prefix this entry can answer for: the name itself for a range `%r<N>`, the
+    /// part before the trailing digits for a plain name such as `%r7` (with its tag in `ptag`;
+    /// `ptag` is 0, matching no prefix, for a plain name without trailing digits).
+    pname: &'a str,
+    ptag: u32,
+}
+
+/// One slot of the register-prefix lookup cache (see [`Parser::lookup`]).
+#[derive(Clone, Copy, Default)]
+struct PrefixSlot<'a> {
+    /// [`Parser::scope_ver`] when filled; the slot is valid only while they are equal.
+    ver: u32,
+    ptag: u32,
+    prefix: &'a str,
+    range: u32,
+    is_reg: bool,
+}
+
+const PREFIX_SLOTS: usize = 64;
+
+#[inline(always)]
+fn prefix_slot(ptag: u32) -> usize {
+    (ptag.wrapping_mul(0x9E37_79B1) >> 26) as usize
 }
 
 impl<'a> ScopeEntry<'a> {
     fn new(name: &'a str, range: u32, is_reg: bool) -> Self {
+        let (pname, ptag) = if range > 0 {
+            (name, name_tag(name))
+        } else {
+            match split_digits(name) {
+                (p, Some(_)) => (p, name_tag(p)),
+                _ => ("", 0),
+            }
+        };
         ScopeEntry {
             name,
             tag: name_tag(name),
             range,
             is_reg,
+            pname,
+            ptag,
         }
     }
 
@@ -59,38 +92,12 @@ fn name_tag(s: &str) -> u32 {
     (b.len().min(255) as u32) | byte(0) << 8 | byte(1) << 16 | byte(2) << 24
 }
 
-/// Line numbers for monotonic position queries: the newlines are found with `memchr` as the
-/// queries move forward, so a position costs nothing per byte of input on the parser's side.
-struct LineTracker<'a> {
-    /// The newlines after `next_nl`, in order.
-    newlines: memchr::Memchr<'a>,
-    /// Offset of the first newline at or after `line_start` (`usize::MAX` if none).
-    next_nl: usize,
-    /// 1-based line number of the line starting at `line_start`.
-    line: u32,
-    line_start: usize,
-}
-
-impl<'a> LineTracker<'a> {
-    fn new(src: &'a str) -> Self {
-        let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes());
-        let next_nl = newlines.next().unwrap_or(usize::MAX);
-        LineTracker {
-            newlines,
-            next_nl,
-            line: 1,
-            line_start: 0,
-        }
-    }
-}
-
 pub(crate) struct Parser<'a> {
     src: &'a str,
     file: String,
     lx: Lexer<'a>,
     prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
-    lines: LineTracker<'a>,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
     /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
@@ -102,6 +109,11 @@ pub(crate) struct Parser<'a> {
     cur_fn: Option<&'a str>,
     fn_errors: Vec<String>,
     scope: Vec<ScopeEntry<'a>>,
+    /// Bumped on every change of `scope`; cache slots of another version are stale.
+    scope_ver: u32,
+    /// Per register prefix (`%r`, `%rd`, ...): the range declaration that answers for every
+    /// `%r<n>` below its count, when no inner declaration could shadow it (see [`Parser::lookup`]).
+    prefix_cache: [PrefixSlot<'a>; PREFIX_SLOTS],
     labels: Vec<&'a str>,
     unresolved: Vec<Token>,
 }
@@ -200,7 +212,6 @@ impl<'a> Parser<'a> {
             lx: Lexer::new(src),
             prev_end: 0,
             diags: Vec::new(),
-            lines: LineTracker::new(src),
             table: modifier_table(),
             module_syms: HashMap::default(),
             heads: HashMap::default(),
@@ -208,6 +219,8 @@ impl<'a> Parser<'a> {
             cur_fn: None,
             fn_errors: Vec::new(),
             scope: Vec::new(),
+            scope_ver: 1,
+            prefix_cache: [PrefixSlot::default(); PREFIX_SLOTS],
             labels: Vec::new(),
             unresolved: Vec::new(),
         }
@@ -215,22 +228,15 @@ impl<'a> Parser<'a> {
 
     // ----- positions and diagnostics -------------------------------------------------------
 
-    /// Position of byte `off`; queries should be monotonic for speed (an earlier line falls back to
-    /// a rescan).
-    fn loc(&mut self, off: u32) -> Loc {
-        let off = off as usize;
-        let lt = &mut self.lines;
-        if off < lt.line_start {
-            return loc_of(self.src, off);
-        }
-        while lt.next_nl < off {
-            lt.line += 1;
-            lt.line_start = lt.next_nl + 1;
-            lt.next_nl = lt.newlines.next().unwrap_or(usize::MAX);
-        }
+    /// Position of token `t`: its line comes from the lexer; the column is the distance back to
+    /// the previous newline (a short scan: statements start near the beginning of their line).
+    #[inline]
+    fn loc(&self, t: Token) -> Loc {
+        let off = t.start as usize;
+        let ls = memchr::memrchr(b'\n', &self.src.as_bytes()[..off]).map_or(0, |p| p + 1);
         Loc {
-            line: lt.line,
-            col: (off - lt.line_start + 1) as u32,
+            line: t.line,
+            col: (off - ls + 1) as u32,
         }
     }
 
@@ -390,12 +396,12 @@ impl<'a> Parser<'a> {
                         ".file" | ".loc" => {
                             self.bump();
                             let text = self.raw_line(t.start);
-                            let loc = self.loc(t.start);
+                            let loc = self.loc(t);
                             m.items
                                 .push(Directive::Debug(RawDirective { name: s, text, loc }));
                         }
                         ".section" => {
-                            let loc = self.loc(t.start);
+                            let loc = self.loc(t);
                             match self.raw_section(t) {
                                 Ok(text) => m.items.push(Directive::Debug(RawDirective {
                                     name: s,
@@ -407,7 +413,7 @@ impl<'a> Parser<'a> {
                         }
                         ".pragma" => {
                             self.bump();
-                            let loc = self.loc(t.start);
+                            let loc = self.loc(t);
                             match self.pragma_strings() {
                                 Ok(strings) => {
                                     m.items.push(Directive::Pragma(Pragma { strings, loc }))
@@ -417,7 +423,7 @@ impl<'a> Parser<'a> {
                         }
                         ".alias" => {
                             self.bump();
-                            let loc = self.loc(t.start);
+                            let loc = self.loc(t);
                             let r = (|| -> PResult<(&'a str, &'a str)> {
                                 let a = self.expect_ident("an alias name")?;
                                 self.expect(Tok::Comma, "`,`")?;
@@ -446,7 +452,7 @@ impl<'a> Parser<'a> {
                 Tok::AtAt => {
                     self.bump();
                     let text = self.raw_line(t.start);
-                    let loc = self.loc(t.start);
+                    let loc = self.loc(t);
                     m.items.push(Directive::Debug(RawDirective {
                         name: self.text(t),
                         text,
@@ -471,7 +477,7 @@ impl<'a> Parser<'a> {
     fn module_invalid(&mut self, m: &mut Module<'a>, start: Token, name: Option<&'a str>) {
         let reasons = std::mem::take(&mut self.fn_errors);
         self.skip_module_statement(start);
-        let loc = self.loc(start.start);
+        let loc = self.loc(start);
         let end = self.prev_end.max(start.end) as usize;
         m.items.push(Directive::Invalid(InvalidDirective {
             kind: None,
@@ -603,7 +609,7 @@ impl<'a> Parser<'a> {
     /// declarator (parameters).
     fn var_decl(&mut self, linkage: Option<Linkage>, single: bool) -> PResult<VarDecl<'a>> {
         let st = self.bump();
-        let loc = self.loc(st.start);
+        let loc = self.loc(st);
         let Some(space) = StateSpace::from_name(self.text(st)) else {
             let d = self.describe(st);
             self.error_at(st, format!("expected a state space, found {d}"));
@@ -875,7 +881,7 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self, start: Token, linkage: Option<Linkage>) -> Directive<'a> {
         let kw = self.bump();
-        let loc = self.loc(start.start);
+        let loc = self.loc(start);
         let kind = if self.text(kw) == ".entry" {
             FunctionKind::Entry
         } else {
@@ -884,6 +890,7 @@ impl<'a> Parser<'a> {
         self.fn_errors.clear();
         self.cur_fn = None;
         self.scope.clear();
+        self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
         self.labels.clear();
         self.unresolved.clear();
         let r = self.function_inner(kind, linkage, loc);
@@ -951,6 +958,7 @@ impl<'a> Parser<'a> {
             for d in &p.decls {
                 self.scope
                     .push(ScopeEntry::new(d.name, 0, p.space == StateSpace::Reg));
+                self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
             }
         }
         let mut attrs = Vec::new();
@@ -986,7 +994,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let open = self.bump();
-                let loc = self.loc(open.start);
+                let loc = self.loc(open);
                 // The body's statements are pushed straight into their final vector (nested
                 // blocks are split off its tail), sized from the body's text so it rarely grows.
                 let cap = self.body_capacity(open.end as usize);
@@ -1138,7 +1146,10 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.scope.truncate(mark);
+        if self.scope.len() != mark {
+            self.scope.truncate(mark);
+            self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
+        }
         if first == 0 {
             // A function body: the vector itself.
             std::mem::take(&mut self.stmts)
@@ -1172,7 +1183,7 @@ impl<'a> Parser<'a> {
                 if self.lx.peek2().kind == Tok::Colon {
                     self.bump();
                     self.bump();
-                    let loc = self.loc(t.start);
+                    let loc = self.loc(t);
                     let name = self.text(t);
                     self.labels.push(name);
                     self.stmts.push(Statement::Label(Label { name, loc }));
@@ -1190,7 +1201,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let open = self.bump();
-                let loc = self.loc(open.start);
+                let loc = self.loc(open);
                 let stmts = self.block_body(open);
                 self.stmts.push(Statement::Block(Block { stmts, loc }));
             }
@@ -1200,7 +1211,7 @@ impl<'a> Parser<'a> {
             Tok::AtAt => {
                 self.bump();
                 let text = self.raw_line(t.start);
-                let loc = self.loc(t.start);
+                let loc = self.loc(t);
                 self.stmts.push(Statement::Debug(RawDirective {
                     name: self.text(t),
                     text,
@@ -1213,19 +1224,19 @@ impl<'a> Parser<'a> {
                     ".loc" | ".file" => {
                         self.bump();
                         let text = self.raw_line(t.start);
-                        let loc = self.loc(t.start);
+                        let loc = self.loc(t);
                         self.stmts
                             .push(Statement::Debug(RawDirective { name: s, text, loc }));
                     }
                     ".pragma" => {
                         self.bump();
-                        let loc = self.loc(t.start);
+                        let loc = self.loc(t);
                         let strings = self.pragma_strings()?;
                         self.stmts.push(Statement::Pragma(Pragma { strings, loc }));
                     }
                     ".callprototype" => {
                         self.bump();
-                        let loc = self.loc(t.start);
+                        let loc = self.loc(t);
                         let mut returns = Vec::new();
                         if self.peek().kind == Tok::LParen {
                             returns = self.param_list()?;
@@ -1252,7 +1263,7 @@ impl<'a> Parser<'a> {
                     }
                     ".calltargets" | ".branchtargets" => {
                         self.bump();
-                        let loc = self.loc(t.start);
+                        let loc = self.loc(t);
                         let mut targets = Vec::new();
                         loop {
                             targets.push(self.expect_ident("a target name")?);
@@ -1281,6 +1292,7 @@ impl<'a> Parser<'a> {
                         for d in &v.decls {
                             self.scope
                                 .push(ScopeEntry::new(d.name, d.range.unwrap_or(0), is_reg));
+                            self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
                         }
                         self.stmts.push(Statement::Variable(v));
                     }
@@ -1309,7 +1321,7 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let name = self.text(ot);
-        let loc = self.loc(start.start);
+        let loc = self.loc(start);
         let mut end = ot.end;
         while self.peek().kind == Tok::Dot {
             end = self.bump().end;
@@ -1331,6 +1343,7 @@ impl<'a> Parser<'a> {
                             kind: Tok::Dot,
                             start: off as u32,
                             end: (off + m.len()) as u32,
+                            line: 0,
                         };
                         self.error_at(t, format!("unknown modifier `{m}` for `{name}`"));
                         bad = true;
@@ -1397,22 +1410,56 @@ impl<'a> Parser<'a> {
 
     /// Whether `name` is declared in the function's scope: `Some(true)` for a register,
     /// `Some(false)` for another local symbol (a parameter, `.local`/`.shared` variable).
+    ///
+    /// The scope is scanned innermost first. A register `%r<n>` found in a range declaration
+    /// `%r<N>` is remembered per prefix when no declaration inside that one could answer for
+    /// the same prefix (another range of it, or a plain name such as `%r7`): then every `%r<m>`,
+    /// `m < N`, has the same answer until the scope changes, and the next ones cost one slot
+    /// read instead of a scan.
     #[inline]
-    fn lookup(&self, name: &str) -> Option<bool> {
+    fn lookup(&mut self, name: &'a str) -> Option<bool> {
         let (prefix, num) = split_digits(name);
         let tag = name_tag(name);
         // The prefix's tag from the name's: same leading bytes, its own length.
         let plen = prefix.len().min(3);
         let ptag = (tag & (u32::MAX >> (8 * (3 - plen)))) & !0xff | prefix.len().min(255) as u32;
+        if let Some(n) = num {
+            let slot = &self.prefix_cache[prefix_slot(ptag)];
+            if slot.ver == self.scope_ver
+                && slot.ptag == ptag
+                && n < slot.range
+                && (prefix.len() <= 3 || slot.prefix == prefix)
+            {
+                return Some(slot.is_reg);
+            }
+        }
+        let mut clean = true;
         for e in self.scope.iter().rev() {
             if e.range > 0 {
                 if let Some(n) = num {
-                    if n < e.range && e.is(ptag, prefix) {
-                        return Some(e.is_reg);
+                    if e.is(ptag, prefix) {
+                        if n < e.range {
+                            if clean {
+                                self.prefix_cache[prefix_slot(ptag)] = PrefixSlot {
+                                    ver: self.scope_ver,
+                                    ptag,
+                                    prefix,
+                                    range: e.range,
+                                    is_reg: e.is_reg,
+                                };
+                            }
+                            return Some(e.is_reg);
+                        }
+                        clean = false;
                     }
                 }
-            } else if e.is(tag, name) {
-                return Some(e.is_reg);
+            } else {
+                if e.is(tag, name) {
+                    return Some(e.is_reg);
+                }
+                if e.ptag == ptag && (prefix.len() <= 3 || e.pname == prefix) {
+                    clean = false;
+                }
             }
         }
         None
