@@ -99,7 +99,7 @@ pub enum Tok {
     Eof,
 }
 
-/// A token: kind plus byte span and the line it starts on.
+/// A token: kind plus byte span.
 #[derive(Clone, Copy, Debug)]
 pub struct Token {
     /// The kind.
@@ -108,200 +108,54 @@ pub struct Token {
     pub start: u32,
     /// End byte offset (exclusive).
     pub end: u32,
-    /// 1-based line number of `start` (counted by the lexer as it skips newlines, so a
-    /// position costs nothing extra).
-    pub line: u32,
 }
 
-/// Byte classes for the hand-written fast path: identifier characters `[A-Za-z0-9_$]`.
-const ID: u8 = 1;
-/// `[A-Za-z]`: starts an identifier on its own.
-const ALPHA: u8 = 2;
-/// `[0-9]`.
-const DIGIT: u8 = 4;
-
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        if b.is_ascii_alphabetic() {
-            t[c] = ID | ALPHA;
-        } else if b.is_ascii_digit() {
-            t[c] = ID | DIGIT;
-        } else if b == b'_' || b == b'$' {
-            t[c] = ID;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// A streaming token source with two tokens of lookahead.
+/// A streaming token source with two tokens of lookahead, driven by the `logos` DFA.
 ///
-/// The token language is defined by the `logos` DFA of [`Tok`]. The most frequent tokens
-/// (whitespace, `//` comments, identifiers, dot words, plain decimal integers, punctuation) are
-/// recognised by a byte-table fast path that produces exactly the tokens `logos` would (checked
-/// by `tests/ptx_lexer.rs` and by the `ptx_parse` fuzz target against `Tok::lexer`); anything
-/// else (`/* */` comments, strings, floats, hex literals, `@@`, errors, non-ASCII) is handed to
-/// `logos` from the same position. The next token is always lexed already, so [`Lexer::peek`] is
+/// (A hand-written byte-table scanner was tried and measured slower than `logos` on the corpus,
+/// so `logos` is used directly.) The next token is always lexed already, so [`Lexer::peek`] is
 /// a plain read; the one after it is lexed only when [`Lexer::peek2`] asks for it.
 pub struct Lexer<'a> {
-    src: &'a [u8],
     inner: logos::Lexer<'a, Tok>,
-    /// Scan position: the end of the last token lexed.
-    pos: usize,
-    /// 1-based line number at `pos`.
-    line: u32,
     cur: Token,
     next: Option<Token>,
+    eof: u32,
 }
 
 impl<'a> Lexer<'a> {
     /// Start lexing `src` (at most 4 GiB; the parser checks).
     pub fn new(src: &'a str) -> Self {
         let mut lx = Lexer {
-            src: src.as_bytes(),
             inner: Tok::lexer(src),
-            pos: 0,
-            line: 1,
             cur: Token {
                 kind: Tok::Eof,
                 start: 0,
                 end: 0,
-                line: 1,
             },
             next: None,
+            eof: src.len() as u32,
         };
         lx.cur = lx.raw();
         lx
     }
 
-    #[inline(always)]
-    fn tok(&mut self, kind: Tok, start: usize, end: usize) -> Token {
-        self.pos = end;
-        Token {
-            kind,
-            start: start as u32,
-            end: end as u32,
-            line: self.line,
-        }
-    }
-
-    #[inline(always)]
-    fn scan_id(&self, mut i: usize) -> usize {
-        let b = self.src;
-        while i < b.len() && CLASS[b[i] as usize] & ID != 0 {
-            i += 1;
-        }
-        i
-    }
-
     #[inline]
     fn raw(&mut self) -> Token {
-        let b = self.src;
-        let mut i = self.pos;
-        // Whitespace and `//` comments.
-        let c = loop {
-            let Some(&c) = b.get(i) else {
-                return self.tok(Tok::Eof, b.len(), b.len());
-            };
-            match c {
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
-                b'\n' => {
-                    i += 1;
-                    self.line += 1;
-                }
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |e| i + e);
-                }
-                _ => break c,
-            }
-        };
-        let next_id = |j: usize| b.get(j).is_some_and(|&x| CLASS[x as usize] & ID != 0);
-        let cls = CLASS[c as usize];
-        if cls & ALPHA != 0 {
-            let e = self.scan_id(i + 1);
-            return self.tok(Tok::Ident, i, e);
-        }
-        let single = match c {
-            b'%' | b'$' if next_id(i + 1) => {
-                let e = self.scan_id(i + 2);
-                return self.tok(Tok::Ident, i, e);
-            }
-            b'_' => {
-                if next_id(i + 1) {
-                    let e = self.scan_id(i + 2);
-                    return self.tok(Tok::Ident, i, e);
-                }
-                Tok::Underscore
-            }
-            b'.' if next_id(i + 1) => {
-                let mut e = self.scan_id(i + 2);
-                while b.get(e) == Some(&b':') && b.get(e + 1) == Some(&b':') && next_id(e + 2) {
-                    e = self.scan_id(e + 3);
-                }
-                return self.tok(Tok::Dot, i, e);
-            }
-            b'0'..=b'9' => {
-                let mut e = i + 1;
-                while e < b.len() && CLASS[b[e] as usize] & DIGIT != 0 {
-                    e += 1;
-                }
-                // Anything that could extend the literal (`U`, `0x`, `0f`, `1.5`, `1e3`, ...)
-                // goes to logos.
-                if !matches!(
-                    b.get(e),
-                    Some(b'.' | b'e' | b'E' | b'U' | b'x' | b'X' | b'b' | b'B')
-                        | Some(b'f' | b'F' | b'd' | b'D')
-                ) {
-                    return self.tok(Tok::Int, i, e);
-                }
-                return self.slow(i);
-            }
-            b',' => Tok::Comma,
-            b';' => Tok::Semi,
-            b':' => Tok::Colon,
-            b'(' => Tok::LParen,
-            b')' => Tok::RParen,
-            b'[' => Tok::LBracket,
-            b']' => Tok::RBracket,
-            b'{' => Tok::LBrace,
-            b'}' => Tok::RBrace,
-            b'<' => Tok::Lt,
-            b'>' => Tok::Gt,
-            b'+' => Tok::Plus,
-            b'-' => Tok::Minus,
-            b'!' => Tok::Bang,
-            b'|' => Tok::Pipe,
-            b'=' => Tok::Eq,
-            b'@' if b.get(i + 1) != Some(&b'@') => Tok::At,
-            b'*' | b'&' | b'^' | b'~' | b'?' => Tok::Op,
-            _ => return self.slow(i),
-        };
-        self.tok(single, i, i + 1)
-    }
-
-    /// Hand the input from byte `i` (a character boundary) to `logos`.
-    #[cold]
-    #[inline(never)]
-    fn slow(&mut self, i: usize) -> Token {
-        let at = self.inner.span().end;
-        debug_assert!(i >= at);
-        self.inner.bump(i - at);
-        let (kind, start, end) = match self.inner.next() {
-            None => (Tok::Eof, self.src.len(), self.src.len()),
+        match self.inner.next() {
+            None => Token {
+                kind: Tok::Eof,
+                start: self.eof,
+                end: self.eof,
+            },
             Some(r) => {
                 let sp = self.inner.span();
-                (r.unwrap_or(Tok::Error), sp.start, sp.end)
+                Token {
+                    kind: r.unwrap_or(Tok::Error),
+                    start: sp.start as u32,
+                    end: sp.end as u32,
+                }
             }
-        };
-        // Newlines that logos skipped (block comments) before the token, then inside it.
-        let nl = |s: &[u8]| s.iter().filter(|&&x| x == b'\n').count() as u32;
-        self.line += nl(&self.src[i..start]);
-        let t = self.tok(kind, start, end);
-        self.line += nl(&self.src[start..end]);
-        t
+        }
     }
 
     /// The next token, without consuming it.

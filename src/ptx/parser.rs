@@ -92,12 +92,38 @@ fn name_tag(s: &str) -> u32 {
     (b.len().min(255) as u32) | byte(0) << 8 | byte(1) << 16 | byte(2) << 24
 }
 
+/// Line numbers for monotonic position queries: the newlines are found with `memchr` as the
+/// queries move forward, so a position costs nothing per byte of input on the parser's side.
+struct LineTracker<'a> {
+    /// The newlines after `next_nl`, in order.
+    newlines: memchr::Memchr<'a>,
+    /// Offset of the first newline at or after `line_start` (`usize::MAX` if none).
+    next_nl: usize,
+    /// 1-based line number of the line starting at `line_start`.
+    line: u32,
+    line_start: usize,
+}
+
+impl<'a> LineTracker<'a> {
+    fn new(src: &'a str) -> Self {
+        let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes());
+        let next_nl = newlines.next().unwrap_or(usize::MAX);
+        LineTracker {
+            newlines,
+            next_nl,
+            line: 1,
+            line_start: 0,
+        }
+    }
+}
+
 pub(crate) struct Parser<'a> {
     src: &'a str,
     file: String,
     lx: Lexer<'a>,
     prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
+    lines: LineTracker<'a>,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
     /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
@@ -157,7 +183,7 @@ fn is_func_attr(s: &str) -> bool {
 }
 
 /// Split `%r123` into (`%r`, Some(123)) (at most 9 digits, and something before them).
-#[inline]
+#[inline(always)]
 fn split_digits(s: &str) -> (&str, Option<u32>) {
     let b = s.as_bytes();
     let mut i = b.len();
@@ -212,6 +238,7 @@ impl<'a> Parser<'a> {
             lx: Lexer::new(src),
             prev_end: 0,
             diags: Vec::new(),
+            lines: LineTracker::new(src),
             table: modifier_table(),
             module_syms: HashMap::default(),
             heads: HashMap::default(),
@@ -228,15 +255,22 @@ impl<'a> Parser<'a> {
 
     // ----- positions and diagnostics -------------------------------------------------------
 
-    /// Position of token `t`: its line comes from the lexer; the column is the distance back to
-    /// the previous newline (a short scan: statements start near the beginning of their line).
-    #[inline]
-    fn loc(&self, t: Token) -> Loc {
-        let off = t.start as usize;
-        let ls = memchr::memrchr(b'\n', &self.src.as_bytes()[..off]).map_or(0, |p| p + 1);
+    /// Position of byte `off`; queries should be monotonic for speed (an earlier line falls back to
+    /// a rescan).
+    fn loc(&mut self, off: u32) -> Loc {
+        let off = off as usize;
+        let lt = &mut self.lines;
+        if off < lt.line_start {
+            return loc_of(self.src, off);
+        }
+        while lt.next_nl < off {
+            lt.line += 1;
+            lt.line_start = lt.next_nl + 1;
+            lt.next_nl = lt.newlines.next().unwrap_or(usize::MAX);
+        }
         Loc {
-            line: t.line,
-            col: (off - ls + 1) as u32,
+            line: lt.line,
+            col: (off - lt.line_start + 1) as u32,
         }
     }
 
@@ -396,12 +430,12 @@ impl<'a> Parser<'a> {
                         ".file" | ".loc" => {
                             self.bump();
                             let text = self.raw_line(t.start);
-                            let loc = self.loc(t);
+                            let loc = self.loc(t.start);
                             m.items
                                 .push(Directive::Debug(RawDirective { name: s, text, loc }));
                         }
                         ".section" => {
-                            let loc = self.loc(t);
+                            let loc = self.loc(t.start);
                             match self.raw_section(t) {
                                 Ok(text) => m.items.push(Directive::Debug(RawDirective {
                                     name: s,
@@ -413,7 +447,7 @@ impl<'a> Parser<'a> {
                         }
                         ".pragma" => {
                             self.bump();
-                            let loc = self.loc(t);
+                            let loc = self.loc(t.start);
                             match self.pragma_strings() {
                                 Ok(strings) => {
                                     m.items.push(Directive::Pragma(Pragma { strings, loc }))
@@ -423,7 +457,7 @@ impl<'a> Parser<'a> {
                         }
                         ".alias" => {
                             self.bump();
-                            let loc = self.loc(t);
+                            let loc = self.loc(t.start);
                             let r = (|| -> PResult<(&'a str, &'a str)> {
                                 let a = self.expect_ident("an alias name")?;
                                 self.expect(Tok::Comma, "`,`")?;
@@ -452,7 +486,7 @@ impl<'a> Parser<'a> {
                 Tok::AtAt => {
                     self.bump();
                     let text = self.raw_line(t.start);
-                    let loc = self.loc(t);
+                    let loc = self.loc(t.start);
                     m.items.push(Directive::Debug(RawDirective {
                         name: self.text(t),
                         text,
@@ -477,7 +511,7 @@ impl<'a> Parser<'a> {
     fn module_invalid(&mut self, m: &mut Module<'a>, start: Token, name: Option<&'a str>) {
         let reasons = std::mem::take(&mut self.fn_errors);
         self.skip_module_statement(start);
-        let loc = self.loc(start);
+        let loc = self.loc(start.start);
         let end = self.prev_end.max(start.end) as usize;
         m.items.push(Directive::Invalid(InvalidDirective {
             kind: None,
@@ -609,7 +643,7 @@ impl<'a> Parser<'a> {
     /// declarator (parameters).
     fn var_decl(&mut self, linkage: Option<Linkage>, single: bool) -> PResult<VarDecl<'a>> {
         let st = self.bump();
-        let loc = self.loc(st);
+        let loc = self.loc(st.start);
         let Some(space) = StateSpace::from_name(self.text(st)) else {
             let d = self.describe(st);
             self.error_at(st, format!("expected a state space, found {d}"));
@@ -881,7 +915,7 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self, start: Token, linkage: Option<Linkage>) -> Directive<'a> {
         let kw = self.bump();
-        let loc = self.loc(start);
+        let loc = self.loc(start.start);
         let kind = if self.text(kw) == ".entry" {
             FunctionKind::Entry
         } else {
@@ -994,7 +1028,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let open = self.bump();
-                let loc = self.loc(open);
+                let loc = self.loc(open.start);
                 // The body's statements are pushed straight into their final vector (nested
                 // blocks are split off its tail), sized from the body's text so it rarely grows.
                 let cap = self.body_capacity(open.end as usize);
@@ -1183,7 +1217,7 @@ impl<'a> Parser<'a> {
                 if self.lx.peek2().kind == Tok::Colon {
                     self.bump();
                     self.bump();
-                    let loc = self.loc(t);
+                    let loc = self.loc(t.start);
                     let name = self.text(t);
                     self.labels.push(name);
                     self.stmts.push(Statement::Label(Label { name, loc }));
@@ -1201,7 +1235,7 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let open = self.bump();
-                let loc = self.loc(open);
+                let loc = self.loc(open.start);
                 let stmts = self.block_body(open);
                 self.stmts.push(Statement::Block(Block { stmts, loc }));
             }
@@ -1211,7 +1245,7 @@ impl<'a> Parser<'a> {
             Tok::AtAt => {
                 self.bump();
                 let text = self.raw_line(t.start);
-                let loc = self.loc(t);
+                let loc = self.loc(t.start);
                 self.stmts.push(Statement::Debug(RawDirective {
                     name: self.text(t),
                     text,
@@ -1224,19 +1258,19 @@ impl<'a> Parser<'a> {
                     ".loc" | ".file" => {
                         self.bump();
                         let text = self.raw_line(t.start);
-                        let loc = self.loc(t);
+                        let loc = self.loc(t.start);
                         self.stmts
                             .push(Statement::Debug(RawDirective { name: s, text, loc }));
                     }
                     ".pragma" => {
                         self.bump();
-                        let loc = self.loc(t);
+                        let loc = self.loc(t.start);
                         let strings = self.pragma_strings()?;
                         self.stmts.push(Statement::Pragma(Pragma { strings, loc }));
                     }
                     ".callprototype" => {
                         self.bump();
-                        let loc = self.loc(t);
+                        let loc = self.loc(t.start);
                         let mut returns = Vec::new();
                         if self.peek().kind == Tok::LParen {
                             returns = self.param_list()?;
@@ -1263,7 +1297,7 @@ impl<'a> Parser<'a> {
                     }
                     ".calltargets" | ".branchtargets" => {
                         self.bump();
-                        let loc = self.loc(t);
+                        let loc = self.loc(t.start);
                         let mut targets = Vec::new();
                         loop {
                             targets.push(self.expect_ident("a target name")?);
@@ -1321,7 +1355,7 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let name = self.text(ot);
-        let loc = self.loc(start);
+        let loc = self.loc(start.start);
         let mut end = ot.end;
         while self.peek().kind == Tok::Dot {
             end = self.bump().end;
@@ -1343,7 +1377,6 @@ impl<'a> Parser<'a> {
                             kind: Tok::Dot,
                             start: off as u32,
                             end: (off + m.len()) as u32,
-                            line: 0,
                         };
                         self.error_at(t, format!("unknown modifier `{m}` for `{name}`"));
                         bad = true;
