@@ -165,6 +165,52 @@ fn ptr_ty(addrspace: u32) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// A piece of an IR line written by [`Fx::opv`] / [`Fx::linev`]: text or an integer, appended
+/// without going through `core::fmt` (integers as `Display` writes them, via `itoa`).
+pub(crate) trait Piece {
+    fn put(&self, s: &mut String);
+}
+
+impl Piece for str {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        s.push_str(self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        (**self).put(s);
+    }
+}
+
+impl Piece for String {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        s.push_str(self);
+    }
+}
+
+impl Piece for std::borrow::Cow<'_, str> {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        s.push_str(self);
+    }
+}
+
+macro_rules! int_piece {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            #[inline]
+            fn put(&self, s: &mut String) {
+                s.push_str(itoa::Buffer::new().format(*self));
+            }
+        }
+    )*};
+}
+int_piece!(u8, u16, u32, u64, usize, i32, i64);
+
 /// Append the decimal digits of `n`.
 #[inline]
 fn push_u32(s: &mut String, n: u32) {
@@ -182,7 +228,7 @@ enum Local {
 
 #[derive(Default)]
 struct Scope<'a> {
-    names: HashMap<&'a str, Local>,
+    names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
     ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
 }
 
@@ -335,19 +381,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Emit `%t = call ret @name(args)` (declaring it), returning `%t` (or "" for void).
     fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> String {
-        let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
-        self.declare(name, ret.ll(), &ptys);
-        let a: Vec<String> = args
-            .iter()
-            .map(|(t, v)| format!("{} {v}", t.ll()))
-            .collect();
+        if !self.cx.decls.contains_key(name) {
+            let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
+            self.declare(name, ret.ll(), &ptys);
+        }
         let r = self.t();
-        let _ = writeln!(
-            self.body,
-            "  {r} = call {} @{name}({})",
-            ret.ll(),
-            a.join(", ")
-        );
+        let b = &mut self.body;
+        b.push_str("  ");
+        b.push_str(&r);
+        b.push_str(" = call ");
+        b.push_str(ret.ll());
+        b.push_str(" @");
+        b.push_str(name);
+        b.push('(');
+        for (k, (t, v)) in args.iter().enumerate() {
+            if k > 0 {
+                b.push_str(", ");
+            }
+            b.push_str(t.ll());
+            b.push(' ');
+            b.push_str(v);
+        }
+        b.push_str(")\n");
         r
     }
 
@@ -361,13 +416,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
     }
 
-    fn line(&mut self, s: std::fmt::Arguments<'_>) {
-        self.body.push_str("  ");
-        let _ = self.body.write_fmt(s);
-        self.body.push('\n');
-    }
-
-    /// `%t = <rhs>`.
+    /// `  %t = <rhs>`, returning `%t` (formatted; [`Self::opv`] is the faster form).
     fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> String {
         let r = self.t();
         self.body.push_str("  ");
@@ -378,11 +427,38 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         r
     }
 
+    /// `  %t = <parts>` (the parts concatenated), returning `%t`.
+    fn opv(&mut self, parts: &[&dyn Piece]) -> String {
+        let r = self.t();
+        let b = &mut self.body;
+        b.push_str("  ");
+        b.push_str(&r);
+        b.push_str(" = ");
+        for p in parts {
+            p.put(b);
+        }
+        b.push('\n');
+        r
+    }
+
+    /// `  <parts>` as one line.
+    fn linev(&mut self, parts: &[&dyn Piece]) {
+        let b = &mut self.body;
+        b.push_str("  ");
+        for p in parts {
+            p.put(b);
+        }
+        b.push('\n');
+    }
+
     fn start_block(&mut self, name: &str) {
         if !self.terminated {
-            let _ = writeln!(self.body, "  br label %{name}");
+            self.body.push_str("  br label %");
+            self.body.push_str(name);
+            self.body.push('\n');
         }
-        let _ = writeln!(self.body, "{name}:");
+        self.body.push_str(name);
+        self.body.push_str(":\n");
         self.terminated = false;
     }
 
@@ -396,8 +472,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn ensure_open(&mut self) {
         if self.terminated {
-            let b = self.new_block_name();
-            let _ = writeln!(self.body, "{b}:");
+            self.nblk += 1;
+            self.body.push('b');
+            push_u32(&mut self.body, self.nblk);
+            self.body.push_str(":\n");
             self.terminated = false;
         }
     }
@@ -563,16 +641,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // The address of a variable or function in its own state space.
                 let (p, aspace) = self.sym_ptr(n)?;
                 let it = Ty::int(t.bits());
-                let v = self.op(format_args!(
-                    "ptrtoint {} {p} to {}",
-                    ptr_ty(aspace),
-                    it.ll()
-                ));
+                let v = self.opv(&[
+                    &"ptrtoint ",
+                    &(ptr_ty(aspace)),
+                    &" ",
+                    &p,
+                    &" to ",
+                    &(it.ll()),
+                ]);
                 Ok(self.fit(&v, it, t, false))
             }
             Operand::Not(n) => {
                 let v = self.rd_reg(n, Ty::I1, false)?;
-                Ok(self.op(format_args!("xor i1 {v}, true")))
+                Ok(self.opv(&[&"xor i1 ", &v, &", true"]))
             }
             Operand::Vector(elems) => {
                 // `{a, b}` as one value: elements packed from the low bits up.
@@ -582,9 +663,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let mut acc = String::from("0");
                 for (i, e) in elems.iter().enumerate() {
                     let v = self.rd(e, et, false)?;
-                    let z = self.op(format_args!("zext {} {v} to {}", et.ll(), wt.ll()));
-                    let s = self.op(format_args!("shl {} {z}, {}", wt.ll(), i as u32 * eb));
-                    acc = self.op(format_args!("or {} {acc}, {s}", wt.ll()));
+                    let z = self.opv(&[&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
+                    let s = self.opv(&[&"shl ", &(wt.ll()), &" ", &z, &", ", &(i as u32 * eb)]);
+                    acc = self.opv(&[&"or ", &(wt.ll()), &" ", &acc, &", ", &s]);
                 }
                 Ok(self.fit(&acc, wt, t, false))
             }
@@ -621,11 +702,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Local::Mem { ptr, aspace } => {
                 let it = Ty::int(t.bits());
-                let v = self.op(format_args!(
-                    "ptrtoint {} {ptr} to {}",
-                    ptr_ty(aspace),
-                    it.ll()
-                ));
+                let v = self.opv(&[
+                    &"ptrtoint ",
+                    &(ptr_ty(aspace)),
+                    &" ",
+                    &ptr,
+                    &" to ",
+                    &(it.ll()),
+                ]);
                 Ok(self.fit(&v, it, t, false))
             }
         }
@@ -697,12 +781,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     if matches!(e, Operand::Sink) {
                         continue;
                     }
-                    let s = self.op(format_args!("lshr {} {w}, {}", wt.ll(), i as u32 * eb));
-                    let x = self.op(format_args!(
-                        "trunc {} {s} to {}",
-                        wt.ll(),
-                        Ty::int(eb).ll()
-                    ));
+                    let s = self.opv(&[&"lshr ", &(wt.ll()), &" ", &w, &", ", &(i as u32 * eb)]);
+                    let x = self.opv(&[
+                        &"trunc ",
+                        &(wt.ll()),
+                        &" ",
+                        &s,
+                        &" to ",
+                        &(Ty::int(eb).ll()),
+                    ]);
                     self.wr(e, &x, Ty::int(eb), false)?;
                 }
                 Ok(())
@@ -756,11 +843,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if s == Space::Param || a == want {
                     (p, a)
                 } else if s == Space::Generic {
-                    let c = self.op(format_args!(
-                        "addrspacecast {} {p} to {}",
-                        ptr_ty(a),
-                        ptr_ty(want)
-                    ));
+                    let c = self.opv(&[
+                        &"addrspacecast ",
+                        &(ptr_ty(a)),
+                        &" ",
+                        &p,
+                        &" to ",
+                        &(ptr_ty(want)),
+                    ]);
                     (c, want)
                 } else {
                     (p, a)
@@ -781,26 +871,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     } else {
                         want
                     };
-                    let p = self.op(format_args!(
-                        "inttoptr {} {v} to {}",
-                        it.ll(),
-                        ptr_ty(aspace)
-                    ));
+                    let p = self.opv(&[
+                        &"inttoptr ",
+                        &(it.ll()),
+                        &" ",
+                        &v,
+                        &" to ",
+                        &(ptr_ty(aspace)),
+                    ]);
                     (p, aspace)
                 }
             }
             None => {
-                let p = self.op(format_args!("inttoptr i64 {offset} to {}", ptr_ty(want)));
+                let p = self.opv(&[&"inttoptr i64 ", &offset, &" to ", &(ptr_ty(want))]);
                 return Ok((p, want));
             }
         };
         if *offset == 0 {
             return Ok((p, aspace));
         }
-        let g = self.op(format_args!(
-            "getelementptr inbounds i8, {} {p}, i64 {offset}",
-            ptr_ty(aspace)
-        ));
+        let g = self.opv(&[
+            &"getelementptr inbounds i8, ",
+            &(ptr_ty(aspace)),
+            &" ",
+            &p,
+            &", i64 ",
+            &offset,
+        ]);
         Ok((g, aspace))
     }
 
@@ -855,14 +952,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(g) => {
                 let c = self.rd_reg(g.reg, Ty::I1, false)?;
                 let c = if g.negated {
-                    self.op(format_args!("xor i1 {c}, true"))
+                    self.opv(&[&"xor i1 ", &c, &", true"])
                 } else {
                     c
                 };
                 if i.opcode == Opcode::Bra {
                     let target = self.branch_target(i)?;
                     let next = self.new_block_name();
-                    self.line(format_args!("br i1 {c}, label %{target}, label %{next}"));
+                    self.linev(&[&"br i1 ", &c, &", label %", &target, &", label %", &next]);
                     let _ = writeln!(self.body, "{next}:");
                     return Ok(());
                 }
@@ -870,18 +967,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     || i.opcode == Opcode::Ret
                 {
                     let next = self.new_block_name();
-                    self.line(format_args!("br i1 {c}, label %ret, label %{next}"));
+                    self.linev(&[&"br i1 ", &c, &", label %ret, label %", &next]);
                     let _ = writeln!(self.body, "{next}:");
                     return Ok(());
                 }
                 let then = self.new_block_name();
                 let next = self.new_block_name();
-                self.line(format_args!("br i1 {c}, label %{then}, label %{next}"));
+                self.linev(&[&"br i1 ", &c, &", label %", &then, &", label %", &next]);
                 let _ = writeln!(self.body, "{then}:");
                 self.terminated = false;
                 self.inst(i)?;
                 if !self.terminated {
-                    self.line(format_args!("br label %{next}"));
+                    self.linev(&[&"br label %", &next]);
                 }
                 let _ = writeln!(self.body, "{next}:");
                 self.terminated = false;
@@ -898,9 +995,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+        // Modifiers and types on the stack (no allocation for the usual few).
+        let mods_buf: tinyvec::TinyVec<[&'a str; 16]> = i.modifiers.iter().collect();
+        let mods: &[&'a str] = &mods_buf;
         let ops: &[Operand<'a>] = &i.operands;
-        let tys: Vec<Type> = mods.iter().filter_map(|m| Type::from_name(m)).collect();
+        let tys_buf: tinyvec::TinyVec<[Option<Type>; 8]> = mods
+            .iter()
+            .filter_map(|m| Type::from_name(m).map(Some))
+            .collect();
+        let mut tys_arr = [Type::B32; 8];
+        let tys_vec: Vec<Type>;
+        let tys: &[Type] = if tys_buf.len() <= 8 {
+            for (k, t) in tys_buf.iter().enumerate() {
+                tys_arr[k] = t.unwrap_or(Type::B32);
+            }
+            &tys_arr[..tys_buf.len()]
+        } else {
+            tys_vec = tys_buf.iter().flatten().copied().collect();
+            &tys_vec
+        };
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
                 form: form_of(i),
@@ -917,19 +1030,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match i.opcode {
             O::Bra => {
                 let t = self.branch_target(i)?;
-                self.line(format_args!("br label %{t}"));
+                self.linev(&[&"br label %", &t]);
                 self.terminated = true;
             }
             O::Ret => {
-                self.line(format_args!("br label %ret"));
+                self.linev(&[&"br label %ret"]);
                 self.terminated = true;
             }
             O::Exit => {
                 if self.is_kernel {
-                    self.line(format_args!("br label %ret"));
+                    self.linev(&[&"br label %ret"]);
                 } else {
                     self.call_void("__wp_exit", &[]);
-                    self.line(format_args!("unreachable"));
+                    self.linev(&[&"unreachable"]);
                 }
                 self.terminated = true;
             }
@@ -964,23 +1077,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let ext = |fx: &mut Self, v: &str| -> String {
-                    let sh = fx.op(format_args!("shl i32 {v}, 8"));
+                    let sh = fx.opv(&[&"shl i32 ", &v, &", 8"]);
                     let sr = if s { "ashr" } else { "lshr" };
-                    let x = fx.op(format_args!("{sr} i32 {sh}, 8"));
+                    let x = fx.opv(&[&sr, &" i32 ", &sh, &", 8"]);
                     let e = if s { "sext" } else { "zext" };
-                    fx.op(format_args!("{e} i32 {x} to i64"))
+                    fx.opv(&[&e, &" i32 ", &x, &" to i64"])
                 };
                 let (a, b) = (ext(self, &a), ext(self, &b));
-                let p = self.op(format_args!("mul i64 {a}, {b}"));
+                let p = self.opv(&[&"mul i64 ", &a, &", ", &b]);
                 let r = if has(".hi") {
-                    let h = self.op(format_args!("lshr i64 {p}, 16"));
-                    self.op(format_args!("trunc i64 {h} to i32"))
+                    let h = self.opv(&[&"lshr i64 ", &p, &", 16"]);
+                    self.opv(&[&"trunc i64 ", &h, &" to i32"])
                 } else {
-                    self.op(format_args!("trunc i64 {p} to i32"))
+                    self.opv(&[&"trunc i64 ", &p, &" to i32"])
                 };
                 let r = if i.opcode == O::Mad24 {
                     let c = self.rd(&ops[3], Ty::I32, false)?;
-                    self.op(format_args!("add i32 {r}, {c}"))
+                    self.opv(&[&"add i32 ", &r, &", ", &c])
                 } else {
                     r
                 };
@@ -999,8 +1112,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let hi = self.intr2(mx, t, &a, &b);
                 let lo = self.intr2(mn, t, &a, &b);
-                let d = self.op(format_args!("sub {} {hi}, {lo}", t.ll()));
-                let r = self.op(format_args!("add {} {d}, {c}", t.ll()));
+                let d = self.opv(&[&"sub ", &(t.ll()), &" ", &hi, &", ", &lo]);
+                let r = self.opv(&[&"add ", &(t.ll()), &" ", &d, &", ", &c]);
                 self.wr(&ops[0], &r, t, s)?;
             }
             O::Abs | O::Neg => {
@@ -1011,20 +1124,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let r = if i.opcode == O::Abs {
                         self.intr1("fabs", t, &a)
                     } else {
-                        self.op(format_args!("fneg {} {a}", t.ll()))
+                        self.opv(&[&"fneg ", &(t.ll()), &" ", &a])
                     };
                     self.ftz_out(&mods, t, &r)
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                     self.decl(&n, &l);
-                    self.op(format_args!(
-                        "call {} @{n}({} {a}, i1 false)",
-                        t.ll(),
-                        t.ll()
-                    ))
+                    self.opv(&[
+                        &"call ",
+                        &(t.ll()),
+                        &" @",
+                        &n,
+                        &"(",
+                        &(t.ll()),
+                        &" ",
+                        &a,
+                        &", i1 false)",
+                    ])
                 } else {
-                    self.op(format_args!("sub {} 0, {a}", t.ll()))
+                    self.opv(&[&"sub ", &(t.ll()), &" 0, ", &a])
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1037,20 +1156,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     O::Or => "or",
                     _ => "xor",
                 };
-                let r = self.op(format_args!("{opn} {} {a}, {b}", t.ll()));
+                let r = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &b]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Not => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let r = self.op(format_args!("xor {} {a}, -1", t.ll()));
+                let r = self.opv(&[&"xor ", &(t.ll()), &" ", &a, &", -1"]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Cnot => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let c = self.op(format_args!("icmp eq {} {a}, 0", t.ll()));
-                let r = self.op(format_args!("zext i1 {c} to {}", t.ll()));
+                let c = self.opv(&[&"icmp eq ", &(t.ll()), &" ", &a, &", 0"]);
+                let r = self.opv(&[&"zext i1 ", &c, &" to ", &(t.ll())]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Lop3 => {
@@ -1070,8 +1189,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // lop3.or/.and (PTX 8.2): p = (d != 0) BOP q.
                     (Some(bo), Operand::Pair(d, p)) => {
                         let q = self.rd(&ops[5], Ty::I1, false)?;
-                        let nz = self.op(format_args!("icmp ne i32 {r}, 0"));
-                        let pv = self.op(format_args!("{} i1 {nz}, {q}", &bo[1..]));
+                        let nz = self.opv(&[&"icmp ne i32 ", &r, &", 0"]);
+                        let pv = self.opv(&[&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
                         self.wr(&Operand::Reg(d), &r, Ty::I32, false)?;
                         if *p != "_" {
                             self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
@@ -1089,18 +1208,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = if i.opcode == O::Shr && k == Kind::Signed {
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
-                    self.op(format_args!("ashr {} {a}, {m}", t.ll()))
+                    self.opv(&[&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
                 } else {
-                    let big = self.op(format_args!("icmp uge i32 {b}, {w}"));
+                    let big = self.opv(&[&"icmp uge i32 ", &b, &", ", &w]);
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
                     let opn = if i.opcode == O::Shl { "shl" } else { "lshr" };
-                    let s = self.op(format_args!("{opn} {} {a}, {m}", t.ll()));
-                    self.op(format_args!(
-                        "select i1 {big}, {} 0, {} {s}",
-                        t.ll(),
-                        t.ll()
-                    ))
+                    let s = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &m]);
+                    self.opv(&[
+                        &"select i1 ",
+                        &big,
+                        &", ",
+                        &(t.ll()),
+                        &" 0, ",
+                        &(t.ll()),
+                        &" ",
+                        &s,
+                    ])
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1112,9 +1236,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = if left { "fshl" } else { "fshr" };
                 let r = self.intr3(f, Ty::I32, &b, &a, &c);
                 let r = if has(".clamp") {
-                    let big = self.op(format_args!("icmp uge i32 {c}, 32"));
+                    let big = self.opv(&[&"icmp uge i32 ", &c, &", 32"]);
                     let sat = if left { &a } else { &b };
-                    self.op(format_args!("select i1 {big}, i32 {sat}, i32 {r}"))
+                    self.opv(&[&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
                 } else {
                     r
                 };
@@ -1130,11 +1254,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                         self.decl(&n, &l);
                         (
-                            self.op(format_args!(
-                                "call {} @{n}({} {a}, i1 false)",
-                                t.ll(),
-                                t.ll()
-                            )),
+                            self.opv(&[
+                                &"call ",
+                                &(t.ll()),
+                                &" @",
+                                &n,
+                                &"(",
+                                &(t.ll()),
+                                &" ",
+                                &a,
+                                &", i1 false)",
+                            ]),
                             Ty::I32,
                         )
                     }
@@ -1150,9 +1280,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = format!("__wp_bfind_{s}{}", t.bits());
                 let r = self.call(&f, Ty::I32, &[(t, &a)]);
                 let r = if has(".shiftamt") {
-                    let nf = self.op(format_args!("icmp eq i32 {r}, -1"));
-                    let sa = self.op(format_args!("sub i32 {}, {r}", t.bits() - 1));
-                    self.op(format_args!("select i1 {nf}, i32 -1, i32 {sa}"))
+                    let nf = self.opv(&[&"icmp eq i32 ", &r, &", -1"]);
+                    let sa = self.opv(&[&"sub i32 ", &(t.bits() - 1), &", ", &r]);
+                    self.opv(&[&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
                 } else {
                     r
                 };
@@ -1288,11 +1418,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], t, false)?;
                 let b = self.rd(&ops[2], t, false)?;
                 let c = self.rd(&ops[3], Ty::I1, false)?;
-                let r = self.op(format_args!(
-                    "select i1 {c}, {} {a}, {} {b}",
-                    t.ll(),
-                    t.ll()
-                ));
+                let r = self.opv(&[
+                    &"select i1 ",
+                    &c,
+                    &", ",
+                    &(t.ll()),
+                    &" ",
+                    &a,
+                    &", ",
+                    &(t.ll()),
+                    &" ",
+                    &b,
+                ]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Slct => {
@@ -1303,15 +1440,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let c = self.rd(&ops[3], ct, false)?;
                 let cond = if ck == Kind::Float {
                     let c = self.ftz_in(&mods, ct, &c);
-                    self.op(format_args!("fcmp oge {} {c}, 0.0", ct.ll()))
+                    self.opv(&[&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
                 } else {
-                    self.op(format_args!("icmp sge {} {c}, 0", ct.ll()))
+                    self.opv(&[&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
                 };
-                let r = self.op(format_args!(
-                    "select i1 {cond}, {} {a}, {} {b}",
-                    t.ll(),
-                    t.ll()
-                ));
+                let r = self.opv(&[
+                    &"select i1 ",
+                    &cond,
+                    &", ",
+                    &(t.ll()),
+                    &" ",
+                    &a,
+                    &", ",
+                    &(t.ll()),
+                    &" ",
+                    &b,
+                ]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
@@ -1331,13 +1475,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let ab = self.intr1("fabs", t, &a);
                 let ll = t.ll();
                 let r = if has(".finite") {
-                    self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"))
+                    self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
                 } else if has(".infinite") {
-                    self.op(format_args!("fcmp oeq {ll} {ab}, 0x7FF0000000000000"))
+                    self.opv(&[&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
                 } else if has(".number") {
-                    self.op(format_args!("fcmp ord {ll} {a}, 0.0"))
+                    self.opv(&[&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
                 } else if has(".notanumber") {
-                    self.op(format_args!("fcmp uno {ll} {a}, 0.0"))
+                    self.opv(&[&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
                 } else {
                     let min = if t == Ty::F32 {
                         "0x3810000000000000"
@@ -1352,9 +1496,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let z = self.op(format_args!("fcmp oeq {ll} {ab}, 0.0"));
                         self.op(format_args!("or i1 {x}, {z}"))
                     } else {
-                        let x = self.op(format_args!("fcmp olt {ll} {ab}, {min}"));
-                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0.0"));
-                        self.op(format_args!("and i1 {x}, {y}"))
+                        let x = self.opv(&[&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
+                        let y = self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
+                        self.opv(&[&"and i1 ", &x, &", ", &y])
                     }
                 };
                 self.wr(&ops[0], &r, Ty::I1, false)?;
@@ -1367,9 +1511,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if self.cx.nv {
                     // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
                     let f = self.form();
-                    self.line(format_args!(
-                        "call void asm sideeffect \"{f};\", \"~{{memory}}\"()"
-                    ));
+                    self.linev(&[&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]);
                     return Ok(());
                 }
                 let ss = syncscope(self.cx.nv, &mods);
@@ -1387,7 +1529,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     "seq_cst"
                 };
-                self.line(format_args!("fence{ss} {ord}"));
+                self.linev(&[&"fence", &ss, &" ", &ord]);
             }
             O::Bar | O::Barrier => self.bar(&mods, ops)?,
             O::Call => self.callinst(i, ops)?,
@@ -1408,7 +1550,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let _ = write!(s, " i32 {k}, label %{}", label_name(t));
                 }
                 s.push_str(" ]");
-                self.line(format_args!("{s}"));
+                self.linev(&[&s]);
                 let _ = writeln!(self.body, "{dflt}:\n  unreachable");
                 self.terminated = true;
             }
@@ -1420,27 +1562,59 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     // ---------------------------------------------------------------- helpers
 
+    /// `llvm.<name>.<suffix of t>`.
+    fn intr_name(name: &str, t: Ty) -> String {
+        let suffix = t.suffix();
+        let mut n = String::with_capacity(6 + name.len() + suffix.len());
+        n.push_str("llvm.");
+        n.push_str(name);
+        n.push('.');
+        n.push_str(suffix);
+        n
+    }
+
     fn intr1(&mut self, name: &str, t: Ty, a: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
-        let l = format!("declare {} @{n}({})", t.ll(), t.ll());
-        self.decl(&n, &l);
-        self.op(format_args!("call {} @{n}({} {a})", t.ll(), t.ll()))
+        let n = Self::intr_name(name, t);
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {} @{n}({})", t.ll(), t.ll());
+            self.decl(&n, &l);
+        }
+        self.opv(&[
+            &"call ",
+            &(t.ll()),
+            &" @",
+            &n,
+            &"(",
+            &(t.ll()),
+            &" ",
+            &a,
+            &")",
+        ])
     }
 
     fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
-        let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
-        self.decl(&n, &l);
+        let n = Self::intr_name(name, t);
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
+            self.decl(&n, &l);
+        }
         let ll = t.ll();
-        self.op(format_args!("call {ll} @{n}({ll} {a}, {ll} {b})"))
+        self.opv(&[
+            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",
+        ])
     }
 
     fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> String {
-        let n = format!("llvm.{name}.{}", t.suffix());
+        let n = Self::intr_name(name, t);
         let ll = t.ll();
-        let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
-        self.decl(&n, &l);
-        self.op(format_args!("call {ll} @{n}({ll} {a}, {ll} {b}, {ll} {c})"))
+        if !self.cx.decls.contains_key(&n) {
+            let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
+            self.decl(&n, &l);
+        }
+        self.opv(&[
+            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll, &" ",
+            &c, &")",
+        ])
     }
 
     fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> String {
@@ -1450,9 +1624,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if lut == 0xff {
             return "-1".into();
         }
-        let na = self.op(format_args!("xor i32 {a}, -1"));
-        let nb = self.op(format_args!("xor i32 {b}, -1"));
-        let nc = self.op(format_args!("xor i32 {c}, -1"));
+        let na = self.opv(&[&"xor i32 ", &a, &", -1"]);
+        let nb = self.opv(&[&"xor i32 ", &b, &", -1"]);
+        let nc = self.opv(&[&"xor i32 ", &c, &", -1"]);
         let mut acc: Option<String> = None;
         for k in 0..8u32 {
             if lut & (1 << k) == 0 {
@@ -1462,11 +1636,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let y = if k & 2 != 0 { b } else { &nb };
             let z = if k & 1 != 0 { c } else { &nc };
             let (x, y, z) = (x.to_string(), y.to_string(), z.to_string());
-            let t = self.op(format_args!("and i32 {x}, {y}"));
-            let t = self.op(format_args!("and i32 {t}, {z}"));
+            let t = self.opv(&[&"and i32 ", &x, &", ", &y]);
+            let t = self.opv(&[&"and i32 ", &t, &", ", &z]);
             acc = Some(match acc {
                 None => t,
-                Some(p) => self.op(format_args!("or i32 {p}, {t}")),
+                Some(p) => self.opv(&[&"or i32 ", &p, &", ", &t]),
             });
         }
         acc.unwrap_or_else(|| "0".into())
@@ -1533,7 +1707,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let r = match op {
             Opcode::Add | Opcode::Sub => {
                 let b = if op == Opcode::Sub {
-                    self.op(format_args!("fneg {ll} {b}"))
+                    self.opv(&[&"fneg ", &ll, &" ", &b])
                 } else {
                     b
                 };
@@ -1541,7 +1715,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_add_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.op(format_args!("fadd {ll} {a}, {b}"))
+                    self.opv(&[&"fadd ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mul => {
@@ -1549,7 +1723,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_mul_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.op(format_args!("fmul {ll} {a}, {b}"))
+                    self.opv(&[&"fmul ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mad | Opcode::Fma => {
@@ -1571,9 +1745,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // 2^126 < |b| < 2^128, PTX ISA 9.x §9.7.3.8).
                     self.call("__wp_div_approx_f32", t, &[(t, &a), (t, &b)])
                 } else if mods.contains(&".approx") {
-                    self.op(format_args!("fdiv afn {ll} {a}, {b}"))
+                    self.opv(&[&"fdiv afn ", &ll, &" ", &a, &", ", &b])
                 } else {
-                    self.op(format_args!("fdiv {ll} {a}, {b}"))
+                    self.opv(&[&"fdiv ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Min | Opcode::Max => {
@@ -1593,17 +1767,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let r = if mods.contains(&".relu") {
             // -0.0 becomes +0.0 as well (the H200 agrees).
-            let z = self.op(format_args!("fcmp ole {ll} {r}, zeroinitializer"));
-            self.op(format_args!(
-                "select {} {z}, {ll} zeroinitializer, {ll} {r}",
-                {
+            let z = self.opv(&[&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
+            self.opv(&[
+                &"select ",
+                &({
                     if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
                         "<2 x i1>"
                     } else {
                         "i1"
                     }
-                }
-            ))
+                }),
+                &" ",
+                &z,
+                &", ",
+                &ll,
+                &" zeroinitializer, ",
+                &ll,
+                &" ",
+                &r,
+            ])
         } else {
             r
         };
@@ -1636,9 +1818,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // the hardware instruction, whose low 32 result bits are zero).
                     self.call("__wp_rcp_approx_ftz_f64", t, &[(t, &a)])
                 } else if mods.contains(&".approx") {
-                    self.op(format_args!("fdiv afn {ll} {one}, {a}"))
+                    self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &a])
                 } else {
-                    self.op(format_args!("fdiv {ll} {one}, {a}"))
+                    self.opv(&[&"fdiv ", &ll, &" ", &one, &", ", &a])
                 }
             }
             Opcode::Sqrt => {
@@ -1650,7 +1832,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else if mods.contains(&".approx") {
                     let n = format!("llvm.sqrt.{}", t.suffix());
                     self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                    self.op(format_args!("call afn {ll} @{n}({ll} {a})"))
+                    self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"])
                 } else {
                     self.intr1("sqrt", t, &a)
                 }
@@ -1674,8 +1856,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Rsqrt => {
                 let n = format!("llvm.sqrt.{}", t.suffix());
                 self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                let s = self.op(format_args!("call afn {ll} @{n}({ll} {a})"));
-                self.op(format_args!("fdiv afn {ll} {one}, {s}"))
+                let s = self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]);
+                self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &s])
             }
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Tanh => {
                 if !matches!(t, Ty::F32) {
@@ -1714,23 +1896,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (self.intr2(f, t, &a, &b), t)
                 } else {
                     let o = if op == Opcode::Add { "add" } else { "sub" };
-                    (self.op(format_args!("{o} {ll} {a}, {b}")), t)
+                    (self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &b]), t)
                 }
             }
             Opcode::Mul | Opcode::Mad => {
                 let (p, pt) = if wide || hi {
                     let dt = Ty::int(w * 2);
-                    let a2 = self.op(format_args!("{ext} {ll} {a} to {}", dt.ll()));
-                    let b2 = self.op(format_args!("{ext} {ll} {b} to {}", dt.ll()));
-                    let p = self.op(format_args!("mul {} {a2}, {b2}", dt.ll()));
+                    let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+                    let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+                    let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
                     if hi {
-                        let h = self.op(format_args!("lshr {} {p}, {w}", dt.ll()));
-                        (self.op(format_args!("trunc {} {h} to {ll}", dt.ll())), t)
+                        let h = self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w]);
+                        (
+                            self.opv(&[&"trunc ", &(dt.ll()), &" ", &h, &" to ", &ll]),
+                            t,
+                        )
                     } else {
                         (p, dt)
                     }
                 } else {
-                    (self.op(format_args!("mul {ll} {a}, {b}")), t)
+                    (self.opv(&[&"mul ", &ll, &" ", &a, &", ", &b]), t)
                 };
                 if op == Opcode::Mad {
                     let c = self.rd(&ops[3], pt, s)?;
@@ -1738,7 +1923,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // mad.hi.sat.s32: saturate the sum (PTX ISA 9.x §9.7.1.4).
                         (self.intr2("sadd.sat", pt, &p, &c), pt)
                     } else {
-                        (self.op(format_args!("add {} {p}, {c}", pt.ll())), pt)
+                        (self.opv(&[&"add ", &(pt.ll()), &" ", &p, &", ", &c]), pt)
                     }
                 } else {
                     (p, pt)
@@ -1747,18 +1932,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Div | Opcode::Rem => {
                 // Division by zero gives an unspecified value in PTX but is undefined
                 // behaviour in LLVM: divide by 1 instead. INT_MIN / -1 likewise.
-                let z = self.op(format_args!("icmp eq {ll} {b}, 0"));
+                let z = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", 0"]);
                 let (bad, safe_b) = if s {
-                    let m1 = self.op(format_args!("icmp eq {ll} {b}, -1"));
-                    let bad = self.op(format_args!("or i1 {z}, {m1}"));
+                    let m1 = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", -1"]);
+                    let bad = self.opv(&[&"or i1 ", &z, &", ", &m1]);
                     (
                         Some(m1),
-                        self.op(format_args!("select i1 {bad}, {ll} 1, {ll} {b}")),
+                        self.opv(&[&"select i1 ", &bad, &", ", &ll, &" 1, ", &ll, &" ", &b]),
                     )
                 } else {
                     (
                         None,
-                        self.op(format_args!("select i1 {z}, {ll} 1, {ll} {b}")),
+                        self.opv(&[&"select i1 ", &z, &", ", &ll, &" 1, ", &ll, &" ", &b]),
                     )
                 };
                 let o = match (op == Opcode::Div, s) {
@@ -1767,15 +1952,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (false, true) => "srem",
                     (false, false) => "urem",
                 };
-                let q = self.op(format_args!("{o} {ll} {a}, {safe_b}"));
+                let q = self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &safe_b]);
                 let q = match bad {
                     Some(m1) => {
                         let alt = if op == Opcode::Div {
-                            self.op(format_args!("sub {ll} 0, {a}"))
+                            self.opv(&[&"sub ", &ll, &" 0, ", &a])
                         } else {
                             "0".to_string()
                         };
-                        self.op(format_args!("select i1 {m1}, {ll} {alt}, {ll} {q}"))
+                        self.opv(&[
+                            &"select i1 ",
+                            &m1,
+                            &", ",
+                            &ll,
+                            &" ",
+                            &alt,
+                            &", ",
+                            &ll,
+                            &" ",
+                            &q,
+                        ])
                     }
                     None => q,
                 };
@@ -1818,15 +2014,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let dt = Ty::int(w * 2);
             let s = mods.contains(&".s32") || mods.contains(&".s64");
             let ext = if s { "sext" } else { "zext" };
-            let a2 = self.op(format_args!("{ext} {ll} {a} to {}", dt.ll()));
-            let b2 = self.op(format_args!("{ext} {ll} {b} to {}", dt.ll()));
-            let p = self.op(format_args!("mul {} {a2}, {b2}", dt.ll()));
+            let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+            let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+            let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
             let p = if mods.contains(&".hi") {
-                self.op(format_args!("lshr {} {p}, {w}", dt.ll()))
+                self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
             } else {
                 p
             };
-            let p = self.op(format_args!("trunc {} {p} to {ll}", dt.ll()));
+            let p = self.opv(&[&"trunc ", &(dt.ll()), &" ", &p, &" to ", &ll]);
             let c = self.rd(&ops[3], t, false)?;
             (p, c)
         } else {
@@ -1837,24 +2033,50 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let f = if sub { "usub" } else { "uadd" };
         let n = format!("llvm.{f}.with.overflow.{}", t.suffix());
         self.decl(&n, &format!("declare {{ {ll}, i1 }} @{n}({ll}, {ll})"));
-        let r1 = self.op(format_args!("call {{ {ll}, i1 }} @{n}({ll} {a}, {ll} {b})"));
-        let v1 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r1}, 0"));
-        let o1 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r1}, 1"));
+        let r1 = self.opv(&[
+            &"call { ",
+            &ll,
+            &", i1 } @",
+            &n,
+            &"(",
+            &ll,
+            &" ",
+            &a,
+            &", ",
+            &ll,
+            &" ",
+            &b,
+            &")",
+        ]);
+        let v1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 0"]);
+        let o1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 1"]);
         let (v, o) = if cin {
-            let c = self.op(format_args!("load i1, {pa} %cc"));
-            let cz = self.op(format_args!("zext i1 {c} to {ll}"));
-            let r2 = self.op(format_args!(
-                "call {{ {ll}, i1 }} @{n}({ll} {v1}, {ll} {cz})"
-            ));
-            let v2 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r2}, 0"));
-            let o2 = self.op(format_args!("extractvalue {{ {ll}, i1 }} {r2}, 1"));
-            let o = self.op(format_args!("or i1 {o1}, {o2}"));
+            let c = self.opv(&[&"load i1, ", &pa, &" %cc"]);
+            let cz = self.opv(&[&"zext i1 ", &c, &" to ", &ll]);
+            let r2 = self.opv(&[
+                &"call { ",
+                &ll,
+                &", i1 } @",
+                &n,
+                &"(",
+                &ll,
+                &" ",
+                &v1,
+                &", ",
+                &ll,
+                &" ",
+                &cz,
+                &")",
+            ]);
+            let v2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 0"]);
+            let o2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 1"]);
+            let o = self.opv(&[&"or i1 ", &o1, &", ", &o2]);
             (v2, o)
         } else {
             (v1, o1)
         };
         if cc_out {
-            self.line(format_args!("store i1 {o}, {pa} %cc"));
+            self.linev(&[&"store i1 ", &o, &", ", &pa, &" %cc"]);
         }
         self.wr(&ops[0], &v, t, false)
     }
@@ -1887,13 +2109,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(bo) => {
                 let x = self.rd(&ops[3], Ty::I1, false)?;
                 let o = &bo[1..];
-                let pv = self.op(format_args!("{o} i1 {c}, {x}"));
-                let nc = self.op(format_args!("xor i1 {c}, true"));
-                let qv = self.op(format_args!("{o} i1 {nc}, {x}"));
+                let pv = self.opv(&[&o, &" i1 ", &c, &", ", &x]);
+                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
+                let qv = self.opv(&[&o, &" i1 ", &nc, &", ", &x]);
                 (pv, qv)
             }
             None => {
-                let nc = self.op(format_args!("xor i1 {c}, true"));
+                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
                 (c, nc)
             }
         };
@@ -1926,7 +2148,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 ".nan" => "uno",
                 _ => return fail(&self.form(), format!("comparison {cmp}")),
             };
-            return Ok(self.op(format_args!("fcmp {p} {ll} {a}, {b}")));
+            return Ok(self.opv(&[&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
         }
         let s = k == Kind::Signed;
         let p = match (cmp, s) {
@@ -1942,7 +2164,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (".ge", false) | (".hs", _) => "uge",
             _ => return fail(&self.form(), format!("comparison {cmp}")),
         };
-        Ok(self.op(format_args!("icmp {p} {ll} {a}, {b}")))
+        Ok(self.opv(&[&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
     }
 
     fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -2002,18 +2224,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .filter(|m| matches!(**m, ".and" | ".or" | ".xor"))
         {
             let x = self.rd(&ops[3], Ty::I1, false)?;
-            c = self.op(format_args!("{} i1 {c}, {x}", &bo[1..]));
+            c = self.opv(&[&(&bo[1..]), &" i1 ", &c, &", ", &x]);
         }
         let (one, zero) = if dk == Kind::Float {
             (imm(ImmValue::Float(1.0), dt), imm(ImmValue::Float(0.0), dt))
         } else {
             ("-1".to_string(), "0".to_string())
         };
-        let r = self.op(format_args!(
-            "select i1 {c}, {} {one}, {} {zero}",
-            dt.ll(),
-            dt.ll()
-        ));
+        let r = self.opv(&[
+            &"select i1 ",
+            &c,
+            &", ",
+            &(dt.ll()),
+            &" ",
+            &one,
+            &", ",
+            &(dt.ll()),
+            &" ",
+            &zero,
+        ]);
         self.wr(&ops[0], &r, dt, false)
     }
 
@@ -2087,10 +2316,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         if n == 1 {
             let v = match self.mem_order(mods) {
-                Some((o, ss)) if o != "release" => self.op(format_args!(
-                    "load atomic{vol} {el}, {pty} {p}{ss} {o}, align {size}"
-                )),
-                _ => self.op(format_args!("load{vol} {el}, {pty} {p}, align {size}")),
+                Some((o, ss)) if o != "release" => self.opv(&[
+                    &"load atomic",
+                    &vol,
+                    &" ",
+                    &el,
+                    &", ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &ss,
+                    &" ",
+                    &o,
+                    &", align ",
+                    &size,
+                ]),
+                _ => self.opv(&[
+                    &"load",
+                    &vol,
+                    &" ",
+                    &el,
+                    &", ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", align ",
+                    &size,
+                ]),
             };
             return self.wr(&ops[0], &v, et, signed);
         }
@@ -2098,12 +2350,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "vector load without a vector destination");
         };
         let vt = format!("<{n} x {el}>");
-        let v = self.op(format_args!("load{vol} {vt}, {pty} {p}, align {size}"));
+        let v = self.opv(&[
+            &"load",
+            &vol,
+            &" ",
+            &vt,
+            &", ",
+            &pty,
+            &" ",
+            &p,
+            &", align ",
+            &size,
+        ]);
         for (k, d) in dsts.iter().enumerate() {
             if matches!(d, Operand::Sink) {
                 continue;
             }
-            let x = self.op(format_args!("extractelement {vt} {v}, i32 {k}"));
+            let x = self.opv(&[&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
             self.wr(d, &x, et, signed)?;
         }
         Ok(())
@@ -2140,10 +2403,37 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
             match self.mem_order(mods) {
-                Some((o, ss)) if o != "acquire" => self.line(format_args!(
-                    "store atomic{vol} {el} {v}, {pty} {p}{ss} {o}, align {size}"
-                )),
-                _ => self.line(format_args!("store{vol} {el} {v}, {pty} {p}, align {size}")),
+                Some((o, ss)) if o != "acquire" => self.linev(&[
+                    &"store atomic",
+                    &vol,
+                    &" ",
+                    &el,
+                    &" ",
+                    &v,
+                    &", ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &ss,
+                    &" ",
+                    &o,
+                    &", align ",
+                    &size,
+                ]),
+                _ => self.linev(&[
+                    &"store",
+                    &vol,
+                    &" ",
+                    &el,
+                    &" ",
+                    &v,
+                    &", ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", align ",
+                    &size,
+                ]),
             }
             return Ok(());
         }
@@ -2154,11 +2444,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mut acc = "poison".to_string();
         for (k, e) in srcs.iter().enumerate() {
             let x = self.rd(e, et, false)?;
-            acc = self.op(format_args!("insertelement {vt} {acc}, {el} {x}, i32 {k}"));
+            acc = self.opv(&[
+                &"insertelement ",
+                &vt,
+                &" ",
+                &acc,
+                &", ",
+                &el,
+                &" ",
+                &x,
+                &", i32 ",
+                &k,
+            ]);
         }
-        self.line(format_args!(
-            "store{vol} {vt} {acc}, {pty} {p}, align {size}"
-        ));
+        self.linev(&[
+            &"store",
+            &vol,
+            &" ",
+            &vt,
+            &" ",
+            &acc,
+            &", ",
+            &pty,
+            &" ",
+            &p,
+            &", align ",
+            &size,
+        ]);
         Ok(())
     }
 
@@ -2199,21 +2511,37 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => ("l", Ty::I64),
         };
         let _ = write!(text, ".b{bits}");
-        let a = self.op(format_args!("ptrtoint {} {p} to i64", ptr_ty(aspace)));
+        let a = self.opv(&[&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]);
         match val {
             None => {
-                let v = self.op(format_args!(
-                    "call {} asm sideeffect \"{text} $0, [$1];\", \"={c},l,~{{memory}}\"(i64 {a})",
-                    ct.ll()
-                ));
+                let v = self.opv(&[
+                    &"call ",
+                    &(ct.ll()),
+                    &" asm sideeffect \"",
+                    &text,
+                    &" $0, [$1];\", \"=",
+                    &c,
+                    &",l,~{memory}\"(i64 ",
+                    &a,
+                    &")",
+                ]);
                 self.fit(&v, ct, et, false)
             }
             Some(v) => {
                 let x = self.fit(v, et, ct, false);
-                self.line(format_args!(
-                    "call void asm sideeffect \"{text} [$0], $1;\", \"l,{c},~{{memory}}\"(i64 {a}, {} {x})",
-                    ct.ll()
-                ));
+                self.linev(&[
+                    &"call void asm sideeffect \"",
+                    &text,
+                    &" [$0], $1;\", \"l,",
+                    &c,
+                    &",~{memory}\"(i64 ",
+                    &a,
+                    &", ",
+                    &(ct.ll()),
+                    &" ",
+                    &x,
+                    &")",
+                ]);
                 String::new()
             }
         }
@@ -2240,11 +2568,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.op(format_args!(
-                        "addrspacecast {} {p} to {}",
-                        ptr_ty(a),
-                        ptr_ty(from_as)
-                    ))
+                    self.opv(&[
+                        &"addrspacecast ",
+                        &(ptr_ty(a)),
+                        &" ",
+                        &p,
+                        &" to ",
+                        &(ptr_ty(from_as)),
+                    ])
                 }
             }
             Operand::Reg(n) if matches!(self.lookup(n), Some(Local::Mem { .. })) => {
@@ -2252,36 +2583,48 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.op(format_args!(
-                        "addrspacecast {} {p} to {}",
-                        ptr_ty(a),
-                        ptr_ty(from_as)
-                    ))
+                    self.opv(&[
+                        &"addrspacecast ",
+                        &(ptr_ty(a)),
+                        &" ",
+                        &p,
+                        &" to ",
+                        &(ptr_ty(from_as)),
+                    ])
                 }
             }
             o => {
                 let v = self.rd(o, it, false)?;
-                self.op(format_args!(
-                    "inttoptr {} {v} to {}",
-                    it.ll(),
-                    ptr_ty(from_as)
-                ))
+                self.opv(&[
+                    &"inttoptr ",
+                    &(it.ll()),
+                    &" ",
+                    &v,
+                    &" to ",
+                    &(ptr_ty(from_as)),
+                ])
             }
         };
         let c = if from_as == to_as {
             p
         } else {
-            self.op(format_args!(
-                "addrspacecast {} {p} to {}",
-                ptr_ty(from_as),
-                ptr_ty(to_as)
-            ))
+            self.opv(&[
+                &"addrspacecast ",
+                &(ptr_ty(from_as)),
+                &" ",
+                &p,
+                &" to ",
+                &(ptr_ty(to_as)),
+            ])
         };
-        let r = self.op(format_args!(
-            "ptrtoint {} {c} to {}",
-            ptr_ty(to_as),
-            it.ll()
-        ));
+        let r = self.opv(&[
+            &"ptrtoint ",
+            &(ptr_ty(to_as)),
+            &" ",
+            &c,
+            &" to ",
+            &(it.ll()),
+        ]);
         self.wr(&ops[0], &r, it, false)
     }
 
@@ -2378,16 +2721,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else {
                 (ah, bh)
             };
-            let v0 = self.op(format_args!(
-                "insertelement {} poison, {} {bh}, i32 0",
-                dt.ll(),
-                et.ll()
-            ));
-            let v1 = self.op(format_args!(
-                "insertelement {} {v0}, {} {ah}, i32 1",
-                dt.ll(),
-                et.ll()
-            ));
+            let v0 = self.opv(&[
+                &"insertelement ",
+                &(dt.ll()),
+                &" poison, ",
+                &(et.ll()),
+                &" ",
+                &bh,
+                &", i32 0",
+            ]);
+            let v1 = self.opv(&[
+                &"insertelement ",
+                &(dt.ll()),
+                &" ",
+                &v0,
+                &", ",
+                &(et.ll()),
+                &" ",
+                &ah,
+                &", i32 1",
+            ]);
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
@@ -2408,9 +2761,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.int_sat(&a, st, ssigned, dt, dsigned)
                 } else if sb < db {
                     let e = if ssigned { "sext" } else { "zext" };
-                    self.op(format_args!("{e} {} {a} to {}", st.ll(), dt.ll()))
+                    self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else if sb > db {
-                    self.op(format_args!("trunc {} {a} to {}", st.ll(), dt.ll()))
+                    self.opv(&[&"trunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else {
                     a
                 };
@@ -2428,7 +2781,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
                     (
-                        self.op(format_args!("fpext {} {a} to float", st.ll())),
+                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to float"]),
                         Ty::F32,
                     )
                 } else {
@@ -2460,7 +2813,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let conv = if ssigned { "sitofp" } else { "uitofp" };
                 match rnd {
                     Some("rn") | None => {
-                        self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()))
+                        self.opv(&[&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                     }
                     Some(m @ ("rz" | "rm" | "rp"))
                         if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
@@ -2534,10 +2887,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 } else if sb < db {
                     let x = if st == Ty::Bf16 && dt == Ty::F64 {
-                        let t = self.op(format_args!("fpext bfloat {a} to float"));
-                        self.op(format_args!("fpext float {t} to double"))
+                        let t = self.opv(&[&"fpext bfloat ", &a, &" to float"]);
+                        self.opv(&[&"fpext float ", &t, &" to double"])
                     } else {
-                        self.op(format_args!("fpext {} {a} to {}", st.ll(), dt.ll()))
+                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                     };
                     x
                 } else {
@@ -2672,7 +3025,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> String {
         let wt = Ty::I128;
         let e = if ss { "sext" } else { "zext" };
-        let x = self.op(format_args!("{e} {} {a} to i128", st.ll()));
+        let x = self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
         let db = dt.bits();
         let (lo, hi): (i128, i128) = if ds {
             (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
@@ -2681,7 +3034,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let m = self.intr2("smax", wt, &x, &lo.to_string());
         let m = self.intr2("smin", wt, &m, &hi.to_string());
-        self.op(format_args!("trunc i128 {m} to {}", dt.ll()))
+        self.opv(&[&"trunc i128 ", &m, &" to ", &(dt.ll())])
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -2752,12 +3105,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 "acq_rel" => "acquire",
                 o => o,
             };
-            let r = self.op(format_args!(
-                "cmpxchg {pty} {p}, {} {b}, {} {c}{ss} {ord} {failure}",
-                it.ll(),
-                it.ll()
-            ));
-            let v = self.op(format_args!("extractvalue {{ {}, i1 }} {r}, 0", it.ll()));
+            let r = self.opv(&[
+                &"cmpxchg ",
+                &pty,
+                &" ",
+                &p,
+                &", ",
+                &(it.ll()),
+                &" ",
+                &b,
+                &", ",
+                &(it.ll()),
+                &" ",
+                &c,
+                &ss,
+                &" ",
+                &ord,
+                &" ",
+                &failure,
+            ]);
+            let v = self.opv(&[&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]);
             self.fit(&v, it, t, false)
         } else {
             let f = k == Kind::Float;
@@ -2779,10 +3146,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (".max", true, _) => "fmax",
                 _ => return fail(&form, "atomic operation on this type"),
             };
-            self.op(format_args!(
-                "atomicrmw {rmw} {pty} {p}, {ll} {b}{ss} {ord}, align {}",
-                t.bits() / 8
-            ))
+            self.opv(&[
+                &"atomicrmw ",
+                &rmw,
+                &" ",
+                &pty,
+                &" ",
+                &p,
+                &", ",
+                &ll,
+                &" ",
+                &b,
+                &ss,
+                &" ",
+                &ord,
+                &", align ",
+                &(t.bits() / 8),
+            ])
         };
         if let Some(d) = di {
             self.wr(&ops[d], &old, t, false)?;
@@ -2912,7 +3292,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 };
                 let v = self.rd_reg(r, Ty::I64, false)?;
-                let p = self.op(format_args!("inttoptr i64 {v} to ptr"));
+                let p = self.opv(&[&"inttoptr i64 ", &v, &" to ptr"]);
                 (p, sig)
             }
             _ => return fail(&form, "call target"),
@@ -2930,14 +3310,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let rt = sig.ret_ll();
         let call = format!("call {rt} {callee}({})", av.join(", "));
         if sig.rets.is_empty() {
-            self.line(format_args!("{call}"));
+            self.linev(&[&call]);
         } else {
-            let r = self.op(format_args!("{call}"));
+            let r = self.opv(&[&call]);
             if sig.rets.len() == 1 {
                 self.store_slot(&rets[0], &r, &sig.rets[0])?;
             } else {
                 for (k, (d, slot)) in rets.iter().zip(&sig.rets).enumerate() {
-                    let x = self.op(format_args!("extractvalue {rt} {r}, {k}"));
+                    let x = self.opv(&[&"extractvalue ", &rt, &" ", &r, &", ", &k]);
                     self.store_slot(d, &x, slot)?;
                 }
             }
@@ -2953,7 +3333,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<String> {
         if let Operand::Symbol(n) | Operand::Reg(n) = a {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                return Ok(self.op(format_args!("load {}, {} {ptr}", slot.ll(), ptr_ty(aspace))));
+                return Ok(self.opv(&[
+                    &"load ",
+                    &(slot.ll()),
+                    &", ",
+                    &(ptr_ty(aspace)),
+                    &" ",
+                    &ptr,
+                ]));
             }
         }
         match (slot, a) {
@@ -2966,11 +3353,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn store_slot(&mut self, d: &Operand<'a>, v: &str, slot: &Slot) -> R<()> {
         if let Operand::Symbol(n) | Operand::Reg(n) = d {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                self.line(format_args!(
-                    "store {} {v}, {} {ptr}",
-                    slot.ll(),
-                    ptr_ty(aspace)
-                ));
+                self.linev(&[
+                    &"store ",
+                    &(slot.ll()),
+                    &" ",
+                    &v,
+                    &", ",
+                    &(ptr_ty(aspace)),
+                    &" ",
+                    &ptr,
+                ]);
                 return Ok(());
             }
         }
@@ -2998,7 +3390,21 @@ fn split_digits(name: &str) -> (&str, Option<u32>) {
 }
 
 fn label_name(l: &str) -> String {
-    ident('%', &format!("L.{l}"))[1..].to_string()
+    // `ident('%', "L.<l>")` without the sigil: "L." starts with a letter, so only `l`'s
+    // characters decide whether the name needs quotes.
+    let bare = l
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.');
+    let mut s = String::with_capacity(l.len() + 4);
+    if !bare {
+        s.push('"');
+    }
+    s.push_str("L.");
+    s.push_str(l);
+    if !bare {
+        s.push('"');
+    }
+    s
 }
 
 /// LLVM text of one module-scope (or hoisted function-scope) variable, and its address space.
@@ -3240,9 +3646,11 @@ pub(crate) fn emit_function<'m, 'a>(
 ) -> R<(String, Vec<String>)> {
     let pa = ptr_ty(cx.alloca_as);
     let is_kernel = f.kind == FunctionKind::Entry;
+    // Pre-size the body: about 100 bytes of IR per PTX instruction on the corpus.
+    let ninst = f.body.as_ref().map_or(0, |b| b.instruction_count());
     let mut fx = Fx {
         cx,
-        body: String::with_capacity(4096),
+        body: String::with_capacity(4096 + ninst * 128),
         allocas: String::with_capacity(1024),
         tmp: 0,
         nreg: 0,
@@ -3321,7 +3729,7 @@ pub(crate) fn emit_function<'m, 'a>(
         fx.block(b)?;
     }
     if !fx.terminated {
-        fx.line(format_args!("br label %ret"));
+        fx.linev(&[&"br label %ret"]);
     }
     let _ = writeln!(fx.body, "ret:");
     let sig_rets: Vec<Slot> = fx.rets.iter().map(|(_, s)| s.clone()).collect();
@@ -3338,17 +3746,25 @@ pub(crate) fn emit_function<'m, 'a>(
         vals.push(v);
     }
     match vals.len() {
-        0 => fx.line(format_args!("ret void")),
-        1 => fx.line(format_args!("ret {ret_ll} {}", vals[0])),
+        0 => fx.linev(&[&"ret void"]),
+        1 => fx.linev(&[&"ret ", &ret_ll, &" ", &(vals[0])]),
         _ => {
             let mut acc = "poison".to_string();
             for (k, (v, (_, s))) in vals.iter().zip(&rets).enumerate() {
-                acc = fx.op(format_args!(
-                    "insertvalue {ret_ll} {acc}, {} {v}, {k}",
-                    s.ll()
-                ));
+                acc = fx.opv(&[
+                    &"insertvalue ",
+                    &ret_ll,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &(s.ll()),
+                    &" ",
+                    &v,
+                    &", ",
+                    &k,
+                ]);
             }
-            fx.line(format_args!("ret {ret_ll} {acc}"));
+            fx.linev(&[&"ret ", &ret_ll, &" ", &acc]);
         }
     }
     let mut out = String::with_capacity(fx.body.len() + fx.allocas.len() + 256);

@@ -325,7 +325,15 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
 
     // Assemble.
     let mut ir = String::with_capacity(
-        kernel_text.iter().map(|s| s.len()).sum::<usize>() + globals_text.len() + 4096,
+        kernel_text.iter().map(|s| s.len()).sum::<usize>()
+            + func_text
+                .values()
+                .map(|r| r.as_ref().map_or(0, |(t, _)| t.len()))
+                .sum::<usize>()
+            + globals_text.len()
+            + cx.extra_globals.len()
+            + cx.decls.values().map(|l| l.len() + 1).sum::<usize>()
+            + 4096,
     );
     let _ = writeln!(ir, "; PTX lowered by wheelport for target {}", profile.name);
     let _ = writeln!(ir, "target datalayout = \"{}\"", profile.datalayout);
