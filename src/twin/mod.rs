@@ -27,7 +27,10 @@
 //!
 //! Kernels the lowering does not support are absent from the new PTX and reported with their
 //! reasons ([`WrapperReport::kernels`]); launching one in the twin fails with a CUDA error
-//! (the function is not in the registered module) instead of running original code.
+//! (the function is not in the registered module) instead of running original code. When a
+//! module's device build fails, each lowered kernel is built on its own: those whose build
+//! fails are reported the same way (with the build error) and the module is built without
+//! them, so one kernel never aborts the conversion of the whole `.so`.
 //!
 //! NVIDIA's tools (cuobjdump 13.5, and the profilers that extract device code) read only the
 //! first section named `.nv_fatbin`. So when the original `.nv_fatbin` ends up entirely
