@@ -272,9 +272,9 @@ define linkonce_odr i32 @__wp_prmt_b4e(i32 %a, i32 %b, i32 %c) alwaysinline noun
   %e1 = icmp eq i32 %k, 1
   %e2 = icmp eq i32 %k, 2
   %e3 = icmp eq i32 %k, 3
-  %s1 = select i1 %e1, i32 26437, i32 22132
-  %s2 = select i1 %e2, i32 29782, i32 %s1
-  %s = select i1 %e3, i32 17767, i32 %s2
+  %s1 = select i1 %e1, i32 26369, i32 22128
+  %s2 = select i1 %e2, i32 28690, i32 %s1
+  %s = select i1 %e3, i32 291, i32 %s2
   %r = call i32 @__wp_prmt(i32 %a, i32 %b, i32 %s)
   ret i32 %r
 }
@@ -1550,6 +1550,42 @@ define linkonce_odr float @__wp_tanh_approx_f32(float %a) alwaysinline nounwind 
   %r = call float @llvm.copysign.f32(float %r0, float %a)
   ret float %r
 }
+; div.approx.f32 and rcp.approx.ftz.f64: LLVM's fast-math division (PTX ISA 9.x §9.7.3.8,
+; §9.7.3.11 give only error bounds).
+define linkonce_odr float @__wp_div_approx_f32(float %a, float %b) alwaysinline nounwind {
+  %r = fdiv afn float %a, %b
+  ret float %r
+}
+define linkonce_odr double @__wp_rcp_approx_ftz_f64(double %a) alwaysinline nounwind {
+  %r = fdiv afn double 1.0, %a
+  ret double %r
+}
+define linkonce_odr float @__wp_rcp_approx_f32(float %a) alwaysinline nounwind {
+  %r = fdiv afn float 1.0, %a
+  ret float %r
+}
+define linkonce_odr float @__wp_rcp_approx_ftz_f32(float %a) alwaysinline nounwind {
+  %r = fdiv afn float 1.0, %a
+  ret float %r
+}
+define linkonce_odr float @__wp_sqrt_approx_f32(float %a) alwaysinline nounwind {
+  %r = call afn float @llvm.sqrt.f32(float %a)
+  ret float %r
+}
+define linkonce_odr float @__wp_rsqrt_approx_f32(float %a) alwaysinline nounwind {
+  %s = call afn float @llvm.sqrt.f32(float %a)
+  %r = fdiv afn float 1.0, %s
+  ret float %r
+}
+define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) alwaysinline nounwind {
+  %s = call afn double @llvm.sqrt.f64(double %a)
+  %r = fdiv afn double 1.0, %s
+  ret double %r
+}
+define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) alwaysinline nounwind {
+  %r = call double @__wp_rsqrt_approx_f64(double %a)
+  ret double %r
+}
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
 ; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
 define linkonce_odr void @__wp_bar_sync(i32 %id) alwaysinline nounwind {
@@ -1612,3 +1648,43 @@ declare i32 @llvm.get.rounding()
 declare void @llvm.set.rounding(i32)
 
 !0 = !{}
+
+; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
+@__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) alwaysinline nounwind {
+entry:
+  %tx = call i32 @__wp_sreg_tid_x()
+  %ty = call i32 @__wp_sreg_tid_y()
+  %tz = call i32 @__wp_sreg_tid_z()
+  %o1 = or i32 %tx, %ty
+  %o2 = or i32 %o1, %tz
+  %first = icmp eq i32 %o2, 0
+  ; the previous bar.red's readers are done before the word is reset
+  call void @__wp_bar_sync(i32 %id)
+  br i1 %first, label %reset, label %count0
+reset:
+  store i32 0, ptr addrspace(3) @__wp_bar_red_acc, align 4
+  br label %count0
+count0:
+  call void @__wp_bar_sync(i32 %id)
+  br i1 %p, label %add, label %count1
+add:
+  %old = atomicrmw add ptr addrspace(3) @__wp_bar_red_acc, i32 1 monotonic, align 4
+  br label %count1
+count1:
+  call void @__wp_bar_sync(i32 %id)
+  %r = load i32, ptr addrspace(3) @__wp_bar_red_acc, align 4
+  ret i32 %r
+}
+define linkonce_odr i1 @__wp_bar_red_or(i32 %id, i1 %p) alwaysinline nounwind {
+  %n = call i32 @__wp_bar_red_popc(i32 %id, i1 %p)
+  %r = icmp ne i32 %n, 0
+  ret i1 %r
+}
+define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) alwaysinline nounwind {
+  %np = xor i1 %p, true
+  %n = call i32 @__wp_bar_red_popc(i32 %id, i1 %np)
+  %r = icmp eq i32 %n, 0
+  ret i1 %r
+}
+; ---- end bar.red ----

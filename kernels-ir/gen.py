@@ -139,7 +139,7 @@ def portable():
     # prmt modes with fixed selectors derived from c[1:0] (§9.7.9.17 table "prmt modes").
     modes = {
         "f4e": ["0x3210", "0x4321", "0x5432", "0x6543"],
-        "b4e": ["0x5674", "0x6745", "0x7456", "0x4567"],
+        "b4e": ["0x5670", "0x6701", "0x7012", "0x0123"],
         "rc8": ["0x0000", "0x1111", "0x2222", "0x3333"],
         "ecl": ["0x3210", "0x3211", "0x3222", "0x3333"],
         "ecr": ["0x0000", "0x1110", "0x2210", "0x3210"],
@@ -395,6 +395,42 @@ define linkonce_odr float @__wp_tanh_approx_f32(float %a) {ATTR} {{
   %r = call float @llvm.copysign.f32(float %r0, float %a)
   ret float %r
 }}
+; div.approx.f32 and rcp.approx.ftz.f64: LLVM's fast-math division (PTX ISA 9.x §9.7.3.8,
+; §9.7.3.11 give only error bounds).
+define linkonce_odr float @__wp_div_approx_f32(float %a, float %b) {ATTR} {{
+  %r = fdiv afn float %a, %b
+  ret float %r
+}}
+define linkonce_odr double @__wp_rcp_approx_ftz_f64(double %a) {ATTR} {{
+  %r = fdiv afn double 1.0, %a
+  ret double %r
+}}
+define linkonce_odr float @__wp_rcp_approx_f32(float %a) {ATTR} {{
+  %r = fdiv afn float 1.0, %a
+  ret float %r
+}}
+define linkonce_odr float @__wp_rcp_approx_ftz_f32(float %a) {ATTR} {{
+  %r = fdiv afn float 1.0, %a
+  ret float %r
+}}
+define linkonce_odr float @__wp_sqrt_approx_f32(float %a) {ATTR} {{
+  %r = call afn float @llvm.sqrt.f32(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_rsqrt_approx_f32(float %a) {ATTR} {{
+  %s = call afn float @llvm.sqrt.f32(float %a)
+  %r = fdiv afn float 1.0, %s
+  ret float %r
+}}
+define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) {ATTR} {{
+  %s = call afn double @llvm.sqrt.f64(double %a)
+  %r = fdiv afn double 1.0, %s
+  ret double %r
+}}
+define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) {ATTR} {{
+  %r = call double @__wp_rsqrt_approx_f64(double %a)
+  ret double %r
+}}
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
 ; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
 define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
@@ -526,6 +562,38 @@ define linkonce_odr {t} @__wp_sqrt_{m}_{s}({t} %a) {ATTR} {{
   %r = call float asm "tanh.approx.f32 $0, $1;", "=f,f"(float %a)
   ret float %r
 }}
+define linkonce_odr float @__wp_div_approx_f32(float %a, float %b) {ATTR} {{
+  %r = call float @llvm.nvvm.div.approx.f(float %a, float %b)
+  ret float %r
+}}
+define linkonce_odr double @__wp_rcp_approx_ftz_f64(double %a) {ATTR} {{
+  %r = call double @llvm.nvvm.rcp.approx.ftz.d(double %a)
+  ret double %r
+}}
+define linkonce_odr float @__wp_rcp_approx_f32(float %a) {ATTR} {{
+  %r = call float asm "rcp.approx.f32 $0, $1;", "=f,f"(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_rcp_approx_ftz_f32(float %a) {ATTR} {{
+  %r = call float @llvm.nvvm.rcp.approx.ftz.f(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_sqrt_approx_f32(float %a) {ATTR} {{
+  %r = call float @llvm.nvvm.sqrt.approx.f(float %a)
+  ret float %r
+}}
+define linkonce_odr float @__wp_rsqrt_approx_f32(float %a) {ATTR} {{
+  %r = call float @llvm.nvvm.rsqrt.approx.f(float %a)
+  ret float %r
+}}
+define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) {ATTR} {{
+  %r = call double @llvm.nvvm.rsqrt.approx.d(double %a)
+  ret double %r
+}}
+define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) {ATTR} {{
+  %r = call double @llvm.nvvm.rsqrt.approx.ftz.d(double %a)
+  ret double %r
+}}
 define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
   call void @llvm.nvvm.barrier.sync(i32 %id)
   ret void
@@ -564,6 +632,13 @@ declare float @llvm.nvvm.cos.approx.f(float)
 declare float @llvm.nvvm.lg2.approx.f(float)
 declare float @llvm.nvvm.ex2.approx.f(float)
 declare void @llvm.nvvm.barrier.sync(i32)
+declare float @llvm.nvvm.div.approx.f(float, float)
+declare double @llvm.nvvm.rcp.approx.ftz.d(double)
+declare float @llvm.nvvm.rcp.approx.ftz.f(float)
+declare float @llvm.nvvm.sqrt.approx.f(float)
+declare float @llvm.nvvm.rsqrt.approx.f(float)
+declare double @llvm.nvvm.rsqrt.approx.d(double)
+declare double @llvm.nvvm.rsqrt.approx.ftz.d(double)
 declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)
 declare void @llvm.trap()
 """)
@@ -578,6 +653,53 @@ declare void @llvm.trap()
     return "\n".join(out)
 
 
+def bar_red():
+    """bar.red.popc / .and / .or (PTX ISA 9.x §9.7.13.1 bar.red): every thread of the CTA
+    takes part; the count of threads whose predicate is true is accumulated in one shared
+    (addrspace 3) word between CTA barriers. Written identically into both libraries; it
+    calls each library's @__wp_bar_sync and @__wp_sreg_* functions."""
+    return f"""; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
+@__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) {ATTR} {{
+entry:
+  %tx = call i32 @__wp_sreg_tid_x()
+  %ty = call i32 @__wp_sreg_tid_y()
+  %tz = call i32 @__wp_sreg_tid_z()
+  %o1 = or i32 %tx, %ty
+  %o2 = or i32 %o1, %tz
+  %first = icmp eq i32 %o2, 0
+  ; the previous bar.red's readers are done before the word is reset
+  call void @__wp_bar_sync(i32 %id)
+  br i1 %first, label %reset, label %count0
+reset:
+  store i32 0, ptr addrspace(3) @__wp_bar_red_acc, align 4
+  br label %count0
+count0:
+  call void @__wp_bar_sync(i32 %id)
+  br i1 %p, label %add, label %count1
+add:
+  %old = atomicrmw add ptr addrspace(3) @__wp_bar_red_acc, i32 1 monotonic, align 4
+  br label %count1
+count1:
+  call void @__wp_bar_sync(i32 %id)
+  %r = load i32, ptr addrspace(3) @__wp_bar_red_acc, align 4
+  ret i32 %r
+}}
+define linkonce_odr i1 @__wp_bar_red_or(i32 %id, i1 %p) {ATTR} {{
+  %n = call i32 @__wp_bar_red_popc(i32 %id, i1 %p)
+  %r = icmp ne i32 %n, 0
+  ret i1 %r
+}}
+define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) {ATTR} {{
+  %np = xor i1 %p, true
+  %n = call i32 @__wp_bar_red_popc(i32 %id, i1 %np)
+  %r = icmp eq i32 %n, 0
+  ret i1 %r
+}}
+; ---- end bar.red ----
+"""
+
+
 if __name__ == "__main__":
-    (ROOT / "amdgcn.ll").write_text(amdgcn())
-    (ROOT / "nvptx.ll").write_text(nvptx())
+    (ROOT / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red())
+    (ROOT / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())

@@ -14,6 +14,10 @@
 //! * each output record is consistent: an `exact` output that passes has equal sha256 on both
 //!   sides, an `ulp<=K` output reports a max ulp distance of at most K.
 //!
+//! * the results are for the CURRENT lowering: the test makes the twin again (LLVM 19) and
+//!   compares its sha256 with the converted `.so`'s recorded in the results, so a lowering
+//!   change without a GPU re-run fails with a message saying to re-run `tools/gpu`.
+//!
 //! Until the lead has run the real conversion, `fixtures/gpu/results/twin.json` is absent and the
 //! test FAILS, naming what is missing, unless `WHEELPORT_GPU_RESULTS_PENDING=1` is set.
 //!
@@ -256,6 +260,77 @@ fn twin_results_are_complete_and_pass() {
     }
     let n = check_results(&path, "twin", None);
     eprintln!("twin results: {n} kernels pass on 3+ seeds");
+}
+
+/// The committed twin results are for the CURRENT lowering: the twin of `twin_fixtures.so`
+/// made now (wheelport's lowering, the embedded support library, LLVM 19 `llc` for sm_80, no
+/// cache) has the sha256 the results record for the converted `.so`. The conversion is
+/// deterministic (`tests/twin_gpu_fixtures.rs` checks two runs give the same bytes), so a
+/// different hash means the lowering, the support library or the toolchain changed since the
+/// GPU run, and the run must be repeated.
+#[test]
+fn twin_results_are_for_the_current_lowering() {
+    let path = gpu_dir().join("results/twin.json");
+    if !path.exists() && std::env::var("WHEELPORT_GPU_RESULTS_PENDING").as_deref() == Ok("1") {
+        eprintln!(
+            "PENDING (WHEELPORT_GPU_RESULTS_PENDING=1): {} missing",
+            path.display()
+        );
+        return;
+    }
+    let v = read_json(&path);
+    let recorded = v["converted"]["sha256"].as_str().unwrap_or("").to_string();
+    let p = wheelport::target::profile("cuda").unwrap();
+    let tc = wheelport::toolchain::discover(p, &wheelport::toolchain::SearchOptions::from_env());
+    if !tc.is_complete() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "cuda toolchain (LLVM 19) incomplete: {:?}",
+            tc.missing
+        );
+        eprintln!("SKIP twin_results_are_for_the_current_lowering: cuda toolchain incomplete");
+        return;
+    }
+    let so = gpu_dir().join("twin_fixtures.so");
+    let data = std::fs::read(&so).unwrap();
+    let lower = |m: &wheelport::ptx::Module<'_>, p: &wheelport::target::Profile| {
+        wheelport::lower::lower_module(m, p)
+    };
+    let (out, report) = wheelport::twin::twin(
+        &data,
+        "fixtures/gpu/twin_fixtures.so",
+        p,
+        &tc,
+        &wheelport::twin::TwinOptions::default(),
+        &lower,
+    )
+    .unwrap();
+    assert!(
+        report.complete(),
+        "the twin of twin_fixtures.so is incomplete: {:?}",
+        report.not_lowered()
+    );
+    let now: String = Sha256::digest(&out)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let llc = tc
+        .tools
+        .iter()
+        .find(|t| t.name == "llc")
+        .map(|t| format!("{} {:?}", t.path.display(), t.version))
+        .unwrap_or_default();
+    assert_eq!(
+        now,
+        recorded,
+        "{}: the GPU results are for a twin with sha256 {recorded}, but the current lowering \
+         makes {now} (llc: {llc}). The lowering, the support library or the toolchain changed \
+         since the GPU run: re-run tools/gpu on the H200 (`wheelport ptx twin \
+         fixtures/gpu/twin_fixtures.so -o T.so`, then `tools/gpu/run-on-device.sh \
+         fixtures/gpu/twin_fixtures.so T.so OUT twin`, docs/verification.md) and commit \
+         OUT/results.json as fixtures/gpu/results/twin.json",
+        path.display()
+    );
 }
 
 #[test]

@@ -77,7 +77,10 @@ fn synth(form: &str) -> Option<String> {
         "nanosleep" => format!("{form} 100;"),
         "prefetch" | "prefetchu" => format!("{form} [%d0];"),
         "membar" | "fence" => format!("{form};"),
+        "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
+        "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
         "bar" | "barrier" => format!("{form} 0;"),
+        "vabsdiff4" => format!("{form} %r1, %r2, %r3, %r4;"),
         "ld" | "ldu" => format!("{form} {}, {addr};", vreg(1)),
         "st" => format!("{form} {addr}, {};", vreg(1)),
         "atom" => {
@@ -89,6 +92,8 @@ fn synth(form: &str) -> Option<String> {
         }
         "red" => format!("{form} [%d0], {};", r(2)),
         "cvta" => format!("{form} {}, {};", r(1), r(2)),
+        "cvt" if has("pack") && types[0].ends_with('8') => format!("{form} %r1, %r2, %r3, %r4;"),
+        "cvt" if has("pack") => format!("{form} %r1, %r2, %r3;"),
         "cvt" => {
             let d = types[0];
             let s = types[1];

@@ -415,17 +415,35 @@ fn bad_inputs_are_errors_not_panics() {
     };
     let e = twin(&data, "x.so", p, &tc, &opts, &standin).unwrap_err();
     assert!(e.message.contains("not an sm_NN"), "{e}");
-    // A lowering whose layout disagrees with what llc builds: the build check refuses it.
+    // A lowering whose layout disagrees with what llc builds: the build check refuses that
+    // kernel, which is reported not lowered with the build error; the other kernel of the
+    // module is still converted.
     let wrong = |m: &wheelport::ptx::Module<'_>, p: &Profile| {
         let mut l = standin(m, p);
-        l.kernels[0].params[1].offset = 8;
+        if let Some(k) = l.kernels.iter_mut().find(|k| k.name == "_Z5saxpyifPKfPf") {
+            k.params[1].offset = 8;
+        }
         l
     };
-    let e = twin(&data, "x.so", p, &tc, &TwinOptions::default(), &wrong).unwrap_err();
-    assert_eq!(e.file, "x.so!.nv_fatbin#1");
+    let (_, report) = twin(&data, "x.so", p, &tc, &TwinOptions::default(), &wrong).unwrap();
+    let not = report.not_lowered();
+    let saxpy: Vec<_> = not
+        .iter()
+        .filter(|(_, k, _)| *k == "_Z5saxpyifPKfPf")
+        .collect();
+    assert_eq!(saxpy.len(), 1, "{not:?}");
     assert!(
-        e.message
+        saxpy[0]
+            .2
             .contains("kernel `_Z5saxpyifPKfPf`: .param list[1] .offset is 4"),
-        "{e}"
+        "{}",
+        saxpy[0].2
     );
+    assert!(!report.complete());
+    let w = &report.wrappers[0];
+    assert_eq!(w.status, WrapperStatus::Converted);
+    assert!(w
+        .kernels
+        .iter()
+        .any(|k| k.name == "_Z10reduce_sumPKfPfi" && k.outcome == KernelOutcome::Lowered));
 }

@@ -420,6 +420,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
     }
 
+    /// `  %t = <rhs>`, returning `%t` (formatted; [`Self::opv`] is the faster form).
+    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> String {
+        let r = self.t();
+        self.body.push_str("  ");
+        self.body.push_str(&r);
+        self.body.push_str(" = ");
+        let _ = self.body.write_fmt(rhs);
+        self.body.push('\n');
+        r
+    }
+
     /// `  %t = <parts>` (the parts concatenated), returning `%t`.
     fn opv(&mut self, parts: &[&dyn Piece]) -> String {
         let r = self.t();
@@ -1302,6 +1313,95 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = self.call(&f, t, &[(t, &a), (t, &b), (Ty::I32, &c), (Ty::I32, &d)]);
                 self.wr(&ops[0], &r, t, false)?;
             }
+            O::Bmsk => {
+                // bmsk.{clamp,wrap}.b32 d, a, b (PTX ISA 9.x §9.7.1.22): b bits set from bit a;
+                // .clamp limits a and b to 32, .wrap takes them modulo 32. Computed in i64 so
+                // that shifts by 32 are defined; the low 32 bits are the mask.
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let lim = |fx: &mut Self, v: &str| -> String {
+                    if has(".wrap") {
+                        fx.op(format_args!("and i32 {v}, 31"))
+                    } else {
+                        fx.intr2("umin", Ty::I32, v, "32")
+                    }
+                };
+                let (a, b) = (lim(self, &a), lim(self, &b));
+                let a = self.op(format_args!("zext i32 {a} to i64"));
+                let b = self.op(format_args!("zext i32 {b} to i64"));
+                let one = self.op(format_args!("shl i64 1, {b}"));
+                let m = self.op(format_args!("sub i64 {one}, 1"));
+                let m = self.op(format_args!("shl i64 {m}, {a}"));
+                let r = self.op(format_args!("trunc i64 {m} to i32"));
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Szext => {
+                // szext.{clamp,wrap}.{s32,u32} d, a, b (PTX ISA 9.x §9.7.1.23): the low b bits of
+                // a sign- (.s32) or zero-extended (.u32); b limited to 32 (.clamp) or taken
+                // modulo 32 (.wrap); b = 0 gives 0.
+                let (_, k) = ty1(0)?;
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let b = if has(".wrap") {
+                    self.op(format_args!("and i32 {b}, 31"))
+                } else {
+                    self.intr2("umin", Ty::I32, &b, "32")
+                };
+                let zero = self.op(format_args!("icmp eq i32 {b}, 0"));
+                let sh = self.op(format_args!("sub i32 32, {b}"));
+                let sh = self.intr2("umin", Ty::I32, &sh, "31");
+                let l = self.op(format_args!("shl i32 {a}, {sh}"));
+                let sr = if k == Kind::Signed { "ashr" } else { "lshr" };
+                let v = self.op(format_args!("{sr} i32 {l}, {sh}"));
+                let r = self.op(format_args!("select i1 {zero}, i32 0, i32 {v}"));
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
+            O::Vabsdiff4 => {
+                // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32} d, a, b, c (PTX ISA 9.x §9.7.1.26,
+                // SIMD video): |a_i - b_i| for the four bytes; with .add, d = c + their sum;
+                // otherwise the bytes of d (mask .b3210) are the differences. No .sat, byte
+                // selectors or masks.
+                if has(".sat") || n != 4 || tys.len() != 3 {
+                    return fail(&form_of(i), "vabsdiff4 with .sat, selectors or a mask");
+                }
+                let (_, ka) = ty1(1)?;
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let av = self.op(format_args!("bitcast i32 {a} to <4 x i8>"));
+                let bv = self.op(format_args!("bitcast i32 {b} to <4 x i8>"));
+                let (mx, mn) = if ka == Kind::Signed {
+                    ("smax", "smin")
+                } else {
+                    ("umax", "umin")
+                };
+                let v4 = |fx: &mut Self, f: &str| -> String {
+                    let n = format!("llvm.{f}.v4i8");
+                    fx.decl(&n, &format!("declare <4 x i8> @{n}(<4 x i8>, <4 x i8>)"));
+                    fx.op(format_args!(
+                        "call <4 x i8> @{n}(<4 x i8> {av}, <4 x i8> {bv})"
+                    ))
+                };
+                let hi = v4(self, mx);
+                let lo = v4(self, mn);
+                let d = self.op(format_args!("sub <4 x i8> {hi}, {lo}"));
+                let r = if has(".add") {
+                    let w = self.op(format_args!("zext <4 x i8> {d} to <4 x i32>"));
+                    let sum = self.op(format_args!(
+                        "call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> {w})"
+                    ));
+                    self.decl(
+                        "llvm.vector.reduce.add.v4i32",
+                        "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)",
+                    );
+                    self.op(format_args!("add i32 {sum}, {c}"))
+                } else if mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
+                    return fail(&form_of(i), "vabsdiff4 with .min/.max");
+                } else {
+                    self.op(format_args!("bitcast <4 x i8> {d} to i32"))
+                };
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
             O::Prmt => {
                 let mode = mods
                     .iter()
@@ -1394,9 +1494,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         "0x0010000000000000"
                     };
                     if has(".normal") {
-                        let x = self.opv(&[&"fcmp oge ", &ll, &" ", &ab, &", ", &min]);
-                        let y = self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]);
-                        self.opv(&[&"and i1 ", &x, &", ", &y])
+                        // Zero counts as normal (the H200 agrees: testp.normal 0.0 is true).
+                        let x = self.op(format_args!("fcmp oge {ll} {ab}, {min}"));
+                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"));
+                        let x = self.op(format_args!("and i1 {x}, {y}"));
+                        let z = self.op(format_args!("fcmp oeq {ll} {ab}, 0.0"));
+                        self.op(format_args!("or i1 {x}, {z}"))
                     } else {
                         let x = self.opv(&[&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
                         let y = self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
@@ -1569,7 +1672,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return v.to_string();
         }
         let z = imm(ImmValue::Float(0.0), t);
-        let one = imm(ImmValue::Float(1.0), t);
+        let one = match t {
+            // 1.0 in both halves (f16 0x3C00, bf16 0x3F80).
+            Ty::V2F16 => imm(ImmValue::UInt(0x3C00_3C00), t),
+            Ty::V2Bf16 => imm(ImmValue::UInt(0x3F80_3F80), t),
+            _ => imm(ImmValue::Float(1.0), t),
+        };
         // NaN → 0 (PTX ISA 9.x §9.7.3: .sat clamps to [0.0, 1.0], NaN results are 0).
         let m = self.intr2("maxnum", t, v, &z);
         self.intr2("minnum", t, &m, &one)
@@ -1641,6 +1749,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if directed {
                     let f = format!("__wp_div_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
+                } else if mods.contains(&".approx") && t == Ty::F32 {
+                    // The support library's (nvptx: the hardware's div.approx, which is 0 for
+                    // 2^126 < |b| < 2^128, PTX ISA 9.x §9.7.3.8).
+                    self.call("__wp_div_approx_f32", t, &[(t, &a), (t, &b)])
                 } else if mods.contains(&".approx") {
                     self.opv(&[&"fdiv afn ", &ll, &" ", &a, &", ", &b])
                 } else {
@@ -1663,7 +1775,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => return fail(&self.form(), "float opcode"),
         };
         let r = if mods.contains(&".relu") {
-            let z = self.opv(&[&"fcmp olt ", &ll, &" ", &r, &", zeroinitializer"]);
+            // -0.0 becomes +0.0 as well (the H200 agrees).
+            let z = self.opv(&[&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
             self.opv(&[
                 &"select ",
                 &({
@@ -1702,6 +1815,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if directed {
                     let f = format!("__wp_div_{}_{}", rnd.unwrap(), t.suffix());
                     self.call(&f, t, &[(t, &one), (t, &a)])
+                } else if mods.contains(&".approx") && t == Ty::F32 {
+                    let f = if mods.contains(&".ftz") {
+                        "__wp_rcp_approx_ftz_f32"
+                    } else {
+                        "__wp_rcp_approx_f32"
+                    };
+                    self.call(f, t, &[(t, &a)])
+                } else if mods.contains(&".approx") && t == Ty::F64 {
+                    // rcp.approx.ftz.f64 (PTX ISA 9.x §9.7.3.11): the support library's (nvptx:
+                    // the hardware instruction, whose low 32 result bits are zero).
+                    self.call("__wp_rcp_approx_ftz_f64", t, &[(t, &a)])
                 } else if mods.contains(&".approx") {
                     self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &a])
                 } else {
@@ -1712,6 +1836,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if directed {
                     let f = format!("__wp_sqrt_{}_{}", rnd.unwrap(), t.suffix());
                     self.call(&f, t, &[(t, &a)])
+                } else if mods.contains(&".approx") && t == Ty::F32 {
+                    self.call("__wp_sqrt_approx_f32", t, &[(t, &a)])
                 } else if mods.contains(&".approx") {
                     let n = format!("llvm.sqrt.{}", t.suffix());
                     self.decl(&n, &format!("declare {ll} @{n}({ll})"));
@@ -1719,6 +1845,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     self.intr1("sqrt", t, &a)
                 }
+            }
+            Opcode::Rsqrt if matches!(t, Ty::F32 | Ty::F64) => {
+                // The support library's (nvptx: the hardware's rsqrt.approx, which libdevice's
+                // full-precision rsqrt refines, so its exact bits matter).
+                // rsqrt.approx.ftz.f64 is a different instruction from rsqrt.approx.f64 (the
+                // H200's results differ in the low bits).
+                let ftz = if t == Ty::F64 && mods.contains(&".ftz") {
+                    "ftz_"
+                } else {
+                    ""
+                };
+                self.call(
+                    &format!("__wp_rsqrt_approx_{ftz}{}", t.suffix()),
+                    t,
+                    &[(t, &a)],
+                )
             }
             Opcode::Rsqrt => {
                 let n = format!("llvm.sqrt.{}", t.suffix());
@@ -2040,8 +2182,46 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         let (dt, dk) = of_ptx(tys[0]).unwrap_or((Ty::I32, Kind::Bits));
         let (st, sk) = of_ptx(tys[1]).unwrap_or((Ty::I32, Kind::Bits));
-        if matches!(st, Ty::V2F16 | Ty::V2Bf16) || matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
-            return fail(&self.form(), "set on packed halves");
+        if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
+            // set.CmpOp.{u32,s32,f16x2}.{f16x2,bf16x2} (PTX ISA 9.x §9.7.4.6): each half
+            // compared; the half of d is 0xFFFF / 0 (integer d) or 1.0 / 0.0 (f16x2 d).
+            let bool_op = mods
+                .get(1)
+                .is_some_and(|m| matches!(*m, ".and" | ".or" | ".xor"));
+            if bool_op || mods.contains(&".ftz") {
+                return fail(
+                    &self.form(),
+                    "set on packed halves with .ftz or a boolean op",
+                );
+            }
+            let a = self.rd(&ops[1], st, false)?;
+            let b = self.rd(&ops[2], st, false)?;
+            let c = self.compare(mods[0], st, Kind::Float, &a, &b)?;
+            let r = match dt {
+                Ty::V2F16 | Ty::V2Bf16 => {
+                    let one = if dt == Ty::V2F16 {
+                        0x3C00_3C00
+                    } else {
+                        0x3F80_3F80
+                    };
+                    let one = imm(ImmValue::UInt(one), dt);
+                    let v = self.op(format_args!(
+                        "select <2 x i1> {c}, {} {one}, {} zeroinitializer",
+                        dt.ll(),
+                        dt.ll()
+                    ));
+                    return self.wr(&ops[0], &v, dt, false);
+                }
+                _ if dt.bits() == 32 => {
+                    let m = self.op(format_args!("sext <2 x i1> {c} to <2 x i16>"));
+                    self.op(format_args!("bitcast <2 x i16> {m} to i32"))
+                }
+                _ => return fail(&self.form(), "set on packed halves to this type"),
+            };
+            return self.wr(&ops[0], &r, Ty::I32, false);
+        }
+        if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
+            return fail(&self.form(), "set to packed halves from scalars");
         }
         let a = self.rd(&ops[1], st, false)?;
         let a = self.ftz_in(mods, st, &a);
@@ -2459,11 +2639,56 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
         let form = self.form();
-        if tys.len() != 2 {
+        if tys.len() < 2 {
             return fail(&form, "cvt needs a destination and a source type");
         }
-        if mods.contains(&".pack") || mods.contains(&".satfinite") {
+        if mods.contains(&".pack") && mods.contains(&".sat") && !mods.contains(&".satfinite") {
+            // cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c / cvt.pack.sat.{s16,u16}.s32 d, a, b
+            // (PTX ISA 9.x §9.7.9.22): a and b saturated to the narrow type; b in the lowest
+            // field, a above it, the bits above taken from the low bits of c.
+            let dt = tys[0];
+            let (nb, signed) = match dt {
+                Type::S8 => (8, true),
+                Type::U8 => (8, false),
+                Type::S16 => (16, true),
+                Type::U16 => (16, false),
+                _ => return fail(&form, "cvt.pack type"),
+            };
+            let want = if nb == 8 { 4 } else { 3 };
+            if tys.get(1) != Some(&Type::S32) || ops.len() != want {
+                return fail(&form, "cvt.pack operands");
+            }
+            let nt = Ty::int(nb);
+            let a = self.rd(&ops[1], Ty::I32, true)?;
+            let b = self.rd(&ops[2], Ty::I32, true)?;
+            let sa = self.int_sat(&a, Ty::I32, true, nt, signed);
+            let sb = self.int_sat(&b, Ty::I32, true, nt, signed);
+            let za = self.op(format_args!("zext {} {sa} to i32", nt.ll()));
+            let zb = self.op(format_args!("zext {} {sb} to i32", nt.ll()));
+            let ha = self.op(format_args!("shl i32 {za}, {nb}"));
+            let mut r = self.op(format_args!("or i32 {ha}, {zb}"));
+            if nb == 8 {
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let hc = self.op(format_args!("shl i32 {c}, 16"));
+                r = self.op(format_args!("or i32 {r}, {hc}"));
+            }
+            return self.wr(&ops[0], &r, Ty::I32, false);
+        }
+        if mods.contains(&".pack") || mods.contains(&".satfinite") || tys.len() != 2 {
             return fail(&form, "cvt form");
+        }
+        if tys[0] == Type::Tf32 && tys[1] == Type::F32 && mods.contains(&".rna") {
+            // cvt.rna.tf32.f32 (PTX ISA 9.x §9.7.9.21): f32 rounded to 10 mantissa bits,
+            // nearest with ties away from zero, as a .b32 with the low 13 bits zero; NaN and
+            // infinity bits are truncated (as the H200 does: 0x7f800001 gives 0x7f800000).
+            let a = self.rd(&ops[1], Ty::I32, false)?;
+            let exp = self.op(format_args!("and i32 {a}, 2139095040"));
+            let special = self.op(format_args!("icmp eq i32 {exp}, 2139095040"));
+            let rd = self.op(format_args!("add i32 {a}, 4096"));
+            let rd = self.op(format_args!("and i32 {rd}, -8192"));
+            let tr = self.op(format_args!("and i32 {a}, -8192"));
+            let r = self.op(format_args!("select i1 {special}, i32 {tr}, i32 {rd}"));
+            return self.wr(&ops[0], &r, Ty::I32, false);
         }
         let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
             form: form.clone(),
@@ -2481,14 +2706,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let ssigned = sk == Kind::Signed;
         // Packed pair: cvt.rn.f16x2.f32 d, a, b → d = {hi: a, lo: b}.
         if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
-            if st != Ty::F32 || ops.len() != 3 || rnd != Some("rn") {
+            if st != Ty::F32 || ops.len() != 3 || !matches!(rnd, Some("rn" | "rz")) {
                 return fail(&form, "packed conversion");
             }
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
             let a = self.rd(&ops[1], Ty::F32, false)?;
             let b = self.rd(&ops[2], Ty::F32, false)?;
-            let ah = self.opv(&[&"fptrunc float ", &a, &" to ", &(et.ll())]);
-            let bh = self.opv(&[&"fptrunc float ", &b, &" to ", &(et.ll())]);
+            let one = |fx: &mut Self, x: &str| -> String {
+                let r = fx.op(format_args!("fptrunc float {x} to {}", et.ll()));
+                if rnd == Some("rz") {
+                    let rw = fx.op(format_args!("fpext {} {r} to float", et.ll()));
+                    let gt = fx.op(format_args!("fcmp ogt float {rw}, {x}"));
+                    let lt = fx.op(format_args!("fcmp olt float {rw}, {x}"));
+                    fx.directed_fix("rz", et, &r, &gt, &lt)
+                } else {
+                    r
+                }
+            };
+            let ah = one(self, &a);
+            let bh = one(self, &b);
             let (ah, bh) = if mods.contains(&".relu") {
                 (self.relu(et, &ah), self.relu(et, &bh))
             } else {
@@ -2565,17 +2801,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let cf = if dsigned { "fptosi.sat" } else { "fptoui.sat" };
                 let n = format!("llvm.{cf}.{}.{}", dt.suffix(), st.suffix());
                 self.decl(&n, &format!("declare {} @{n}({})", dt.ll(), st.ll()));
-                let v = self.opv(&[
-                    &"call ",
-                    &(dt.ll()),
-                    &" @",
-                    &n,
-                    &"(",
-                    &(st.ll()),
-                    &" ",
-                    &rv,
-                    &")",
-                ]);
+                let v = self.op(format_args!("call {} @{n}({} {rv})", dt.ll(), st.ll()));
+                // NaN gives 0, except from f64 or to a 64-bit integer, where the H200 gives
+                // the top bit alone (0x80000000 / 0x8000000000000000, also for unsigned
+                // destinations; CUDA's __double2int_rn / __float2ll_rn document it).
+                let v = if dt.bits() >= 32 && (st == Ty::F64 || dt.bits() == 64) {
+                    let nan = self.op(format_args!("fcmp uno {} {a}, 0.0", st.ll()));
+                    let min = imm(ImmValue::Int(i64::MIN >> (64 - dt.bits())), dt);
+                    self.op(format_args!(
+                        "select i1 {nan}, {} {min}, {} {v}",
+                        dt.ll(),
+                        dt.ll()
+                    ))
+                } else {
+                    v
+                };
                 return self.wr(&ops[0], &v, dt, dsigned);
             }
             (false, true) => {
@@ -2590,6 +2830,47 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let s = if ssigned { "s" } else { "u" };
                         let f = format!("__wp_cvt_{m}_{}_{s}{}", dt.suffix(), st.bits());
                         self.call(&f, dt, &[(st, &a)])
+                    }
+                    Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F16 | Ty::F32 | Ty::F64) => {
+                        // Round to nearest, then one step toward the mode's direction when
+                        // the nearest value is on the wrong side of the exact one (compared
+                        // exactly in i128).
+                        let r = self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()));
+                        let (gt, lt) = if dt == Ty::F16 {
+                            // f16 overflows to infinity: compare in f64 (exact up to 2^53).
+                            let x = self.op(format_args!("{conv} {} {a} to double", st.ll()));
+                            let rw = self.op(format_args!("fpext half {r} to double"));
+                            (
+                                self.op(format_args!("fcmp ogt double {rw}, {x}")),
+                                self.op(format_args!("fcmp olt double {rw}, {x}")),
+                            )
+                        } else {
+                            // r is an integer value; at or above 2^63 (signed) / 2^64 (unsigned)
+                            // it is above every x, else it converts back exactly (no i128
+                            // conversions: NVPTX has no libcall for them).
+                            let x = self.fit(&a, st, Ty::I64, ssigned);
+                            let (lim, conv_back, sgt, slt) = if ssigned {
+                                ("0x43E0000000000000", "fptosi", "sgt", "slt")
+                            } else {
+                                ("0x43F0000000000000", "fptoui", "ugt", "ult")
+                            };
+                            let rw = if dt == Ty::F64 {
+                                r.clone()
+                            } else {
+                                self.op(format_args!("fpext float {r} to double"))
+                            };
+                            let big = self.op(format_args!("fcmp oge double {rw}, {lim}"));
+                            let safe =
+                                self.op(format_args!("select i1 {big}, double 0.0, double {rw}"));
+                            let ri = self.op(format_args!("{conv_back} double {safe} to i64"));
+                            let g = self.op(format_args!("icmp {sgt} i64 {ri}, {x}"));
+                            let l = self.op(format_args!("icmp {slt} i64 {ri}, {x}"));
+                            let gt = self.op(format_args!("or i1 {big}, {g}"));
+                            let nb = self.op(format_args!("xor i1 {big}, true"));
+                            let lt = self.op(format_args!("and i1 {nb}, {l}"));
+                            (gt, lt)
+                        };
+                        self.directed_fix(m, dt, &r, &gt, &lt)
                     }
                     _ => return fail(&form, "integer-to-float rounding"),
                 }
@@ -2623,15 +2904,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     x
                 } else {
                     match rnd {
-                        Some("rn") | None => {
-                            if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) {
-                                return fail(&form, "f64 to half conversion");
-                            }
-                            self.opv(&[&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                        Some("rn") | None
+                            if !(st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16)) =>
+                        {
+                            self.op(format_args!("fptrunc {} {a} to {}", st.ll(), dt.ll()))
                         }
                         Some(m @ ("rz" | "rm" | "rp")) if st == Ty::F64 && dt == Ty::F32 => {
                             let f = format!("__wp_cvt_{m}_f32_f64");
                             self.call(&f, dt, &[(st, &a)])
+                        }
+                        Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F16 | Ty::Bf16) => {
+                            // Nearest, then one step toward the mode's direction when it is
+                            // on the wrong side of the exact value (compared in f64, exact).
+                            let r = self.half_rn(&a, st, dt);
+                            let (rw, xw) = if st == Ty::F64 {
+                                (self.op(format_args!("fpext {} {r} to double", dt.ll())), a)
+                            } else {
+                                let rw = self.op(format_args!("fpext {} {r} to float", dt.ll()));
+                                (rw, a)
+                            };
+                            let wl = if st == Ty::F64 { "double" } else { "float" };
+                            let gt = self.op(format_args!("fcmp ogt {wl} {rw}, {xw}"));
+                            let lt = self.op(format_args!("fcmp olt {wl} {rw}, {xw}"));
+                            self.directed_fix(m, dt, &r, &gt, &lt)
+                        }
+                        Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
+                            self.half_rn(&a, st, dt)
                         }
                         _ => return fail(&form, "float narrowing rounding"),
                     }
@@ -2652,18 +2950,84 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.wr(&ops[0], &r, dt, false)
     }
 
+    /// `a` (f32 or f64) rounded to nearest-even in `dt` (f16 or bf16). From f64 it goes
+    /// through f32 rounded to odd (toward zero, lowest bit set when inexact), which has enough
+    /// extra bits that the second rounding is exact (no double rounding).
+    fn half_rn(&mut self, a: &str, st: Ty, dt: Ty) -> String {
+        let src = a.to_string();
+        let a = if st == Ty::F64 {
+            let t = self.call("__wp_cvt_rz_f32_f64", Ty::F32, &[(Ty::F64, a)]);
+            let back = self.op(format_args!("fpext float {t} to double"));
+            let inexact = self.op(format_args!("fcmp one double {back}, {a}"));
+            let b = self.op(format_args!("bitcast float {t} to i32"));
+            let o = self.op(format_args!("or i32 {b}, 1"));
+            let b = self.op(format_args!("select i1 {inexact}, i32 {o}, i32 {b}"));
+            self.op(format_args!("bitcast i32 {b} to float"))
+        } else {
+            a.to_string()
+        };
+        let r = self.op(format_args!("fptrunc float {a} to {}", dt.ll()));
+        if st != Ty::F64 {
+            return r;
+        }
+        // NaN from f64: the sign and the quiet bit only (the H200's cvt.rn.f16.f64).
+        let h = self.op(format_args!("bitcast {} {r} to i16", dt.ll()));
+        let sb = self.op(format_args!("bitcast double {src} to i64"));
+        let sb = self.op(format_args!("lshr i64 {sb}, 48"));
+        let sb = self.op(format_args!("trunc i64 {sb} to i16"));
+        let sign = self.op(format_args!("and i16 {sb}, -32768"));
+        let q = if dt == Ty::F16 { "32256" } else { "32704" };
+        let qn = self.op(format_args!("or i16 {sign}, {q}"));
+        let nan = self.op(format_args!("fcmp uno {} {r}, 0.0", dt.ll()));
+        let h = self.op(format_args!("select i1 {nan}, i16 {qn}, i16 {h}"));
+        self.op(format_args!("bitcast i16 {h} to {}", dt.ll()))
+    }
+
+    /// Directed rounding from the nearest value `r` (type `t`, IEEE binary): `gt` / `lt` say
+    /// whether `r` is above / below the exact value. `rz` steps toward zero when `r` is farther
+    /// from zero, `rm` down when above, `rp` up when below (PTX ISA 9.x §9.7.9.21 rounding
+    /// modifiers). A step is ±1 on the bit pattern (from ±0 to the smallest subnormal; from an
+    /// infinity to the largest finite value).
+    fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> String {
+        let it = Ty::int(t.bits());
+        let il = it.ll();
+        let sign_bit: i128 = 1i128 << (t.bits() - 1);
+        let b = self.op(format_args!("bitcast {} {r} to {il}", t.ll()));
+        let neg = self.op(format_args!("icmp slt {il} {b}, 0"));
+        let mag = self.op(format_args!("and {il} {b}, {}", sign_bit - 1));
+        let zero = self.op(format_args!("icmp eq {il} {mag}, 0"));
+        let inc = self.op(format_args!("add {il} {b}, 1"));
+        let dec = self.op(format_args!("sub {il} {b}, 1"));
+        // Up: away from zero when positive; down: away from zero when negative.
+        let up0 = self.op(format_args!("select i1 {neg}, {il} {dec}, {il} {inc}"));
+        let up = self.op(format_args!("select i1 {zero}, {il} 1, {il} {up0}"));
+        let dn0 = self.op(format_args!("select i1 {neg}, {il} {inc}, {il} {dec}"));
+        let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
+        let dn = self.op(format_args!("select i1 {zero}, {il} {neg_min}, {il} {dn0}"));
+        let (go_dn, go_up) = match m {
+            "rm" => (gt.to_string(), "false".to_string()),
+            "rp" => ("false".to_string(), lt.to_string()),
+            _ => {
+                let pos = self.op(format_args!("xor i1 {neg}, true"));
+                let d = self.op(format_args!("and i1 {gt}, {pos}"));
+                let u = self.op(format_args!("and i1 {lt}, {neg}"));
+                (d, u)
+            }
+        };
+        let v = self.op(format_args!("select i1 {go_up}, {il} {up}, {il} {b}"));
+        let v = self.op(format_args!("select i1 {go_dn}, {il} {dn}, {il} {v}"));
+        self.op(format_args!("bitcast {il} {v} to {}", t.ll()))
+    }
+
     fn relu(&mut self, t: Ty, v: &str) -> String {
-        let z = self.opv(&[&"fcmp olt ", &(t.ll()), &" ", &v, &", 0.0"]);
-        self.opv(&[
-            &"select i1 ",
-            &z,
-            &", ",
-            &(t.ll()),
-            &" 0.0, ",
-            &(t.ll()),
-            &" ",
-            &v,
-        ])
+        // Negative values and -0.0 become +0.0; NaN stays (PTX ISA 9.x .relu; the H200 gives
+        // +0.0 for -0.0).
+        let z = self.op(format_args!("fcmp ole {} {v}, 0.0", t.ll()));
+        self.op(format_args!(
+            "select i1 {z}, {} 0.0, {} {v}",
+            t.ll(),
+            t.ll()
+        ))
     }
 
     /// Integer → integer conversion with `.sat`: clamp to the destination's range.
@@ -2817,8 +3181,35 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
         let form = self.form();
-        if mods.contains(&".red") || mods.contains(&".arrive") {
-            return fail(&form, "bar.red/bar.arrive are not lowered");
+        if mods.contains(&".red") {
+            // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c
+            // (PTX ISA 9.x §9.7.13.1): a CTA barrier that also reduces c over the CTA's
+            // threads (the support library's @__wp_bar_red_*). Barrier 0 over all threads.
+            if ops.len() != 3 {
+                return fail(&form, "bar.red with a thread count");
+            }
+            let id = match &ops[1] {
+                Operand::Imm(i) => imm(i.value, Ty::I32),
+                o => self.rd(o, Ty::I32, false)?,
+            };
+            if id != "0" {
+                return fail(&form, "bar.red on a barrier other than 0");
+            }
+            let c = self.rd(&ops[2], Ty::I1, false)?;
+            let (f, rt) = if mods.contains(&".popc") {
+                ("__wp_bar_red_popc", Ty::I32)
+            } else if mods.contains(&".and") {
+                ("__wp_bar_red_and", Ty::I1)
+            } else if mods.contains(&".or") {
+                ("__wp_bar_red_or", Ty::I1)
+            } else {
+                return fail(&form, "bar.red operation");
+            };
+            let r = self.call(f, rt, &[(Ty::I32, &id), (Ty::I1, &c)]);
+            return self.wr(&ops[0], &r, rt, false);
+        }
+        if mods.contains(&".arrive") {
+            return fail(&form, "bar.arrive is not lowered");
         }
         if !(mods.contains(&".sync") || mods.is_empty()) {
             return fail(&form, "barrier form");
@@ -3056,6 +3447,10 @@ pub(crate) fn global_text(
         Some(Linkage::Visible) => "",
         Some(Linkage::Weak) => "weak ",
         Some(Linkage::Common) => "common ",
+        // A `.global`/`.const` variable without linkage is still looked up by name by the
+        // host (`__cudaRegisterVar`, `cudaMemcpyToSymbol`): it must stay in the output and
+        // its loads must not be folded to the initializer, so it is not `internal`.
+        None if v.space != StateSpace::Shared && v.space != StateSpace::SharedCta => "",
         None => "internal ",
     };
     let konst = if v.space == StateSpace::Const {

@@ -115,6 +115,7 @@ pub fn supported_forms() -> Vec<String> {
                 add(format!("{op}{r}.{h}"));
             }
             add(format!("{op}{r}.sat.f16"));
+            add(format!("{op}{r}.sat.f16x2"));
         }
     }
     for op in ["fma", "mad"] {
@@ -225,6 +226,28 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
+    // set on half precision (§9.7.4.6): scalar f16/bf16 sources, and packed pairs compared
+    // per half.
+    for c in fcmp {
+        for b in ["", ".and", ".or", ".xor"] {
+            for d in ["u32", "s32", "f32", "f16"] {
+                add(format!("set.{c}{b}.{d}.f16"));
+            }
+            for d in ["u32", "s32", "f32", "bf16"] {
+                add(format!("set.{c}{b}.{d}.bf16"));
+            }
+        }
+        for (d, st) in [
+            ("u32", "f16x2"),
+            ("s32", "f16x2"),
+            ("f16x2", "f16x2"),
+            ("u32", "bf16x2"),
+            ("s32", "bf16x2"),
+            ("bf16x2", "bf16x2"),
+        ] {
+            add(format!("set.{c}.{d}.{st}"));
+        }
+    }
     for t in [
         "b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64",
     ] {
@@ -247,6 +270,14 @@ pub fn supported_forms() -> Vec<String> {
     for t in ints {
         add(format!("shr.{t}"));
     }
+    for m in ["clamp", "wrap"] {
+        add(format!("bmsk.{m}.b32"));
+        add(format!("szext.{m}.s32"));
+        add(format!("szext.{m}.u32"));
+    }
+    // SIMD video (§9.7.1.26): byte-wise absolute difference.
+    add("vabsdiff4.u32.u32.u32".into());
+    add("vabsdiff4.s32.s32.s32".into());
     add("lop3.b32".into());
     add("lop3.or.b32".into());
     add("lop3.and.b32".into());
@@ -370,11 +401,42 @@ pub fn supported_forms() -> Vec<String> {
             for r in ["rni", "rzi", "rmi", "rpi"] {
                 add(format!("cvt.{r}{f}{s}.f32.f32"));
             }
+            if !s.is_empty() {
+                // cvt.sat.f32.f32: clamp to [0, 1] (§9.7.9.21).
+                add(format!("cvt{f}{s}.f32.f32"));
+            }
         }
     }
     for r in ["rni", "rzi", "rmi", "rpi"] {
         add(format!("cvt.{r}.f64.f64"));
     }
+    // Directed rounding to half precision and from 64-bit integers (nearest, then one step;
+    // see emit.rs `directed_fix`), f64 → half through f32 rounded to odd.
+    for r in drnd {
+        for s in ["s64", "u64"] {
+            add(format!("cvt.{r}.f32.{s}"));
+            add(format!("cvt.{r}.f64.{s}"));
+        }
+        for s in ["f32", "f64", "s32", "u32", "s16", "u16"] {
+            add(format!("cvt.{r}.f16.{s}"));
+        }
+        for s in ["f32", "f64"] {
+            add(format!("cvt.{r}.bf16.{s}"));
+        }
+    }
+    add("cvt.rn.f16.f64".into());
+    add("cvt.rn.bf16.f64".into());
+    for h in ["f16x2", "bf16x2"] {
+        add(format!("cvt.rz.{h}.f32"));
+        add(format!("cvt.rz.relu.{h}.f32"));
+    }
+    for d in ["s8", "u8"] {
+        add(format!("cvt.pack.sat.{d}.s32.b32"));
+    }
+    for d in ["s16", "u16"] {
+        add(format!("cvt.pack.sat.{d}.s32"));
+    }
+    add("cvt.rna.tf32.f32".into());
     for h in ["f16", "bf16"] {
         add(format!("cvt.f32.{h}"));
         add(format!("cvt.f64.{h}"));
@@ -413,7 +475,33 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
+    // nvcc also writes the state space before the scope (`atom.global.cta.add.f32`).
+    for sc in [".cta", ".gpu", ".sys"] {
+        for sp in [".global", ".shared", ".shared::cta"] {
+            for o in &atom_ops {
+                add(format!("atom{sp}{sc}.{o}"));
+                add(format!("red{sp}{sc}.{o}"));
+            }
+            for t in ["b32", "b64"] {
+                add(format!("atom{sp}{sc}.exch.{t}"));
+                add(format!("atom{sp}{sc}.cas.{t}"));
+            }
+        }
+    }
+    // 16-bit compare-and-swap and half-precision adds (§9.7.13.5, PTX 6.3+ / sm_70+).
+    for sc in ["", ".cta", ".gpu", ".sys"] {
+        for sp in ["", ".global", ".shared", ".shared::cta"] {
+            add(format!("atom{sc}{sp}.cas.b16"));
+            for h in halves {
+                add(format!("atom{sc}{sp}.add.noftz.{h}"));
+                add(format!("red{sc}{sp}.add.noftz.{h}"));
+            }
+        }
+    }
     // Synchronisation (§9.7.13) and control (§9.7.12).
+    add("bar.red.popc.u32".into());
+    add("bar.red.and.pred".into());
+    add("bar.red.or.pred".into());
     for sc in ["cta", "gl", "sys"] {
         add(format!("membar.{sc}"));
     }

@@ -27,7 +27,10 @@
 //!
 //! Kernels the lowering does not support are absent from the new PTX and reported with their
 //! reasons ([`WrapperReport::kernels`]); launching one in the twin fails with a CUDA error
-//! (the function is not in the registered module) instead of running original code.
+//! (the function is not in the registered module) instead of running original code. When a
+//! module's device build fails, each lowered kernel is built on its own: those whose build
+//! fails are reported the same way (with the build error) and the module is built without
+//! them, so one kernel never aborts the conversion of the whole `.so`.
 //!
 //! NVIDIA's tools (cuobjdump 13.5, and the profilers that extract device code) read only the
 //! first section named `.nv_fatbin`. So when the original `.nv_fatbin` ends up entirely
@@ -309,8 +312,27 @@ pub fn twin(
     let mut edits = HostEdits::default();
     let mut zeroed = Vec::new();
     let mut new_ptx = Vec::new();
-    for ((job, low), b) in jobs.iter().zip(&lowered).zip(built) {
-        let b = b?;
+    let mut lowered = lowered;
+    for ((job, low), b) in jobs.iter().zip(lowered.iter_mut()).zip(built) {
+        // A failed build is narrowed down to the kernels that cause it, which are reported
+        // as not lowered; the module is built without them.
+        let b = match b {
+            Ok(b) => b,
+            Err(e) => {
+                let (l, b) = build_isolating(
+                    &job.ptx,
+                    &job.module_name,
+                    low,
+                    e,
+                    profile,
+                    tc,
+                    &bopts,
+                    lower,
+                )?;
+                *low = l;
+                b
+            }
+        };
         let obj = &b.objects[0];
         let text = std::str::from_utf8(&obj.bytes).map_err(|_| {
             Error::new(ErrorKind::Build, &job.module_name, "llc's PTX is not UTF-8")
@@ -396,6 +418,95 @@ pub fn twin(
             section: Some(section),
         },
     ))
+}
+
+/// Build the module `name` (PTX text `ptx`, lowered as `low`) whose whole build failed with
+/// `err`: each lowered kernel is built on its own (the other `.entry` directives removed from
+/// the PTX before lowering); the kernels whose own build fails are reported
+/// [`KernelOutcome::Unsupported`] with that build error, and the module is lowered and built
+/// again without them. Returns the lowering (every `.entry` of `low`, in order) and the build.
+///
+/// # Errors
+/// `err` when no single kernel fails on its own (the failure is not any one kernel's), or the
+/// build without the failing kernels fails.
+#[allow(clippy::too_many_arguments)]
+fn build_isolating(
+    ptx: &str,
+    name: &str,
+    low: &LoweredModule,
+    err: Error,
+    profile: &Profile,
+    tc: &Toolchain,
+    bopts: &BuildOptions,
+    lower: &LowerFn<'_>,
+) -> Result<(LoweredModule, build::BuiltModule)> {
+    use crate::ptx::ast::{Directive, FunctionKind};
+    use rayon::prelude::*;
+    let parsed = crate::ptx::parse(ptx, name);
+    let without = |keep: &dyn Fn(&str) -> bool| {
+        let mut m = parsed.module.clone();
+        m.items.retain(|d| match d {
+            Directive::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
+                keep(f.name)
+            }
+            _ => true,
+        });
+        lower(&m, profile)
+    };
+    let lowered: Vec<&str> = low
+        .kernels
+        .iter()
+        .filter(|k| k.outcome == KernelOutcome::Lowered)
+        .map(|k| k.name.as_str())
+        .collect();
+    let failing: Vec<(&str, String)> = lowered
+        .par_iter()
+        .filter_map(|k| {
+            let one = without(&|n| n == *k);
+            let input = build::ModuleInput {
+                name,
+                lowered: &one,
+            };
+            build::build_module(profile, tc, input, bopts)
+                .err()
+                .map(|e| (*k, e.message))
+        })
+        .collect();
+    if failing.is_empty() {
+        return Err(err);
+    }
+    let rest = without(&|n| !failing.iter().any(|(f, _)| *f == n));
+    let built = build::build_module(
+        profile,
+        tc,
+        build::ModuleInput {
+            name,
+            lowered: &rest,
+        },
+        bopts,
+    )?;
+    let mut out = rest.clone();
+    out.kernels = low
+        .kernels
+        .iter()
+        .map(|k| {
+            if let Some((_, msg)) = failing.iter().find(|(f, _)| *f == k.name) {
+                let mut k = k.clone();
+                k.outcome = KernelOutcome::Unsupported {
+                    forms: Vec::new(),
+                    reason: format!("the device build of this kernel fails: {msg}"),
+                };
+                k
+            } else {
+                rest.kernels
+                    .iter()
+                    .find(|r| r.name == k.name)
+                    .cloned()
+                    .unwrap_or_else(|| k.clone())
+            }
+        })
+        .collect();
+    Ok((out, built))
 }
 
 /// Byte size of each module-scope `.global`/`.const` variable of `ptx` (by name).
