@@ -7,7 +7,8 @@
 //! The mirror is a flat directory of the corpus wheels plus the demo wheel. Each single
 //! conversion is `wheelport convert W --target dtk --allow-partial -o DIR` as a process; the
 //! batch is `wheelport batch MIRROR --target dtk --allow-partial --jobs 2` into a fresh tree
-//! (no cache). Medians over BENCH_RUNS (default 3) runs.
+//! (no cache). Medians over BENCH_RUNS (default 3) runs. The device-build cache is off
+//! (`WHEELPORT_NO_CACHE=1`) for every run, so that xformers' kernels are really built each time.
 
 mod common;
 
@@ -78,7 +79,8 @@ fn main() {
                             .arg(w)
                             .args(["--target", "dtk", "--allow-partial", "--jobs", "1", "-o"])
                             .arg(&out)
-                            .env("WHEELPORT_NO_PROGRESS", "1"),
+                            .env("WHEELPORT_NO_PROGRESS", "1")
+                            .env("WHEELPORT_NO_CACHE", "1"),
                     )
                 })
                 .collect(),
@@ -100,7 +102,8 @@ fn main() {
                         .arg(&mirror)
                         .args(["--target", "dtk", "--allow-partial", "--jobs", "2", "--out"])
                         .arg(&out)
-                        .env("WHEELPORT_NO_PROGRESS", "1"),
+                        .env("WHEELPORT_NO_PROGRESS", "1")
+                        .env("WHEELPORT_NO_CACHE", "1"),
                 )
             })
             .collect(),

@@ -119,23 +119,31 @@ impl DeviceBuilder for Unavailable {
         Ok(req
             .modules
             .iter()
-            .map(|m| ModuleBuild {
-                wrapper_address: m.wrapper_address,
-                container: Vec::new(),
-                kernels: m
-                    .kernels
-                    .iter()
-                    .map(|k| {
-                        (
-                            k.clone(),
-                            KernelBuild::NotBuilt {
-                                reason: UNAVAILABLE_REASON.to_string(),
-                            },
-                        )
-                    })
-                    .collect(),
-            })
+            .map(|m| ModuleBuild::none_built(m, UNAVAILABLE_REASON))
             .collect())
+    }
+}
+
+impl ModuleBuild {
+    /// Nothing built for module `m`: an empty container and every kernel
+    /// [`KernelBuild::NotBuilt`] with `reason`.
+    pub fn none_built(m: &ModuleRequest, reason: &str) -> ModuleBuild {
+        ModuleBuild {
+            wrapper_address: m.wrapper_address,
+            container: Vec::new(),
+            kernels: m
+                .kernels
+                .iter()
+                .map(|k| {
+                    (
+                        k.clone(),
+                        KernelBuild::NotBuilt {
+                            reason: reason.to_string(),
+                        },
+                    )
+                })
+                .collect(),
+        }
     }
 }
 
@@ -171,22 +179,7 @@ impl LoweringBuilder {
     }
 
     fn build_one(&self, req: &DeviceRequest<'_>, m: &ModuleRequest) -> ModuleBuild {
-        let not_built = |reason: String| ModuleBuild {
-            wrapper_address: m.wrapper_address,
-            container: Vec::new(),
-            kernels: m
-                .kernels
-                .iter()
-                .map(|k| {
-                    (
-                        k.clone(),
-                        KernelBuild::NotBuilt {
-                            reason: reason.clone(),
-                        },
-                    )
-                })
-                .collect(),
-        };
+        let not_built = |reason: String| ModuleBuild::none_built(m, &reason);
         let Some(entry) = m.ptx.last() else {
             return not_built("the module has no PTX entry".to_string());
         };
@@ -307,22 +300,7 @@ impl DeviceBuilder for LoweringBuilder {
             return Ok(req
                 .modules
                 .iter()
-                .map(|m| ModuleBuild {
-                    wrapper_address: m.wrapper_address,
-                    container: Vec::new(),
-                    kernels: m
-                        .kernels
-                        .iter()
-                        .map(|k| {
-                            (
-                                k.clone(),
-                                KernelBuild::NotBuilt {
-                                    reason: why.clone(),
-                                },
-                            )
-                        })
-                        .collect(),
-                })
+                .map(|m| ModuleBuild::none_built(m, &why))
                 .collect());
         }
         use rayon::prelude::*;
