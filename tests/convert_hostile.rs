@@ -204,6 +204,8 @@ fn untouched_crafted_copy_converts() {
         out.as_os_str(),
         "--allow-partial".as_ref(),
     ]);
-    assert_eq!(code, 6, "{stdout}\n{err}");
+    // 0 when every kernel was built, 6 (written, some kernels not translated) when the
+    // device tools are missing: either way the wheel is written, nothing is refused.
+    assert!(code == 0 || code == 6, "{stdout}\n{err}");
     assert_eq!(files_in(&out).len(), 1);
 }
