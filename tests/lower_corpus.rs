@@ -39,7 +39,12 @@ fn xformers_kernels_lower_or_name_their_forms() {
                     .iter()
                     .map(|u| u.form.clone())
                     .collect();
-                let uses_deferred = f.forms.iter().any(|u| form_category(&u.form).is_some());
+                // Deferred: a warp/async/tensor/texture/cluster form the lowering does not support
+                // yet (the warp-level forms of the wave64 model are supported).
+                let uses_deferred = f.forms.iter().any(|u| {
+                    form_category(&u.form).is_some()
+                        && !wheelport::ptx::analysis::is_supported(&u.form)
+                });
                 if missing.is_empty() {
                     want_lowered += 1;
                 }
