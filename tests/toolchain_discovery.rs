@@ -282,3 +282,34 @@ fn doctor_cli_reports_versions_and_missing_tools() {
     );
     let _ = code;
 }
+
+/// A tool started through `child_command` gets SIGKILL when the thread that started it
+/// dies (PR_SET_PDEATHSIG), so a killed `wheelport batch` leaves no converter or
+/// compiler still writing into its temporary directory.
+#[cfg(target_os = "linux")]
+#[test]
+fn child_command_dies_with_the_thread_that_started_it() {
+    let child = std::thread::spawn(|| {
+        wheelport::toolchain::child_command("sleep")
+            .arg("30")
+            .spawn()
+            .expect("sleep runs")
+    })
+    .join()
+    .unwrap();
+    let pid = child.id();
+    let mut child = child;
+    let t0 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(10),
+            "pid {pid} still runs after the thread that started it ended"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
+}

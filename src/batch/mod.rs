@@ -397,11 +397,27 @@ fn process(
     Ok((r, false))
 }
 
+/// Remove `dir` and everything in it. A process of a killed earlier run may still be
+/// exiting (its children get SIGKILL through [`crate::toolchain::child_command`], which
+/// is asynchronous), so a removal racing with its last writes is retried.
+fn remove_tree(dir: &Path) -> Result<()> {
+    let mut tries = 0;
+    loop {
+        match std::fs::remove_dir_all(dir) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(_) if tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            Err(e) => return Err(io(dir)(e)),
+        }
+    }
+}
+
 fn prepare(tree: &Tree) -> Result<()> {
     let tmp = tree.tmp();
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
-    }
+    remove_tree(&tmp)?;
     for d in [tmp, tree.records(), tree.files(), tree.simple()] {
         std::fs::create_dir_all(&d).map_err(io(&d))?;
     }
@@ -578,11 +594,7 @@ fn finish(tree: &Tree) -> Result<Summary> {
 }
 
 fn cleanup(tree: &Tree) -> Result<()> {
-    let tmp = tree.tmp();
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
-    }
-    Ok(())
+    remove_tree(&tree.tmp())
 }
 
 /// Run a batch conversion (see the module docs). `progress` is called after each file.

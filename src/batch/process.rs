@@ -10,7 +10,6 @@
 
 use super::{Conversion, Converter};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Runs `EXE convert WHEEL --target T -o WORK [extra args...]` per wheel.
 #[derive(Clone, Debug)]
@@ -93,7 +92,7 @@ impl Converter for ProcessConverter {
     fn convert(&self, wheel: &Path, work_dir: &Path) -> Conversion {
         let out_dir = work_dir.join("out");
         let report = Self::report_path(work_dir);
-        let res = Command::new(&self.exe)
+        let res = crate::toolchain::child_command(&self.exe)
             .arg("convert")
             .arg(wheel)
             .arg("--target")

@@ -8,7 +8,6 @@ pub mod tables;
 
 use crate::error::{Error, ErrorKind, Result};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The C source of the HIP shim.
 pub const HIP_SHIM_C: &str = include_str!("../../shims/hip/wheelport_shim.c");
@@ -96,7 +95,7 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
         ],
     ];
     for args in runs {
-        let o = Command::new(cc)
+        let o = crate::toolchain::child_command(cc)
             .args(&args)
             .output()
             .map_err(|e| Error::io(cc.display().to_string(), e))?;

@@ -272,7 +272,7 @@ fn parse_version(line: &str) -> Option<Version> {
 
 /// Run `path --version` and return (version line, version, registered targets).
 fn probe(path: &Path) -> (String, Option<Version>, Vec<String>) {
-    let out = match Command::new(path).arg("--version").output() {
+    let out = match child_command(path).arg("--version").output() {
         Ok(o) => o,
         Err(_) => return (String::new(), None, Vec::new()),
     };
@@ -515,6 +515,35 @@ pub fn run_tool<S: AsRef<OsStr>>(tool: &Tool, args: &[S], module: &str) -> Resul
     run_tool_output(tool, args, module).map(|(out, _)| out)
 }
 
+/// A [`Command`] for an external tool or child converter that is killed (SIGKILL) when
+/// the wheelport thread that started it dies, so that a killed `wheelport batch` or
+/// `convert` leaves no orphan still writing into its temporary directories
+/// (Linux `prctl(PR_SET_PDEATHSIG)`, prctl(2); elsewhere a plain [`Command`]).
+pub fn child_command<S: AsRef<OsStr>>(program: S) -> Command {
+    #[allow(unused_mut)]
+    let mut cmd = Command::new(program);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: the closure runs between fork and exec and only calls the
+        // async-signal-safe prctl(2) and getppid(2).
+        let parent = std::process::id() as libc::pid_t;
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died between fork and prctl.
+                if libc::getppid() != parent {
+                    libc::_exit(137);
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd
+}
+
 /// As [`run_tool`], returning (stdout, stderr) of a successful run (LLVM tools print
 /// warnings such as "is not a recognized processor" on stderr and still exit 0).
 ///
@@ -525,7 +554,7 @@ pub fn run_tool_output<S: AsRef<OsStr>>(
     args: &[S],
     module: &str,
 ) -> Result<(Vec<u8>, String)> {
-    let out = Command::new(&tool.path).args(args).output().map_err(|e| {
+    let out = child_command(&tool.path).args(args).output().map_err(|e| {
         Error::new(
             ErrorKind::Toolchain,
             module,
