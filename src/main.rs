@@ -253,6 +253,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             let opts = wheelport::build::BuildOptions {
                 archs: offload_arch,
                 cache: build_cache(&cache),
+                split_bytes: None,
             };
             let s = wheelport::build::cmd::lower_files(
                 &files,

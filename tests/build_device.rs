@@ -109,6 +109,7 @@ fn amdgcn_code_objects_for_two_archs_pass_the_checks_and_bundle() {
     let opts = BuildOptions {
         archs: vec!["gfx906".into(), "gfx908".into()],
         cache: None,
+        split_bytes: None,
     };
     let built = build_module(
         p,
@@ -232,6 +233,7 @@ fn a_wrong_parameter_layout_is_caught_in_the_code_object() {
     let opts = BuildOptions {
         archs: vec!["gfx906".into()],
         cache: None,
+        split_bytes: None,
     };
     // The struct parameter claimed at 16 instead of 12 (a lowering that mis-aligns it).
     let mut m = module("amdgcn");
@@ -328,6 +330,7 @@ fn missing_support_library_and_tool_failures_name_module_and_tool() {
     let opts = BuildOptions {
         archs: vec!["gfx906".into()],
         cache: None,
+        split_bytes: None,
     };
     let mut m = module("amdgcn");
     m.support_library = "kernels-ir/no-such-library.ll".into();
@@ -382,6 +385,7 @@ fn missing_support_library_and_tool_failures_name_module_and_tool() {
     let opts = BuildOptions {
         archs: vec!["gfx9999".into()],
         cache: None,
+        split_bytes: None,
     };
     let e = build_module(
         p,
@@ -425,6 +429,7 @@ fn nvptx_build_is_checked_and_accepted_by_ptxas() {
     let opts = BuildOptions {
         archs: vec!["sm_80".into()],
         cache: None,
+        split_bytes: None,
     };
     let built = build_module(
         p,
@@ -509,6 +514,7 @@ fn second_build_comes_from_the_cache() {
     let opts = BuildOptions {
         archs: vec!["gfx906".into(), "gfx908".into()],
         cache: Some(cache.clone()),
+        split_bytes: None,
     };
     let m = module("amdgcn");
     let input = ModuleInput {
@@ -611,6 +617,7 @@ fn modules_build_in_parallel_in_input_order() {
         &BuildOptions {
             archs: vec!["gfx906".into()],
             cache: None,
+            split_bytes: None,
         },
     );
     let wall = t0.elapsed().as_secs_f64();

@@ -151,9 +151,22 @@ fn path_prefers_the_newest_complete_llvm() {
     }
     let o = opts(&[("PATH", &d.join("bin"))], vec![], vec![d.join("usrlib")]);
 
+    // The optional llvm-split: LLVM 18 has one, 15 not; it is never taken from another
+    // major than the required tools, and its absence is not "missing".
+    fake_tool(&d.join("usrlib/llvm-18/bin"), "llvm-split", "18.1.8", &[]);
+
     // dtk needs ld.lld too: 15 is the newest version with all four; no mixing.
     let tc = discover(dtk(), &o);
     assert!(tc.is_complete(), "{tc:?}");
+    assert!(tc.tool("llvm-split").is_none(), "{tc:?}");
+    fake_tool(&d.join("usrlib/llvm-15/bin"), "llvm-split", "15.0.7", &[]);
+    let tc = discover(dtk(), &o);
+    assert_eq!(
+        tc.tool("llvm-split").unwrap().path,
+        d.join("usrlib/llvm-15/bin/llvm-split")
+    );
+    std::fs::remove_file(d.join("usrlib/llvm-15/bin/llvm-split")).unwrap();
+    let tc = discover(dtk(), &o);
     for t in &tc.tools {
         assert_eq!(t.version.unwrap().major, 15, "{t:?}");
         assert_eq!(t.path, d.join("usrlib/llvm-15/bin").join(&t.name));

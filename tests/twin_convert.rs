@@ -178,6 +178,7 @@ fn sass_ptx_twin_holds_only_the_lowered_ptx() {
         &wheelport::build::BuildOptions {
             archs: vec!["sm_80".into()],
             cache: None,
+            split_bytes: None,
         },
     )
     .unwrap();

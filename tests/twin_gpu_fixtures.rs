@@ -42,6 +42,7 @@ fn lower_and_build(ptx: &str, name: &str) -> Option<(String, String)> {
         &BuildOptions {
             archs: vec!["sm_80".into()],
             cache: None,
+            split_bytes: None,
         },
     )
     .unwrap_or_else(|e| panic!("{e}\n{}", low.ir));

@@ -5,7 +5,7 @@
 //! * AMDGPU code objects (LLVM `AMDGPUUsage`, "ELF Code Object" and "Code Object V3+
 //!   Metadata"): `e_machine` EM_AMDGPU (224), `EI_OSABI` ELFOSABI_AMDGPU_HSA (64), ET_DYN;
 //!   for every lowered kernel a FUNC symbol `name` and an OBJECT symbol `name.kd` (the 64-byte
-//!   kernel descriptor) in `.dynsym`; and in the NT_AMDGPU_METADATA note (owner `AMDGPU`, type
+//!   kernel descriptor) in `.dynsym`; and in the one NT_AMDGPU_METADATA note (owner `AMDGPU`, type
 //!   32, msgpack) an `amdhsa.kernels` entry with `.name` = the kernel whose explicit `.args`
 //!   (those whose `.value_kind` is not `hidden_*`) have exactly the offsets and sizes of the
 //!   PTX parameter layout, in order.
@@ -110,12 +110,14 @@ pub fn code_object(data: &[u8], module: &str, arch: &str, kernels: &[KernelResul
         }
     }
     let mut metadata = None;
+    let mut metadata_notes = 0;
     for s in sections.iter() {
         let Some(mut notes) = s.notes(endian, data).map_err(|x| oerr("notes", x))? else {
             continue;
         };
         while let Some(n) = notes.next().map_err(|x| oerr("notes", x))? {
             if n.name() == b"AMDGPU" && n.n_type(endian).0 == NT_AMDGPU_METADATA {
+                metadata_notes += 1;
                 let mut d = n.desc();
                 metadata = Some(
                     rmpv::decode::read_value(&mut d)
@@ -123,6 +125,11 @@ pub fn code_object(data: &[u8], module: &str, arch: &str, kernels: &[KernelResul
                 );
             }
         }
+    }
+    if metadata_notes > 1 {
+        return Err(e(format!(
+            "code object has {metadata_notes} NT_AMDGPU_METADATA notes (a runtime reading only the first would miss kernels)"
+        )));
     }
     let metadata =
         metadata.ok_or_else(|| e("code object has no NT_AMDGPU_METADATA note".into()))?;

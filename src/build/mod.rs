@@ -8,6 +8,15 @@
 //!   `opt -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=<arch>` →
 //!   `llc -O3 -mtriple=amdgcn-amd-amdhsa -mcpu=<arch> -filetype=obj` →
 //!   `ld.lld -shared --no-undefined` → an HSA code object, checked by [`check::code_object`].
+//!
+//!   A large module (more than [`SPLIT_BYTES`] of IR and at least two lowered kernels) is
+//!   split first when the toolchain has `llvm-split` of LLVM 19 or later (its AMDGPU
+//!   splitter, `TargetMachine::splitModule`): `llvm-split -mtriple=amdgcn-amd-amdhsa
+//!   -mcpu=<arch> -j N module.ll`, then each partition is linked with the library, optimised
+//!   and compiled in parallel, `ld.lld` links the N objects into one code object and its N
+//!   metadata notes are merged into one ([`notes::merge_metadata_notes`]) (see
+//!   [`BuildOptions::split_bytes`]). xformers' largest module (18 MB of IR, 20 kernels) builds in 4
+//!   partitions, with the same per-kernel registers, LDS and spills as built whole.
 //! * `nvptx` (the cuda twin): the same link and `opt`, then
 //!   `llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_XX` → PTX text, checked by
 //!   [`check::ptx`]; PTX that still declares an `.extern .func` (a support-library function
@@ -28,6 +37,7 @@
 pub mod cache;
 pub mod check;
 pub mod cmd;
+pub mod notes;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::lower::{KernelOutcome, LoweredModule};
@@ -53,7 +63,7 @@ pub const CUDA_SYSTEM_FUNCTIONS: &[&str] = &[
 ];
 
 /// Bumped when the pipeline changes in a way the key does not otherwise capture.
-const PIPELINE_VERSION: &str = "wheelport-device-build-1";
+const PIPELINE_VERSION: &str = "wheelport-device-build-2";
 
 /// Options of a device build.
 #[derive(Clone, Debug, Default)]
@@ -62,6 +72,10 @@ pub struct BuildOptions {
     pub archs: Vec<String>,
     /// The cache, or `None` to always build.
     pub cache: Option<Cache>,
+    /// IR bytes per partition when an amdgcn module is split with `llvm-split`
+    /// ([`partitions`]); `None` is [`SPLIT_BYTES`], `Some(usize::MAX)` builds every module
+    /// whole.
+    pub split_bytes: Option<usize>,
 }
 
 /// One module to build: a name used in errors and reports (`x.so!.nv_fatbin#1`, `k.ptx`) and
@@ -87,6 +101,8 @@ pub struct DeviceObject {
     pub key: String,
     /// Wall-clock seconds spent (tools and checks, or the cache lookup and check).
     pub seconds: f64,
+    /// How many `llvm-split` partitions were compiled and linked into it (1: built whole).
+    pub partitions: usize,
 }
 
 /// The result of building one module.
@@ -197,6 +213,85 @@ struct Step<'t> {
     args: Vec<String>,
 }
 
+/// IR text per partition above which an amdgcn module is split ([`partitions`]).
+pub const SPLIT_BYTES: usize = 5 << 20;
+/// At most this many partitions.
+pub const SPLIT_MAX: usize = 8;
+
+/// Whether and in how many partitions an amdgcn module is built: with `llvm-split` of LLVM
+/// 19 or later in the same major version as `llc` (its AMDGPU splitter keeps each kernel with
+/// the functions and LDS variables it uses, cloning shared callees), a module of at least two
+/// lowered kernels and more than `split_bytes` (default [`SPLIT_BYTES`]) of IR is split into
+/// `min(ceil(bytes / split_bytes), kernels, SPLIT_MAX)` partitions. The count depends on the
+/// module only (not on the thread count), so the output is the same for any `--jobs`.
+/// Each partition is linked with the support library, optimised and compiled on its own, in
+/// parallel, and `ld.lld` links the objects into one code object.
+fn partitions<'t>(
+    profile: &Profile,
+    tc: &'t Toolchain,
+    lowered: &LoweredModule,
+    split_bytes: Option<usize>,
+) -> Option<(&'t Tool, usize)> {
+    if profile.family != Family::Amdgcn {
+        return None;
+    }
+    let splitter = tc.tool("llvm-split")?;
+    let (a, b) = (splitter.version?, tc.tool("llc")?.version?);
+    if a.major < 19 || a.major != b.major {
+        return None;
+    }
+    let kernels = lowered
+        .kernels
+        .iter()
+        .filter(|k| k.outcome == KernelOutcome::Lowered)
+        .count();
+    let n = lowered
+        .ir
+        .len()
+        .div_ceil(split_bytes.unwrap_or(SPLIT_BYTES).max(1))
+        .min(kernels)
+        .min(SPLIT_MAX);
+    (n >= 2).then_some((splitter, n))
+}
+
+/// `ld.lld -shared --no-undefined OBJS -o OUT`: the HSA code object.
+fn lld_step<'t>(lld: &'t Tool, objs: Vec<String>, out: &Path) -> Step<'t> {
+    Step {
+        tool: lld,
+        args: [
+            vec!["-shared".into(), "--no-undefined".into()],
+            objs,
+            vec!["-o".into(), s(out)],
+        ]
+        .concat(),
+    }
+}
+
+/// Run one step; an LLVM warning that the processor is unknown is an error (LLVM then builds
+/// generic code, which is not the arch asked for, e.g. DTK's gfx926 with upstream LLVM).
+fn run_step(st: &Step<'_>, arch: &str, module: &str) -> Result<()> {
+    let (_, stderr) = run_tool_output(st.tool, &st.args, module).map_err(|e| Error {
+        message: format!("{arch}: {}", e.message),
+        ..e
+    })?;
+    if let Some(l) = stderr
+        .lines()
+        .find(|l| l.contains("is not a recognized processor"))
+    {
+        return Err(Error::new(
+            ErrorKind::Toolchain,
+            module,
+            format!(
+                "{arch}: `{}` ({}) does not know this processor: {}",
+                st.tool.name,
+                st.tool.path.display(),
+                l.trim()
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Build `input` for every arch of `opts` (or the profile's defaults) with the tools of
 /// `tc`, checking each result.
 ///
@@ -264,14 +359,13 @@ pub fn build_module(
     } else {
         "ptx"
     };
+    let split = partitions(profile, tc, input.lowered, opts.split_bytes);
     let mut linked_done = false;
     let mut objects = Vec::new();
     for arch in &archs {
         let t0 = Instant::now();
-        let opt_bc = dir.join(format!("{arch}.opt.bc"));
-        let out_obj = dir.join(format!("{arch}.o"));
         let out = dir.join(format!("{arch}.{ext}"));
-        let mut steps = vec![Step {
+        let opt_step = |input: &Path, output: &Path| Step {
             tool: opt,
             args: [
                 version_flags(opt),
@@ -279,49 +373,97 @@ pub fn build_module(
                     "-O3".into(),
                     format!("-mtriple={triple}"),
                     format!("-mcpu={arch}"),
-                    s(&linked),
+                    s(input),
                     "-o".into(),
-                    s(&opt_bc),
+                    s(output),
                 ],
             ]
             .concat(),
-        }];
-        let llc_out = if family == Family::Amdgcn {
-            &out_obj
-        } else {
-            &out
         };
-        let mut llc_args = version_flags(llc);
-        llc_args.extend([
-            "-O3".into(),
-            format!("-mtriple={triple}"),
-            format!("-mcpu={arch}"),
-        ]);
-        if family == Family::Amdgcn {
-            llc_args.push("-filetype=obj".into());
-        }
-        llc_args.extend([s(&opt_bc), "-o".into(), s(llc_out)]);
-        steps.push(Step {
-            tool: llc,
-            args: llc_args,
-        });
-        if let Some(lld) = lld {
-            steps.push(Step {
-                tool: lld,
-                args: vec![
-                    "-shared".into(),
-                    "--no-undefined".into(),
-                    s(&out_obj),
-                    "-o".into(),
-                    s(&out),
-                ],
-            });
-        }
+        let llc_step = |input: &Path, output: &Path| {
+            let mut args = version_flags(llc);
+            args.extend([
+                "-O3".into(),
+                format!("-mtriple={triple}"),
+                format!("-mcpu={arch}"),
+            ]);
+            if family == Family::Amdgcn {
+                args.push("-filetype=obj".into());
+            }
+            args.extend([s(input), "-o".into(), s(output)]);
+            Step { tool: llc, args }
+        };
+        // Stages run one after the other; the chains of a stage run in parallel, the steps of
+        // a chain in order.
+        let stages: Vec<Vec<Vec<Step>>> = match (split, lld) {
+            (Some((splitter, n)), Some(lld)) => {
+                let prefix = dir.join(format!("{arch}.part"));
+                let split_step = Step {
+                    tool: splitter,
+                    args: vec![
+                        format!("-mtriple={triple}"),
+                        format!("-mcpu={arch}"),
+                        "-j".into(),
+                        n.to_string(),
+                        s(&ll),
+                        "-o".into(),
+                        s(&prefix),
+                    ],
+                };
+                let chains = (0..n)
+                    .map(|i| {
+                        let part = dir.join(format!("{arch}.part{i}"));
+                        let linked = dir.join(format!("{arch}.part{i}.bc"));
+                        let opt_bc = dir.join(format!("{arch}.part{i}.opt.bc"));
+                        let obj = dir.join(format!("{arch}.part{i}.o"));
+                        let mut args = version_flags(link);
+                        args.push(s(&part));
+                        if lib.is_some() {
+                            args.extend([
+                                "--internalize".into(),
+                                "--only-needed".into(),
+                                s(&lib_path),
+                            ]);
+                        }
+                        args.extend(["-o".into(), s(&linked)]);
+                        vec![
+                            Step { tool: link, args },
+                            opt_step(&linked, &opt_bc),
+                            llc_step(&opt_bc, &obj),
+                        ]
+                    })
+                    .collect();
+                let objs = (0..n)
+                    .map(|i| s(&dir.join(format!("{arch}.part{i}.o"))))
+                    .collect();
+                vec![
+                    vec![vec![split_step]],
+                    chains,
+                    vec![vec![lld_step(lld, objs, &out)]],
+                ]
+            }
+            _ => {
+                let opt_bc = dir.join(format!("{arch}.opt.bc"));
+                let out_obj = dir.join(format!("{arch}.o"));
+                let mut chain = vec![opt_step(&linked, &opt_bc)];
+                match lld {
+                    Some(lld) => {
+                        chain.push(llc_step(&opt_bc, &out_obj));
+                        chain.push(lld_step(lld, vec![s(&out_obj)], &out));
+                    }
+                    None => chain.push(llc_step(&opt_bc, &out)),
+                }
+                vec![vec![chain]]
+            }
+        };
         // The key: pipeline version, profile, arch, IR, library, tools, argument vectors with
         // the temporary directory replaced by a fixed name.
         let dir_s = s(dir);
-        let mut argv = format!("{}\n", link_args.join(" ").replace(&dir_s, "$T"));
-        for st in &steps {
+        let mut argv = String::new();
+        if split.is_none() {
+            argv.push_str(&format!("{}\n", link_args.join(" ").replace(&dir_s, "$T")));
+        }
+        for st in stages.iter().flatten().flatten() {
             argv.push_str(&format!(
                 "{} {}\n",
                 st.tool.name,
@@ -343,35 +485,21 @@ pub fn build_module(
         let bytes = match cached {
             Some(b) => b,
             None => {
-                if !linked_done {
+                if split.is_none() && !linked_done {
                     run_tool(link, &link_args, module)?;
                     linked_done = true;
                 }
-                for st in &steps {
-                    let (_, stderr) =
-                        run_tool_output(st.tool, &st.args, module).map_err(|e| Error {
-                            message: format!("{arch}: {}", e.message),
-                            ..e
-                        })?;
-                    // LLVM warns and builds generic code for a processor it does not know
-                    // (e.g. DTK's gfx926 with upstream LLVM): that is not the arch asked for.
-                    if let Some(l) = stderr
-                        .lines()
-                        .find(|l| l.contains("is not a recognized processor"))
-                    {
-                        return Err(Error::new(
-                            ErrorKind::Toolchain,
-                            module,
-                            format!(
-                                "{arch}: `{}` ({}) does not know this processor: {}",
-                                st.tool.name,
-                                st.tool.path.display(),
-                                l.trim()
-                            ),
-                        ));
-                    }
+                for stage in &stages {
+                    stage
+                        .par_iter()
+                        .map(|chain| chain.iter().try_for_each(|st| run_step(st, arch, module)))
+                        .collect::<Result<Vec<()>>>()?;
                 }
-                std::fs::read(&out).map_err(|e| Error::io(s(&out), e))?
+                let mut bytes = std::fs::read(&out).map_err(|e| Error::io(s(&out), e))?;
+                if split.is_some() {
+                    notes::merge_metadata_notes(&mut bytes, module)?;
+                }
+                bytes
             }
         };
         match family {
@@ -413,6 +541,7 @@ pub fn build_module(
             from_cache,
             key,
             seconds: t0.elapsed().as_secs_f64(),
+            partitions: split.map_or(1, |(_, n)| n),
         });
     }
     Ok(BuiltModule {

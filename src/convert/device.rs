@@ -192,6 +192,7 @@ impl LoweringBuilder {
         let opts = crate::build::BuildOptions {
             archs: req.archs.to_vec(),
             cache: self.cache.clone(),
+            split_bytes: None,
         };
         let built = match crate::build::build_module(
             req.profile,
@@ -304,11 +305,19 @@ impl DeviceBuilder for LoweringBuilder {
                 .collect());
         }
         use rayon::prelude::*;
-        Ok(req
-            .modules
+        // Largest PTX first (longest-processing-time-first), one module per task, so that
+        // the longest build starts at once instead of after the small ones; results go back
+        // in input order.
+        let size = |m: &ModuleRequest| m.ptx.last().map_or(0, |e| e.text.len());
+        let mut order: Vec<usize> = (0..req.modules.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(size(&req.modules[i])), i));
+        let mut built: Vec<(usize, ModuleBuild)> = order
             .par_iter()
-            .map(|m| self.build_one(req, m))
-            .collect())
+            .with_max_len(1)
+            .map(|&i| (i, self.build_one(req, &req.modules[i])))
+            .collect();
+        built.sort_by_key(|(i, _)| *i);
+        Ok(built.into_iter().map(|(_, b)| b).collect())
     }
 }
 

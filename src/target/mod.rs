@@ -78,6 +78,11 @@ pub struct Profile {
     pub toolchain_dirs: Vec<String>,
     /// Tools the device build needs (base names; versioned names like `llc-19` are also found).
     pub tools: Vec<String>,
+    /// Tools used when found, never reported missing: `llvm-split` (a large module is split
+    /// into partitions built in parallel, see [`crate::build`]). Taken from PATH only in the
+    /// same LLVM major version as the required tools.
+    #[serde(default)]
+    pub optional_tools: Vec<String>,
 }
 
 const SOURCES: &[(&str, &str)] = &[

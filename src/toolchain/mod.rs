@@ -391,7 +391,7 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
         .fixed_dirs
         .clone()
         .unwrap_or_else(|| profile.toolchain_dirs.iter().map(PathBuf::from).collect());
-    for name in &profile.tools {
+    for name in profile.tools.iter().chain(&profile.optional_tools) {
         if let Some(p) = opts.overrides.get(name) {
             found.insert(name.clone(), (p.clone(), FoundBy::Override));
             continue;
@@ -427,6 +427,7 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
         .iter()
         .filter(|n| !found.contains_key(*n))
         .collect();
+    let mut path_major = None;
     if !rest.is_empty() {
         let cands: Vec<Vec<(PathBuf, u32)>> =
             rest.iter().map(|n| path_candidates(n, opts)).collect();
@@ -436,6 +437,7 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
         let common = majors
             .into_iter()
             .find(|m| cands.iter().all(|c| c.iter().any(|(_, v)| v == m)));
+        path_major = common;
         for (name, c) in rest.iter().zip(&cands) {
             let pick = match common {
                 Some(m) => c.iter().find(|(_, v)| *v == m),
@@ -446,6 +448,22 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
             };
             if let Some((p, _)) = pick {
                 found.insert((*name).clone(), (p.clone(), FoundBy::Path));
+            }
+        }
+    }
+    // Optional tools from PATH: only in the major version of the required tools found there
+    // (bitcode from one LLVM major is not read by another).
+    let major = path_major;
+    for name in &profile.optional_tools {
+        if found.contains_key(name) {
+            continue;
+        }
+        if let Some(m) = major {
+            if let Some((p, _)) = path_candidates(name, opts)
+                .into_iter()
+                .find(|(_, v)| *v == m)
+            {
+                found.insert(name.clone(), (p, FoundBy::Path));
             }
         }
     }
@@ -498,6 +516,22 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
             version,
             targets,
         });
+    }
+    for name in &profile.optional_tools {
+        let Some((path, by)) = found.remove(name) else {
+            continue;
+        };
+        if is_executable(&path) {
+            let (version_line, version, targets) = probe(&path);
+            tools.push(Tool {
+                name: name.clone(),
+                path,
+                found_by: by,
+                version_line,
+                version,
+                targets,
+            });
+        }
     }
     Toolchain {
         target: profile.name.clone(),

@@ -305,6 +305,7 @@ pub fn twin(
     let bopts = BuildOptions {
         archs: vec![opts.arch.clone()],
         cache: opts.cache.clone(),
+        split_bytes: None,
     };
     let built = build::build_modules(profile, tc, &inputs, &bopts);
 

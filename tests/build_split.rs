@@ -1,0 +1,186 @@
+//! A large amdgcn module is split with `llvm-split` (LLVM 19's AMDGPU splitter) into
+//! partitions that are optimised and compiled in parallel and linked by `ld.lld` into one
+//! code object. The split build must give the same kernels with the same resources as the
+//! module built whole: per kernel, the HSA metadata (`llvm-readelf --notes`, AMDGPU code
+//! object V5 metadata: `.args`, `.kernarg_segment_size`, `.group_segment_fixed_size` (LDS),
+//! `.private_segment_fixed_size` (scratch), `.sgpr_count`, `.vgpr_count`, spill counts) of
+//! the split build equals that of the whole build.
+//!
+//! Inputs: the 50-kernel GPU ground-truth fixture `fixtures/gpu/twin_fixtures.so` (split
+//! forced with a small `split_bytes`), and the largest xformers module (18 MB of IR, 20
+//! kernels, split by the default threshold) when the corpus is present.
+
+mod common;
+mod lower_common;
+
+use lower_common::ptx_of_object;
+use std::collections::BTreeMap;
+use std::path::Path;
+use wheelport::build::{build_module, BuildOptions, BuiltModule, ModuleInput};
+use wheelport::lower::{lower_module, LoweredModule};
+use wheelport::target::{profile, Profile};
+use wheelport::toolchain::{discover, SearchOptions, Toolchain};
+
+fn dtk() -> Option<(&'static Profile, Toolchain)> {
+    let p = profile("dtk").unwrap();
+    let tc = discover(p, &SearchOptions::from_env());
+    if tc.is_complete() && tc.tool("llvm-split").is_some() {
+        return Some((p, tc));
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "dtk toolchain with llvm-split incomplete: {tc:?}"
+    );
+    eprintln!(
+        "SKIP: dtk toolchain or llvm-split missing: {:?}",
+        tc.missing
+    );
+    None
+}
+
+fn build(
+    p: &Profile,
+    tc: &Toolchain,
+    name: &str,
+    low: &LoweredModule,
+    split_bytes: usize,
+) -> BuiltModule {
+    build_module(
+        p,
+        tc,
+        ModuleInput { name, lowered: low },
+        &BuildOptions {
+            archs: vec!["gfx906".into()],
+            cache: None,
+            split_bytes: Some(split_bytes),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// Per kernel (by `.name`), the metadata lines of `llvm-readelf --notes` that describe the
+/// kernel's interface and resources (the `.args` list included).
+fn kernel_metadata(co: &[u8], dir: &Path) -> BTreeMap<String, Vec<String>> {
+    let f = dir.join("k.co");
+    std::fs::write(&f, co).unwrap();
+    let readelf = common::find_tool("llvm-readelf-19")
+        .or_else(|| common::find_tool("llvm-readelf"))
+        .expect("llvm-readelf");
+    let out = std::process::Command::new(readelf)
+        .arg("--notes")
+        .arg(&f)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // One metadata note (the partitions' notes merged), plus the padding note.
+    assert_eq!(
+        text.matches("NT_AMDGPU_METADATA").count(),
+        1,
+        "metadata notes:\n{text}"
+    );
+    let mut kernels = BTreeMap::new();
+    // `amdhsa.kernels:` is a list of maps at indent 2 (`  - .args:`); their keys at indent 4.
+    let Some(start) = text.find("amdhsa.kernels:") else {
+        panic!("no amdhsa.kernels in the notes:\n{text}");
+    };
+    let body = &text[start..];
+    let end = body.find("\namdhsa.target").unwrap_or(body.len());
+    for item in body[..end].split("\n  - ").skip(1) {
+        let mut lines: Vec<String> = Vec::new();
+        let mut name = None;
+        for l in item.lines() {
+            let t = l.trim();
+            if let Some(n) = l.strip_prefix("    .name:") {
+                name = Some(n.trim().to_string());
+            }
+            // Argument entries and the resource keys; `.symbol` is `<name>.kd`.
+            if !t.is_empty() && !t.starts_with(".symbol") {
+                lines.push(t.to_string());
+            }
+        }
+        kernels.insert(name.expect("every kernel has .name"), lines);
+    }
+    kernels
+}
+
+fn same_as_whole(p: &Profile, tc: &Toolchain, name: &str, low: &LoweredModule, bytes: usize) {
+    let whole = build(p, tc, name, low, usize::MAX);
+    let split = build(p, tc, name, low, bytes);
+    assert_eq!(whole.objects[0].partitions, 1);
+    assert!(
+        split.objects[0].partitions >= 2,
+        "{name}: not split ({} bytes of IR, split_bytes {bytes})",
+        low.ir.len()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let a = kernel_metadata(&whole.objects[0].bytes, dir.path());
+    let b = kernel_metadata(&split.objects[0].bytes, dir.path());
+    let lowered = low
+        .kernels
+        .iter()
+        .filter(|k| k.outcome == wheelport::lower::KernelOutcome::Lowered)
+        .count();
+    assert_eq!(a.len(), lowered, "{name}: kernels in the whole build");
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{name}: kernel sets differ"
+    );
+    for (k, want) in &a {
+        assert_eq!(
+            &b[k], want,
+            "{name}: kernel {k}: split build metadata differs from the whole build"
+        );
+    }
+    eprintln!(
+        "{name}: {} kernels, {} partitions: metadata equal to the whole build",
+        a.len(),
+        split.objects[0].partitions
+    );
+}
+
+#[test]
+fn twin_fixture_split_in_four_matches_the_whole_build() {
+    let Some((p, tc)) = dtk() else { return };
+    let so = common::root().join("fixtures/gpu/twin_fixtures.so");
+    let data = std::fs::read(&so).unwrap();
+    let mut done = 0;
+    for (tag, text) in ptx_of_object(&data, "twin_fixtures.so") {
+        let parsed = wheelport::ptx::parse(&text, &tag);
+        let low = lower_module(&parsed.module, p);
+        let kernels = low.kernels.len();
+        if kernels < 4 {
+            continue;
+        }
+        same_as_whole(p, &tc, &tag, &low, low.ir.len() / 4 + 1);
+        done += 1;
+    }
+    assert!(done >= 1, "no module of twin_fixtures.so has 4 kernels");
+}
+
+#[test]
+fn xformers_largest_module_splits_by_default_and_matches_the_whole_build() {
+    let Some(wheel) = common::require_corpus("xformers-", "split") else {
+        return;
+    };
+    let Some((p, tc)) = dtk() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut largest: Option<(String, String)> = None;
+    for (name, path) in common::extract_shared_objects(&wheel, dir.path()) {
+        let data = std::fs::read(&path).unwrap();
+        for (tag, text) in ptx_of_object(&data, &name) {
+            if largest.as_ref().is_none_or(|(_, t)| text.len() > t.len()) {
+                largest = Some((tag, text));
+            }
+        }
+    }
+    let (tag, text) = largest.expect("xformers has PTX");
+    let parsed = wheelport::ptx::parse(&text, &tag);
+    let low = lower_module(&parsed.module, p);
+    assert!(
+        low.ir.len() > wheelport::build::SPLIT_BYTES,
+        "{tag}: {} bytes of IR",
+        low.ir.len()
+    );
+    same_as_whole(p, &tc, &tag, &low, wheelport::build::SPLIT_BYTES);
+}
