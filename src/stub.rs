@@ -3,8 +3,11 @@
 //! CUTLASS and similar libraries wrap arch-specific kernels in `#if __CUDA_ARCH__ >= 900`.
 //! For a lower PTX target (compute_80) the body is compiled out and what remains prints
 //! "ERROR : Arch conditional MMA instruction used without targeting appropriate compute
-//! capability. Aborting." and returns, or traps. Translating that PTX would give a kernel that
-//! runs and computes nothing, so such kernels are reported as not translatable.
+//! capability. Aborting." and returns, or traps. The kernel's real code is in the SASS for the
+//! guarded architecture only, so `inspect` reports it as not translatable. `convert` translates
+//! the stub itself (the converted kernel stops instead of computing, exactly as the original
+//! does on every GPU without that SASS) and says so in a note on the kernel, so that one
+//! Hopper-only kernel does not block the conversion of a wheel that works elsewhere.
 //!
 //! # The rule (all thresholds are here)
 //!

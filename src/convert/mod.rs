@@ -588,8 +588,21 @@ fn read_one(
     let mut kernels = Vec::new();
     for k in rep.kernels.iter().flatten() {
         let key = (k.container, k.name.clone());
+        // An arch-guard stub's PTX only reports that the kernel needs another GPU (its real
+        // code is SASS for that GPU alone): it is translated as is, so the converted kernel
+        // behaves as the original does on every GPU without that SASS, and says so.
+        let note = (k.status == KernelStatus::ArchGuardStub).then(|| {
+            format!(
+                "arch-guard stub translated as is ({}); like the original on any other GPU, it stops instead of computing (the original prints{} first)",
+                k.reason.as_deref().unwrap_or("real code only in SASS"),
+                k.stub_message
+                    .as_deref()
+                    .map(|m| format!(" \"{m}\""))
+                    .unwrap_or_else(|| " an error".to_string())
+            )
+        });
         let (translated, archs_built, reason) = match k.status {
-            KernelStatus::Ptx => match built.get(&key) {
+            KernelStatus::Ptx | KernelStatus::ArchGuardStub => match built.get(&key) {
                 Some(a) if a.iter().all(|x| archs.contains(x)) && !a.is_empty() => {
                     (true, a.clone(), None)
                 }
@@ -633,6 +646,9 @@ fn read_one(
         totals.kernels += 1;
         if translated {
             totals.translated += 1;
+            if note.is_some() {
+                totals.stubs += 1;
+            }
         } else {
             totals.not_translated += 1;
         }
@@ -644,6 +660,7 @@ fn read_one(
             translated,
             archs: archs_built,
             reason,
+            note: if translated { note } else { None },
         });
     }
 
@@ -783,7 +800,8 @@ fn module_requests(
     };
     let mut by_container: HashMap<usize, Vec<String>> = HashMap::new();
     for k in rep.kernels.iter().flatten() {
-        if k.status == KernelStatus::Ptx {
+        // An arch-guard stub is translated as the stub it is (see `convert_object`).
+        if matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) {
             by_container
                 .entry(k.container)
                 .or_default()

@@ -83,7 +83,7 @@ fn render_input(o: &mut String, input: &InputReport, kernels: bool) {
     if v.kernels_arch_guard_stub > 0 {
         let _ = write!(
             o,
-            ", {} arch-guard stubs (not translatable)",
+            ", {} arch-guard stubs (real code SASS-only; convert keeps the stub)",
             v.kernels_arch_guard_stub
         );
     }

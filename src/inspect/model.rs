@@ -108,7 +108,8 @@ pub struct Verdict {
     pub kernels_with_ptx: usize,
     /// Kernels found only in cubins (SASS): not translatable from PTX.
     pub kernels_sass_only: usize,
-    /// Kernels whose PTX is an arch-guard stub (see `wheelport::stub`): not translatable.
+    /// Kernels whose PTX is an arch-guard stub (see `wheelport::stub`): their real code is not
+    /// translatable (`convert` translates the stub as is, with a note).
     /// They are not counted in `kernels_with_ptx`.
     #[serde(default)]
     pub kernels_arch_guard_stub: usize,

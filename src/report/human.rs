@@ -64,21 +64,36 @@ pub fn render(r: &ConvertReport, all_kernels: bool) -> String {
     let t = &r.totals;
     let _ = writeln!(
         o,
-        "total: {} kernels, {} translated, {} not translated; {} unresolved imports; {} files written",
-        t.kernels, t.translated, t.not_translated, t.unresolved_imports, t.outputs_written
+        "total: {} kernels, {} translated{}, {} not translated; {} unresolved imports; {} files written",
+        t.kernels,
+        t.translated,
+        stubs(t.stubs),
+        t.not_translated,
+        t.unresolved_imports,
+        t.outputs_written
     );
     let _ = writeln!(o, "{} (exit {})", r.message, r.exit_code);
     o
+}
+
+/// " (N arch-guard stubs)" when some translated kernels are stubs.
+fn stubs(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        1 => " (one of them an arch-guard stub, translated as is)".into(),
+        n => format!(" ({n} arch-guard stubs, translated as is)"),
+    }
 }
 
 fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
     let t = &so.totals;
     let _ = writeln!(
         o,
-        "  {}: {} kernels: {} translated, {} not translated{}",
+        "  {}: {} kernels: {} translated{}, {} not translated{}",
         so.path,
         t.kernels,
         t.translated,
+        stubs(t.stubs),
         t.not_translated,
         if so.rewritten { "" } else { " (not rewritten)" }
     );
@@ -118,6 +133,12 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
         }
         for n in &h.notes {
             let _ = writeln!(o, "      note: {n}");
+        }
+    }
+    for k in so.kernels.iter().filter(|k| k.translated) {
+        if let Some(n) = &k.note {
+            let name: String = k.demangled.chars().take(100).collect();
+            let _ = writeln!(o, "    note: {name}: {n}");
         }
     }
     let mut by_reason: BTreeMap<&str, Vec<&KernelConversion>> = BTreeMap::new();

@@ -107,6 +107,10 @@ pub struct Totals {
     pub translated: usize,
     /// Kernels not translated (each with its reason in its shared object's list).
     pub not_translated: usize,
+    /// Of the translated kernels, the arch-guard stubs (translated as is: they only stop
+    /// with the stub's error, as the original does on a GPU without the real code's SASS).
+    #[serde(default)]
+    pub stubs: usize,
     /// CUDA imports and DT_NEEDED entries with no mapping on the target.
     pub unresolved_imports: usize,
     /// Files written.
@@ -119,6 +123,7 @@ impl Totals {
         self.kernels += o.kernels;
         self.translated += o.translated;
         self.not_translated += o.not_translated;
+        self.stubs += o.stubs;
         self.unresolved_imports += o.unresolved_imports;
         self.outputs_written += o.outputs_written;
     }
@@ -190,6 +195,10 @@ pub struct KernelConversion {
     /// Why it was not translated (absent when translated).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub reason: Option<String>,
+    /// What a user should know about a translated kernel (an arch-guard stub translated as
+    /// is); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub note: Option<String>,
 }
 
 /// The host side of one shared object.
