@@ -800,6 +800,193 @@ define linkonce_odr { i32, i1 } @__wp_elect(i32 %m) alwaysinline convergent noun
 declare i32 @llvm.cttz.i32(i32, i1)
 
 ; ==== END wave64 warp model ====
+; ==== BEGIN tensor memory (cp.async, ldmatrix; kernels-ir/tensor_mem.py) ====
+; cp.async with cp-size 4 (§9.7.9.25): bytes [src-size, 4) are zero-filled and not read.
+define linkonce_odr void @__wp_cp_async_4(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+entry:
+  %full = icmp uge i32 %n, 4
+  br i1 %full, label %copy, label %loop
+copy:
+  %v = load i32, ptr addrspace(1) %s, align 4
+  store i32 %v, ptr addrspace(3) %d, align 4
+  ret void
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %put ]
+  %in = icmp ult i32 %k, %n
+  br i1 %in, label %get, label %put
+get:
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %b = load i8, ptr addrspace(1) %sp, align 1
+  br label %put
+put:
+  %x = phi i8 [ %b, %get ], [ 0, %loop ]
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  store i8 %x, ptr addrspace(3) %dp, align 1
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 4
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+; cp.async with cp-size 8 (§9.7.9.25): bytes [src-size, 8) are zero-filled and not read.
+define linkonce_odr void @__wp_cp_async_8(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+entry:
+  %full = icmp uge i32 %n, 8
+  br i1 %full, label %copy, label %loop
+copy:
+  %v = load i64, ptr addrspace(1) %s, align 8
+  store i64 %v, ptr addrspace(3) %d, align 8
+  ret void
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %put ]
+  %in = icmp ult i32 %k, %n
+  br i1 %in, label %get, label %put
+get:
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %b = load i8, ptr addrspace(1) %sp, align 1
+  br label %put
+put:
+  %x = phi i8 [ %b, %get ], [ 0, %loop ]
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  store i8 %x, ptr addrspace(3) %dp, align 1
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 8
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+; cp.async with cp-size 16 (§9.7.9.25): bytes [src-size, 16) are zero-filled and not read.
+define linkonce_odr void @__wp_cp_async_16(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+entry:
+  %full = icmp uge i32 %n, 16
+  br i1 %full, label %copy, label %loop
+copy:
+  %v = load <4 x i32>, ptr addrspace(1) %s, align 16
+  store <4 x i32> %v, ptr addrspace(3) %d, align 16
+  ret void
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %put ]
+  %in = icmp ult i32 %k, %n
+  br i1 %in, label %get, label %put
+get:
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %b = load i8, ptr addrspace(1) %sp, align 1
+  br label %put
+put:
+  %x = phi i8 [ %b, %get ], [ 0, %loop ]
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  store i8 %x, ptr addrspace(3) %dp, align 1
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 16
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+; Row address supplied by warp lane %o of this lane's warp (wave64 half; 32-bit LDS address).
+define linkonce_odr ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o) alwaysinline convergent nounwind {
+  %a = ptrtoint ptr addrspace(3) %p to i32
+  %b = call i32 @__wp_warp_base()
+  %w = or i32 %b, %o
+  %x = call i32 @__wp_wave_bpermute(i32 %w, i32 %a)
+  %q = inttoptr i32 %x to ptr addrspace(3)
+  ret ptr addrspace(3) %q
+}
+; Value of warp lane %o of this lane's warp.
+define linkonce_odr i32 @__wp_warp_fetch(i32 %o, i32 %v) alwaysinline convergent nounwind {
+  %b = call i32 @__wp_warp_base()
+  %w = or i32 %b, %o
+  %x = call i32 @__wp_wave_bpermute(i32 %w, i32 %v)
+  ret i32 %x
+}
+; Fragment register of matrix %i (ldmatrix, §9.7.14.5.15): row laneid/4, columns 2(laneid%4), +1.
+define linkonce_odr i32 @__wp_ldmatrix_frag(ptr addrspace(3) %p, i32 %i) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %r = lshr i32 %l, 2
+  %m = shl i32 %i, 3
+  %o = or i32 %m, %r
+  %row = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o)
+  %c = and i32 %l, 3
+  %off = shl i32 %c, 2
+  %e = getelementptr inbounds i8, ptr addrspace(3) %row, i32 %off
+  %v = load i32, ptr addrspace(3) %e, align 4
+  ret i32 %v
+}
+; .trans: (row 2(laneid%4), column laneid/4) in the low half, (row 2(laneid%4)+1, same column) high.
+define linkonce_odr i32 @__wp_ldmatrix_frag_trans(ptr addrspace(3) %p, i32 %i) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %m = shl i32 %i, 3
+  %c2 = shl i32 %c, 1
+  %o0 = or i32 %m, %c2
+  %o1 = or i32 %o0, 1
+  %row0 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o0)
+  %row1 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o1)
+  %col = lshr i32 %l, 2
+  %off = shl i32 %col, 1
+  %e0 = getelementptr inbounds i8, ptr addrspace(3) %row0, i32 %off
+  %e1 = getelementptr inbounds i8, ptr addrspace(3) %row1, i32 %off
+  %lo = load i16, ptr addrspace(3) %e0, align 2
+  %hi = load i16, ptr addrspace(3) %e1, align 2
+  %lo32 = zext i16 %lo to i32
+  %hi32 = zext i16 %hi to i32
+  %hs = shl i32 %hi32, 16
+  %v = or i32 %lo32, %hs
+  ret i32 %v
+}
+; stmatrix (§9.7.14.5.16): the inverse of ldmatrix (the same element positions, stored).
+define linkonce_odr void @__wp_stmatrix_frag(ptr addrspace(3) %p, i32 %i, i32 %v) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %r = lshr i32 %l, 2
+  %m = shl i32 %i, 3
+  %o = or i32 %m, %r
+  %row = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o)
+  %c = and i32 %l, 3
+  %off = shl i32 %c, 2
+  %e = getelementptr inbounds i8, ptr addrspace(3) %row, i32 %off
+  store i32 %v, ptr addrspace(3) %e, align 4
+  ret void
+}
+define linkonce_odr void @__wp_stmatrix_frag_trans(ptr addrspace(3) %p, i32 %i, i32 %v) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %m = shl i32 %i, 3
+  %c2 = shl i32 %c, 1
+  %o0 = or i32 %m, %c2
+  %o1 = or i32 %o0, 1
+  %row0 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o0)
+  %row1 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o1)
+  %col = lshr i32 %l, 2
+  %off = shl i32 %col, 1
+  %e0 = getelementptr inbounds i8, ptr addrspace(3) %row0, i32 %off
+  %e1 = getelementptr inbounds i8, ptr addrspace(3) %row1, i32 %off
+  %lo = trunc i32 %v to i16
+  %vh = lshr i32 %v, 16
+  %hi = trunc i32 %vh to i16
+  store i16 %lo, ptr addrspace(3) %e0, align 2
+  store i16 %hi, ptr addrspace(3) %e1, align 2
+  ret void
+}
+define linkonce_odr i32 @__wp_movmatrix_trans(i32 %a) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %r = lshr i32 %l, 2
+  %rh = lshr i32 %r, 1
+  %c8 = shl i32 %c, 3
+  %s0 = or i32 %c8, %rh
+  %s1 = add i32 %s0, 4
+  %v0 = call i32 @__wp_warp_fetch(i32 %s0, i32 %a)
+  %v1 = call i32 @__wp_warp_fetch(i32 %s1, i32 %a)
+  %odd = and i32 %r, 1
+  %sh = shl i32 %odd, 4
+  %x0 = lshr i32 %v0, %sh
+  %x1 = lshr i32 %v1, %sh
+  %lo = and i32 %x0, 65535
+  %hi = shl i32 %x1, 16
+  %d = or i32 %lo, %hi
+  ret i32 %d
+}
+; ==== END tensor memory ====
+
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.amdgcn.workitem.id.x()
   ret i32 %r

@@ -453,6 +453,146 @@ declare i32 @llvm.cttz.i32(i32, i1)
 declare void @llvm.nvvm.bar.warp.sync(i32)
 declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
 
+; ---- tensor memory (native cp.async/ldmatrix; kernels-ir/tensor_mem.py) ----
+define linkonce_odr void @__wp_cp_async_ca_4(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n)
+  ret void
+}
+declare void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3), ptr addrspace(1), i32)
+define linkonce_odr void @__wp_cp_async_ca_8(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n)
+  ret void
+}
+declare void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3), ptr addrspace(1), i32)
+define linkonce_odr void @__wp_cp_async_ca_16(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n)
+  ret void
+}
+declare void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3), ptr addrspace(1), i32)
+define linkonce_odr void @__wp_cp_async_cg_16(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n)
+  ret void
+}
+declare void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3), ptr addrspace(1), i32)
+define linkonce_odr void @__wp_cp_async_commit_group() alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.commit.group()
+  ret void
+}
+declare void @llvm.nvvm.cp.async.commit.group()
+define linkonce_odr void @__wp_cp_async_wait_all() alwaysinline convergent nounwind {
+  call void @llvm.nvvm.cp.async.wait.all()
+  ret void
+}
+declare void @llvm.nvvm.cp.async.wait.all()
+declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)
+; Row address supplied by warp lane %o (software stmatrix: sm_90 only natively).
+define linkonce_odr ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o) alwaysinline convergent nounwind {
+  %a = ptrtoint ptr addrspace(3) %p to i64
+  %lo = trunc i64 %a to i32
+  %h = lshr i64 %a, 32
+  %hi = trunc i64 %h to i32
+  %xl = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %lo, i32 %o, i32 31)
+  %xh = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %hi, i32 %o, i32 31)
+  %zl = zext i32 %xl to i64
+  %zh = zext i32 %xh to i64
+  %sh = shl i64 %zh, 32
+  %x = or i64 %zl, %sh
+  %q = inttoptr i64 %x to ptr addrspace(3)
+  ret ptr addrspace(3) %q
+}
+define linkonce_odr i32 @__wp_warp_fetch(i32 %o, i32 %v) alwaysinline convergent nounwind {
+  %x = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 -1, i32 %v, i32 %o, i32 31)
+  ret i32 %x
+}
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+; Fragment register of matrix %i (ldmatrix, §9.7.14.5.15): row laneid/4, columns 2(laneid%4), +1.
+define linkonce_odr i32 @__wp_ldmatrix_frag(ptr addrspace(3) %p, i32 %i) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %r = lshr i32 %l, 2
+  %m = shl i32 %i, 3
+  %o = or i32 %m, %r
+  %row = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o)
+  %c = and i32 %l, 3
+  %off = shl i32 %c, 2
+  %e = getelementptr inbounds i8, ptr addrspace(3) %row, i32 %off
+  %v = load i32, ptr addrspace(3) %e, align 4
+  ret i32 %v
+}
+; .trans: (row 2(laneid%4), column laneid/4) in the low half, (row 2(laneid%4)+1, same column) high.
+define linkonce_odr i32 @__wp_ldmatrix_frag_trans(ptr addrspace(3) %p, i32 %i) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %m = shl i32 %i, 3
+  %c2 = shl i32 %c, 1
+  %o0 = or i32 %m, %c2
+  %o1 = or i32 %o0, 1
+  %row0 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o0)
+  %row1 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o1)
+  %col = lshr i32 %l, 2
+  %off = shl i32 %col, 1
+  %e0 = getelementptr inbounds i8, ptr addrspace(3) %row0, i32 %off
+  %e1 = getelementptr inbounds i8, ptr addrspace(3) %row1, i32 %off
+  %lo = load i16, ptr addrspace(3) %e0, align 2
+  %hi = load i16, ptr addrspace(3) %e1, align 2
+  %lo32 = zext i16 %lo to i32
+  %hi32 = zext i16 %hi to i32
+  %hs = shl i32 %hi32, 16
+  %v = or i32 %lo32, %hs
+  ret i32 %v
+}
+; stmatrix (§9.7.14.5.16): the inverse of ldmatrix (the same element positions, stored).
+define linkonce_odr void @__wp_stmatrix_frag(ptr addrspace(3) %p, i32 %i, i32 %v) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %r = lshr i32 %l, 2
+  %m = shl i32 %i, 3
+  %o = or i32 %m, %r
+  %row = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o)
+  %c = and i32 %l, 3
+  %off = shl i32 %c, 2
+  %e = getelementptr inbounds i8, ptr addrspace(3) %row, i32 %off
+  store i32 %v, ptr addrspace(3) %e, align 4
+  ret void
+}
+define linkonce_odr void @__wp_stmatrix_frag_trans(ptr addrspace(3) %p, i32 %i, i32 %v) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %m = shl i32 %i, 3
+  %c2 = shl i32 %c, 1
+  %o0 = or i32 %m, %c2
+  %o1 = or i32 %o0, 1
+  %row0 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o0)
+  %row1 = call ptr addrspace(3) @__wp_ldm_row(ptr addrspace(3) %p, i32 %o1)
+  %col = lshr i32 %l, 2
+  %off = shl i32 %col, 1
+  %e0 = getelementptr inbounds i8, ptr addrspace(3) %row0, i32 %off
+  %e1 = getelementptr inbounds i8, ptr addrspace(3) %row1, i32 %off
+  %lo = trunc i32 %v to i16
+  %vh = lshr i32 %v, 16
+  %hi = trunc i32 %vh to i16
+  store i16 %lo, ptr addrspace(3) %e0, align 2
+  store i16 %hi, ptr addrspace(3) %e1, align 2
+  ret void
+}
+define linkonce_odr i32 @__wp_movmatrix_trans(i32 %a) alwaysinline convergent nounwind {
+  %l = call i32 @__wp_sreg_laneid()
+  %c = and i32 %l, 3
+  %r = lshr i32 %l, 2
+  %rh = lshr i32 %r, 1
+  %c8 = shl i32 %c, 3
+  %s0 = or i32 %c8, %rh
+  %s1 = add i32 %s0, 4
+  %v0 = call i32 @__wp_warp_fetch(i32 %s0, i32 %a)
+  %v1 = call i32 @__wp_warp_fetch(i32 %s1, i32 %a)
+  %odd = and i32 %r, 1
+  %sh = shl i32 %odd, 4
+  %x0 = lshr i32 %v0, %sh
+  %x1 = lshr i32 %v1, %sh
+  %lo = and i32 %x0, 65535
+  %hi = shl i32 %x1, 16
+  %d = or i32 %lo, %hi
+  ret i32 %d
+}
+
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   ret i32 %r

@@ -165,6 +165,38 @@ fn synth(form: &str) -> Option<String> {
         "redux" => format!("{form} %r1, %r2, %r3;"),
         "activemask" => format!("{form} %r1;"),
         "elect" => format!("{form} %r1|%p1, %r2;"),
+        // cp.async and the matrix forms (src/lower/tensor_mem.rs): every cp-size, src-size
+        // (register and immediate), ignore-src, a cache hint, both cache operators.
+        "cp" if has("wait_group") => format!("{form} 2;"),
+        "cp" if has("commit_group") || has("wait_all") => format!("{form};"),
+        "cp" => {
+            let sp = form.trim_start_matches("cp.async.");
+            [
+                format!("cp.async.ca.{sp} [%d0], [%d1], 4;"),
+                format!("cp.async.ca.{sp} [%d0+8], [%d1+8], 8, %r2;"),
+                format!("cp.async.cg.{sp}.L2::128B [%d0+16], [%d1+16], 16, %r3;"),
+                format!("cp.async.ca.{sp} [%d0+32], [%d1+32], 16, 5;"),
+                format!("cp.async.ca.{sp} [%d0+48], [%d1+48], 16, %p1;"),
+                format!("cp.async.cg.{sp}.L2::cache_hint [%d0+64], [%d1+64], 16, %r4, %d2;"),
+            ]
+            .join("\n\t")
+        }
+        "ldmatrix" | "stmatrix" => {
+            let n = if has("x4") {
+                4
+            } else if has("x2") {
+                2
+            } else {
+                1
+            };
+            let v: Vec<String> = (0..n).map(|i| format!("%r{}", i + 1)).collect();
+            if op == "ldmatrix" {
+                format!("{form} {{{}}}, [%d0];", v.join(", "))
+            } else {
+                format!("{form} [%d0], {{{}}};", v.join(", "))
+            }
+        }
+        "movmatrix" => format!("{form} %r1, %r2;"),
         "mad" | "fma" | "madc" | "mad24" | "sad" => {
             format!("{form} {}, {}, {}, {};", r(1), r(2), r(3), r(4))
         }

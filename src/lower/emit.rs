@@ -25,6 +25,10 @@ use super::ty::{imm, of_ptx, Kind, Ty};
 #[path = "warp.rs"]
 mod warp;
 
+// cp.async and ldmatrix/stmatrix/movmatrix (a child module: it extends `Fx`).
+#[path = "tensor_mem.rs"]
+mod tensor_mem;
+
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
 pub(crate) struct Fail {
@@ -1540,6 +1544,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }
+            O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i)?,
             O::Bar | O::Barrier => self.bar(&mods, ops)?,
             O::Call => self.callinst(i, ops)?,
             O::Brx => {

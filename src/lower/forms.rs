@@ -560,6 +560,24 @@ pub fn supported_forms() -> Vec<String> {
     add("activemask.b32".into());
     add("bar.warp.sync".into());
     add("elect.sync".into());
+    // Asynchronous copies and warp matrix loads/stores (§9.7.9.25, §9.7.14.5.15-17;
+    // src/lower/tensor_mem.rs, kernels-ir/tensor_mem.py). `.ca`/`.cg` and `.L2::*` are not part
+    // of the form; nvcc/CUTLASS write `.x4.trans.m8n8`, the ISA `.m8n8.x4.trans`.
+    for sp in ["shared", "shared::cta"] {
+        add(format!("cp.async.{sp}.global"));
+        for op in ["ldmatrix", "stmatrix"] {
+            for x in ["x1", "x2", "x4"] {
+                for tr in ["", ".trans"] {
+                    add(format!("{op}.sync.m8n8.{x}{tr}.{sp}.b16"));
+                    add(format!("{op}.sync.{x}{tr}.m8n8.{sp}.b16"));
+                }
+            }
+        }
+    }
+    for f in ["commit_group", "wait_group", "wait_all"] {
+        add(format!("cp.async.{f}"));
+    }
+    add("movmatrix.sync.m8n8.trans.b16".into());
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));
     v
