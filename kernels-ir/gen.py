@@ -15,6 +15,7 @@ Every function is `linkonce_odr` so that opt drops the unused ones.
 import pathlib
 
 import wave64
+import mma
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -183,6 +184,7 @@ target triple = "amdgcn-amd-amdhsa"
     A(portable())
     A(wave64.amdgcn_primitives())
     A(wave64.amdgcn_section())
+    A(mma.amdgcn_section())
     # Special registers.
     for c, i in (("x", 0), ("y", 1), ("z", 2)):
         A(f"""define linkonce_odr i32 @__wp_sreg_tid_{c}() {ATTR} {{
@@ -501,6 +503,7 @@ target triple = "nvptx64-nvidia-cuda"
     A = out.append
     A(portable())
     A(wave64.nvptx_section())
+    A(mma.nvptx_section())
     for c in "xyz":
         for reg, intr in (("tid", "tid"), ("ntid", "ntid"), ("ctaid", "ctaid"), ("nctaid", "nctaid")):
             A(f"""define linkonce_odr i32 @__wp_sreg_{reg}_{c}() {ATTR} {{

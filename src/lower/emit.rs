@@ -24,6 +24,8 @@ use super::ty::{imm, of_ptx, Kind, Ty};
 // Warp-level instructions (a child module: it extends `Fx`).
 #[path = "warp.rs"]
 mod warp;
+#[path = "mma.rs"]
+mod mma;
 
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
@@ -1537,6 +1539,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.linev(&[&"fence", &ss, &" ", &ord]);
             }
             O::Bar if has(".warp") => self.warp_inst(i)?,
+            O::Mma => self.mma_inst(i)?,
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }
