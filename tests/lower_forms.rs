@@ -184,13 +184,17 @@ fn synth(form: &str) -> Option<String> {
             } else {
                 ""
             };
-            // Operands loaded and D stored, so that the optimiser keeps the operation.
+            // Operands loaded and D stored (one place per form), so that the optimiser keeps
+            // the operation.
+            let o = 48
+                + 16 * (usize::from(has("m16n8k16")) + 2 * usize::from(has("m16n8k32"))
+                    + 3 * usize::from(has("bf16")));
             format!(
                 "ld.global.v4.u32 {{%r0, %r1, %r2, %r3}}, [%d0];\n\t\
                  ld.global.v4.u32 {{%r4, %r5, %r6, %r7}}, [%d0+16];\n\t\
                  ld.global.v4.f32 {{%f0, %f5, %f6, %f7}}, [%d0+32];\n\t\
                  {f} {{%f1, %f2, %f3, %f4}}, {a}, {b}, {{%f5, %f6, %f7, %f0}}{sp};\n\t\
-                 st.global.v4.f32 [%d0+48], {{%f1, %f2, %f3, %f4}};"
+                 st.global.v4.f32 [%d0+{o}], {{%f1, %f2, %f3, %f4}};"
             )
         }
         "mad" | "fma" | "madc" | "mad24" | "sad" => {
