@@ -133,35 +133,47 @@ def _dense(k, t):
 
 
 def _sparse(t, sel):
-    """mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.t.t.f32 with selector sel."""
+    """mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.t.t.f32 with selector sel.
+
+    Chunk by chunk (k = 4c .. 4c+3), so that only one chunk's A and B values are live (no
+    spills at gfx906's 64-VGPR budget): chunk c of row r (compressed columns 2c, 2c+1) is
+    register r/8 + 2(c/4) of lane 4g + c%4; rows 4c..4c+3 of B column n are register c/2 of
+    lanes 4n + 2(c%2) + {0, 1}."""
     f = Fn()
     g4, bl = _prologue(f)
-    # Compressed A rows: same registers as the dense m16n8k16 A.
-    rows = [_gather(f, [f"%a{j}" for j in (rh, rh + 2)], g4, t, lambda j: 8 * j) for rh in range(2)]
-    cols = [_gather(f, [f"%b{j}" for j in range(4)], bl[c], t, lambda j: 8 * j) for c in range(2)]
     # Metadata of the thread pair (T2sel, T2sel+1) of this group.
     m = []
     for p in range(2):
         src = f.v(f"add i32 {g4}, {2 * sel + p}")
         m.append(f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %e)"))
-    d = []
-    for i in range(4):
-        rh, row, col = i >> 1, rows[i >> 1], cols[i & 1]
-        acc = f"%c{i}"
-        for c in range(8):
-            sh = 16 * rh + 4 * (c % 4)
-            nib = f.v(f"lshr i32 {m[c // 4]}, {sh}")
+    acc = [f"%c{i}" for i in range(4)]
+    for c in range(8):
+        asrc = f.v(f"add i32 {g4}, {c % 4}")
+        arow = []
+        for rh in range(2):
+            x = f.v(f"call i32 @__wp_warp_read(i32 {asrc}, i32 %a{rh + 2 * (c // 4)})")
+            arow.append([_elem(f, x, h, t) for h in range(2)])
+        bcol = []
+        for col in range(2):
+            vals = []
+            for u in range(2):
+                bsrc = f.v(f"add i32 {bl[col]}, {2 * (c % 2) + u}")
+                x = f.v(f"call i32 @__wp_warp_read(i32 {bsrc}, i32 %b{c // 2})")
+                vals += [_elem(f, x, h, t) for h in range(2)]
+            bcol.append(vals)
+        for i in range(4):
+            rh, col = i >> 1, i & 1
+            nib = f.v(f"lshr i32 {m[c // 4]}, {16 * rh + 4 * (c % 4)}")
             for e in range(2):
                 ix = f.v(f"lshr i32 {nib}, {2 * e}")
                 ix = f.v(f"and i32 {ix}, 3")
                 # B[4c + idx][n]: a select over the chunk's four rows.
-                b = col[4 * c + 3]
+                b = bcol[col][3]
                 for q in (2, 1, 0):
                     is_q = f.v(f"icmp eq i32 {ix}, {q}")
-                    b = f.v(f"select i1 {is_q}, float {col[4 * c + q]}, float {b}")
-                acc = f.v(f"call float @llvm.fma.f32(float {row[2 * c + e]}, float {b}, float {acc})")
-        d.append(acc)
-    _ret(f, d)
+                    b = f.v(f"select i1 {is_q}, float {bcol[col][q]}, float {b}")
+                acc[i] = f.v(f"call float @llvm.fma.f32(float {arow[rh][e]}, float {b}, float {acc[i]})")
+    _ret(f, acc)
     params = [f"i32 %a{j}" for j in range(4)] + [f"i32 %b{j}" for j in range(4)]
     params += [f"float %c{i}" for i in range(4)] + ["i32 %e"]
     return (f"define linkonce_odr {{ float, float, float, float }} @__wp_mma_sp_m16n8k32_{t}_s{sel}("

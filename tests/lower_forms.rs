@@ -187,7 +187,8 @@ fn synth(form: &str) -> Option<String> {
             // Operands loaded and D stored (one place per form), so that the optimiser keeps
             // the operation.
             let o = 48
-                + 16 * (usize::from(has("m16n8k16")) + 2 * usize::from(has("m16n8k32"))
+                + 16 * (usize::from(has("m16n8k16"))
+                    + 2 * usize::from(has("m16n8k32"))
                     + 3 * usize::from(has("bf16")));
             format!(
                 "ld.global.v4.u32 {{%r0, %r1, %r2, %r3}}, [%d0];\n\t\

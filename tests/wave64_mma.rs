@@ -112,7 +112,9 @@ fn val(h: u32, mbits: u32) -> f64 {
 /// mma.cu's metadata of 32 random bits: eight valid ordered 2:4 chunk fields.
 fn meta(bits: u32) -> u32 {
     const PAT: [u32; 6] = [0x4, 0x8, 0xC, 0x9, 0xD, 0xE];
-    (0..8).fold(0, |e, k| e | PAT[((bits >> (4 * k)) & 0xF) as usize % 6] << (4 * k))
+    (0..8).fold(0, |e, k| {
+        e | PAT[((bits >> (4 * k)) & 0xF) as usize % 6] << (4 * k)
+    })
 }
 
 /// The PTX ISA result of one case: D for every thread, 4 f32 per thread.
@@ -139,7 +141,11 @@ fn reference(k: usize, sel: usize, a: &[u32], b: &[u32], c: &[u32], e: &[u32]) -
             let na = if k == 8 { 4 } else { 8 };
             for x in 0..na {
                 let row = if k == 8 {
-                    if x < 2 { g } else { g + 8 }
+                    if x < 2 {
+                        g
+                    } else {
+                        g + 8
+                    }
                 } else if x < 2 || (4..6).contains(&x) {
                     g
                 } else {
@@ -262,7 +268,11 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
             let _ = writeln!(wr, "  %v{i} = load {}, ptr %g{i}", tys[i]);
             args.push(format!("{} %v{i}", tys[i]));
         }
-        let _ = writeln!(wr, "  call void @{name}({})\n  ret void\n}}", args.join(", "));
+        let _ = writeln!(
+            wr,
+            "  call void @{name}({})\n  ret void\n}}",
+            args.join(", ")
+        );
     }
     let list: Vec<String> = (0..kernels.len())
         .map(|k| format!("ptr @__wp_host_launch_{k}"))
@@ -286,7 +296,10 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
         inputs.push(dir.join(n));
     }
     let bc = dir.join("linked.bc");
-    run_ok(Command::new(&link).args(&inputs).arg("-o").arg(&bc), "llvm-link");
+    run_ok(
+        Command::new(&link).args(&inputs).arg("-o").arg(&bc),
+        "llvm-link",
+    );
     let inl = dir.join("inlined.bc");
     run_ok(
         Command::new(&opt)
@@ -415,7 +428,10 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
         let _ = writeln!(j, "i32 {} {}", last.offset, job["n"]);
         let jf = dir.join(format!("{case}.s{seed}.job"));
         std::fs::write(&jf, j).unwrap();
-        run_ok(Command::new(&sim).arg(&jf), &format!("sim {case} seed {seed}"));
+        run_ok(
+            Command::new(&sim).arg(&jf),
+            &format!("sim {case} seed {seed}"),
+        );
 
         let rd = |name: &str| -> Vec<u32> {
             let b = bufs.iter().find(|b| b["name"] == name).unwrap();
@@ -446,7 +462,9 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
             .map(|(i, (g, w))| format!("d[{i}] = {} want {w}", f32::from_bits(*g)))
             .collect();
         if !diffs.is_empty() {
-            bad.push(format!("{case} seed {seed} vs the ISA reference: {diffs:?}"));
+            bad.push(format!(
+                "{case} seed {seed} vs the ISA reference: {diffs:?}"
+            ));
         }
         if let Some(h) = expect(case, seed, "d") {
             gpu_checked += 1;
@@ -455,7 +473,12 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
             }
         }
     }
-    assert!(bad.is_empty(), "{}; files in {}", bad.join("\n"), dir.display());
+    assert!(
+        bad.is_empty(),
+        "{}; files in {}",
+        bad.join("\n"),
+        dir.display()
+    );
     assert_eq!(checked, 8 * 3, "every case and seed");
     if gpu.is_some() {
         assert_eq!(gpu_checked, 8 * 3, "every case and seed against the H200");

@@ -22,10 +22,10 @@ use super::sreg;
 use super::ty::{imm, of_ptx, Kind, Ty};
 
 // Warp-level instructions (a child module: it extends `Fx`).
-#[path = "warp.rs"]
-mod warp;
 #[path = "mma.rs"]
 mod mma;
+#[path = "warp.rs"]
+mod warp;
 
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]

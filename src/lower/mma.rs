@@ -97,7 +97,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let sel = match sel {
                 ImmValue::Int(0) | ImmValue::UInt(0) => 0,
                 ImmValue::Int(1) | ImmValue::UInt(1) => 1,
-                _ => return fail(&form, "sparsity selector for m16n8k32 .f16/.bf16 must be 0 or 1"),
+                _ => {
+                    return fail(
+                        &form,
+                        "sparsity selector for m16n8k32 .f16/.bf16 must be 0 or 1",
+                    )
+                }
             };
             format!("__wp_mma_sp_m16n8k32_{t}_s{sel}")
         } else {
