@@ -593,6 +593,52 @@ define linkonce_odr i32 @__wp_movmatrix_trans(i32 %a) alwaysinline convergent no
   ret i32 %d
 }
 
+; ---- mma / mma.sp (native; kernels-ir/mma.py) ----
+define linkonce_odr { float, float, float, float } @__wp_mma_m16n8k8_f16(i32 %a0, i32 %a1, i32 %b0, float %c0, float %c1, float %c2, float %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %r = call { float, float, float, float } @llvm.nvvm.mma.m16n8k8.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, float %c0, float %c1, float %c2, float %c3)
+  ret { float, float, float, float } %r
+}
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k8.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, float, float, float, float)
+define linkonce_odr { float, float, float, float } @__wp_mma_m16n8k8_bf16(i32 %a0, i32 %a1, i32 %b0, float %c0, float %c1, float %c2, float %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } @llvm.nvvm.mma.m16n8k8.row.col.bf16(i32 %a0, i32 %a1, i32 %b0, float %c0, float %c1, float %c2, float %c3)
+  ret { float, float, float, float } %r
+}
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k8.row.col.bf16(i32, i32, i32, float, float, float, float)
+define linkonce_odr { float, float, float, float } @__wp_mma_m16n8k16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %r = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %hb0, <2 x half> %hb1, float %c0, float %c1, float %c2, float %c3)
+  ret { float, float, float, float } %r
+}
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float)
+define linkonce_odr { float, float, float, float } @__wp_mma_m16n8k16_bf16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3)
+  ret { float, float, float, float } %r
+}
+declare { float, float, float, float } @llvm.nvvm.mma.m16n8k16.row.col.bf16(i32, i32, i32, i32, i32, i32, float, float, float, float)
+define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_f16_s0(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } asm sideeffect "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9,$10,$11}, {$12,$13,$14,$15}, $16, 0;", "=f,=f,=f,=f,r,r,r,r,r,r,r,r,f,f,f,f,r"(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e)
+  ret { float, float, float, float } %r
+}
+define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_f16_s1(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } asm sideeffect "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9,$10,$11}, {$12,$13,$14,$15}, $16, 1;", "=f,=f,=f,=f,r,r,r,r,r,r,r,r,f,f,f,f,r"(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e)
+  ret { float, float, float, float } %r
+}
+define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_bf16_s0(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } asm sideeffect "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9,$10,$11}, {$12,$13,$14,$15}, $16, 0;", "=f,=f,=f,=f,r,r,r,r,r,r,r,r,f,f,f,f,r"(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e)
+  ret { float, float, float, float } %r
+}
+define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_bf16_s1(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float } asm sideeffect "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9,$10,$11}, {$12,$13,$14,$15}, $16, 1;", "=f,=f,=f,=f,r,r,r,r,r,r,r,r,f,f,f,f,r"(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e)
+  ret { float, float, float, float } %r
+}
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   ret i32 %r

@@ -237,9 +237,16 @@ pub fn check_amdgcn(t: &Tools, co: &Path, lm: &LoweredModule) -> Vec<String> {
 /// llc for nvptx64 sm_80, then ptxas; returns the PTX text.
 pub fn build_nvptx(t: &Tools, opt: &Path, dir: &Path, tag: &str) -> Result<String, String> {
     let ptx = dir.join(format!("{tag}.sm_80.ptx"));
+    // As src/build/mod.rs: a module using mma.sp needs PTX ISA 8.5.
+    let ir = std::fs::read(dir.join(format!("{tag}.ll"))).unwrap_or_default();
+    let mattr = if ir.windows(12).any(|w| w == b"__wp_mma_sp_") {
+        "-mattr=+ptx85"
+    } else {
+        "-mattr="
+    };
     tool(
         Command::new(&t.llc)
-            .args(["-march=nvptx64", "-mcpu=sm_80", "-O3"])
+            .args(["-march=nvptx64", "-mcpu=sm_80", "-O3", mattr])
             .arg(opt)
             .arg("-o")
             .arg(&ptx),

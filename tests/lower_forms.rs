@@ -197,6 +197,39 @@ fn synth(form: &str) -> Option<String> {
             }
         }
         "movmatrix" => format!("{form} %r1, %r2;"),
+        // Matrix multiply-accumulate (src/lower/mma.rs): `form_of` drops `.aligned`.
+        "mma" => {
+            let f = form.replacen(".sync", ".sync.aligned", 1);
+            let (a, b) = if has("m16n8k8") {
+                ("{%r1, %r2}", "{%r3}")
+            } else if has("m16n8k16") {
+                ("{%r1, %r2, %r3, %r4}", "{%r5, %r6}")
+            } else {
+                ("{%r1, %r2, %r3, %r4}", "{%r5, %r6, %r7, %r0}")
+            };
+            let sp = if has("sp::ordered_metadata") {
+                if has("bf16") {
+                    ", %r2, 1"
+                } else {
+                    ", %r2, 0"
+                }
+            } else {
+                ""
+            };
+            // Operands loaded and D stored (one place per form), so that the optimiser keeps
+            // the operation.
+            let o = 48
+                + 16 * (usize::from(has("m16n8k16"))
+                    + 2 * usize::from(has("m16n8k32"))
+                    + 3 * usize::from(has("bf16")));
+            format!(
+                "ld.global.v4.u32 {{%r0, %r1, %r2, %r3}}, [%d0];\n\t\
+                 ld.global.v4.u32 {{%r4, %r5, %r6, %r7}}, [%d0+16];\n\t\
+                 ld.global.v4.f32 {{%f0, %f5, %f6, %f7}}, [%d0+32];\n\t\
+                 {f} {{%f1, %f2, %f3, %f4}}, {a}, {b}, {{%f5, %f6, %f7, %f0}}{sp};\n\t\
+                 st.global.v4.f32 [%d0+{o}], {{%f1, %f2, %f3, %f4}};"
+            )
+        }
         "mad" | "fma" | "madc" | "mad24" | "sad" => {
             format!("{form} {}, {}, {}, {};", r(1), r(2), r(3), r(4))
         }
@@ -228,8 +261,16 @@ fn every_listed_form_lowers_and_builds() {
     let mut synthesized = 0;
     let mut chunk = Vec::new();
     let mut chunks: Vec<Vec<String>> = Vec::new();
+    // mma forms get a kernel of their own, away from `trap` and `exit`, so that their
+    // results reach memory and the built code really holds them.
+    let mut mma_chunk = Vec::new();
     for f in &forms {
         if let Some(i) = synth(f) {
+            if f.starts_with("mma") {
+                mma_chunk.push(i);
+                synthesized += 1;
+                continue;
+            }
             chunk.push(i);
             synthesized += 1;
             if chunk.len() == 64 {
@@ -238,6 +279,7 @@ fn every_listed_form_lowers_and_builds() {
         }
     }
     chunks.push(chunk);
+    chunks.push(mma_chunk);
     for (k, c) in chunks.iter().enumerate() {
         ptx.push_str(&kernel(&format!("forms_{k}"), c));
     }

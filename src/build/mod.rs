@@ -359,6 +359,7 @@ pub fn build_module(
     } else {
         "ptx"
     };
+    let nv_attr = crate::lower::nvptx_llc_features(&input.lowered.ir);
     let split = partitions(profile, tc, input.lowered, opts.split_bytes);
     let mut linked_done = false;
     let mut objects = Vec::new();
@@ -389,6 +390,8 @@ pub fn build_module(
             ]);
             if family == Family::Amdgcn {
                 args.push("-filetype=obj".into());
+            } else if let Some(f) = nv_attr {
+                args.push(format!("-mattr={f}"));
             }
             args.extend([s(input), "-o".into(), s(output)]);
             Step { tool: llc, args }

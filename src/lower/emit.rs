@@ -22,6 +22,8 @@ use super::sreg;
 use super::ty::{imm, of_ptx, Kind, Ty};
 
 // Warp-level instructions (a child module: it extends `Fx`).
+#[path = "mma.rs"]
+mod mma;
 #[path = "warp.rs"]
 mod warp;
 
@@ -1541,6 +1543,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.linev(&[&"fence", &ss, &" ", &ord]);
             }
             O::Bar if has(".warp") => self.warp_inst(i)?,
+            O::Mma => self.mma_inst(i)?,
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }

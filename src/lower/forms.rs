@@ -578,6 +578,15 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("cp.async.{f}"));
     }
     add("movmatrix.sync.m8n8.trans.b16".into());
+    // Warp-level matrix multiply-accumulate (§9.7.14.5, §9.7.14.6; src/lower/mma.rs).
+    for t in ["f16", "bf16"] {
+        for k in ["m16n8k8", "m16n8k16"] {
+            add(format!("mma.sync.{k}.row.col.f32.{t}.{t}.f32"));
+        }
+        add(format!(
+            "mma.sp::ordered_metadata.sync.m16n8k32.row.col.f32.{t}.{t}.f32"
+        ));
+    }
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));
     v

@@ -22,6 +22,13 @@ mod ty;
 pub use forms::{form_category, supported_forms, supported_forms_table};
 pub use module::{lower_module, lower_ptx, param_layout};
 
+/// The llc `-mattr` a lowered nvptx module needs beyond the default PTX ISA version of
+/// `-mcpu=sm_80` (7.0), or `None`: `+ptx85` when it uses `mma.sp::ordered_metadata` (PTX ISA
+/// 8.5, §9.7.14.6.3), which the support library writes as inline PTX (`kernels-ir/mma.py`).
+pub fn nvptx_llc_features(ir: &str) -> Option<&'static str> {
+    ir.contains("@__wp_mma_sp_").then_some("+ptx85")
+}
+
 /// One kernel parameter as laid out by the PTX `.param` list (PTX ISA 9.x §5.1.6): the
 /// runtime packs `void **args` by these offsets, so the code object's kernel-argument
 /// metadata must reproduce them exactly.
