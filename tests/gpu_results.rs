@@ -268,9 +268,8 @@ fn twin_results_are_complete_and_pass() {
 /// deterministic (`tests/twin_gpu_fixtures.rs` checks two runs give the same bytes), so a
 /// different hash means the lowering, the support library or the toolchain changed since the
 /// GPU run, and the run must be repeated.
-#[test]
-fn twin_results_are_for_the_current_lowering() {
-    let path = gpu_dir().join("results/twin.json");
+fn twin_is_current(fixture: &str, results: &str) {
+    let path = gpu_dir().join(results);
     if !path.exists() && std::env::var("WHEELPORT_GPU_RESULTS_PENDING").as_deref() == Ok("1") {
         eprintln!(
             "PENDING (WHEELPORT_GPU_RESULTS_PENDING=1): {} missing",
@@ -291,14 +290,14 @@ fn twin_results_are_for_the_current_lowering() {
         eprintln!("SKIP twin_results_are_for_the_current_lowering: cuda toolchain incomplete");
         return;
     }
-    let so = gpu_dir().join("twin_fixtures.so");
+    let so = gpu_dir().join(format!("{fixture}.so"));
     let data = std::fs::read(&so).unwrap();
     let lower = |m: &wheelport::ptx::Module<'_>, p: &wheelport::target::Profile| {
         wheelport::lower::lower_module(m, p)
     };
     let (out, report) = wheelport::twin::twin(
         &data,
-        "fixtures/gpu/twin_fixtures.so",
+        &format!("fixtures/gpu/{fixture}.so"),
         p,
         &tc,
         &wheelport::twin::TwinOptions::default(),
@@ -307,7 +306,7 @@ fn twin_results_are_for_the_current_lowering() {
     .unwrap();
     assert!(
         report.complete(),
-        "the twin of twin_fixtures.so is incomplete: {:?}",
+        "the twin of {fixture}.so is incomplete: {:?}",
         report.not_lowered()
     );
     let now: String = Sha256::digest(&out)
@@ -326,11 +325,59 @@ fn twin_results_are_for_the_current_lowering() {
         "{}: the GPU results are for a twin with sha256 {recorded}, but the current lowering \
          makes {now} (llc: {llc}). The lowering, the support library or the toolchain changed \
          since the GPU run: re-run tools/gpu on the H200 (`wheelport ptx twin \
-         fixtures/gpu/twin_fixtures.so -o T.so`, then `tools/gpu/run-on-device.sh \
-         fixtures/gpu/twin_fixtures.so T.so OUT twin`, docs/verification.md) and commit \
-         OUT/results.json as fixtures/gpu/results/twin.json",
+         fixtures/gpu/{fixture}.so -o T.so`, then `tools/gpu/run-on-device.sh \
+         fixtures/gpu/{fixture}.so T.so OUT twin CASES`, docs/verification.md) and commit \
+         OUT/results.json as fixtures/gpu/{results}",
         path.display()
     );
+}
+
+#[test]
+fn twin_results_are_for_the_current_lowering() {
+    twin_is_current("twin_fixtures", "results/twin.json");
+}
+
+/// The same for the issue-5 fixtures: warp-level, async copy and matrix loads, mma.
+#[test]
+fn warp_tensor_mem_and_mma_twin_results_are_for_the_current_lowering() {
+    twin_is_current("warp_fixtures", "results/warp-twin.json");
+    twin_is_current("tensor_mem_fixtures", "results/tensor_mem-twin.json");
+    twin_is_current("mma_fixtures", "results/mma-twin.json");
+}
+
+/// The issue-5 twins' results are complete and pass, and the originals' SASS agrees with the
+/// driver's JIT of NVIDIA's own PTX (ptxjit validation).
+#[test]
+fn issue5_fixture_results_pass() {
+    for (fixture, cases, n) in [
+        ("warp_fixtures", "warp_cases.json", 12),
+        ("tensor_mem_fixtures", "tensor_mem_cases.json", 3),
+        ("mma_fixtures", "mma_cases.json", 8),
+    ] {
+        let stem = fixture.trim_end_matches("_fixtures");
+        assert_eq!(
+            check_results_of(
+                &gpu_dir().join(format!("results/{stem}-twin.json")),
+                "twin",
+                fixture,
+                cases,
+                None,
+            ),
+            n,
+            "{fixture} twin"
+        );
+        assert_eq!(
+            check_results_of(
+                &gpu_dir().join(format!("results/{stem}-ptxjit-validation.json")),
+                "ptxjit-validation",
+                fixture,
+                cases,
+                Some(&gpu_dir().join(format!("{fixture}_ptxjit.so"))),
+            ),
+            n,
+            "{fixture} ptxjit"
+        );
+    }
 }
 
 #[test]
