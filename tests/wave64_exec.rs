@@ -17,9 +17,7 @@ mod wave64_support;
 
 use common::*;
 use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 use wave64_support::*;
 
 #[test]
@@ -51,27 +49,7 @@ fn warp_fixtures_give_the_h200_results_on_simulated_wave64() {
             .unwrap(),
     )
     .unwrap();
-    let expect = |case: &str, seed: u64, buf: &str| -> String {
-        let k = val["kernels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|k| k["case"] == case)
-            .unwrap_or_else(|| panic!("{case} not in the GPU results"));
-        let s = k["seeds"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["seed"] == seed)
-            .unwrap();
-        let o = s["outputs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["name"] == buf)
-            .unwrap();
-        o["orig_sha256"].as_str().unwrap().to_string()
-    };
+    let expect = |case: &str, seed: u64, buf: &str| gpu_sha256(&val, case, seed, buf);
 
     // 7. Run every case and seed.
     let mut checked = 0;
@@ -79,42 +57,8 @@ fn warp_fixtures_give_the_h200_results_on_simulated_wave64() {
     for job in man.as_array().unwrap() {
         let case = job["case"].as_str().unwrap();
         let seed = job["seed"].as_u64().unwrap();
-        let entry = job["entry"].as_str().unwrap();
-        let k = kernels.iter().position(|(n, _)| n == entry).unwrap();
-        let params = &kernels[k].1;
         let bufs = job["bufs"].as_array().unwrap();
-        assert_eq!(job["dyn"], 0);
-        let g = |v: &serde_json::Value, i: usize| v[i].as_u64().unwrap();
-        let mut j = format!(
-            "kernel {k}\ngrid {} {} {}\nblock {} {} {}\nbuffers {}\n",
-            g(&job["grid"], 0),
-            g(&job["grid"], 1),
-            g(&job["grid"], 2),
-            g(&job["block"], 0),
-            g(&job["block"], 1),
-            g(&job["block"], 2),
-            bufs.len()
-        );
-        for b in bufs {
-            let role = if b["role"] == "in" { "in" } else { "out" };
-            let _ = writeln!(j, "{role} {} {}", b["bytes"], b["path"].as_str().unwrap());
-        }
-        // warp.cu's kernels take their buffers in case-table order, then `int n`.
-        assert_eq!(params.len(), bufs.len() + 1, "{case}: parameters");
-        let last = params.last().unwrap();
-        let _ = writeln!(j, "params {}", last.offset + last.size);
-        for (i, p) in params[..bufs.len()].iter().enumerate() {
-            assert_eq!(p.size, 8);
-            let _ = writeln!(j, "ptr {} {i}", p.offset);
-        }
-        assert_eq!(last.size, 4);
-        let _ = writeln!(j, "i32 {} {}", last.offset, job["n"]);
-        let jf = dir.join(format!("{case}.s{seed}.job"));
-        std::fs::write(&jf, j).unwrap();
-        run_ok(
-            Command::new(&sim).arg(&jf),
-            &format!("sim {case} seed {seed}"),
-        );
+        run_job(&dir, &sim, job, &kernels);
         for b in bufs.iter().filter(|b| b["role"] != "in") {
             let name = b["name"].as_str().unwrap();
             let got = std::fs::read(b["path"].as_str().unwrap()).unwrap();

@@ -27,8 +27,6 @@ mod wave64_support;
 
 use common::*;
 use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
-use std::process::Command;
 use wave64_support::*;
 
 const BF16_TRUNC: &str =
@@ -193,26 +191,7 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
         .unwrap(),
     );
     let expect = |case: &str, seed: u64, buf: &str| -> Option<String> {
-        let val = gpu.as_ref()?;
-        let k = val["kernels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|k| k["case"] == case)
-            .unwrap_or_else(|| panic!("{case} not in the GPU results"));
-        let s = k["seeds"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["seed"] == seed)
-            .unwrap();
-        let o = s["outputs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["name"] == buf)
-            .unwrap();
-        Some(o["orig_sha256"].as_str().unwrap().to_string())
+        Some(gpu_sha256(gpu.as_ref()?, case, seed, buf))
     };
 
     // 7. Run every case and seed; compare.
@@ -222,39 +201,8 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
     for job in man.as_array().unwrap() {
         let case = job["case"].as_str().unwrap();
         let seed = job["seed"].as_u64().unwrap();
-        let entry = job["entry"].as_str().unwrap();
-        let k = kernels.iter().position(|(n, _)| n == entry).unwrap();
-        let params = &kernels[k].1;
         let bufs = job["bufs"].as_array().unwrap();
-        let g = |v: &serde_json::Value, i: usize| v[i].as_u64().unwrap();
-        let mut j = format!(
-            "kernel {k}\ngrid {} {} {}\nblock {} {} {}\nbuffers {}\n",
-            g(&job["grid"], 0),
-            g(&job["grid"], 1),
-            g(&job["grid"], 2),
-            g(&job["block"], 0),
-            g(&job["block"], 1),
-            g(&job["block"], 2),
-            bufs.len()
-        );
-        for b in bufs {
-            let role = if b["role"] == "in" { "in" } else { "out" };
-            let _ = writeln!(j, "{role} {} {}", b["bytes"], b["path"].as_str().unwrap());
-        }
-        assert_eq!(params.len(), bufs.len() + 1, "{case}: parameters");
-        let last = params.last().unwrap();
-        let _ = writeln!(j, "params {}", last.offset + last.size);
-        for (i, p) in params[..bufs.len()].iter().enumerate() {
-            assert_eq!(p.size, 8);
-            let _ = writeln!(j, "ptr {} {i}", p.offset);
-        }
-        let _ = writeln!(j, "i32 {} {}", last.offset, job["n"]);
-        let jf = dir.join(format!("{case}.s{seed}.job"));
-        std::fs::write(&jf, j).unwrap();
-        run_ok(
-            Command::new(&sim).arg(&jf),
-            &format!("sim {case} seed {seed}"),
-        );
+        run_job(&dir, &sim, job, &kernels);
 
         let rd = |name: &str| -> Vec<u32> {
             let b = bufs.iter().find(|b| b["name"] == name).unwrap();

@@ -24,8 +24,6 @@ mod wave64_support;
 
 use common::*;
 use sha2::{Digest, Sha256};
-use std::fmt::Write as _;
-use std::process::Command;
 use wave64_support::*;
 
 fn u32s(b: &[u8]) -> Vec<u32> {
@@ -257,30 +255,11 @@ fn tensor_mem_fixtures_match_the_isa_model_on_simulated_wave64() {
         .unwrap(),
     );
     let gpu_sha = |case: &str, seed: u64, buf: &str| -> Option<String> {
-        let v = gpu.as_ref()?;
         // tm_stmatrix (compute_90 PTX) has no GPU case: checked against the host model only.
         if case == "tm_stmatrix" {
             return None;
         }
-        let k = v["kernels"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|k| k["case"] == case)
-            .unwrap_or_else(|| panic!("{case} not in the GPU results"));
-        let s = k["seeds"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|s| s["seed"] == seed)
-            .unwrap();
-        let o = s["outputs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o["name"] == buf)
-            .unwrap();
-        Some(o["orig_sha256"].as_str().unwrap().to_string())
+        Some(gpu_sha256(gpu.as_ref()?, case, seed, buf))
     };
 
     // 7. Run every case and seed.
@@ -290,47 +269,14 @@ fn tensor_mem_fixtures_match_the_isa_model_on_simulated_wave64() {
     for job in man.as_array().unwrap() {
         let case = job["case"].as_str().unwrap();
         let seed = job["seed"].as_u64().unwrap();
-        let entry = job["entry"].as_str().unwrap();
-        let k = kernels.iter().position(|(n, _)| n == entry).unwrap();
-        let params = &kernels[k].1;
         let bufs = job["bufs"].as_array().unwrap();
         let n = job["n"].as_u64().unwrap() as usize;
-        assert_eq!(job["dyn"], 0);
-        let g = |v: &serde_json::Value, i: usize| v[i].as_u64().unwrap();
-        let mut j = format!(
-            "kernel {k}\ngrid {} {} {}\nblock {} {} {}\nbuffers {}\n",
-            g(&job["grid"], 0),
-            g(&job["grid"], 1),
-            g(&job["grid"], 2),
-            g(&job["block"], 0),
-            g(&job["block"], 1),
-            g(&job["block"], 2),
-            bufs.len()
-        );
-        for b in bufs {
-            let role = if b["role"] == "in" { "in" } else { "out" };
-            let _ = writeln!(j, "{role} {} {}", b["bytes"], b["path"].as_str().unwrap());
-        }
-        assert_eq!(params.len(), bufs.len() + 1, "{case}: parameters");
-        let last = params.last().unwrap();
-        let _ = writeln!(j, "params {}", last.offset + last.size);
-        for (i, p) in params[..bufs.len()].iter().enumerate() {
-            assert_eq!(p.size, 8);
-            let _ = writeln!(j, "ptr {} {i}", p.offset);
-        }
-        assert_eq!(last.size, 4);
-        let _ = writeln!(j, "i32 {} {}", last.offset, n);
         let inputs: Vec<Vec<u8>> = bufs
             .iter()
             .filter(|b| b["role"] == "in")
             .map(|b| std::fs::read(b["path"].as_str().unwrap()).unwrap())
             .collect();
-        let jf = dir.join(format!("{case}.s{seed}.job"));
-        std::fs::write(&jf, j).unwrap();
-        run_ok(
-            Command::new(&sim).arg(&jf),
-            &format!("sim {case} seed {seed}"),
-        );
+        run_job(&dir, &sim, job, &kernels);
         let want = match case {
             "tm_ldmatrix" => model_ldmatrix(&inputs[0], &inputs[1], n),
             "tm_movmatrix" => model_movmatrix(&inputs[0], n),

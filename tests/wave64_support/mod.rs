@@ -270,3 +270,71 @@ pub fn harness_inputs(dir: &Path, tools: &Tools, cases: &str) -> serde_json::Val
     assert_eq!(code, 0, "harness inputs: {err}");
     serde_json::from_str(&out).unwrap()
 }
+
+/// Run one job of [`harness_inputs`] on the simulator: the kernel named by its `entry`, its
+/// grid and block, its buffers (inputs read from, outputs written to their files) and the
+/// kernel parameters as the fixtures declare them (the buffers in case-table order as
+/// pointers, then `int n`).
+pub fn run_job(dir: &Path, sim: &Path, job: &serde_json::Value, kernels: &[Kernel]) {
+    let case = job["case"].as_str().unwrap();
+    let seed = job["seed"].as_u64().unwrap();
+    let entry = job["entry"].as_str().unwrap();
+    let k = kernels.iter().position(|(n, _)| n == entry).unwrap();
+    let params = &kernels[k].1;
+    let bufs = job["bufs"].as_array().unwrap();
+    assert_eq!(job["dyn"], 0, "{case}: dynamic shared memory");
+    let g = |v: &serde_json::Value, i: usize| v[i].as_u64().unwrap();
+    let mut j = format!(
+        "kernel {k}\ngrid {} {} {}\nblock {} {} {}\nbuffers {}\n",
+        g(&job["grid"], 0),
+        g(&job["grid"], 1),
+        g(&job["grid"], 2),
+        g(&job["block"], 0),
+        g(&job["block"], 1),
+        g(&job["block"], 2),
+        bufs.len()
+    );
+    for b in bufs {
+        let role = if b["role"] == "in" { "in" } else { "out" };
+        let _ = writeln!(j, "{role} {} {}", b["bytes"], b["path"].as_str().unwrap());
+    }
+    assert_eq!(params.len(), bufs.len() + 1, "{case}: parameters");
+    let last = params.last().unwrap();
+    let _ = writeln!(j, "params {}", last.offset + last.size);
+    for (i, p) in params[..bufs.len()].iter().enumerate() {
+        assert_eq!(p.size, 8, "{case}: buffer parameter {i}");
+        let _ = writeln!(j, "ptr {} {i}", p.offset);
+    }
+    assert_eq!(last.size, 4, "{case}: `int n`");
+    let _ = writeln!(j, "i32 {} {}", last.offset, job["n"]);
+    let jf = dir.join(format!("{case}.s{seed}.job"));
+    std::fs::write(&jf, j).unwrap();
+    run_ok(
+        Command::new(sim).arg(&jf),
+        &format!("sim {case} seed {seed}"),
+    );
+}
+
+/// The SHA-256 the original binary gave for output `buf` of `case` and `seed` in a GPU
+/// results file (`tools/gpu/harness.py compare`, `orig_sha256`).
+pub fn gpu_sha256(results: &serde_json::Value, case: &str, seed: u64, buf: &str) -> String {
+    let k = results["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["case"] == case)
+        .unwrap_or_else(|| panic!("{case} not in the GPU results"));
+    let s = k["seeds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["seed"] == seed)
+        .unwrap_or_else(|| panic!("{case}: seed {seed} not in the GPU results"));
+    let o = s["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == buf)
+        .unwrap_or_else(|| panic!("{case} seed {seed}: output {buf} not in the GPU results"));
+    o["orig_sha256"].as_str().unwrap().to_string()
+}
