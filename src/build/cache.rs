@@ -48,7 +48,7 @@ impl Cache {
     /// Store `bytes` under `key` atomically (temporary file + rename).
     ///
     /// # Errors
-    /// [`crate::ErrorKind::Io`] naming the cache path when the directory cannot be created or
+    /// [`crate::error::ErrorKind::Io`] naming the cache path when the directory cannot be created or
     /// the file cannot be written.
     pub fn put(&self, key: &str, ext: &str, bytes: &[u8]) -> Result<()> {
         let path = self.path(key, ext);

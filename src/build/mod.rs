@@ -73,7 +73,7 @@ pub struct BuildOptions {
     /// The cache, or `None` to always build.
     pub cache: Option<Cache>,
     /// IR bytes per partition when an amdgcn module is split with `llvm-split`
-    /// ([`partitions`]); `None` is [`SPLIT_BYTES`], `Some(usize::MAX)` builds every module
+    /// (see the module docs); `None` is [`SPLIT_BYTES`], `Some(usize::MAX)` builds every module
     /// whole.
     pub split_bytes: Option<usize>,
 }
@@ -213,7 +213,7 @@ struct Step<'t> {
     args: Vec<String>,
 }
 
-/// IR text per partition above which an amdgcn module is split ([`partitions`]).
+/// IR text per partition above which an amdgcn module is split (see the module docs).
 pub const SPLIT_BYTES: usize = 5 << 20;
 /// At most this many partitions.
 pub const SPLIT_MAX: usize = 8;

@@ -12,7 +12,7 @@
 //!
 //! IDs are `<kind>-<triple>[-<target id>]`: `host-x86_64-unknown-linux-gnu` (first, empty)
 //! and `hipv4-amdgcn-amd-amdhsa--gfx906`. Code objects are aligned to [`HIP_BUNDLE_ALIGN`]
-//! (clang's `HIPCodeObjectAlign`). [`write`] produces the same bytes as
+//! (clang's `HIPCodeObjectAlign`). [`write()`] produces the same bytes as
 //! `clang-offload-bundler -type=o -bundle-align=4096` for the same inputs (checked in the
 //! tests against LLVM 14's tool). `__hipRegisterFatBinary` receives only a pointer, so the
 //! runtime computes the size from the entries (offset + size, maximised).

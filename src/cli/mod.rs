@@ -276,7 +276,7 @@ pub enum PtxCommand {
         /// Architectures, comma-separated (default: the profile's, e.g. gfx906 or sm_80).
         #[arg(long, value_delimiter = ',')]
         offload_arch: Vec<String>,
-        /// What to write: `llvm` (<stem>.ll) or `obj` (<stem>-<arch>.co, or <stem>.ptx for
+        /// What to write: `llvm` (`<stem>.ll`) or `obj` (`<stem>-<arch>.co`, or `<stem>.ptx` for
         /// cuda).
         #[arg(long, value_enum, default_value = "llvm")]
         emit: EmitKind,

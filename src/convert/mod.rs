@@ -11,7 +11,7 @@
 //! 2. **read** (parallel over the shared objects, rayon) — each `.so` member is spooled to an
 //!    anonymous temporary file and mapped, its bytes checked against RECORD, and inspected
 //!    ([`crate::inspect::inspect_shared_object`]): kernels with their status, the relink plan
-//!    ([`crate::relink::plan`]).
+//!    ([`crate::relink::plan()`]).
 //! 3. **device** — the [`device::DeviceBuilder`] builds code for the kernels with PTX.
 //! 4. **policy** — every kernel is translated or not; by default one not translated stops
 //!    the run before anything is written, `--allow-partial` goes on, `--strict` also stops on

@@ -5,7 +5,7 @@
 //!   never panics and never drops a function: a function with an error becomes a
 //!   [`Directive::Invalid`] entry (name, position, reasons, raw text) and the rest of the module
 //!   still parses.
-//! * [`print`] writes a module back as PTX; `parse(print(m)) == m` (positions excluded) and the
+//! * [`print()`] writes a module back as PTX; `parse(print(m)) == m` (positions excluded) and the
 //!   output is accepted by `ptxas` for the module's `.target`.
 //! * [`analysis`] lists, per kernel, the instruction forms used and which of them the lowering
 //!   supports (`kernels-ir/supported-forms.txt`).

@@ -72,7 +72,7 @@ impl fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 impl From<TableError> for crate::Error {
-    /// An [`crate::ErrorKind::Input`] error for the same file; the line goes into the
+    /// An [`crate::error::ErrorKind::Input`] error for the same file; the line goes into the
     /// message (`line N: ...`).
     fn from(e: TableError) -> Self {
         let msg = match e.line {

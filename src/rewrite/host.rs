@@ -92,7 +92,7 @@ pub struct HostRewrite {
 ///
 /// # Errors
 /// As [`crate::elf::scan()`] and [`super::rewrite`] (a layout that cannot be made is refused,
-/// nothing is returned); [`crate::ErrorKind::Fatbin`] for a corrupt fatbin container.
+/// nothing is returned); [`crate::error::ErrorKind::Fatbin`] for a corrupt fatbin container.
 pub fn rewrite_host(
     data: &[u8],
     file: &str,
