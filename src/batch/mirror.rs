@@ -37,23 +37,9 @@ pub struct Dist {
     pub index_sha256: Option<String>,
 }
 
-/// PEP 503 name normalization: runs of `-`, `_`, `.` become one `-`, then lower-case.
-pub fn normalize(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut sep = false;
-    for c in name.chars() {
-        if matches!(c, '-' | '_' | '.') {
-            sep = true;
-        } else {
-            if sep && !out.is_empty() {
-                out.push('-');
-            }
-            sep = false;
-            out.extend(c.to_lowercase());
-        }
-    }
-    out
-}
+/// PEP 503 name normalization (runs of `-`, `_`, `.` become one `-`, then lower-case); the one
+/// implementation lives in [`crate::wheel::requirements::normalize`].
+pub use crate::wheel::requirements::normalize;
 
 /// Name and version from a distribution file name, or `None` when it is neither a wheel nor
 /// an sdist.
