@@ -33,6 +33,9 @@
  * and the torch rows (c10::cuda stream functions, at::cuda::getCurrentDeviceProperties).
  * Every shim row of relink-tables/{dtk,rocm} has its symbol here (tests/relink_rewrite.rs).
  *
+ * cudaLaunchKernelExC (layouts equal, result translated) and torch_c10_cuda_check_msg (its code
+ * translated to HIP for ROCm torch) are shims too.
+ *
  * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers.
  * errors.tsv says where they differ: HIP 912/911 are CUDA 18/20 (and CUDA's own 912/911 are
  * cudaErrorInvalidClusterSize/ExternalDevice), HIP 1054 is CUDA 912, and HIP 202, 916,
@@ -108,8 +111,26 @@ static hipError_t wp_hip_error(int e) {
     return e;
 }
 
-const char *wpcuGetErrorString(int e) { return hipGetErrorString(wp_hip_error(e)); }
-const char *wpcuGetErrorName(int e) { return hipGetErrorName(wp_hip_error(e)); }
+/* The CUDA name of a cudaError_t with no hipError_t counterpart (errors.tsv, hip '-'),
+ * else NULL. */
+static const char *wp_cuda_only_name(int e) {
+    for (size_t i = 0; i < WP_N(wp_cuda_only_errors); i++)
+        if (wp_cuda_only_errors[i].cuda == e) return wp_cuda_only_errors[i].name;
+    return NULL;
+}
+
+/* cudaGetErrorString/Name(cudaError_t): a code HIP also has is described by HIP (after
+ * translation, so CUDA 18 reads as HIP's InvalidTexture, not HIP's 18); a CUDA-only code (HIP
+ * would describe another error or none under that number, e.g. CUDA 911 ExternalDevice is HIP
+ * 911 InvalidChannelDescriptor) is named by its CUDA enumerator. */
+const char *wpcuGetErrorString(int e) {
+    const char *n = wp_cuda_only_name(e);
+    return n ? n : hipGetErrorString(wp_hip_error(e));
+}
+const char *wpcuGetErrorName(int e) {
+    const char *n = wp_cuda_only_name(e);
+    return n ? n : hipGetErrorName(wp_hip_error(e));
+}
 int wpcuGetLastError(void) { return wp_cuda_error(hipGetLastError()); }
 int wpcuPeekAtLastError(void) { return wp_cuda_error(hipPeekAtLastError()); }
 
@@ -407,6 +428,25 @@ void __wpcuRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
  * (SASS-only) module is not. */
 char __wpcuInitModule(void **handle) { return handle != wp_skipped_module && handle != NULL; }
 
+/* cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+ * -> hipLaunchKernelExC(const hipLaunchConfig_t *, const void *, void **) (HIP >= 6.2 headers;
+ * looked up at first call, so a runtime without it loads and answers cudaErrorNotSupported).
+ * The config is passed unchanged: cudaLaunchConfig_t and hipLaunchConfig_t have the same
+ * layout (56 bytes: gridDim 0, blockDim 12, dynamicSmemBytes 24, stream 32, attrs 40,
+ * numAttrs 48) and so do cudaLaunchAttribute and hipLaunchAttribute (72 bytes: id 0, val 8);
+ * the attribute IDs HIP defines carry CUDA's numbers (shims/hip/tables/launch.tsv, checked
+ * against CUDA's driver_types.h by tests/shim.rs). An ID HIP lacks (e.g. 6,
+ * ProgrammaticStreamSerialization) is rejected by HIP, not dropped. What a rename could not
+ * do is the result: hipErrorInvalidClusterSize is 1054 in HIP and 912 in CUDA, so the code is
+ * translated (errors.tsv). */
+int wpcuLaunchKernelExC(const void *config, const void *func, void **args) {
+    typedef hipError_t (*fn_t)(const void *, const void *, void **);
+    WP_LAZY(fn_t, fn, "hipLaunchKernelExC")
+    if (!config) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(config, func, args));
+}
+
 /* ---- torch (relink-tables/<target>/torch.tsv shim rows) ----
  * c10::cuda::CUDAStream wraps c10::Stream {Device {DeviceType type_ (int8_t), DeviceIndex
  * index_ (int8_t)}, StreamId id_ (int64_t)}: 16 bytes, trivially copyable, so returned and
@@ -521,4 +561,21 @@ struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void) {
         abort();
     }
     return out;
+}
+
+/* ---- torch stable ABI ----
+ * torch_c10_cuda_check_msg(int32_t err, const char *file, const char *func, uint32_t line,
+ * bool include_device_assertions, char **error_msg) (torch/csrc/stable/c/shim.h): ROCm
+ * PyTorch exports it under the same name from libtorch_hip.so, but there it calls
+ * c10::hip::c10_hip_check_implementation, which reads `err` as a hipError_t. The CUDA caller
+ * passes a cudaError_t (STD_CUDA_CHECK in torch/csrc/stable/macros.h), so the code is
+ * translated first (errors.tsv); a CUDA-only code is passed as hipErrorUnknown (999) so that
+ * torch still raises. Returns AOTITorchError (int32_t). */
+int32_t torch_c10_wpcu_check_msg(int32_t err, const char *file, const char *func, uint32_t line,
+                                 _Bool device_assertions, char **error_msg) {
+    typedef int32_t (*fn_t)(int32_t, const char *, const char *, uint32_t, _Bool, char **);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_TORCH_HIP, "torch_c10_cuda_check_msg");
+    int32_t h = err == 0 ? 0 : (wp_cuda_only_name(err) ? WP_CUDA_ERROR_UNKNOWN : wp_hip_error(err));
+    return fn(h, file, func, line, device_assertions, error_msg);
 }

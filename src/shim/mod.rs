@@ -37,7 +37,9 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
                 .iter()
                 .any(|p| name.starts_with(p));
             let mangled = name.starts_with("_Z") && name.contains("wpcu");
-            (c_name || mangled).then_some(name)
+            // Unmangled torch stable-ABI C names (torch_c10_cuda_check_msg -> torch_c10_wpcu_...).
+            let torch_c = name.starts_with("torch_") && name.contains("_wpcu_");
+            (c_name || mangled || torch_c).then_some(name)
         })
         .collect()
 }

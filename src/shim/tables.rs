@@ -30,6 +30,15 @@ pub const CUBLAS_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/cublas_e
 /// `driver_entry.tsv`: `cuda_name hip_name` (CUDA driver API function → HIP function).
 pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_entry.tsv");
 
+/// `launch.tsv`: `cudaLaunchConfig_t`/`cudaLaunchAttribute` offsets and sizes and
+/// `cudaLaunchAttributeID` values against HIP's (CUDA 13.5 `driver_types.h`, HIP's
+/// `hip_runtime_api.h` excerpt in `shims/hip/headers/`); equal on every paired row, which is
+/// why `wpcuLaunchKernelExC` passes the config through.
+pub const LAUNCH_TSV: &str = include_str!("../../shims/hip/tables/launch.tsv");
+/// HIP header excerpt (MIT, provenance in its header) that tests compile to check
+/// `errors.tsv` and `launch.tsv`.
+pub const HIP_HEADER_EXCERPT: &str =
+    include_str!("../../shims/hip/headers/hip_runtime_api_excerpt.h");
 /// `structs.tsv`: `struct field ctype count offset size` for `cudaFuncAttributes`,
 /// `cudaPointerAttributes` (CUDA 12.9, gcc) and `hipFuncAttributes`, `hipPointerAttribute_t`
 /// (field order of `cyhip.pxd`, offsets measured on the binding, `?` where it cannot); each
@@ -111,6 +120,17 @@ pub fn device_prop_copies() -> Vec<(String, String)> {
 pub fn value_pairs(tsv: &str) -> Vec<(i64, i64)> {
     rows(tsv)
         .filter_map(|r| Some((r[1].parse().ok()?, r[3].parse().ok()?)))
+        .collect()
+}
+
+/// `(cuda value, cuda name)` of every `cudaError_t` enumerator of `errors.tsv` that has no
+/// `hipError_t` counterpart (hip columns `-`): the shim names these itself, since HIP may use
+/// the same number for another error (CUDA 911 cudaErrorExternalDevice, HIP 911
+/// hipErrorInvalidChannelDescriptor).
+pub fn cuda_only_errors() -> Vec<(i64, String)> {
+    rows(ERRORS_TSV)
+        .filter(|r| r[2] == "-" && r[3] == "-")
+        .filter_map(|r| Some((r[1].parse().ok()?, r[0].to_string())))
         .collect()
 }
 
@@ -259,6 +279,12 @@ pub fn c_header() -> String {
     }
     o.push('\n');
     pair_table(&mut o, "wp_error_pairs", &value_pairs(ERRORS_TSV));
+    o.push_str("struct wp_named { int cuda; const char *name; };\n");
+    o.push_str("static const struct wp_named wp_cuda_only_errors[] = {\n");
+    for (v, n) in cuda_only_errors() {
+        let _ = writeln!(o, "    {{{v}, \"{n}\"}},");
+    }
+    o.push_str("};\n");
     pair_table(&mut o, "wp_attr_pairs", &value_pairs(DEVICE_ATTR_TSV));
     pair_table(
         &mut o,
