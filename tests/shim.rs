@@ -503,7 +503,7 @@ fn shim_translates_against_a_recording_runtime() {
         "copies": copies,
         "attrs": [val("cudaDevAttrMultiProcessorCount", tables::DEVICE_ATTR_TSV), val("cudaDevAttrMaxSharedMemoryPerBlockOptin", tables::DEVICE_ATTR_TSV)],
         "errors_in": [val("cudaErrorInvalidTexture", tables::ERRORS_TSV), val("cudaErrorMemoryAllocation", tables::ERRORS_TSV), 1052],
-        "hip_errors": [912, 911, 2, 1052, 0],
+        "hip_errors": [912, 911, 2, 1052, 0, 1054, 4242],
         "op_t": blas("CUBLAS_OP_T"),
         "op_n": blas("CUBLAS_OP_N"),
     });
@@ -557,10 +557,20 @@ fn shim_translates_against_a_recording_runtime() {
         got["error_to_hip"],
         serde_json::json!([912, 912, 2, 2, 1052, 1052])
     );
-    // HIP 912 -> CUDA 18, 911 -> 20, 2 -> 2, HIP-only 1052 -> cudaErrorUnknown 999, 0 -> 0.
+    // HIP 912 -> CUDA 18, 911 -> 20, 2 -> 2; HIP-only 1052 keeps its number (CUDA has no
+    // 1052, and a renamed call returns it unchanged too); 0 -> 0; 1054 -> CUDA 912; a number
+    // in neither header -> cudaErrorUnknown 999.
     assert_eq!(
         got["error_to_cuda"],
-        serde_json::json!([[18, 18], [20, 20], [2, 2], [999, 999], [0, 0]])
+        serde_json::json!([
+            [18, 18],
+            [20, 20],
+            [2, 2],
+            [1052, 1052],
+            [0, 0],
+            [912, 912],
+            [999, 999]
+        ])
     );
     // HIPF wrapper: registered, its function/var/unregister forwarded once; the CUDA-magic
     // wrapper reached nothing.

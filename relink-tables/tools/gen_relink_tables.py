@@ -170,9 +170,9 @@ CUDART_HIP = {
     "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPointByVersion (reference §4 row 11)"),
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API; no HIP counterpart"),
     "cudaEventElapsedTime_v2": ("unsupported", "-", "not in HIP's headers (rocm-bindings-hip); hipEventElapsedTime may serve if the CUDA 12.8 _v2 semantics allow: " + V),
-    "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20 are HIP 912/911) before the call; a HIP-only code passes through (reference §4 row 3)"),
+    "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20/912 are HIP 912/911/1054) before the call; a HIP-only code passes through; a CUDA-only code (e.g. 911 cudaErrorExternalDevice) is named by its CUDA enumerator (reference §4 row 3)"),
     "cudaGetErrorName": ("shim", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
-    "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes become cudaErrorUnknown)"),
+    "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes keep their number, as renamed calls return them)"),
     "cudaPeekAtLastError": ("shim", "hipPeekAtLastError", "as cudaGetLastError"),
     "cudaLaunchKernelExC": ("shim", "hipLaunchKernelExC", "cudaLaunchConfig_t/hipLaunchConfig_t (56 B) and cudaLaunchAttribute/hipLaunchAttribute (72 B) have the same layout and HIP's attribute IDs carry CUDA's numbers (shims/hip/tables/launch.tsv, checked by tests/shim.rs against driver_types.h); a shim because the result needs translating (hipErrorInvalidClusterSize 1054 = cudaErrorInvalidClusterSize 912) and because hipLaunchKernelExC is absent from HIP before 6.2 (looked up at first call; missing -> cudaErrorNotSupported); in DTK: " + V),
     "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
@@ -194,6 +194,11 @@ CUDART_MUSA = {
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API"),
 }
 MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
+# Renamed calls whose HIP function can answer a code HIP numbers differently from CUDA
+# (hipErrorInvalidChannelDescriptor 911 = CUDA 20, hipErrorInvalidTexture 912 = CUDA 18,
+# hipErrorInvalidClusterSize 1054 = CUDA 912; shims/hip/tables/errors.tsv).
+CODE_GAP_RE = re.compile(r"Texture|Surface|Array|ChannelDesc|Mipmapped|Cluster")
+CODE_GAP_NOTE = "; result not translated: HIP may answer 911/912/1054, which CUDA numbers 20/18/912 (shims/hip/tables/errors.tsv)"
 HIP_GRAPHICS_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Graphics.*Egl|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
 
 
@@ -514,6 +519,8 @@ def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
         else:
             tname, tlib, v = "-", "-", "-"
         verify = kind == "rename" or (kind == "shim" and via != "-")
+        if kind == "rename" and CODE_GAP_RE.search(sym) and sym != "cudaCreateChannelDesc":
+            note += CODE_GAP_NOTE
         rows.append((sym, "libcudart.so.12", kind, tname, tlib, v, note + usage + (dtk_note if verify else "")))
     return rows
 

@@ -285,6 +285,11 @@ pub fn c_header() -> String {
         let _ = writeln!(o, "    {{{v}, \"{n}\"}},");
     }
     o.push_str("};\n");
+    o.push_str("static const int wp_hip_only_errors[] = {");
+    for r in rows(ERRORS_TSV).filter(|r| r[0] == "-" && r[1] == "-") {
+        let _ = write!(o, "{}, ", r[3]);
+    }
+    o.push_str("};\n");
     pair_table(&mut o, "wp_attr_pairs", &value_pairs(DEVICE_ATTR_TSV));
     pair_table(
         &mut o,
