@@ -94,6 +94,13 @@ int hipLaunchKernelExC(const void *cfg, const void *f, void **args) {
     rec[0] = (long)cfg; rec[1] = ((const unsigned *)cfg)[0] * 1000 + ((const unsigned *)cfg)[3];
     return 1054;
 }
+/* 9 parameters, 3 of them on the stack; answers the code given as `kind`. */
+int hipMemcpy2DToArrayAsync(void *dst, size_t w, size_t h, const void *src, size_t sp, size_t width,
+                            size_t height, int kind, void *stream) {
+    rec[4] = (long)dst * 100000000L + (long)w * 10000000L + (long)h * 1000000L + (long)src * 100000L
+           + (long)sp * 10000L + (long)width * 1000L + (long)height * 100L + (long)stream;
+    return kind;
+}
 /* ROCm torch's torch_c10_cuda_check_msg reads the code as hipError_t. */
 int torch_c10_cuda_check_msg(int err, const char *file, const char *fn, unsigned line, _Bool da, char **msg) {
     rec[2] = err; rec[3] = line; *msg = 0; return 0;
@@ -1122,6 +1129,21 @@ out["string_912"] = shim.wpcuGetErrorString(912).decode()
 out["hip_of_912"] = rt.recorded(1)
 out["name_18"] = shim.wpcuGetErrorName(18).decode()
 out["hip_of_18"] = rt.recorded(1)
+f = shim.wpcuMemcpy2DToArrayAsync
+f.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+              ctypes.c_size_t, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+thunk = []
+for code in (0, 912, 911, 1054, 1052, 2):
+    r = f(1, 2, 3, 4, 5, 6, 7, code, 9)
+    thunk.append([r, rt.recorded(4)])
+out["thunk"] = thunk
+out["thunk_missing"] = shim.wpcuFreeMipmappedArray(None)
+# The thunk works from another thread too (its return-address stack is per thread).
+import threading
+res = []
+t = threading.Thread(target=lambda: res.append(f(1, 2, 3, 4, 5, 6, 7, 912, 9)))
+t.start(); t.join()
+out["thunk_thread"] = res
 print(json.dumps(out))
 "#;
 
@@ -1166,4 +1188,62 @@ fn launch_ex_and_torch_check_translate_codes() {
     assert_eq!(got["hip_of_912"], 1054);
     assert_eq!(got["name_18"], "N");
     assert_eq!(got["hip_of_18"], 912);
+    // Code thunk: all nine arguments (three on the stack) arrive; HIP 912/911/1054 come back
+    // as CUDA 18/20/912, HIP-only 1052 keeps its number, 0 and 2 are equal in both.
+    let args = 123_456_709i64;
+    assert_eq!(
+        got["thunk"],
+        serde_json::json!([
+            [0, args],
+            [18, args],
+            [20, args],
+            [912, args],
+            [1052, args],
+            [2, args]
+        ])
+    );
+    assert_eq!(
+        got["thunk_missing"], 801,
+        "no hipFreeMipmappedArray: cudaErrorNotSupported"
+    );
+    assert_eq!(got["thunk_thread"], serde_json::json!([18]));
+}
+
+/// Every code thunk forwards to the HIP function its relink rows name, and its CUDA function
+/// returns `cudaError_t` (CUDA 13.5's `cuda_runtime_api.h`), the one result it translates.
+#[test]
+fn code_thunks_are_error_returning_table_rows() {
+    let thunks: Vec<Vec<&str>> = tables::rows(tables::CODE_THUNKS_TSV).collect();
+    assert_eq!(thunks.len(), 33);
+    for t in [Target::Dtk, Target::Rocm] {
+        let table = load_builtin(t).unwrap();
+        for r in &thunks {
+            let row = table
+                .symbols()
+                .iter()
+                .find(|x| x.cuda_name == r[0])
+                .unwrap();
+            assert_eq!(row.kind, Kind::Shim, "{t} {}", r[0]);
+            assert_eq!(row.target_name.as_deref(), Some(r[1]));
+            assert_eq!(row.via.as_deref(), Some(r[2]), "{t} {}", r[0]);
+        }
+    }
+    let Some(inc) = cuda13_include() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI: CUDA 13.5 include/ (next to nvcc) is missing");
+        }
+        eprintln!("SKIP (code thunk return types): no CUDA include/ next to nvcc");
+        return;
+    };
+    let api = std::fs::read_to_string(inc.join("cuda_runtime_api.h")).unwrap();
+    for r in &thunks {
+        let base = r[0]
+            .strip_suffix("_ptsz")
+            .or_else(|| r[0].strip_suffix("_ptds"))
+            .unwrap_or(r[0]);
+        assert!(
+            api.contains(&format!("cudaError_t CUDARTAPI {base}(")),
+            "{base} does not return cudaError_t in cuda_runtime_api.h"
+        );
+    }
 }

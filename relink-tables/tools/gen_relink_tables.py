@@ -198,7 +198,7 @@ MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Eve
 # (hipErrorInvalidChannelDescriptor 911 = CUDA 20, hipErrorInvalidTexture 912 = CUDA 18,
 # hipErrorInvalidClusterSize 1054 = CUDA 912; shims/hip/tables/errors.tsv).
 CODE_GAP_RE = re.compile(r"Texture|Surface|Array|ChannelDesc|Mipmapped|Cluster")
-CODE_GAP_NOTE = "; result not translated: HIP may answer 911/912/1054, which CUDA numbers 20/18/912 (shims/hip/tables/errors.tsv)"
+CODE_GAP_NOTE = "; same parameters as the HIP function, but HIP may answer 911/912/1054, which CUDA numbers 20/18/912 (shims/hip/tables/errors.tsv): a code thunk of the shim (shims/hip/tables/code_thunks.tsv) calls it and translates the result"
 HIP_GRAPHICS_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Graphics.*Egl|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
 
 
@@ -512,6 +512,9 @@ def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
                     kind, via, note = "rename", hb, why
                 else:
                     kind, via, note = "unsupported", "-", why
+        if kind == "rename" and CODE_GAP_RE.search(sym) and sym != "cudaCreateChannelDesc":
+            # the shim's code thunk calls the same HIP function and translates its result
+            kind, note = "shim", note + CODE_GAP_NOTE
         if kind == "rename":
             tname, tlib, v = via, lib, "-"
         elif kind in ("shim", "noop"):
@@ -519,8 +522,6 @@ def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
         else:
             tname, tlib, v = "-", "-", "-"
         verify = kind == "rename" or (kind == "shim" and via != "-")
-        if kind == "rename" and CODE_GAP_RE.search(sym) and sym != "cudaCreateChannelDesc":
-            note += CODE_GAP_NOTE
         rows.append((sym, "libcudart.so.12", kind, tname, tlib, v, note + usage + (dtk_note if verify else "")))
     return rows
 

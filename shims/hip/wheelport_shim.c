@@ -149,6 +149,132 @@ const char *wpcuGetErrorName(int e) {
 int wpcuGetLastError(void) { return wp_cuda_error(hipGetLastError()); }
 int wpcuPeekAtLastError(void) { return wp_cuda_error(hipPeekAtLastError()); }
 
+/* ---- code thunks (code_thunks.tsv) ----
+ * Entry points whose HIP function takes exactly the CUDA parameters but can answer an error
+ * numbered differently (911, 912, 1054). Each is a four-instruction stub that loads its
+ * descriptor and jumps to wp_error_thunk, which (x86-64 System V):
+ *   1. saves the argument registers (rdi, rsi, rdx, rcx, r8, r9, rax, xmm0-7), asks
+ *      wp_thunk_enter for the HIP function (looked up at first call) and hands it the
+ *      caller's return address, kept on a per-thread stack; restores the registers;
+ *   2. drops the return address and calls the HIP function, which so sees the caller's stack
+ *      arguments at the same offsets;
+ *   3. gives the result to wp_thunk_leave, which translates it (wp_cuda_error) and pops the
+ *      return address, and returns there.
+ * No prototypes are needed, so one thunk serves every such entry point. A HIP runtime
+ * without the function answers cudaErrorNotSupported (801). The thunk carries no unwind
+ * information: a debugger's backtrace stops in it; C++ exceptions never cross the C API. */
+#if !defined(__x86_64__)
+#error "wheelport shim: the code thunks are written for x86-64 only"
+#endif
+
+struct wp_thunk {
+    void *fn;
+    const char *name;
+};
+
+#define WP_THUNK_DEPTH 64
+static __thread struct {
+    void *ret[WP_THUNK_DEPTH];
+    int n;
+} wp_thunk_stack;
+
+__attribute__((visibility("hidden"), used)) void *wp_thunk_enter(struct wp_thunk *t,
+                                                                    void *ret) {
+    void *fn = __atomic_load_n(&t->fn, __ATOMIC_ACQUIRE);
+    if (!fn) {
+        fn = wp_runtime_symbol(t->name);
+        if (!fn) return NULL;
+        __atomic_store_n(&t->fn, fn, __ATOMIC_RELEASE);
+    }
+    if (wp_thunk_stack.n == WP_THUNK_DEPTH) {
+        fprintf(stderr, "wheelport shim: code thunks nested more than %d deep\n",
+                WP_THUNK_DEPTH);
+        abort();
+    }
+    wp_thunk_stack.ret[wp_thunk_stack.n++] = ret;
+    return fn;
+}
+
+struct wp_thunk_result {
+    long code;
+    void *ret;
+};
+
+__attribute__((visibility("hidden"), used)) struct wp_thunk_result wp_thunk_leave(int hip) {
+    struct wp_thunk_result r;
+    r.code = wp_cuda_error(hip);
+    r.ret = wp_thunk_stack.ret[--wp_thunk_stack.n];
+    return r;
+}
+
+__asm__(".pushsection .text\n"
+        ".p2align 4\n"
+        ".type wp_error_thunk,@function\n"
+        "wp_error_thunk:\n"
+        "\tpushq %rbp\n"
+        "\tmovq %rsp, %rbp\n"
+        "\tsubq $192, %rsp\n"
+        "\tmovq %rdi, 0(%rsp)\n"
+        "\tmovq %rsi, 8(%rsp)\n"
+        "\tmovq %rdx, 16(%rsp)\n"
+        "\tmovq %rcx, 24(%rsp)\n"
+        "\tmovq %r8, 32(%rsp)\n"
+        "\tmovq %r9, 40(%rsp)\n"
+        "\tmovq %rax, 48(%rsp)\n"
+        "\tmovdqu %xmm0, 64(%rsp)\n"
+        "\tmovdqu %xmm1, 80(%rsp)\n"
+        "\tmovdqu %xmm2, 96(%rsp)\n"
+        "\tmovdqu %xmm3, 112(%rsp)\n"
+        "\tmovdqu %xmm4, 128(%rsp)\n"
+        "\tmovdqu %xmm5, 144(%rsp)\n"
+        "\tmovdqu %xmm6, 160(%rsp)\n"
+        "\tmovdqu %xmm7, 176(%rsp)\n"
+        "\tmovq %r11, %rdi\n"
+        "\tmovq 8(%rbp), %rsi\n"
+        "\tcall wp_thunk_enter\n"
+        "\tmovq %rax, %r11\n"
+        "\tmovq 0(%rsp), %rdi\n"
+        "\tmovq 8(%rsp), %rsi\n"
+        "\tmovq 16(%rsp), %rdx\n"
+        "\tmovq 24(%rsp), %rcx\n"
+        "\tmovq 32(%rsp), %r8\n"
+        "\tmovq 40(%rsp), %r9\n"
+        "\tmovq 48(%rsp), %rax\n"
+        "\tmovdqu 64(%rsp), %xmm0\n"
+        "\tmovdqu 80(%rsp), %xmm1\n"
+        "\tmovdqu 96(%rsp), %xmm2\n"
+        "\tmovdqu 112(%rsp), %xmm3\n"
+        "\tmovdqu 128(%rsp), %xmm4\n"
+        "\tmovdqu 144(%rsp), %xmm5\n"
+        "\tmovdqu 160(%rsp), %xmm6\n"
+        "\tmovdqu 176(%rsp), %xmm7\n"
+        "\tleave\n"
+        "\ttestq %r11, %r11\n"
+        "\tjz 1f\n"
+        "\taddq $8, %rsp\n"
+        "\tcall *%r11\n"
+        "\tmovl %eax, %edi\n"
+        "\tcall wp_thunk_leave\n"
+        "\tpushq %rdx\n"
+        "\tret\n"
+        "1:\n"
+        "\tmovl $801, %eax\n"
+        "\tret\n"
+        ".size wp_error_thunk, .-wp_error_thunk\n"
+        ".popsection\n");
+
+#define WP_THUNK_DEF(shim, hip)                                                         \
+    __attribute__((used)) static struct wp_thunk wp_thunk_##shim = {0, #hip};             \
+    __asm__(".pushsection .text\n"                                                      \
+            ".globl " #shim "\n"                                                        \
+            ".type " #shim ",@function\n" #shim ":\n"                                   \
+            "\tleaq wp_thunk_" #shim "(%rip), %r11\n"                                   \
+            "\tjmp wp_error_thunk\n"                                                    \
+            ".size " #shim ", .-" #shim "\n"                                            \
+            ".popsection\n");
+WP_CODE_THUNKS(WP_THUNK_DEF)
+#undef WP_THUNK_DEF
+
 /* ---- registration ---- */
 
 /* The handle given for a skipped (SASS-only) module: registration calls with it are no-ops. */

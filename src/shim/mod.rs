@@ -18,7 +18,8 @@ pub const SHIM_SONAME: &str = "libwheelport_shim.so";
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
 /// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
 /// name starts with `__wpcu`, `wpcu` or `wpblas`, or is a mangled C++ name (`_Z...`) holding
-/// `wpcu` (the torch rows).
+/// `wpcu` (the torch rows) or is a torch stable-ABI C name holding `_wpcu_`, followed by the
+/// code thunks of `shims/hip/tables/code_thunks.tsv`.
 pub fn hip_shim_symbols() -> Vec<&'static str> {
     HIP_SHIM_C
         .lines()
@@ -41,6 +42,8 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
             let torch_c = name.starts_with("torch_") && name.contains("_wpcu_");
             (c_name || mangled || torch_c).then_some(name)
         })
+        // The code thunks, defined in assembly from shims/hip/tables/code_thunks.tsv.
+        .chain(tables::code_thunks().into_iter().map(|(shim, _)| shim))
         .collect()
 }
 

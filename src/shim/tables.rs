@@ -35,6 +35,10 @@ pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_e
 /// `hip_runtime_api.h` excerpt in `shims/hip/headers/`); equal on every paired row, which is
 /// why `wpcuLaunchKernelExC` passes the config through.
 pub const LAUNCH_TSV: &str = include_str!("../../shims/hip/tables/launch.tsv");
+/// `code_thunks.tsv`: `cuda_name shim_name hip_name`, the runtime entry points whose HIP
+/// function takes the same parameters but can answer a differently numbered error: the shim
+/// defines `shim_name` as an x86-64 thunk that calls `hip_name` and translates its result.
+pub const CODE_THUNKS_TSV: &str = include_str!("../../shims/hip/tables/code_thunks.tsv");
 /// HIP header excerpt (MIT, provenance in its header) that tests compile to check
 /// `errors.tsv` and `launch.tsv`.
 pub const HIP_HEADER_EXCERPT: &str =
@@ -121,6 +125,11 @@ pub fn value_pairs(tsv: &str) -> Vec<(i64, i64)> {
     rows(tsv)
         .filter_map(|r| Some((r[1].parse().ok()?, r[3].parse().ok()?)))
         .collect()
+}
+
+/// `(shim name, HIP name)` of every code thunk (`code_thunks.tsv`).
+pub fn code_thunks() -> Vec<(&'static str, &'static str)> {
+    rows(CODE_THUNKS_TSV).map(|r| (r[1], r[2])).collect()
 }
 
 /// `(cuda value, cuda name)` of every `cudaError_t` enumerator of `errors.tsv` that has no
@@ -285,6 +294,11 @@ pub fn c_header() -> String {
         let _ = writeln!(o, "    {{{v}, \"{n}\"}},");
     }
     o.push_str("};\n");
+    o.push_str("#define WP_CODE_THUNKS(X) \\\n");
+    for (shim, hip) in code_thunks() {
+        let _ = writeln!(o, "    X({shim}, {hip}) \\");
+    }
+    o.push('\n');
     o.push_str("static const int wp_hip_only_errors[] = {");
     for r in rows(ERRORS_TSV).filter(|r| r[0] == "-" && r[1] == "-") {
         let _ = write!(o, "{}, ", r[3]);
