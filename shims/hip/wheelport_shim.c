@@ -570,8 +570,10 @@ void __wpcuRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
 char __wpcuInitModule(void **handle) { return handle != wp_skipped_module && handle != NULL; }
 
 /* cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
- * -> hipLaunchKernelExC(const hipLaunchConfig_t *, const void *, void **) (HIP >= 6.2 headers;
- * looked up at first call, so a runtime without it loads and answers cudaErrorNotSupported).
+ * -> hipLaunchKernelExC(const hipLaunchConfig_t *, const void *, void **) (declared in the
+ * HIP header of the excerpt and in rocm-bindings-hip 10.0; the first HIP release with it and
+ * DTK's support are not verified: it is looked up at first call, so a runtime without it
+ * loads and answers cudaErrorNotSupported).
  * The config is passed unchanged: cudaLaunchConfig_t and hipLaunchConfig_t have the same
  * layout (56 bytes: gridDim 0, blockDim 12, dynamicSmemBytes 24, stream 32, attrs 40,
  * numAttrs 48) and so do cudaLaunchAttribute and hipLaunchAttribute (72 bytes: id 0, val 8);
