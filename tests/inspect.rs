@@ -643,15 +643,13 @@ fn relink_plan_in_inspect() {
             )
         ]
     );
-    let mut unresolved: Vec<&str> = rel.unresolved.iter().map(|u| u.import.as_str()).collect();
-    unresolved.sort();
-    assert_eq!(
-        unresolved,
-        vec![
-            "aoti_torch_get_current_cuda_stream",
-            "torch_c10_cuda_check_msg",
-            "torch_c10_cuda_free_error_msg"
-        ]
+    // The torch stable-ABI imports resolve: two keep their names in libtorch_hip.so, the
+    // error check is a shim (its code is translated for ROCm torch).
+    assert!(rel.unresolved.is_empty(), "{:?}", rel.unresolved);
+    assert!(
+        rel.shimmed.iter().any(|s| s == "torch_c10_wpcu_check_msg"),
+        "{:?}",
+        rel.shimmed
     );
     // 18 libcudart imports + the torch imports with rows = renamed + shimmed + unresolved.
     assert_eq!(rel.renamed + rel.shimmed.len() + rel.unresolved.len(), 22);
@@ -668,7 +666,8 @@ fn relink_plan_in_inspect() {
         &wheel,
     );
     let rel = so(&r.inputs[0], "xformers/_C.so").relink.clone().unwrap();
-    assert_eq!(rel.unresolved.len(), 2);
+    assert!(rel.unresolved.is_empty());
+    assert!(!rel.shimmed.iter().any(|s| s == "torch_c10_wpcu_check_msg"));
     let (code, _, err) = run(Command::new(bin())
         .args(["inspect", "--relink-table", "x.tsv"])
         .arg(&wheel));

@@ -89,6 +89,22 @@ void __hipRegisterManagedVar(void *m, void **ptr, void *init, const char *name, 
     for (size_t i = 0; i < size; i++) zero &= ((unsigned char *)init)[i] == 0;
     rec[5] = (long)size * 1000 + align; rec[6] = zero && strcmp(name, "managed_x") == 0; *ptr = (void *)0x5000;
 }
+/* hipLaunchKernelExC answers hipErrorInvalidClusterSize (1054 in hip_runtime_api.h). */
+int hipLaunchKernelExC(const void *cfg, const void *f, void **args) {
+    rec[0] = (long)cfg; rec[1] = ((const unsigned *)cfg)[0] * 1000 + ((const unsigned *)cfg)[3];
+    return 1054;
+}
+/* 9 parameters, 3 of them on the stack; answers the code given as `kind`. */
+int hipMemcpy2DToArrayAsync(void *dst, size_t w, size_t h, const void *src, size_t sp, size_t width,
+                            size_t height, int kind, void *stream) {
+    rec[4] = (long)dst * 100000000L + (long)w * 10000000L + (long)h * 1000000L + (long)src * 100000L
+           + (long)sp * 10000L + (long)width * 1000L + (long)height * 100L + (long)stream;
+    return kind;
+}
+/* ROCm torch's torch_c10_cuda_check_msg reads the code as hipError_t. */
+int torch_c10_cuda_check_msg(int err, const char *file, const char *fn, unsigned line, _Bool da, char **msg) {
+    rec[2] = err; rec[3] = line; *msg = 0; return 0;
+}
 /* torch: c10::hip streams carry DeviceType::HIP (6). */
 struct wp_stream { int8_t type, index; int64_t id; };
 struct wp_stream _ZN3c103hip19getCurrentHIPStreamEa(int8_t d) { struct wp_stream s = {6, d, 0x1234}; return s; }
@@ -494,7 +510,7 @@ fn shim_translates_against_a_recording_runtime() {
         "copies": copies,
         "attrs": [val("cudaDevAttrMultiProcessorCount", tables::DEVICE_ATTR_TSV), val("cudaDevAttrMaxSharedMemoryPerBlockOptin", tables::DEVICE_ATTR_TSV)],
         "errors_in": [val("cudaErrorInvalidTexture", tables::ERRORS_TSV), val("cudaErrorMemoryAllocation", tables::ERRORS_TSV), 1052],
-        "hip_errors": [912, 911, 2, 1052, 0],
+        "hip_errors": [912, 911, 2, 1052, 0, 1054, 4242],
         "op_t": blas("CUBLAS_OP_T"),
         "op_n": blas("CUBLAS_OP_N"),
     });
@@ -548,10 +564,20 @@ fn shim_translates_against_a_recording_runtime() {
         got["error_to_hip"],
         serde_json::json!([912, 912, 2, 2, 1052, 1052])
     );
-    // HIP 912 -> CUDA 18, 911 -> 20, 2 -> 2, HIP-only 1052 -> cudaErrorUnknown 999, 0 -> 0.
+    // HIP 912 -> CUDA 18, 911 -> 20, 2 -> 2; HIP-only 1052 keeps its number (CUDA has no
+    // 1052, and a renamed call returns it unchanged too); 0 -> 0; 1054 -> CUDA 912; a number
+    // in neither header -> cudaErrorUnknown 999.
     assert_eq!(
         got["error_to_cuda"],
-        serde_json::json!([[18, 18], [20, 20], [2, 2], [999, 999], [0, 0]])
+        serde_json::json!([
+            [18, 18],
+            [20, 20],
+            [2, 2],
+            [1052, 1052],
+            [0, 0],
+            [912, 912],
+            [999, 999]
+        ])
     );
     // HIPF wrapper: registered, its function/var/unregister forwarded once; the CUDA-magic
     // wrapper reached nothing.
@@ -798,4 +824,426 @@ fn remaining_entry_points_translate_against_a_recording_runtime() {
     );
     assert_eq!(got["set_stream"], 6 * 10000 + 2 * 1000 + 0x55);
     assert_eq!(got["torch_props"], json!([true, "Hygon DCU K100", 120]));
+}
+
+/// The include directory of the CUDA 13.5 toolkit next to nvcc (`WHEELPORT_CUDA_BIN`).
+fn cuda13_include() -> Option<std::path::PathBuf> {
+    let inc = find_tool("nvcc")?.parent()?.parent()?.join("include");
+    inc.join("driver_types.h").is_file().then_some(inc)
+}
+
+/// The enumerator names of `enum <name>` in a header's text (identifiers followed by `=` or
+/// `,`/`}` at the start of an enumerator).
+fn enumerators(text: &str, enum_name: &str, prefix: &str) -> Vec<String> {
+    // The definition: the name followed by its `{` (not `typedef enum X X_t;`).
+    // CUDA writes `enum __device_builtin__ cudaError {`, HIP `enum ... hipError_t UINT32_BASE {`.
+    let start = text
+        .match_indices(enum_name)
+        .filter(|(i, _)| {
+            let before = text[..*i].trim_end();
+            before.ends_with("enum") || before.ends_with("enum __device_builtin__")
+        })
+        .map(|(i, _)| i + enum_name.len())
+        .find(|&i| {
+            let rest = text[i..].trim_start();
+            rest.starts_with('{') || rest.starts_with("UINT32_BASE")
+        })
+        .unwrap_or_else(|| panic!("enum {enum_name} not defined in header"));
+    let body = &text[start..];
+    let body = &body[body.find('{').unwrap() + 1..body.find('}').unwrap()];
+    // Comments out first (they contain commas), then one enumerator per comma.
+    let mut code = String::new();
+    let mut rest = body;
+    while let Some(i) = rest.find("/*") {
+        code.push_str(&rest[..i]);
+        rest = rest[i..].find("*/").map_or("", |j| &rest[i + j + 2..]);
+    }
+    code.push_str(rest);
+    let code: String = code
+        .lines()
+        .map(|l| l.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut names = Vec::new();
+    for item in code.split(',') {
+        if let Some(id) = item
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .find(|w| !w.is_empty())
+        {
+            if id.starts_with(prefix) {
+                names.push(id.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// gcc's value of each C expression (printed as long long) with `header` included from
+/// `include`.
+fn gcc_values(dir: &Path, include: &Path, header: &str, exprs: &[String]) -> Vec<i64> {
+    let mut c = format!(
+        "#include <stdio.h>\n#include <stddef.h>\n#include <{header}>\nint main(void) {{\n"
+    );
+    for e in exprs {
+        c.push_str(&format!("printf(\"%lld\\n\", (long long)({e}));\n"));
+    }
+    c.push_str("return 0;\n}\n");
+    let src = dir.join("values.c");
+    std::fs::write(&src, c).unwrap();
+    let exe = dir.join("values");
+    let (code, _, e) = run(Command::new("gcc")
+        .arg("-I")
+        .arg(include)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&src));
+    assert_eq!(code, 0, "gcc on {header}: {e}");
+    let (code, out, e) = run(&mut Command::new(&exe));
+    assert_eq!(code, 0, "{e}");
+    out.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+fn hip_excerpt_dir(dir: &Path) -> std::path::PathBuf {
+    let d = dir.join("hip");
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("hip_excerpt.h"), tables::HIP_HEADER_EXCERPT).unwrap();
+    d
+}
+
+/// errors.tsv against the real headers: every CUDA value against CUDA 13.5's
+/// `driver_types.h` (gcc), every HIP value against the committed `hip_runtime_api.h` excerpt
+/// (gcc); the numbers on which the two enums disagree are exactly those the shim translates.
+#[test]
+fn error_table_matches_the_headers() {
+    if require_tool("gcc", "error table").is_none() {
+        return;
+    }
+    let Some(inc) = cuda13_include() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI: CUDA 13.5 include/ (next to nvcc) is missing");
+        }
+        eprintln!("SKIP (error table): no CUDA include/ next to nvcc");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let rows: Vec<Vec<&str>> = tables::rows(tables::ERRORS_TSV).collect();
+
+    // CUDA side.
+    let text = std::fs::read_to_string(inc.join("driver_types.h")).unwrap();
+    let names = enumerators(&text, "cudaError", "cuda");
+    assert!(names.len() > 100, "{names:?}");
+    let values = gcc_values(d.path(), &inc, "driver_types.h", &names);
+    let cuda: std::collections::HashMap<&str, i64> =
+        names.iter().map(String::as_str).zip(values).collect();
+    let mut checked = 0;
+    for r in rows.iter().filter(|r| r[0] != "-") {
+        let v: i64 = r[1].parse().unwrap();
+        assert_eq!(cuda.get(r[0]), Some(&v), "driver_types.h {}", r[0]);
+        checked += 1;
+    }
+    // The table is CUDA 12.9's enum; CUDA 13.5 adds these five (a cudart 12 binary never
+    // sees them).
+    let mut newer: Vec<&str> = cuda
+        .keys()
+        .copied()
+        .filter(|n| !rows.iter().any(|r| r[0] == *n))
+        .collect();
+    newer.sort();
+    assert_eq!(
+        newer,
+        [
+            "cudaErrorFabricNotReady",
+            "cudaErrorGraphRecaptureFailure",
+            "cudaErrorInsufficientLoaderVersion",
+            "cudaErrorStreamDetached",
+            "cudaErrorVersionTranslation"
+        ]
+    );
+    assert_eq!(checked, cuda.len() - newer.len());
+
+    // HIP side.
+    let hd = hip_excerpt_dir(d.path());
+    let hnames = enumerators(tables::HIP_HEADER_EXCERPT, "hipError_t", "hip");
+    let hvalues = gcc_values(d.path(), &hd, "hip_excerpt.h", &hnames);
+    let hip: std::collections::HashMap<&str, i64> =
+        hnames.iter().map(String::as_str).zip(hvalues).collect();
+    for r in rows.iter().filter(|r| r[2] != "-") {
+        let v: i64 = r[3].parse().unwrap();
+        assert_eq!(hip.get(r[2]), Some(&v), "hip_runtime_api.h {}", r[2]);
+    }
+    // Every value of the newest HIP header has a row (HIP-only ones, such as 202
+    // ContextAlreadyCurrent or 1052 RuntimeMemory, with cuda '-': the shim turns them into
+    // cudaErrorUnknown).
+    let table_hip: std::collections::HashSet<i64> =
+        rows.iter().filter_map(|r| r[3].parse().ok()).collect();
+    let missing: Vec<(&str, i64)> = hip
+        .iter()
+        .filter(|(_, v)| !table_hip.contains(v))
+        .map(|(n, v)| (*n, *v))
+        .collect();
+    assert_eq!(missing, [], "hip_runtime_api.h values without a row");
+    let hip_only: Vec<i64> = {
+        let mut v: Vec<i64> = rows
+            .iter()
+            .filter(|r| r[0] == "-")
+            .map(|r| r[3].parse().unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(hip_only, [202, 916, 1052, 1053, 1055]);
+
+    // Where the numbers differ: CUDA 18/20/912 are HIP 912/911/1054, and CUDA's own 911/912
+    // name other errors.
+    let moved: Vec<(i64, i64)> = tables::value_pairs(tables::ERRORS_TSV)
+        .into_iter()
+        .filter(|(c, h)| c != h)
+        .collect();
+    assert_eq!(moved, [(18, 912), (20, 911), (912, 1054)]);
+    assert_eq!(cuda["cudaErrorExternalDevice"], 911);
+    assert_eq!(hip["hipErrorInvalidChannelDescriptor"], 911);
+    assert!(tables::cuda_only_errors().contains(&(911, "cudaErrorExternalDevice".into())));
+}
+
+/// launch.tsv against the real headers: `cudaLaunchConfig_t` / `cudaLaunchAttribute` offsets,
+/// sizes and `cudaLaunchAttributeID` values (gcc on CUDA 13.5's `driver_types.h`) and HIP's
+/// (gcc on the excerpt); every paired row is equal, the assumption of wpcuLaunchKernelExC.
+#[test]
+fn launch_config_matches_the_headers() {
+    if require_tool("gcc", "launch config").is_none() {
+        return;
+    }
+    let Some(inc) = cuda13_include() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI: CUDA 13.5 include/ (next to nvcc) is missing");
+        }
+        eprintln!("SKIP (launch config): no CUDA include/ next to nvcc");
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let hd = hip_excerpt_dir(d.path());
+    let rows: Vec<Vec<&str>> = tables::rows(tables::LAUNCH_TSV).collect();
+    let expr = |kind: &str, name: &str| -> String {
+        match kind {
+            "size" => format!("sizeof({name})"),
+            "field" => {
+                let (st, f) = name.split_once('.').unwrap();
+                format!("offsetof({st}, {f})")
+            }
+            _ => name.to_string(),
+        }
+    };
+    let cuda_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r[1] != "-").collect();
+    let hip_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r[3] != "-").collect();
+    let cv = gcc_values(
+        d.path(),
+        &inc,
+        "driver_types.h",
+        &cuda_rows
+            .iter()
+            .map(|r| expr(r[0], r[1]))
+            .collect::<Vec<_>>(),
+    );
+    for (r, v) in cuda_rows.iter().zip(&cv) {
+        assert_eq!(r[2].parse::<i64>().unwrap(), *v, "driver_types.h {}", r[1]);
+    }
+    let hv = gcc_values(
+        d.path(),
+        &hd,
+        "hip_excerpt.h",
+        &hip_rows
+            .iter()
+            .map(|r| expr(r[0], r[3]))
+            .collect::<Vec<_>>(),
+    );
+    for (r, v) in hip_rows.iter().zip(&hv) {
+        assert_eq!(
+            r[4].parse::<i64>().unwrap(),
+            *v,
+            "hip_runtime_api.h {}",
+            r[3]
+        );
+    }
+    // Paired rows agree: the config and the attributes HIP knows pass through unchanged.
+    for r in rows.iter().filter(|r| r[1] != "-" && r[3] != "-") {
+        assert_eq!(r[2], r[4], "{} vs {}", r[1], r[3]);
+    }
+    assert_eq!(cv[0], 56, "sizeof(cudaLaunchConfig_t)");
+    // Every cudaLaunchAttributeID enumerator of the header has a row.
+    let text = std::fs::read_to_string(inc.join("driver_types.h")).unwrap();
+    let ids = enumerators(&text, "cudaLaunchAttributeID", "cudaLaunchAttribute");
+    let mut in_table: Vec<&str> = rows
+        .iter()
+        .filter(|r| r[0] == "attr" && r[1] != "-")
+        .map(|r| r[1])
+        .collect();
+    in_table.sort();
+    let mut ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    ids.sort();
+    assert_eq!(in_table, ids);
+    // and every hipLaunchAttributeID enumerator but the Max marker.
+    let hids = enumerators(
+        tables::HIP_HEADER_EXCERPT,
+        "hipLaunchAttributeID",
+        "hipLaunchAttribute",
+    );
+    let n_hip = rows
+        .iter()
+        .filter(|r| r[0] == "attr" && r[3] != "-")
+        .count();
+    assert_eq!(n_hip + 1, hids.len(), "{hids:?}");
+    // The relink tables make it a shim (the result needs translating), not a rename.
+    for t in [Target::Dtk, Target::Rocm] {
+        let table = load_builtin(t).unwrap();
+        let row = table
+            .symbols()
+            .iter()
+            .find(|r| r.cuda_name == "cudaLaunchKernelExC")
+            .unwrap();
+        assert_eq!(row.kind, Kind::Shim, "{t}");
+        assert_eq!(row.target_name.as_deref(), Some("wpcuLaunchKernelExC"));
+    }
+}
+
+const DRIVER_EXC: &str = r#"
+import ctypes, sys, json
+rt = ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL(sys.argv[1])
+rt.recorded.restype = ctypes.c_long
+out = {}
+cfg = (ctypes.c_uint * 14)(7, 1, 1, 128, 1, 1)
+out["exc"] = shim.wpcuLaunchKernelExC(cfg, None, None)
+out["exc_same_cfg"] = rt.recorded(0) == ctypes.addressof(cfg)
+out["exc_dims"] = rt.recorded(1)
+out["exc_null"] = shim.wpcuLaunchKernelExC(None, None, None)
+msg = ctypes.c_char_p()
+seen = []
+for e in (0, 18, 911, 2, 1):
+    r = shim.torch_c10_wpcu_check_msg(e, b"f.cu", b"g", 41, True, ctypes.byref(msg))
+    seen.append([r, rt.recorded(2), rt.recorded(3)])
+out["check"] = seen
+shim.wpcuGetErrorName.restype = ctypes.c_char_p
+shim.wpcuGetErrorString.restype = ctypes.c_char_p
+out["name_911"] = shim.wpcuGetErrorName(911).decode()
+out["string_912"] = shim.wpcuGetErrorString(912).decode()
+out["hip_of_912"] = rt.recorded(1)
+out["name_18"] = shim.wpcuGetErrorName(18).decode()
+out["hip_of_18"] = rt.recorded(1)
+f = shim.wpcuMemcpy2DToArrayAsync
+f.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t,
+              ctypes.c_size_t, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+thunk = []
+for code in (0, 912, 911, 1054, 1052, 2):
+    r = f(1, 2, 3, 4, 5, 6, 7, code, 9)
+    thunk.append([r, rt.recorded(4)])
+out["thunk"] = thunk
+out["thunk_missing"] = shim.wpcuFreeMipmappedArray(None)
+# The thunk works from another thread too (its return-address stack is per thread).
+import threading
+res = []
+t = threading.Thread(target=lambda: res.append(f(1, 2, 3, 4, 5, 6, 7, 912, 9)))
+t.start(); t.join()
+out["thunk_thread"] = res
+print(json.dumps(out))
+"#;
+
+/// cudaLaunchKernelExC and torch_c10_cuda_check_msg through the shim against the recording
+/// runtime: the config reaches hipLaunchKernelExC unchanged and HIP's 1054 comes back as
+/// CUDA's 912; the CUDA code given to the torch check reaches ROCm torch as the HIP code; the
+/// message functions name CUDA-only codes themselves.
+#[test]
+fn launch_ex_and_torch_check_translate_codes() {
+    let d = tempfile::tempdir().unwrap();
+    let Some((shim, rt)) = build(d.path()) else {
+        return;
+    };
+    let (c, out, e) = python_bind_now(DRIVER_EXC, &[&shim, &rt.join("libamdhip64.so.6")], &rt);
+    assert_eq!(c, 0, "{e}");
+    let got: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    // hipErrorInvalidClusterSize 1054 -> cudaErrorInvalidClusterSize 912 (errors.tsv, checked
+    // against both headers by error_table_matches_the_headers).
+    assert_eq!(got["exc"], 912);
+    assert_eq!(got["exc_same_cfg"], true);
+    assert_eq!(
+        got["exc_dims"],
+        7 * 1000 + 128,
+        "gridDim.x at 0, blockDim.x at 12"
+    );
+    assert_eq!(got["exc_null"], 1, "cudaErrorInvalidValue");
+    // 0 stays 0; CUDA 18 (InvalidTexture) is HIP 912; CUDA-only 911 (ExternalDevice) becomes
+    // hipErrorUnknown 999; 2 and 1 are the same in both.
+    assert_eq!(
+        got["check"],
+        serde_json::json!([
+            [0, 0, 41],
+            [0, 912, 41],
+            [0, 999, 41],
+            [0, 2, 41],
+            [0, 1, 41]
+        ])
+    );
+    assert_eq!(got["name_911"], "cudaErrorExternalDevice");
+    // CUDA 912 (InvalidClusterSize) is described by HIP's 1054, CUDA 18 by HIP's 912.
+    assert_eq!(got["string_912"], "S");
+    assert_eq!(got["hip_of_912"], 1054);
+    assert_eq!(got["name_18"], "N");
+    assert_eq!(got["hip_of_18"], 912);
+    // Code thunk: all nine arguments (three on the stack) arrive; HIP 912/911/1054 come back
+    // as CUDA 18/20/912, HIP-only 1052 keeps its number, 0 and 2 are equal in both.
+    let args = 123_456_709i64;
+    assert_eq!(
+        got["thunk"],
+        serde_json::json!([
+            [0, args],
+            [18, args],
+            [20, args],
+            [912, args],
+            [1052, args],
+            [2, args]
+        ])
+    );
+    assert_eq!(
+        got["thunk_missing"], 801,
+        "no hipFreeMipmappedArray: cudaErrorNotSupported"
+    );
+    assert_eq!(got["thunk_thread"], serde_json::json!([18]));
+}
+
+/// Every code thunk forwards to the HIP function its relink rows name, and its CUDA function
+/// returns `cudaError_t` (CUDA 13.5's `cuda_runtime_api.h`), the one result it translates.
+#[test]
+fn code_thunks_are_error_returning_table_rows() {
+    let thunks: Vec<Vec<&str>> = tables::rows(tables::CODE_THUNKS_TSV).collect();
+    assert_eq!(thunks.len(), 33);
+    for t in [Target::Dtk, Target::Rocm] {
+        let table = load_builtin(t).unwrap();
+        for r in &thunks {
+            let row = table
+                .symbols()
+                .iter()
+                .find(|x| x.cuda_name == r[0])
+                .unwrap();
+            assert_eq!(row.kind, Kind::Shim, "{t} {}", r[0]);
+            assert_eq!(row.target_name.as_deref(), Some(r[1]));
+            assert_eq!(row.via.as_deref(), Some(r[2]), "{t} {}", r[0]);
+        }
+    }
+    let Some(inc) = cuda13_include() else {
+        if std::env::var_os("CI").is_some() {
+            panic!("CI: CUDA 13.5 include/ (next to nvcc) is missing");
+        }
+        eprintln!("SKIP (code thunk return types): no CUDA include/ next to nvcc");
+        return;
+    };
+    let api = std::fs::read_to_string(inc.join("cuda_runtime_api.h")).unwrap();
+    for r in &thunks {
+        let base = r[0]
+            .strip_suffix("_ptsz")
+            .or_else(|| r[0].strip_suffix("_ptds"))
+            .unwrap_or(r[0]);
+        assert!(
+            api.contains(&format!("cudaError_t CUDARTAPI {base}(")),
+            "{base} does not return cudaError_t in cuda_runtime_api.h"
+        );
+    }
 }

@@ -170,10 +170,11 @@ CUDART_HIP = {
     "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPointByVersion (reference §4 row 11)"),
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API; no HIP counterpart"),
     "cudaEventElapsedTime_v2": ("unsupported", "-", "not in HIP's headers (rocm-bindings-hip); hipEventElapsedTime may serve if the CUDA 12.8 _v2 semantics allow: " + V),
-    "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20 are HIP 912/911) before the call; a HIP-only code passes through (reference §4 row 3)"),
+    "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20/912 are HIP 912/911/1054) before the call; a HIP-only code passes through; a CUDA-only code (e.g. 911 cudaErrorExternalDevice) is named by its CUDA enumerator (reference §4 row 3)"),
     "cudaGetErrorName": ("shim", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
-    "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes become cudaErrorUnknown)"),
+    "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes keep their number, as renamed calls return them)"),
     "cudaPeekAtLastError": ("shim", "hipPeekAtLastError", "as cudaGetLastError"),
+    "cudaLaunchKernelExC": ("shim", "hipLaunchKernelExC", "cudaLaunchConfig_t/hipLaunchConfig_t (56 B) and cudaLaunchAttribute/hipLaunchAttribute (72 B) have the same layout and HIP's attribute IDs carry CUDA's numbers (shims/hip/tables/launch.tsv, checked by tests/shim.rs against driver_types.h); a shim because the result needs translating (hipErrorInvalidClusterSize 1054 = cudaErrorInvalidClusterSize 912) and because older HIP releases lack hipLaunchKernelExC (which release added it is not verified; looked up at first call, missing -> cudaErrorNotSupported); in DTK: " + V),
     "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
     "cudaThreadSetLimit": ("rename", "hipDeviceSetLimit", "deprecated CUDA alias of cudaDeviceSetLimit (same parameters)"),
 }
@@ -193,6 +194,11 @@ CUDART_MUSA = {
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API"),
 }
 MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
+# Renamed calls whose HIP function can answer a code HIP numbers differently from CUDA
+# (hipErrorInvalidChannelDescriptor 911 = CUDA 20, hipErrorInvalidTexture 912 = CUDA 18,
+# hipErrorInvalidClusterSize 1054 = CUDA 912; shims/hip/tables/errors.tsv).
+CODE_GAP_RE = re.compile(r"Texture|Surface|Array|ChannelDesc|Mipmapped|Cluster")
+CODE_GAP_NOTE = "; same parameters as the HIP function, but HIP may answer 911/912/1054, which CUDA numbers 20/18/912 (shims/hip/tables/errors.tsv): a code thunk of the shim (shims/hip/tables/code_thunks.tsv) calls it and translates the result"
 HIP_GRAPHICS_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|Graphics.*Egl|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
 
 
@@ -396,9 +402,9 @@ TORCH_MUSA_UNSUPPORTED = {
 # Unmangled stable-ABI C names (reference does not cover them).
 TORCH_C_NAMES = {
     "aoti_torch_device_type_cuda": ("libtorch_cpu.so", "returns the CUDA DeviceType value; defined in torch's generic AOTI shim, so every build has it (defining library inferred: VERIFY)"),
-    "aoti_torch_get_current_cuda_stream": ("libtorch_cuda.so", "AOTI CUDA shim; name in ROCm/MUSA torch builds unverified"),
-    "torch_c10_cuda_check_msg": ("libtorch_cuda.so", "stable-ABI CUDA error check; defining library inferred and name in ROCm/MUSA builds unverified"),
-    "torch_c10_cuda_free_error_msg": ("libtorch_cuda.so", "stable-ABI CUDA error check; defining library inferred and name in ROCm/MUSA builds unverified"),
+    "aoti_torch_get_current_cuda_stream": ("libtorch_cuda.so", "AOTI CUDA shim (pytorch torch/csrc/inductor/aoti_torch/shim_cuda.cpp, in build_variables.bzl libtorch_cuda_core_sources, which caffe2/CMakeLists.txt builds under if(USE_CUDA OR USE_ROCM)): a ROCm build exports it under the same name (extern \"C\", hipify leaves the identifier), returning the raw hipStream_t of the masquerading current stream"),
+    "torch_c10_cuda_check_msg": ("libtorch_cuda.so", "stable-ABI CUDA error check (declared in torch/csrc/stable/c/shim.h under USE_CUDA, torch >= 2.10); the ROCm build keeps the name and calls c10::hip::c10_hip_check_implementation (#ifdef USE_ROCM in its definition), which reads the code as hipError_t"),
+    "torch_c10_cuda_free_error_msg": ("libtorch_cuda.so", "frees the message of torch_c10_cuda_check_msg (delete[]); same file and same name in the ROCm build"),
 }
 
 
@@ -506,6 +512,9 @@ def cudart_rows_hip(exports, protos, decl, amap, corpus_cudart, target):
                     kind, via, note = "rename", hb, why
                 else:
                     kind, via, note = "unsupported", "-", why
+        if kind == "rename" and CODE_GAP_RE.search(sym) and sym != "cudaCreateChannelDesc":
+            # the shim's code thunk calls the same HIP function and translates its result
+            kind, note = "shim", note + CODE_GAP_NOTE
         if kind == "rename":
             tname, tlib, v = via, lib, "-"
         elif kind in ("shim", "noop"):
@@ -608,8 +617,10 @@ def torch_rows(plain):
         for t in ("dtk", "rocm"):
             if s == "aoti_torch_device_type_cuda":
                 rows[t].append((s, lib, "rename", s, tlib, "-", note + "; ROCm torch masquerades HIP as CUDA (1)" + usage))
+            elif s == "torch_c10_cuda_check_msg":
+                rows[t].append((s, lib, "shim", shim_name(s), SHIM_LIB, s, note + ": the shim translates the cudaError_t to hipError_t (shims/hip/tables/errors.tsv) and calls it in " + tlib + usage))
             else:
-                rows[t].append((s, lib, "unsupported", s, tlib, "-", note + "; candidate keeps the name" + usage))
+                rows[t].append((s, lib, "rename", s, tlib, "-", note + usage))
         rows["musa"].append((s, lib, "unsupported", "-", "-", "-", note + "; torch_musa tensors are PrivateUse1" + usage))
     return rows, len(syms) + len(cnames)
 
@@ -671,7 +682,7 @@ def main():
                  else "ROCm-style PyTorch: c10::hip in libc10_hip.so, at::cuda kept in libtorch_hip.so")
         write(os.path.join(a.out, t, "torch.tsv"),
               header(t, "torch", "wheelport-relink-symbols/1",
-                     f"imports of {corpus_prov}; target names computed by remangle() in this script and checked with c++filt; naming rules from shared/reference/relink-tables.md §0.5, §3",
+                     f"imports of {corpus_prov}; target names computed by remangle() in this script and checked with c++filt; naming rules from shared/reference/relink-tables.md §0.5, §3; stable-ABI C names in ROCm builds: pytorch/pytorch torch/csrc/inductor/aoti_torch/shim_cuda.cpp@199ba7d7, torch/csrc/stable/c/shim.h@7da82b84, caffe2/CMakeLists.txt@a9bce336 (read through the search index, 2026-11-29)",
                      a.date, [style, "C++ rows are valid for the torch versions the corpus wheels were built against; mangled names drift between torch minor versions"]),
               trows[t])
         summary[(t, "torch")] = collections.Counter(r[2] for r in trows[t])

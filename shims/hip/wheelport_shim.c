@@ -33,12 +33,17 @@
  * and the torch rows (c10::cuda stream functions, at::cuda::getCurrentDeviceProperties).
  * Every shim row of relink-tables/{dtk,rocm} has its symbol here (tests/relink_rewrite.rs).
  *
- * Error codes returned by renamed (not shimmed) entry points reach the caller as HIP numbers.
- * errors.tsv says where they differ: HIP 912/911 are CUDA 18/20 (and CUDA's own 912/911 are
- * cudaErrorInvalidClusterSize/ExternalDevice), HIP 1054 is CUDA 912, and HIP 202, 916,
- * 1052, 1053, 1055 have no CUDA number. A renamed call still returns non-zero exactly when
- * it fails, and the message functions and the sticky error (shimmed) translate; only a
- * caller comparing against one specific code can be misled. Not translated yet. */
+ * cudaLaunchKernelExC (layouts equal, result translated) and torch_c10_cuda_check_msg (its code
+ * translated to HIP for ROCm torch) are shims too.
+ *
+ * Error codes (errors.tsv, checked against CUDA 13.5's driver_types.h and HIP's
+ * hip_runtime_api.h by tests/shim.rs): the numbers differ only for CUDA 18/20/912, which HIP
+ * numbers 912/911/1054 (and CUDA's own 911 is cudaErrorExternalDevice); HIP 202, 916, 1052,
+ * 1053, 1055 have no CUDA number. Every shim returns CUDA numbers; HIP-only codes keep their
+ * number on every path (wp_cuda_error), so a renamed call, cudaGetLastError and
+ * cudaGetErrorString agree on them. Left: a renamed call whose HIP function can answer 911, 912
+ * or 1054 (texture, surface, array and cluster-occupancy calls, marked in the relink tables'
+ * notes) returns that HIP number untranslated; no corpus module imports one. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
@@ -94,11 +99,24 @@ static void *wp_runtime_symbol(const char *name) {
 
 /* ---- error codes (errors.tsv) ---- */
 
-/* hipError_t -> cudaError_t; a HIP-only code becomes cudaErrorUnknown. */
+static const char *wp_cuda_only_name(int e);
+
+/* hipError_t -> cudaError_t. A HIP-only code (202, 916, 1052, 1053, 1055 in errors.tsv) keeps
+ * its number when CUDA 12.9 gives that number no meaning: a renamed call (whose result no shim
+ * sees) returns it unchanged, so cudaGetLastError/PeekAtLastError and the torch check must too,
+ * and cudaGetErrorString/Name describe it through HIP. A HIP number that is also a CUDA value
+ * with another meaning, or any unknown one, becomes cudaErrorUnknown. */
 static int wp_cuda_error(hipError_t e) {
     for (size_t i = 0; i < WP_N(wp_error_pairs); i++)
         if (wp_error_pairs[i].hip == e) return wp_error_pairs[i].cuda;
-    return e == WP_HIP_SUCCESS ? 0 : WP_CUDA_ERROR_UNKNOWN;
+    if (e == WP_HIP_SUCCESS) return 0;
+    for (size_t i = 0; i < WP_N(wp_hip_only_errors); i++)
+        if (wp_hip_only_errors[i] == e && !wp_cuda_only_name(e)) {
+            for (size_t j = 0; j < WP_N(wp_error_pairs); j++)
+                if (wp_error_pairs[j].cuda == e) return WP_CUDA_ERROR_UNKNOWN;
+            return e;
+        }
+    return WP_CUDA_ERROR_UNKNOWN;
 }
 
 /* cudaError_t -> hipError_t for the message functions; unknown numbers pass through. */
@@ -108,10 +126,154 @@ static hipError_t wp_hip_error(int e) {
     return e;
 }
 
-const char *wpcuGetErrorString(int e) { return hipGetErrorString(wp_hip_error(e)); }
-const char *wpcuGetErrorName(int e) { return hipGetErrorName(wp_hip_error(e)); }
+/* The CUDA name of a cudaError_t with no hipError_t counterpart (errors.tsv, hip '-'),
+ * else NULL. */
+static const char *wp_cuda_only_name(int e) {
+    for (size_t i = 0; i < WP_N(wp_cuda_only_errors); i++)
+        if (wp_cuda_only_errors[i].cuda == e) return wp_cuda_only_errors[i].name;
+    return NULL;
+}
+
+/* cudaGetErrorString/Name(cudaError_t): a code HIP also has is described by HIP (after
+ * translation, so CUDA 18 reads as HIP's InvalidTexture, not HIP's 18); a CUDA-only code (HIP
+ * would describe another error or none under that number, e.g. CUDA 911 ExternalDevice is HIP
+ * 911 InvalidChannelDescriptor) is named by its CUDA enumerator. */
+const char *wpcuGetErrorString(int e) {
+    const char *n = wp_cuda_only_name(e);
+    return n ? n : hipGetErrorString(wp_hip_error(e));
+}
+const char *wpcuGetErrorName(int e) {
+    const char *n = wp_cuda_only_name(e);
+    return n ? n : hipGetErrorName(wp_hip_error(e));
+}
 int wpcuGetLastError(void) { return wp_cuda_error(hipGetLastError()); }
 int wpcuPeekAtLastError(void) { return wp_cuda_error(hipPeekAtLastError()); }
+
+/* ---- code thunks (code_thunks.tsv) ----
+ * Entry points whose HIP function takes exactly the CUDA parameters but can answer an error
+ * numbered differently (911, 912, 1054). Each is a four-instruction stub that loads its
+ * descriptor and jumps to wp_error_thunk, which (x86-64 System V):
+ *   1. saves the argument registers (rdi, rsi, rdx, rcx, r8, r9, rax, xmm0-7), asks
+ *      wp_thunk_enter for the HIP function (looked up at first call) and hands it the
+ *      caller's return address, kept on a per-thread stack; restores the registers;
+ *   2. drops the return address and calls the HIP function, which so sees the caller's stack
+ *      arguments at the same offsets;
+ *   3. gives the result to wp_thunk_leave, which translates it (wp_cuda_error) and pops the
+ *      return address, and returns there.
+ * No prototypes are needed, so one thunk serves every such entry point. A HIP runtime
+ * without the function answers cudaErrorNotSupported (801). The thunk carries no unwind
+ * information: a debugger's backtrace stops in it; C++ exceptions never cross the C API. */
+#if !defined(__x86_64__)
+#error "wheelport shim: the code thunks are written for x86-64 only"
+#endif
+
+struct wp_thunk {
+    void *fn;
+    const char *name;
+};
+
+#define WP_THUNK_DEPTH 64
+static __thread struct {
+    void *ret[WP_THUNK_DEPTH];
+    int n;
+} wp_thunk_stack;
+
+__attribute__((visibility("hidden"), used)) void *wp_thunk_enter(struct wp_thunk *t,
+                                                                    void *ret) {
+    void *fn = __atomic_load_n(&t->fn, __ATOMIC_ACQUIRE);
+    if (!fn) {
+        fn = wp_runtime_symbol(t->name);
+        if (!fn) return NULL;
+        __atomic_store_n(&t->fn, fn, __ATOMIC_RELEASE);
+    }
+    if (wp_thunk_stack.n == WP_THUNK_DEPTH) {
+        fprintf(stderr, "wheelport shim: code thunks nested more than %d deep\n",
+                WP_THUNK_DEPTH);
+        abort();
+    }
+    wp_thunk_stack.ret[wp_thunk_stack.n++] = ret;
+    return fn;
+}
+
+struct wp_thunk_result {
+    long code;
+    void *ret;
+};
+
+__attribute__((visibility("hidden"), used)) struct wp_thunk_result wp_thunk_leave(int hip) {
+    struct wp_thunk_result r;
+    r.code = wp_cuda_error(hip);
+    r.ret = wp_thunk_stack.ret[--wp_thunk_stack.n];
+    return r;
+}
+
+__asm__(".pushsection .text\n"
+        ".p2align 4\n"
+        ".type wp_error_thunk,@function\n"
+        "wp_error_thunk:\n"
+        "\tpushq %rbp\n"
+        "\tmovq %rsp, %rbp\n"
+        "\tsubq $192, %rsp\n"
+        "\tmovq %rdi, 0(%rsp)\n"
+        "\tmovq %rsi, 8(%rsp)\n"
+        "\tmovq %rdx, 16(%rsp)\n"
+        "\tmovq %rcx, 24(%rsp)\n"
+        "\tmovq %r8, 32(%rsp)\n"
+        "\tmovq %r9, 40(%rsp)\n"
+        "\tmovq %rax, 48(%rsp)\n"
+        "\tmovdqu %xmm0, 64(%rsp)\n"
+        "\tmovdqu %xmm1, 80(%rsp)\n"
+        "\tmovdqu %xmm2, 96(%rsp)\n"
+        "\tmovdqu %xmm3, 112(%rsp)\n"
+        "\tmovdqu %xmm4, 128(%rsp)\n"
+        "\tmovdqu %xmm5, 144(%rsp)\n"
+        "\tmovdqu %xmm6, 160(%rsp)\n"
+        "\tmovdqu %xmm7, 176(%rsp)\n"
+        "\tmovq %r11, %rdi\n"
+        "\tmovq 8(%rbp), %rsi\n"
+        "\tcall wp_thunk_enter\n"
+        "\tmovq %rax, %r11\n"
+        "\tmovq 0(%rsp), %rdi\n"
+        "\tmovq 8(%rsp), %rsi\n"
+        "\tmovq 16(%rsp), %rdx\n"
+        "\tmovq 24(%rsp), %rcx\n"
+        "\tmovq 32(%rsp), %r8\n"
+        "\tmovq 40(%rsp), %r9\n"
+        "\tmovq 48(%rsp), %rax\n"
+        "\tmovdqu 64(%rsp), %xmm0\n"
+        "\tmovdqu 80(%rsp), %xmm1\n"
+        "\tmovdqu 96(%rsp), %xmm2\n"
+        "\tmovdqu 112(%rsp), %xmm3\n"
+        "\tmovdqu 128(%rsp), %xmm4\n"
+        "\tmovdqu 144(%rsp), %xmm5\n"
+        "\tmovdqu 160(%rsp), %xmm6\n"
+        "\tmovdqu 176(%rsp), %xmm7\n"
+        "\tleave\n"
+        "\ttestq %r11, %r11\n"
+        "\tjz 1f\n"
+        "\taddq $8, %rsp\n"
+        "\tcall *%r11\n"
+        "\tmovl %eax, %edi\n"
+        "\tcall wp_thunk_leave\n"
+        "\tpushq %rdx\n"
+        "\tret\n"
+        "1:\n"
+        "\tmovl $801, %eax\n"
+        "\tret\n"
+        ".size wp_error_thunk, .-wp_error_thunk\n"
+        ".popsection\n");
+
+#define WP_THUNK_DEF(shim, hip)                                                         \
+    __attribute__((used)) static struct wp_thunk wp_thunk_##shim = {0, #hip};             \
+    __asm__(".pushsection .text\n"                                                      \
+            ".globl " #shim "\n"                                                        \
+            ".type " #shim ",@function\n" #shim ":\n"                                   \
+            "\tleaq wp_thunk_" #shim "(%rip), %r11\n"                                   \
+            "\tjmp wp_error_thunk\n"                                                    \
+            ".size " #shim ", .-" #shim "\n"                                            \
+            ".popsection\n");
+WP_CODE_THUNKS(WP_THUNK_DEF)
+#undef WP_THUNK_DEF
 
 /* ---- registration ---- */
 
@@ -407,6 +569,27 @@ void __wpcuRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *dev
  * (SASS-only) module is not. */
 char __wpcuInitModule(void **handle) { return handle != wp_skipped_module && handle != NULL; }
 
+/* cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+ * -> hipLaunchKernelExC(const hipLaunchConfig_t *, const void *, void **) (declared in the
+ * HIP header of the excerpt and in rocm-bindings-hip 10.0; the first HIP release with it and
+ * DTK's support are not verified: it is looked up at first call, so a runtime without it
+ * loads and answers cudaErrorNotSupported).
+ * The config is passed unchanged: cudaLaunchConfig_t and hipLaunchConfig_t have the same
+ * layout (56 bytes: gridDim 0, blockDim 12, dynamicSmemBytes 24, stream 32, attrs 40,
+ * numAttrs 48) and so do cudaLaunchAttribute and hipLaunchAttribute (72 bytes: id 0, val 8);
+ * the attribute IDs HIP defines carry CUDA's numbers (shims/hip/tables/launch.tsv, checked
+ * against CUDA's driver_types.h by tests/shim.rs). An ID HIP lacks (e.g. 6,
+ * ProgrammaticStreamSerialization) is rejected by HIP, not dropped. What a rename could not
+ * do is the result: hipErrorInvalidClusterSize is 1054 in HIP and 912 in CUDA, so the code is
+ * translated (errors.tsv). */
+int wpcuLaunchKernelExC(const void *config, const void *func, void **args) {
+    typedef hipError_t (*fn_t)(const void *, const void *, void **);
+    WP_LAZY(fn_t, fn, "hipLaunchKernelExC")
+    if (!config) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(config, func, args));
+}
+
 /* ---- torch (relink-tables/<target>/torch.tsv shim rows) ----
  * c10::cuda::CUDAStream wraps c10::Stream {Device {DeviceType type_ (int8_t), DeviceIndex
  * index_ (int8_t)}, StreamId id_ (int64_t)}: 16 bytes, trivially copyable, so returned and
@@ -521,4 +704,21 @@ struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void) {
         abort();
     }
     return out;
+}
+
+/* ---- torch stable ABI ----
+ * torch_c10_cuda_check_msg(int32_t err, const char *file, const char *func, uint32_t line,
+ * bool include_device_assertions, char **error_msg) (torch/csrc/stable/c/shim.h): ROCm
+ * PyTorch exports it under the same name from libtorch_hip.so, but there it calls
+ * c10::hip::c10_hip_check_implementation, which reads `err` as a hipError_t. The CUDA caller
+ * passes a cudaError_t (STD_CUDA_CHECK in torch/csrc/stable/macros.h), so the code is
+ * translated first (errors.tsv); a CUDA-only code is passed as hipErrorUnknown (999) so that
+ * torch still raises. Returns AOTITorchError (int32_t). */
+int32_t torch_c10_wpcu_check_msg(int32_t err, const char *file, const char *func, uint32_t line,
+                                 _Bool device_assertions, char **error_msg) {
+    typedef int32_t (*fn_t)(int32_t, const char *, const char *, uint32_t, _Bool, char **);
+    static fn_t fn;
+    if (!fn) fn = (fn_t)wp_torch_symbol(WP_TORCH_HIP, "torch_c10_cuda_check_msg");
+    int32_t h = err == 0 ? 0 : (wp_cuda_only_name(err) ? WP_CUDA_ERROR_UNKNOWN : wp_hip_error(err));
+    return fn(h, file, func, line, device_assertions, error_msg);
 }

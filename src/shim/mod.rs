@@ -18,7 +18,8 @@ pub const SHIM_SONAME: &str = "libwheelport_shim.so";
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
 /// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
 /// name starts with `__wpcu`, `wpcu` or `wpblas`, or is a mangled C++ name (`_Z...`) holding
-/// `wpcu` (the torch rows).
+/// `wpcu` (the torch rows) or is a torch stable-ABI C name holding `_wpcu_`, followed by the
+/// code thunks of `shims/hip/tables/code_thunks.tsv`.
 pub fn hip_shim_symbols() -> Vec<&'static str> {
     HIP_SHIM_C
         .lines()
@@ -37,8 +38,12 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
                 .iter()
                 .any(|p| name.starts_with(p));
             let mangled = name.starts_with("_Z") && name.contains("wpcu");
-            (c_name || mangled).then_some(name)
+            // Unmangled torch stable-ABI C names (torch_c10_cuda_check_msg -> torch_c10_wpcu_...).
+            let torch_c = name.starts_with("torch_") && name.contains("_wpcu_");
+            (c_name || mangled || torch_c).then_some(name)
         })
+        // The code thunks, defined in assembly from shims/hip/tables/code_thunks.tsv.
+        .chain(tables::code_thunks().into_iter().map(|(shim, _)| shim))
         .collect()
 }
 

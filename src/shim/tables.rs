@@ -30,6 +30,19 @@ pub const CUBLAS_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/cublas_e
 /// `driver_entry.tsv`: `cuda_name hip_name` (CUDA driver API function → HIP function).
 pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_entry.tsv");
 
+/// `launch.tsv`: `cudaLaunchConfig_t`/`cudaLaunchAttribute` offsets and sizes and
+/// `cudaLaunchAttributeID` values against HIP's (CUDA 13.5 `driver_types.h`, HIP's
+/// `hip_runtime_api.h` excerpt in `shims/hip/headers/`); equal on every paired row, which is
+/// why `wpcuLaunchKernelExC` passes the config through.
+pub const LAUNCH_TSV: &str = include_str!("../../shims/hip/tables/launch.tsv");
+/// `code_thunks.tsv`: `cuda_name shim_name hip_name`, the runtime entry points whose HIP
+/// function takes the same parameters but can answer a differently numbered error: the shim
+/// defines `shim_name` as an x86-64 thunk that calls `hip_name` and translates its result.
+pub const CODE_THUNKS_TSV: &str = include_str!("../../shims/hip/tables/code_thunks.tsv");
+/// HIP header excerpt (MIT, provenance in its header) that tests compile to check
+/// `errors.tsv` and `launch.tsv`.
+pub const HIP_HEADER_EXCERPT: &str =
+    include_str!("../../shims/hip/headers/hip_runtime_api_excerpt.h");
 /// `structs.tsv`: `struct field ctype count offset size` for `cudaFuncAttributes`,
 /// `cudaPointerAttributes` (CUDA 12.9, gcc) and `hipFuncAttributes`, `hipPointerAttribute_t`
 /// (field order of `cyhip.pxd`, offsets measured on the binding, `?` where it cannot); each
@@ -111,6 +124,22 @@ pub fn device_prop_copies() -> Vec<(String, String)> {
 pub fn value_pairs(tsv: &str) -> Vec<(i64, i64)> {
     rows(tsv)
         .filter_map(|r| Some((r[1].parse().ok()?, r[3].parse().ok()?)))
+        .collect()
+}
+
+/// `(shim name, HIP name)` of every code thunk (`code_thunks.tsv`).
+pub fn code_thunks() -> Vec<(&'static str, &'static str)> {
+    rows(CODE_THUNKS_TSV).map(|r| (r[1], r[2])).collect()
+}
+
+/// `(cuda value, cuda name)` of every `cudaError_t` enumerator of `errors.tsv` that has no
+/// `hipError_t` counterpart (hip columns `-`): the shim names these itself, since HIP may use
+/// the same number for another error (CUDA 911 cudaErrorExternalDevice, HIP 911
+/// hipErrorInvalidChannelDescriptor).
+pub fn cuda_only_errors() -> Vec<(i64, String)> {
+    rows(ERRORS_TSV)
+        .filter(|r| r[2] == "-" && r[3] == "-")
+        .filter_map(|r| Some((r[1].parse().ok()?, r[0].to_string())))
         .collect()
 }
 
@@ -259,6 +288,22 @@ pub fn c_header() -> String {
     }
     o.push('\n');
     pair_table(&mut o, "wp_error_pairs", &value_pairs(ERRORS_TSV));
+    o.push_str("struct wp_named { int cuda; const char *name; };\n");
+    o.push_str("static const struct wp_named wp_cuda_only_errors[] = {\n");
+    for (v, n) in cuda_only_errors() {
+        let _ = writeln!(o, "    {{{v}, \"{n}\"}},");
+    }
+    o.push_str("};\n");
+    o.push_str("#define WP_CODE_THUNKS(X) \\\n");
+    for (shim, hip) in code_thunks() {
+        let _ = writeln!(o, "    X({shim}, {hip}) \\");
+    }
+    o.push('\n');
+    o.push_str("static const int wp_hip_only_errors[] = {");
+    for r in rows(ERRORS_TSV).filter(|r| r[0] == "-" && r[1] == "-") {
+        let _ = write!(o, "{}, ", r[3]);
+    }
+    o.push_str("};\n");
     pair_table(&mut o, "wp_attr_pairs", &value_pairs(DEVICE_ATTR_TSV));
     pair_table(
         &mut o,
