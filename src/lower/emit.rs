@@ -1366,6 +1366,60 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = self.op(format_args!("select i1 {zero}, i32 0, i32 {v}"));
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
+            O::Vabsdiff4
+                if !has(".sat")
+                    && n == 4
+                    && tys.len() == 3
+                    && tys[0] == tys[1]
+                    && tys[1] == tys[2]
+                    && ops[..3].iter().all(|o| !matches!(o, Operand::Reg(r) if r.contains('.'))) =>
+            {
+                // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32} d, a, b, c (PTX ISA 9.x §9.7.1.26,
+                // SIMD video): |a_i - b_i| for the four bytes; with .add, d = c + their sum;
+                // otherwise the bytes of d (mask .b3210) are the differences. Only the plain
+                // forms (equal types, no .sat, selectors or mask) take this vector lowering;
+                // the others go to src/lower/video.rs.
+                if has(".sat") || n != 4 || tys.len() != 3 {
+                    return fail(&form_of(i), "vabsdiff4 with .sat, selectors or a mask");
+                }
+                let (_, ka) = ty1(1)?;
+                let a = self.rd(&ops[1], Ty::I32, false)?;
+                let b = self.rd(&ops[2], Ty::I32, false)?;
+                let c = self.rd(&ops[3], Ty::I32, false)?;
+                let av = self.op(format_args!("bitcast i32 {a} to <4 x i8>"));
+                let bv = self.op(format_args!("bitcast i32 {b} to <4 x i8>"));
+                let (mx, mn) = if ka == Kind::Signed {
+                    ("smax", "smin")
+                } else {
+                    ("umax", "umin")
+                };
+                let v4 = |fx: &mut Self, f: &str| -> String {
+                    let n = format!("llvm.{f}.v4i8");
+                    fx.decl(&n, &format!("declare <4 x i8> @{n}(<4 x i8>, <4 x i8>)"));
+                    fx.op(format_args!(
+                        "call <4 x i8> @{n}(<4 x i8> {av}, <4 x i8> {bv})"
+                    ))
+                };
+                let hi = v4(self, mx);
+                let lo = v4(self, mn);
+                let d = self.op(format_args!("sub <4 x i8> {hi}, {lo}"));
+                let r = if has(".add") {
+                    let w = self.op(format_args!("zext <4 x i8> {d} to <4 x i32>"));
+                    let sum = self.op(format_args!(
+                        "call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> {w})"
+                    ));
+                    self.decl(
+                        "llvm.vector.reduce.add.v4i32",
+                        "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)",
+                    );
+                    self.op(format_args!("add i32 {sum}, {c}"))
+                } else if mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
+                    return fail(&form_of(i), "vabsdiff4 with .min/.max");
+                } else {
+                    self.op(format_args!("bitcast <4 x i8> {d} to i32"))
+                };
+                self.wr(&ops[0], &r, Ty::I32, false)?;
+            }
             O::Prmt => {
                 let mode = mods
                     .iter()
