@@ -1372,7 +1372,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     && tys.len() == 3
                     && tys[0] == tys[1]
                     && tys[1] == tys[2]
-                    && ops[..3].iter().all(|o| !matches!(o, Operand::Reg(r) if r.contains('.'))) =>
+                    && ops[..3]
+                        .iter()
+                        .all(|o| !matches!(o, Operand::Reg(r) if r.contains('.'))) =>
             {
                 // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32} d, a, b, c (PTX ISA 9.x §9.7.1.26,
                 // SIMD video): |a_i - b_i| for the four bytes; with .add, d = c + their sum;

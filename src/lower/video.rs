@@ -333,8 +333,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(".h1") => (16, 16),
             Some(_) => return None,
         };
-        let s = self.op(format_args!("lshr i32 {v}, {sh}"));
-        let t = self.op(format_args!("trunc i32 {s} to i{w}"));
+        let t = if w == 32 {
+            v.to_string()
+        } else {
+            let s = self.op(format_args!("lshr i32 {v}, {sh}"));
+            self.op(format_args!("trunc i32 {s} to i{w}"))
+        };
         let e = if sext { "sext" } else { "zext" };
         Some(self.op(format_args!("{e} i{w} {t} to {it}")))
     }
