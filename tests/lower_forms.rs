@@ -80,7 +80,23 @@ fn synth(form: &str) -> Option<String> {
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
         "bar" | "barrier" => format!("{form} 0;"),
-        "vabsdiff4" => format!("{form} %r1, %r2, %r3, %r4;"),
+        // dp4a/dp2a and the video instructions (src/lower/video.rs): SIMD forms and scalar
+        // forms with a secondary operation take c; SIMD operands get selectors and a mask.
+        "dp4a" | "dp2a" => format!("{form} %r1, %r2, %r3, %r4;"),
+        _ if op.starts_with('v') && (op.ends_with('2') || op.ends_with('4')) => {
+            if op.ends_with('2') {
+                format!("{form} %r1.h0, %r2.h12, %r3.h30, %r4;")
+            } else {
+                format!("{form} %r1.b310, %r2.b7152, %r3.b0463, %r4;")
+            }
+        }
+        _ if op.starts_with('v') && op != "vote" => {
+            if has("add") || has("min") || has("max") {
+                format!("{form} %r1, %r2.b1, %r3.h1, %r4;")
+            } else {
+                format!("{form} %r1.b2, %r2.h0, %r3.b3, %r4;")
+            }
+        }
         "ld" | "ldu" => format!("{form} {}, {addr};", vreg(1)),
         "st" => format!("{form} {addr}, {};", vreg(1)),
         "atom" => {
@@ -322,4 +338,32 @@ fn every_listed_form_lowers_and_builds() {
         forms.len()
     );
     assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+/// The synthesized instructions of the dp4a/dp2a and video forms (with their operand
+/// selectors and masks) are valid PTX: ptxas 13.5 accepts them for sm_80.
+#[test]
+fn video_snippets_pass_ptxas() {
+    let Some(px) = ptxas() else { return };
+    let dir = scratch("lower-forms-video");
+    let insts: Vec<String> = supported_forms()
+        .iter()
+        .filter(|f| {
+            let op = f.split('.').next().unwrap();
+            op == "dp4a" || op == "dp2a" || (op.starts_with('v') && op != "vote")
+        })
+        .filter_map(|f| synth(f))
+        .collect();
+    assert!(insts.len() > 900, "{} video forms", insts.len());
+    let mut ptx = String::from(".version 8.0\n.target sm_80\n.address_size 64\n\n");
+    ptx.push_str(&kernel("video_forms", &insts));
+    let p = dir.join("video.ptx");
+    std::fs::write(&p, &ptx).unwrap();
+    let r = tool(
+        std::process::Command::new(&px)
+            .args(["-arch=sm_80", "-o"])
+            .arg(dir.join("video.cubin"))
+            .arg(&p),
+    );
+    assert!(r.is_ok(), "{}", r.unwrap_err());
 }

@@ -31,6 +31,10 @@ mod warp;
 #[path = "tensor_mem.rs"]
 mod tensor_mem;
 
+// dp4a/dp2a and the video instructions (a child module: it extends `Fx`).
+#[path = "video.rs"]
+pub(super) mod video;
+
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
 pub(crate) struct Fail {
@@ -1362,11 +1366,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = self.op(format_args!("select i1 {zero}, i32 0, i32 {v}"));
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
-            O::Vabsdiff4 => {
+            O::Vabsdiff4
+                if !has(".sat")
+                    && n == 4
+                    && tys.len() == 3
+                    && tys[0] == tys[1]
+                    && tys[1] == tys[2]
+                    && ops[..3]
+                        .iter()
+                        .all(|o| !matches!(o, Operand::Reg(r) if r.contains('.'))) =>
+            {
                 // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32} d, a, b, c (PTX ISA 9.x §9.7.1.26,
                 // SIMD video): |a_i - b_i| for the four bytes; with .add, d = c + their sum;
-                // otherwise the bytes of d (mask .b3210) are the differences. No .sat, byte
-                // selectors or masks.
+                // otherwise the bytes of d (mask .b3210) are the differences. Only the plain
+                // forms (equal types, no .sat, selectors or mask) take this vector lowering;
+                // the others go to src/lower/video.rs.
                 if has(".sat") || n != 4 || tys.len() != 3 {
                     return fail(&form_of(i), "vabsdiff4 with .sat, selectors or a mask");
                 }
@@ -1544,6 +1558,31 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             O::Bar if has(".warp") => self.warp_inst(i)?,
             O::Mma => self.mma_inst(i)?,
+            O::Dp4a
+            | O::Dp2a
+            | O::Vadd
+            | O::Vsub
+            | O::Vabsdiff
+            | O::Vmin
+            | O::Vmax
+            | O::Vshl
+            | O::Vshr
+            | O::Vmad
+            | O::Vset
+            | O::Vadd2
+            | O::Vsub2
+            | O::Vavrg2
+            | O::Vabsdiff2
+            | O::Vmin2
+            | O::Vmax2
+            | O::Vset2
+            | O::Vadd4
+            | O::Vsub4
+            | O::Vavrg4
+            | O::Vabsdiff4
+            | O::Vmin4
+            | O::Vmax4
+            | O::Vset4 => self.video_inst(i)?,
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }

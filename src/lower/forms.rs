@@ -275,9 +275,6 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("szext.{m}.s32"));
         add(format!("szext.{m}.u32"));
     }
-    // SIMD video (§9.7.1.26): byte-wise absolute difference.
-    add("vabsdiff4.u32.u32.u32".into());
-    add("vabsdiff4.s32.s32.s32".into());
     add("lop3.b32".into());
     add("lop3.or.b32".into());
     add("lop3.and.b32".into());
@@ -586,6 +583,10 @@ pub fn supported_forms() -> Vec<String> {
         add(format!(
             "mma.sp::ordered_metadata.sync.m16n8k32.row.col.f32.{t}.{t}.f32"
         ));
+    }
+    // dp4a/dp2a and the video instructions (§9.7.1.23-24, §9.7.18; src/lower/video.rs).
+    for f in super::emit::video::forms() {
+        add(f);
     }
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));

@@ -1,0 +1,477 @@
+//! Integer dot products and the video instructions, as target-independent LLVM IR.
+//!
+//! * `dp4a.atype.btype` and `dp2a.{lo,hi}.atype.btype` (PTX ISA 9.x §9.7.1.23, §9.7.1.24):
+//!   the packed bytes / half-words are sign- or zero-extended by their type, multiplied in
+//!   32 bits and added to `c` modulo 2^32.
+//! * The SIMD video instructions (§9.7.18.2): `vadd2`, `vsub2`, `vavrg2`, `vabsdiff2`, `vmin2`,
+//!   `vmax2`, `vset2` on half-word pairs and the 4-way forms on byte quads, with `.sat`, the
+//!   secondary accumulate `.add`, the destination mask (`d.h0`, `d.b310`, ...) and the source
+//!   selectors (`a.h01`, `b.b7531`, ...; defaults `.h10`/`.b3210` for `a`, `.h32`/`.b7654`
+//!   for `b`), which pick any lane of the 64-bit pair `{b, a}`.
+//! * The scalar video instructions (§9.7.18.1): `vadd`, `vsub`, `vabsdiff`, `vmin`, `vmax`,
+//!   `vshl`, `vshr` (`.clamp`/`.wrap`) and `vset`, with operand selectors `.b0`-`.b3`, `.h0`,
+//!   `.h1`, `.sat` (clamped to the destination's range, the byte or half-word range when a
+//!   `d.dsel` merge is given), the secondary operations `.add`, `.min`, `.max`, and the data
+//!   merge into `c`. The intermediate result is kept in `i64` (`i128` for `vshl`, whose
+//!   33-bit operand shifted by up to 32 needs 65 bits), wider than the ISA's `.s34`, so no
+//!   intermediate wraps before the clamp.
+//!
+//! `vmad` is not lowered (reported with its form). Everything here is plain LLVM IR (integer
+//! arithmetic, `llvm.smin`/`llvm.smax`), identical for amdgcn and nvptx, so the `cuda` twin runs
+//! this very logic on an NVIDIA GPU.
+
+use super::*;
+
+/// Split a video operand `%r1.b0` into the register and its selector (`.b0`).
+fn split_sel<'a>(o: &Operand<'a>) -> (Operand<'a>, Option<&'a str>) {
+    match o {
+        Operand::Reg(n) => match n.find('.') {
+            Some(k) => (Operand::Reg(&n[..k]), Some(&n[k..])),
+            None => (o.clone(), None),
+        },
+        _ => (o.clone(), None),
+    }
+}
+
+/// The lane digits of a SIMD selector or mask (`.h10` -> `[1, 0]`), most significant lane
+/// first, when it has the prefix `p` (`h` or `b`) and digits below `lim`.
+fn digits(sel: &str, p: char, lim: u32) -> Option<Vec<u32>> {
+    let s = sel.strip_prefix('.')?.strip_prefix(p)?;
+    let d: Option<Vec<u32>> = s.chars().map(|c| c.to_digit(10)).collect();
+    let d = d?;
+    (!d.is_empty() && d.iter().all(|&x| x < lim)).then_some(d)
+}
+
+/// The signed LLVM predicate of a `vset` comparison (the operands are extended to a wider
+/// signed type first, so signed predicates order unsigned operands correctly too).
+fn cmp_pred(m: &str) -> Option<&'static str> {
+    Some(match m {
+        ".eq" => "eq",
+        ".ne" => "ne",
+        ".lt" => "slt",
+        ".le" => "sle",
+        ".gt" => "sgt",
+        ".ge" => "sge",
+        _ => return None,
+    })
+}
+
+/// Every dp4a/dp2a and video form lowered here, in `form_of` spelling (for
+/// [`crate::lower::supported_forms`]).
+pub(in crate::lower) fn forms() -> Vec<String> {
+    let mut v = Vec::new();
+    let t = ["u32", "s32"];
+    let cmps = ["eq", "ne", "lt", "le", "gt", "ge"];
+    let secops = ["", ".add", ".min", ".max"];
+    for a in t {
+        for b in t {
+            v.push(format!("dp4a.{a}.{b}"));
+            for m in ["lo", "hi"] {
+                v.push(format!("dp2a.{m}.{a}.{b}"));
+            }
+        }
+    }
+    // SIMD video (§9.7.18.2).
+    for w in ["2", "4"] {
+        for op in ["vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"] {
+            for d in t {
+                for a in t {
+                    for b in t {
+                        for s in ["", ".sat", ".add"] {
+                            v.push(format!("{op}{w}.{d}.{a}.{b}{s}"));
+                        }
+                    }
+                }
+            }
+        }
+        for a in t {
+            for b in t {
+                for c in cmps {
+                    v.push(format!("vset{w}.{a}.{b}.{c}"));
+                    v.push(format!("vset{w}.{a}.{b}.{c}.add"));
+                }
+            }
+        }
+    }
+    // Scalar video (§9.7.18.1).
+    for op in ["vadd", "vsub", "vabsdiff", "vmin", "vmax"] {
+        for d in t {
+            for a in t {
+                for b in t {
+                    for s in ["", ".sat"] {
+                        for o in secops {
+                            v.push(format!("{op}.{d}.{a}.{b}{s}{o}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for op in ["vshl", "vshr"] {
+        for d in t {
+            for a in t {
+                for s in ["", ".sat"] {
+                    for m in ["clamp", "wrap"] {
+                        for o in secops {
+                            v.push(format!("{op}.{d}.{a}.u32{s}.{m}{o}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for a in t {
+        for b in t {
+            for c in cmps {
+                for o in secops {
+                    v.push(format!("vset.{a}.{b}.{c}{o}"));
+                }
+            }
+        }
+    }
+    v
+}
+
+impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    /// Lower one `dp4a`, `dp2a` or video instruction.
+    pub(super) fn video_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
+        let form = form_of(i);
+        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+        let ops: &[Operand<'a>] = &i.operands;
+        let signed: Vec<bool> = mods
+            .iter()
+            .filter(|m| matches!(**m, ".u32" | ".s32"))
+            .map(|m| *m == ".s32")
+            .collect();
+        let name = i.opcode.name();
+        match name {
+            "dp4a" | "dp2a" => self.dot(&form, name == "dp2a", &mods, &signed, ops),
+            _ if name.ends_with('2') || name.ends_with('4') => {
+                self.simd(&form, name, &mods, &signed, ops)
+            }
+            "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" => {
+                self.scalar(&form, name, &mods, &signed, ops)
+            }
+            _ => fail(&form, "video instruction not lowered (vmad)"),
+        }
+    }
+
+    /// Lane `k` (of width `w` bits) of the i64 `x`, extended to i32.
+    fn lane(&mut self, x: &str, k: u32, w: u32, sext: bool) -> String {
+        let s = self.op(format_args!("lshr i64 {x}, {}", k * w));
+        let t = self.op(format_args!("trunc i64 {s} to i{w}"));
+        let e = if sext { "sext" } else { "zext" };
+        self.op(format_args!("{e} i{w} {t} to i32"))
+    }
+
+    /// `dp4a.atype.btype d, a, b, c` / `dp2a.mode.atype.btype d, a, b, c` (§9.7.1.23-24).
+    fn dot(
+        &mut self,
+        form: &str,
+        two: bool,
+        mods: &[&str],
+        sg: &[bool],
+        ops: &[Operand<'a>],
+    ) -> R<()> {
+        if ops.len() != 4 || sg.len() != 2 {
+            return fail(form, "dp4a/dp2a operands or types");
+        }
+        let a = self.rd(&ops[1], Ty::I32, false)?;
+        let b = self.rd(&ops[2], Ty::I32, false)?;
+        let c = self.rd(&ops[3], Ty::I32, false)?;
+        let a64 = self.op(format_args!("zext i32 {a} to i64"));
+        let b64 = self.op(format_args!("zext i32 {b} to i64"));
+        let mut acc = c;
+        let hi = mods.contains(&".hi");
+        let n = if two { 2 } else { 4 };
+        for k in 0..n {
+            let va = if two {
+                self.lane(&a64, k, 16, sg[0])
+            } else {
+                self.lane(&a64, k, 8, sg[0])
+            };
+            let kb = if two && hi { k + 2 } else { k };
+            let vb = self.lane(&b64, kb, 8, sg[1]);
+            let p = self.op(format_args!("mul i32 {va}, {vb}"));
+            acc = self.op(format_args!("add i32 {acc}, {p}"));
+        }
+        self.wr(&ops[0], &acc, Ty::I32, false)
+    }
+
+    /// The 2- and 4-way SIMD video instructions (§9.7.18.2.1-4).
+    fn simd(
+        &mut self,
+        form: &str,
+        name: &str,
+        mods: &[&str],
+        sg: &[bool],
+        ops: &[Operand<'a>],
+    ) -> R<()> {
+        let n: u32 = if name.ends_with('2') { 2 } else { 4 };
+        let w = 32 / n;
+        let (p, lim) = if n == 2 { ('h', 4) } else { ('b', 8) };
+        let op = &name[..name.len() - 1];
+        let is_set = op == "vset";
+        let has = |m: &str| mods.contains(&m);
+        let (sd, sa, sb) = match (is_set, sg) {
+            (true, [a, b]) => (false, *a, *b),
+            (false, [d, a, b]) => (*d, *a, *b),
+            _ => return fail(form, "SIMD video types"),
+        };
+        let sat = has(".sat");
+        let add = has(".add");
+        if ops.len() != 4 || (sat && (add || is_set)) {
+            return fail(form, "SIMD video operands, or .sat with .add");
+        }
+        let (dreg, dmask) = split_sel(&ops[0]);
+        let (areg, asel) = split_sel(&ops[1]);
+        let (breg, bsel) = split_sel(&ops[2]);
+        let mask = match dmask {
+            None => (0..n).collect(),
+            Some(m) => digits(m, p, n)
+                .ok_or(())
+                .or_else(|_| fail(form, format!("mask {m}")))?,
+        };
+        let sel = |s: Option<&str>, dflt: u32| -> R<Vec<u32>> {
+            match s {
+                None => Ok((0..n).rev().map(|k| k + dflt).collect()),
+                Some(s) => match digits(s, p, lim) {
+                    Some(d) if d.len() == n as usize => Ok(d),
+                    _ => fail(form, format!("selector {s}")),
+                },
+            }
+        };
+        // Digits are written from the most significant lane down: reverse to lane order.
+        let mut asl = sel(asel, 0)?;
+        asl.reverse();
+        let mut bsl = sel(bsel, n)?;
+        bsl.reverse();
+        let a = self.rd(&areg, Ty::I32, false)?;
+        let b = self.rd(&breg, Ty::I32, false)?;
+        let c = self.rd(&ops[3], Ty::I32, false)?;
+        let lo = self.op(format_args!("zext i32 {a} to i64"));
+        let hi0 = self.op(format_args!("zext i32 {b} to i64"));
+        let hi = self.op(format_args!("shl i64 {hi0}, 32"));
+        let x = self.op(format_args!("or i64 {hi}, {lo}"));
+        let (smax, smin): (i64, i64) = if sd {
+            ((1 << (w - 1)) - 1, -(1 << (w - 1)))
+        } else {
+            ((1 << w) - 1, 0)
+        };
+        let mut acc = if add { c.clone() } else { "0".to_string() };
+        let lm = (1u64 << w) - 1;
+        for k in 0..n {
+            let on = mask.contains(&k);
+            if !on {
+                if !add {
+                    // Lane k of c, in place.
+                    let v = self.op(format_args!(
+                        "and i32 {c}, {}",
+                        (lm << (k * w)) as u32 as i32
+                    ));
+                    acc = self.op(format_args!("or i32 {acc}, {v}"));
+                }
+                continue;
+            }
+            let va = self.lane(&x, asl[k as usize], w, sa);
+            let vb = self.lane(&x, bsl[k as usize], w, sb);
+            let t = match op {
+                "vadd" => self.op(format_args!("add i32 {va}, {vb}")),
+                "vsub" => self.op(format_args!("sub i32 {va}, {vb}")),
+                "vavrg" => {
+                    // (s + 1) >> 1 for s >= 0, s >> 1 otherwise.
+                    let s = self.op(format_args!("add i32 {va}, {vb}"));
+                    let neg = self.op(format_args!("icmp slt i32 {s}, 0"));
+                    let s1 = self.op(format_args!("add i32 {s}, 1"));
+                    let u = self.op(format_args!("select i1 {neg}, i32 {s}, i32 {s1}"));
+                    self.op(format_args!("ashr i32 {u}, 1"))
+                }
+                "vabsdiff" => {
+                    let d = self.op(format_args!("sub i32 {va}, {vb}"));
+                    let nd = self.op(format_args!("sub i32 0, {d}"));
+                    self.intr2("smax", Ty::I32, &d, &nd)
+                }
+                "vmin" => self.intr2("smin", Ty::I32, &va, &vb),
+                "vmax" => self.intr2("smax", Ty::I32, &va, &vb),
+                "vset" => {
+                    let pr = mods
+                        .iter()
+                        .find_map(|m| cmp_pred(m))
+                        .ok_or(())
+                        .or_else(|_| fail(form, "vset comparison"))?;
+                    let q = self.op(format_args!("icmp {pr} i32 {va}, {vb}"));
+                    self.op(format_args!("zext i1 {q} to i32"))
+                }
+                _ => return fail(form, "SIMD video operation"),
+            };
+            let t = if sat {
+                let t1 = self.intr2("smin", Ty::I32, &t, &smax.to_string());
+                self.intr2("smax", Ty::I32, &t1, &smin.to_string())
+            } else {
+                t
+            };
+            acc = if add {
+                self.op(format_args!("add i32 {acc}, {t}"))
+            } else {
+                let m = self.op(format_args!("and i32 {t}, {lm}"));
+                let s = self.op(format_args!("shl i32 {m}, {}", k * w));
+                self.op(format_args!("or i32 {acc}, {s}"))
+            };
+        }
+        self.wr(&dreg, &acc, Ty::I32, false)
+    }
+
+    /// Byte, half-word or word `sel` of the i32 `v`, extended to `it`.
+    fn part(&mut self, v: &str, sel: Option<&str>, sext: bool, it: &str) -> Option<String> {
+        let (sh, w) = match sel {
+            None => (0, 32),
+            Some(".b0") => (0, 8),
+            Some(".b1") => (8, 8),
+            Some(".b2") => (16, 8),
+            Some(".b3") => (24, 8),
+            Some(".h0") => (0, 16),
+            Some(".h1") => (16, 16),
+            Some(_) => return None,
+        };
+        let t = if w == 32 {
+            v.to_string()
+        } else {
+            let s = self.op(format_args!("lshr i32 {v}, {sh}"));
+            self.op(format_args!("trunc i32 {s} to i{w}"))
+        };
+        let e = if sext { "sext" } else { "zext" };
+        Some(self.op(format_args!("{e} i{w} {t} to {it}")))
+    }
+
+    /// The scalar video instructions (§9.7.18.1.1-3), `vmad` excepted.
+    fn scalar(
+        &mut self,
+        form: &str,
+        op: &str,
+        mods: &[&str],
+        sg: &[bool],
+        ops: &[Operand<'a>],
+    ) -> R<()> {
+        let has = |m: &str| mods.contains(&m);
+        let is_set = op == "vset";
+        let shift = op == "vshl" || op == "vshr";
+        let (sd, sa, sb) = match (is_set, sg) {
+            (true, [a, b]) => (false, *a, *b),
+            (false, [d, a, b]) => (*d, *a, *b),
+            _ => return fail(form, "video types"),
+        };
+        let sat = has(".sat");
+        let secop = mods
+            .iter()
+            .find(|m| matches!(**m, ".add" | ".min" | ".max"));
+        let (dreg, dsel) = split_sel(&ops[0]);
+        let want = if secop.is_some() || dsel.is_some() {
+            4
+        } else {
+            3
+        };
+        if ops.len() != want || (secop.is_some() && dsel.is_some()) || (sat && is_set) {
+            return fail(form, "video operands");
+        }
+        if shift && sb {
+            return fail(form, "shift amount type must be .u32");
+        }
+        let it = if op == "vshl" { "i128" } else { "i64" };
+        let ity = if op == "vshl" { Ty::I128 } else { Ty::I64 };
+        let (areg, asel) = split_sel(&ops[1]);
+        let (breg, bsel) = split_sel(&ops[2]);
+        let a = self.rd(&areg, Ty::I32, false)?;
+        let b = self.rd(&breg, Ty::I32, false)?;
+        let ta = match self.part(&a, asel, sa, it) {
+            Some(v) => v,
+            None => return fail(form, format!("selector {}", asel.unwrap_or(""))),
+        };
+        let tb = match self.part(&b, bsel, sb, it) {
+            Some(v) => v,
+            None => return fail(form, format!("selector {}", bsel.unwrap_or(""))),
+        };
+        let tmp = match op {
+            "vadd" => self.op(format_args!("add {it} {ta}, {tb}")),
+            "vsub" => self.op(format_args!("sub {it} {ta}, {tb}")),
+            "vabsdiff" => {
+                let d = self.op(format_args!("sub {it} {ta}, {tb}"));
+                let nd = self.op(format_args!("sub {it} 0, {d}"));
+                self.intr2("smax", ity, &d, &nd)
+            }
+            "vmin" => self.intr2("smin", ity, &ta, &tb),
+            "vmax" => self.intr2("smax", ity, &ta, &tb),
+            "vshl" | "vshr" => {
+                let n = if has(".wrap") {
+                    self.op(format_args!("and {it} {tb}, 31"))
+                } else if has(".clamp") {
+                    self.intr2("umin", ity, &tb, "32")
+                } else {
+                    return fail(form, "vshl/vshr without .clamp or .wrap");
+                };
+                if op == "vshl" {
+                    self.op(format_args!("shl {it} {ta}, {n}"))
+                } else {
+                    self.op(format_args!("ashr {it} {ta}, {n}"))
+                }
+            }
+            "vset" => {
+                let pr = mods
+                    .iter()
+                    .find_map(|m| cmp_pred(m))
+                    .ok_or(())
+                    .or_else(|_| fail(form, "vset comparison"))?;
+                let q = self.op(format_args!("icmp {pr} {it} {ta}, {tb}"));
+                self.op(format_args!("zext i1 {q} to {it}"))
+            }
+            _ => return fail(form, "scalar video operation"),
+        };
+        let bits = match dsel {
+            None => 32,
+            Some(".b0" | ".b1" | ".b2" | ".b3") => 8,
+            Some(".h0" | ".h1") => 16,
+            Some(s) => return fail(form, format!("destination selector {s}")),
+        };
+        let tmp = if sat {
+            let (hi, lo): (i64, i64) = if sd {
+                ((1 << (bits - 1)) - 1, -(1 << (bits - 1)))
+            } else {
+                ((1i64 << bits) - 1, 0)
+            };
+            let t1 = self.intr2("smin", ity, &tmp, &hi.to_string());
+            self.intr2("smax", ity, &t1, &lo.to_string())
+        } else {
+            tmp
+        };
+        let r = if want == 4 {
+            let c = self.rd(&ops[3], Ty::I32, false)?;
+            if let Some(s) = secop {
+                let e = if sd { "sext" } else { "zext" };
+                let cx = self.op(format_args!("{e} i32 {c} to {it}"));
+                match *s {
+                    ".add" => self.op(format_args!("add {it} {tmp}, {cx}")),
+                    ".min" => self.intr2("smin", ity, &tmp, &cx),
+                    _ => self.intr2("smax", ity, &tmp, &cx),
+                }
+            } else {
+                let sh = match dsel.unwrap_or("") {
+                    ".b1" => 8,
+                    ".b2" | ".h1" => 16,
+                    ".b3" => 24,
+                    _ => 0,
+                };
+                let m: u32 = ((1u64 << bits) - 1) as u32;
+                let t32 = self.op(format_args!("trunc {it} {tmp} to i32"));
+                let t1 = self.op(format_args!("and i32 {t32}, {m}"));
+                let t2 = self.op(format_args!("shl i32 {t1}, {sh}"));
+                let keep = !(m << sh);
+                let c1 = self.op(format_args!("and i32 {c}, {}", keep as i32));
+                let r = self.op(format_args!("or i32 {c1}, {t2}"));
+                return self.wr(&dreg, &r, Ty::I32, false);
+            }
+        } else {
+            tmp
+        };
+        let d = self.op(format_args!("trunc {it} {r} to i32"));
+        self.wr(&dreg, &d, Ty::I32, false)
+    }
+}
