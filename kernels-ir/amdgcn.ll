@@ -6174,6 +6174,4399 @@ define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_bf16_s1
 }
 
 ; ==== END wave64 mma ====
+; ==== BEGIN wave64 wmma (target-independent over the wave64 warp model) ====
+; wmma.load / wmma.store / wmma.mma on the wave64 warp model (kernels-ir/wmma.py says how).
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr i16, ptr %p, i32 %v7
+  %v9 = load i16, ptr %v8, align 2
+  %v10 = zext i16 %v9 to i32
+  %v11 = add i32 %v6, 1
+  %v12 = getelementptr i16, ptr %p, i32 %v11
+  %v13 = load i16, ptr %v12, align 2
+  %v14 = zext i16 %v13 to i32
+  %v15 = shl i32 %v14, 16
+  %v16 = or i32 %v10, %v15
+  %v17 = add i32 %v6, 2
+  %v18 = getelementptr i16, ptr %p, i32 %v17
+  %v19 = load i16, ptr %v18, align 2
+  %v20 = zext i16 %v19 to i32
+  %v21 = add i32 %v6, 3
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v20, %v25
+  %v27 = add i32 %v6, 4
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  %v29 = load i16, ptr %v28, align 2
+  %v30 = zext i16 %v29 to i32
+  %v31 = add i32 %v6, 5
+  %v32 = getelementptr i16, ptr %p, i32 %v31
+  %v33 = load i16, ptr %v32, align 2
+  %v34 = zext i16 %v33 to i32
+  %v35 = shl i32 %v34, 16
+  %v36 = or i32 %v30, %v35
+  %v37 = add i32 %v6, 6
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = add i32 %v6, 7
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  %v43 = load i16, ptr %v42, align 2
+  %v44 = zext i16 %v43 to i32
+  %v45 = shl i32 %v44, 16
+  %v46 = or i32 %v40, %v45
+  %v47 = insertvalue { i32, i32, i32, i32 } poison, i32 %v16, 0
+  %v48 = insertvalue { i32, i32, i32, i32 } %v47, i32 %v26, 1
+  %v49 = insertvalue { i32, i32, i32, i32 } %v48, i32 %v36, 2
+  %v50 = insertvalue { i32, i32, i32, i32 } %v49, i32 %v46, 3
+  ret { i32, i32, i32, i32 } %v50
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = trunc i32 %r0 to i16
+  %v8 = add i32 %v6, 0
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  store i16 %v7, ptr %v9, align 2
+  %v10 = lshr i32 %r0, 16
+  %v11 = trunc i32 %v10 to i16
+  %v12 = add i32 %v6, 1
+  %v13 = getelementptr i16, ptr %p, i32 %v12
+  store i16 %v11, ptr %v13, align 2
+  %v14 = trunc i32 %r1 to i16
+  %v15 = add i32 %v6, 2
+  %v16 = getelementptr i16, ptr %p, i32 %v15
+  store i16 %v14, ptr %v16, align 2
+  %v17 = lshr i32 %r1, 16
+  %v18 = trunc i32 %v17 to i16
+  %v19 = add i32 %v6, 3
+  %v20 = getelementptr i16, ptr %p, i32 %v19
+  store i16 %v18, ptr %v20, align 2
+  %v21 = trunc i32 %r2 to i16
+  %v22 = add i32 %v6, 4
+  %v23 = getelementptr i16, ptr %p, i32 %v22
+  store i16 %v21, ptr %v23, align 2
+  %v24 = lshr i32 %r2, 16
+  %v25 = trunc i32 %v24 to i16
+  %v26 = add i32 %v6, 5
+  %v27 = getelementptr i16, ptr %p, i32 %v26
+  store i16 %v25, ptr %v27, align 2
+  %v28 = trunc i32 %r3 to i16
+  %v29 = add i32 %v6, 6
+  %v30 = getelementptr i16, ptr %p, i32 %v29
+  store i16 %v28, ptr %v30, align 2
+  %v31 = lshr i32 %r3, 16
+  %v32 = trunc i32 %v31 to i16
+  %v33 = add i32 %v6, 7
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  store i16 %v32, ptr %v34, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m16n16k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  %v9 = load float, ptr %v8, align 4
+  %v10 = add i32 %v6, 1
+  %v11 = getelementptr float, ptr %p, i32 %v10
+  %v12 = load float, ptr %v11, align 4
+  %v13 = add i32 %v6, 2
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  %v15 = load float, ptr %v14, align 4
+  %v16 = add i32 %v6, 3
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = add i32 %v6, 4
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  %v21 = load float, ptr %v20, align 4
+  %v22 = add i32 %v6, 5
+  %v23 = getelementptr float, ptr %p, i32 %v22
+  %v24 = load float, ptr %v23, align 4
+  %v25 = add i32 %v6, 6
+  %v26 = getelementptr float, ptr %p, i32 %v25
+  %v27 = load float, ptr %v26, align 4
+  %v28 = add i32 %v6, 7
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v9, 0
+  %v32 = insertvalue { float, float, float, float, float, float, float, float } %v31, float %v12, 1
+  %v33 = insertvalue { float, float, float, float, float, float, float, float } %v32, float %v15, 2
+  %v34 = insertvalue { float, float, float, float, float, float, float, float } %v33, float %v18, 3
+  %v35 = insertvalue { float, float, float, float, float, float, float, float } %v34, float %v21, 4
+  %v36 = insertvalue { float, float, float, float, float, float, float, float } %v35, float %v24, 5
+  %v37 = insertvalue { float, float, float, float, float, float, float, float } %v36, float %v27, 6
+  %v38 = insertvalue { float, float, float, float, float, float, float, float } %v37, float %v30, 7
+  ret { float, float, float, float, float, float, float, float } %v38
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  store float %r0, ptr %v8, align 4
+  %v9 = add i32 %v6, 1
+  %v10 = getelementptr float, ptr %p, i32 %v9
+  store float %r1, ptr %v10, align 4
+  %v11 = add i32 %v6, 2
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r2, ptr %v12, align 4
+  %v13 = add i32 %v6, 3
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  store float %r3, ptr %v14, align 4
+  %v15 = add i32 %v6, 4
+  %v16 = getelementptr float, ptr %p, i32 %v15
+  store float %r4, ptr %v16, align 4
+  %v17 = add i32 %v6, 5
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r5, ptr %v18, align 4
+  %v19 = add i32 %v6, 6
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  store float %r6, ptr %v20, align 4
+  %v21 = add i32 %v6, 7
+  %v22 = getelementptr float, ptr %p, i32 %v21
+  store float %r7, ptr %v22, align 4
+  ret void
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = mul i32 %ld, 1
+  %v13 = add i32 %v6, %v12
+  %v14 = getelementptr i16, ptr %p, i32 %v13
+  %v15 = load i16, ptr %v14, align 2
+  %v16 = zext i16 %v15 to i32
+  %v17 = shl i32 %v16, 16
+  %v18 = or i32 %v11, %v17
+  %v19 = mul i32 %ld, 2
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr i16, ptr %p, i32 %v20
+  %v22 = load i16, ptr %v21, align 2
+  %v23 = zext i16 %v22 to i32
+  %v24 = mul i32 %ld, 3
+  %v25 = add i32 %v6, %v24
+  %v26 = getelementptr i16, ptr %p, i32 %v25
+  %v27 = load i16, ptr %v26, align 2
+  %v28 = zext i16 %v27 to i32
+  %v29 = shl i32 %v28, 16
+  %v30 = or i32 %v23, %v29
+  %v31 = mul i32 %ld, 4
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  %v34 = load i16, ptr %v33, align 2
+  %v35 = zext i16 %v34 to i32
+  %v36 = mul i32 %ld, 5
+  %v37 = add i32 %v6, %v36
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = shl i32 %v40, 16
+  %v42 = or i32 %v35, %v41
+  %v43 = mul i32 %ld, 6
+  %v44 = add i32 %v6, %v43
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = mul i32 %ld, 7
+  %v49 = add i32 %v6, %v48
+  %v50 = getelementptr i16, ptr %p, i32 %v49
+  %v51 = load i16, ptr %v50, align 2
+  %v52 = zext i16 %v51 to i32
+  %v53 = shl i32 %v52, 16
+  %v54 = or i32 %v47, %v53
+  %v55 = insertvalue { i32, i32, i32, i32 } poison, i32 %v18, 0
+  %v56 = insertvalue { i32, i32, i32, i32 } %v55, i32 %v30, 1
+  %v57 = insertvalue { i32, i32, i32, i32 } %v56, i32 %v42, 2
+  %v58 = insertvalue { i32, i32, i32, i32 } %v57, i32 %v54, 3
+  ret { i32, i32, i32, i32 } %v58
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = trunc i32 %r0 to i16
+  %v8 = mul i32 %ld, 0
+  %v9 = add i32 %v6, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  store i16 %v7, ptr %v10, align 2
+  %v11 = lshr i32 %r0, 16
+  %v12 = trunc i32 %v11 to i16
+  %v13 = mul i32 %ld, 1
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  store i16 %v12, ptr %v15, align 2
+  %v16 = trunc i32 %r1 to i16
+  %v17 = mul i32 %ld, 2
+  %v18 = add i32 %v6, %v17
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  store i16 %v16, ptr %v19, align 2
+  %v20 = lshr i32 %r1, 16
+  %v21 = trunc i32 %v20 to i16
+  %v22 = mul i32 %ld, 3
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr i16, ptr %p, i32 %v23
+  store i16 %v21, ptr %v24, align 2
+  %v25 = trunc i32 %r2 to i16
+  %v26 = mul i32 %ld, 4
+  %v27 = add i32 %v6, %v26
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  store i16 %v25, ptr %v28, align 2
+  %v29 = lshr i32 %r2, 16
+  %v30 = trunc i32 %v29 to i16
+  %v31 = mul i32 %ld, 5
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  store i16 %v30, ptr %v33, align 2
+  %v34 = trunc i32 %r3 to i16
+  %v35 = mul i32 %ld, 6
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr i16, ptr %p, i32 %v36
+  store i16 %v34, ptr %v37, align 2
+  %v38 = lshr i32 %r3, 16
+  %v39 = trunc i32 %v38 to i16
+  %v40 = mul i32 %ld, 7
+  %v41 = add i32 %v6, %v40
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  store i16 %v39, ptr %v42, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m16n16k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  %v10 = load float, ptr %v9, align 4
+  %v11 = mul i32 %ld, 1
+  %v12 = add i32 %v6, %v11
+  %v13 = getelementptr float, ptr %p, i32 %v12
+  %v14 = load float, ptr %v13, align 4
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v6, %v15
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = mul i32 %ld, 3
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  %v22 = load float, ptr %v21, align 4
+  %v23 = mul i32 %ld, 4
+  %v24 = add i32 %v6, %v23
+  %v25 = getelementptr float, ptr %p, i32 %v24
+  %v26 = load float, ptr %v25, align 4
+  %v27 = mul i32 %ld, 5
+  %v28 = add i32 %v6, %v27
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = mul i32 %ld, 6
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr float, ptr %p, i32 %v32
+  %v34 = load float, ptr %v33, align 4
+  %v35 = mul i32 %ld, 7
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr float, ptr %p, i32 %v36
+  %v38 = load float, ptr %v37, align 4
+  %v39 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v10, 0
+  %v40 = insertvalue { float, float, float, float, float, float, float, float } %v39, float %v14, 1
+  %v41 = insertvalue { float, float, float, float, float, float, float, float } %v40, float %v18, 2
+  %v42 = insertvalue { float, float, float, float, float, float, float, float } %v41, float %v22, 3
+  %v43 = insertvalue { float, float, float, float, float, float, float, float } %v42, float %v26, 4
+  %v44 = insertvalue { float, float, float, float, float, float, float, float } %v43, float %v30, 5
+  %v45 = insertvalue { float, float, float, float, float, float, float, float } %v44, float %v34, 6
+  %v46 = insertvalue { float, float, float, float, float, float, float, float } %v45, float %v38, 7
+  ret { float, float, float, float, float, float, float, float } %v46
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 2
+  %v3 = urem i32 %v1, 2
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  store float %r0, ptr %v9, align 4
+  %v10 = mul i32 %ld, 1
+  %v11 = add i32 %v6, %v10
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r1, ptr %v12, align 4
+  %v13 = mul i32 %ld, 2
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr float, ptr %p, i32 %v14
+  store float %r2, ptr %v15, align 4
+  %v16 = mul i32 %ld, 3
+  %v17 = add i32 %v6, %v16
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r3, ptr %v18, align 4
+  %v19 = mul i32 %ld, 4
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  store float %r4, ptr %v21, align 4
+  %v22 = mul i32 %ld, 5
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr float, ptr %p, i32 %v23
+  store float %r5, ptr %v24, align 4
+  %v25 = mul i32 %ld, 6
+  %v26 = add i32 %v6, %v25
+  %v27 = getelementptr float, ptr %p, i32 %v26
+  store float %r6, ptr %v27, align 4
+  %v28 = mul i32 %ld, 7
+  %v29 = add i32 %v6, %v28
+  %v30 = getelementptr float, ptr %p, i32 %v29
+  store float %r7, ptr %v30, align 4
+  ret void
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr i16, ptr %p, i32 %v7
+  %v9 = load i16, ptr %v8, align 2
+  %v10 = zext i16 %v9 to i32
+  %v11 = add i32 %v6, 1
+  %v12 = getelementptr i16, ptr %p, i32 %v11
+  %v13 = load i16, ptr %v12, align 2
+  %v14 = zext i16 %v13 to i32
+  %v15 = shl i32 %v14, 16
+  %v16 = or i32 %v10, %v15
+  %v17 = add i32 %v6, 2
+  %v18 = getelementptr i16, ptr %p, i32 %v17
+  %v19 = load i16, ptr %v18, align 2
+  %v20 = zext i16 %v19 to i32
+  %v21 = add i32 %v6, 3
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v20, %v25
+  %v27 = add i32 %v6, 4
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  %v29 = load i16, ptr %v28, align 2
+  %v30 = zext i16 %v29 to i32
+  %v31 = add i32 %v6, 5
+  %v32 = getelementptr i16, ptr %p, i32 %v31
+  %v33 = load i16, ptr %v32, align 2
+  %v34 = zext i16 %v33 to i32
+  %v35 = shl i32 %v34, 16
+  %v36 = or i32 %v30, %v35
+  %v37 = add i32 %v6, 6
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = add i32 %v6, 7
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  %v43 = load i16, ptr %v42, align 2
+  %v44 = zext i16 %v43 to i32
+  %v45 = shl i32 %v44, 16
+  %v46 = or i32 %v40, %v45
+  %v47 = insertvalue { i32, i32, i32, i32 } poison, i32 %v16, 0
+  %v48 = insertvalue { i32, i32, i32, i32 } %v47, i32 %v26, 1
+  %v49 = insertvalue { i32, i32, i32, i32 } %v48, i32 %v36, 2
+  %v50 = insertvalue { i32, i32, i32, i32 } %v49, i32 %v46, 3
+  ret { i32, i32, i32, i32 } %v50
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = trunc i32 %r0 to i16
+  %v8 = add i32 %v6, 0
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  store i16 %v7, ptr %v9, align 2
+  %v10 = lshr i32 %r0, 16
+  %v11 = trunc i32 %v10 to i16
+  %v12 = add i32 %v6, 1
+  %v13 = getelementptr i16, ptr %p, i32 %v12
+  store i16 %v11, ptr %v13, align 2
+  %v14 = trunc i32 %r1 to i16
+  %v15 = add i32 %v6, 2
+  %v16 = getelementptr i16, ptr %p, i32 %v15
+  store i16 %v14, ptr %v16, align 2
+  %v17 = lshr i32 %r1, 16
+  %v18 = trunc i32 %v17 to i16
+  %v19 = add i32 %v6, 3
+  %v20 = getelementptr i16, ptr %p, i32 %v19
+  store i16 %v18, ptr %v20, align 2
+  %v21 = trunc i32 %r2 to i16
+  %v22 = add i32 %v6, 4
+  %v23 = getelementptr i16, ptr %p, i32 %v22
+  store i16 %v21, ptr %v23, align 2
+  %v24 = lshr i32 %r2, 16
+  %v25 = trunc i32 %v24 to i16
+  %v26 = add i32 %v6, 5
+  %v27 = getelementptr i16, ptr %p, i32 %v26
+  store i16 %v25, ptr %v27, align 2
+  %v28 = trunc i32 %r3 to i16
+  %v29 = add i32 %v6, 6
+  %v30 = getelementptr i16, ptr %p, i32 %v29
+  store i16 %v28, ptr %v30, align 2
+  %v31 = lshr i32 %r3, 16
+  %v32 = trunc i32 %v31 to i16
+  %v33 = add i32 %v6, 7
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  store i16 %v32, ptr %v34, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m32n8k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  %v9 = load float, ptr %v8, align 4
+  %v10 = add i32 %v6, 1
+  %v11 = getelementptr float, ptr %p, i32 %v10
+  %v12 = load float, ptr %v11, align 4
+  %v13 = add i32 %v6, 2
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  %v15 = load float, ptr %v14, align 4
+  %v16 = add i32 %v6, 3
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = add i32 %v6, 4
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  %v21 = load float, ptr %v20, align 4
+  %v22 = add i32 %v6, 5
+  %v23 = getelementptr float, ptr %p, i32 %v22
+  %v24 = load float, ptr %v23, align 4
+  %v25 = add i32 %v6, 6
+  %v26 = getelementptr float, ptr %p, i32 %v25
+  %v27 = load float, ptr %v26, align 4
+  %v28 = add i32 %v6, 7
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v9, 0
+  %v32 = insertvalue { float, float, float, float, float, float, float, float } %v31, float %v12, 1
+  %v33 = insertvalue { float, float, float, float, float, float, float, float } %v32, float %v15, 2
+  %v34 = insertvalue { float, float, float, float, float, float, float, float } %v33, float %v18, 3
+  %v35 = insertvalue { float, float, float, float, float, float, float, float } %v34, float %v21, 4
+  %v36 = insertvalue { float, float, float, float, float, float, float, float } %v35, float %v24, 5
+  %v37 = insertvalue { float, float, float, float, float, float, float, float } %v36, float %v27, 6
+  %v38 = insertvalue { float, float, float, float, float, float, float, float } %v37, float %v30, 7
+  ret { float, float, float, float, float, float, float, float } %v38
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  store float %r0, ptr %v8, align 4
+  %v9 = add i32 %v6, 1
+  %v10 = getelementptr float, ptr %p, i32 %v9
+  store float %r1, ptr %v10, align 4
+  %v11 = add i32 %v6, 2
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r2, ptr %v12, align 4
+  %v13 = add i32 %v6, 3
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  store float %r3, ptr %v14, align 4
+  %v15 = add i32 %v6, 4
+  %v16 = getelementptr float, ptr %p, i32 %v15
+  store float %r4, ptr %v16, align 4
+  %v17 = add i32 %v6, 5
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r5, ptr %v18, align 4
+  %v19 = add i32 %v6, 6
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  store float %r6, ptr %v20, align 4
+  %v21 = add i32 %v6, 7
+  %v22 = getelementptr float, ptr %p, i32 %v21
+  store float %r7, ptr %v22, align 4
+  ret void
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = mul i32 %ld, 1
+  %v13 = add i32 %v6, %v12
+  %v14 = getelementptr i16, ptr %p, i32 %v13
+  %v15 = load i16, ptr %v14, align 2
+  %v16 = zext i16 %v15 to i32
+  %v17 = shl i32 %v16, 16
+  %v18 = or i32 %v11, %v17
+  %v19 = mul i32 %ld, 2
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr i16, ptr %p, i32 %v20
+  %v22 = load i16, ptr %v21, align 2
+  %v23 = zext i16 %v22 to i32
+  %v24 = mul i32 %ld, 3
+  %v25 = add i32 %v6, %v24
+  %v26 = getelementptr i16, ptr %p, i32 %v25
+  %v27 = load i16, ptr %v26, align 2
+  %v28 = zext i16 %v27 to i32
+  %v29 = shl i32 %v28, 16
+  %v30 = or i32 %v23, %v29
+  %v31 = mul i32 %ld, 4
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  %v34 = load i16, ptr %v33, align 2
+  %v35 = zext i16 %v34 to i32
+  %v36 = mul i32 %ld, 5
+  %v37 = add i32 %v6, %v36
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = shl i32 %v40, 16
+  %v42 = or i32 %v35, %v41
+  %v43 = mul i32 %ld, 6
+  %v44 = add i32 %v6, %v43
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = mul i32 %ld, 7
+  %v49 = add i32 %v6, %v48
+  %v50 = getelementptr i16, ptr %p, i32 %v49
+  %v51 = load i16, ptr %v50, align 2
+  %v52 = zext i16 %v51 to i32
+  %v53 = shl i32 %v52, 16
+  %v54 = or i32 %v47, %v53
+  %v55 = insertvalue { i32, i32, i32, i32 } poison, i32 %v18, 0
+  %v56 = insertvalue { i32, i32, i32, i32 } %v55, i32 %v30, 1
+  %v57 = insertvalue { i32, i32, i32, i32 } %v56, i32 %v42, 2
+  %v58 = insertvalue { i32, i32, i32, i32 } %v57, i32 %v54, 3
+  ret { i32, i32, i32, i32 } %v58
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = trunc i32 %r0 to i16
+  %v8 = mul i32 %ld, 0
+  %v9 = add i32 %v6, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  store i16 %v7, ptr %v10, align 2
+  %v11 = lshr i32 %r0, 16
+  %v12 = trunc i32 %v11 to i16
+  %v13 = mul i32 %ld, 1
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  store i16 %v12, ptr %v15, align 2
+  %v16 = trunc i32 %r1 to i16
+  %v17 = mul i32 %ld, 2
+  %v18 = add i32 %v6, %v17
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  store i16 %v16, ptr %v19, align 2
+  %v20 = lshr i32 %r1, 16
+  %v21 = trunc i32 %v20 to i16
+  %v22 = mul i32 %ld, 3
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr i16, ptr %p, i32 %v23
+  store i16 %v21, ptr %v24, align 2
+  %v25 = trunc i32 %r2 to i16
+  %v26 = mul i32 %ld, 4
+  %v27 = add i32 %v6, %v26
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  store i16 %v25, ptr %v28, align 2
+  %v29 = lshr i32 %r2, 16
+  %v30 = trunc i32 %v29 to i16
+  %v31 = mul i32 %ld, 5
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  store i16 %v30, ptr %v33, align 2
+  %v34 = trunc i32 %r3 to i16
+  %v35 = mul i32 %ld, 6
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr i16, ptr %p, i32 %v36
+  store i16 %v34, ptr %v37, align 2
+  %v38 = lshr i32 %r3, 16
+  %v39 = trunc i32 %v38 to i16
+  %v40 = mul i32 %ld, 7
+  %v41 = add i32 %v6, %v40
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  store i16 %v39, ptr %v42, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m32n8k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  %v10 = load float, ptr %v9, align 4
+  %v11 = mul i32 %ld, 1
+  %v12 = add i32 %v6, %v11
+  %v13 = getelementptr float, ptr %p, i32 %v12
+  %v14 = load float, ptr %v13, align 4
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v6, %v15
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = mul i32 %ld, 3
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  %v22 = load float, ptr %v21, align 4
+  %v23 = mul i32 %ld, 4
+  %v24 = add i32 %v6, %v23
+  %v25 = getelementptr float, ptr %p, i32 %v24
+  %v26 = load float, ptr %v25, align 4
+  %v27 = mul i32 %ld, 5
+  %v28 = add i32 %v6, %v27
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = mul i32 %ld, 6
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr float, ptr %p, i32 %v32
+  %v34 = load float, ptr %v33, align 4
+  %v35 = mul i32 %ld, 7
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr float, ptr %p, i32 %v36
+  %v38 = load float, ptr %v37, align 4
+  %v39 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v10, 0
+  %v40 = insertvalue { float, float, float, float, float, float, float, float } %v39, float %v14, 1
+  %v41 = insertvalue { float, float, float, float, float, float, float, float } %v40, float %v18, 2
+  %v42 = insertvalue { float, float, float, float, float, float, float, float } %v41, float %v22, 3
+  %v43 = insertvalue { float, float, float, float, float, float, float, float } %v42, float %v26, 4
+  %v44 = insertvalue { float, float, float, float, float, float, float, float } %v43, float %v30, 5
+  %v45 = insertvalue { float, float, float, float, float, float, float, float } %v44, float %v34, 6
+  %v46 = insertvalue { float, float, float, float, float, float, float, float } %v45, float %v38, 7
+  ret { float, float, float, float, float, float, float, float } %v46
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = urem i32 %v1, 1
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  store float %r0, ptr %v9, align 4
+  %v10 = mul i32 %ld, 1
+  %v11 = add i32 %v6, %v10
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r1, ptr %v12, align 4
+  %v13 = mul i32 %ld, 2
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr float, ptr %p, i32 %v14
+  store float %r2, ptr %v15, align 4
+  %v16 = mul i32 %ld, 3
+  %v17 = add i32 %v6, %v16
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r3, ptr %v18, align 4
+  %v19 = mul i32 %ld, 4
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  store float %r4, ptr %v21, align 4
+  %v22 = mul i32 %ld, 5
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr float, ptr %p, i32 %v23
+  store float %r5, ptr %v24, align 4
+  %v25 = mul i32 %ld, 6
+  %v26 = add i32 %v6, %v25
+  %v27 = getelementptr float, ptr %p, i32 %v26
+  store float %r6, ptr %v27, align 4
+  %v28 = mul i32 %ld, 7
+  %v29 = add i32 %v6, %v28
+  %v30 = getelementptr float, ptr %p, i32 %v29
+  store float %r7, ptr %v30, align 4
+  ret void
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr i16, ptr %p, i32 %v7
+  %v9 = load i16, ptr %v8, align 2
+  %v10 = zext i16 %v9 to i32
+  %v11 = add i32 %v6, 1
+  %v12 = getelementptr i16, ptr %p, i32 %v11
+  %v13 = load i16, ptr %v12, align 2
+  %v14 = zext i16 %v13 to i32
+  %v15 = shl i32 %v14, 16
+  %v16 = or i32 %v10, %v15
+  %v17 = add i32 %v6, 2
+  %v18 = getelementptr i16, ptr %p, i32 %v17
+  %v19 = load i16, ptr %v18, align 2
+  %v20 = zext i16 %v19 to i32
+  %v21 = add i32 %v6, 3
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v20, %v25
+  %v27 = add i32 %v6, 4
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  %v29 = load i16, ptr %v28, align 2
+  %v30 = zext i16 %v29 to i32
+  %v31 = add i32 %v6, 5
+  %v32 = getelementptr i16, ptr %p, i32 %v31
+  %v33 = load i16, ptr %v32, align 2
+  %v34 = zext i16 %v33 to i32
+  %v35 = shl i32 %v34, 16
+  %v36 = or i32 %v30, %v35
+  %v37 = add i32 %v6, 6
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = add i32 %v6, 7
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  %v43 = load i16, ptr %v42, align 2
+  %v44 = zext i16 %v43 to i32
+  %v45 = shl i32 %v44, 16
+  %v46 = or i32 %v40, %v45
+  %v47 = insertvalue { i32, i32, i32, i32 } poison, i32 %v16, 0
+  %v48 = insertvalue { i32, i32, i32, i32 } %v47, i32 %v26, 1
+  %v49 = insertvalue { i32, i32, i32, i32 } %v48, i32 %v36, 2
+  %v50 = insertvalue { i32, i32, i32, i32 } %v49, i32 %v46, 3
+  ret { i32, i32, i32, i32 } %v50
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = trunc i32 %r0 to i16
+  %v8 = add i32 %v6, 0
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  store i16 %v7, ptr %v9, align 2
+  %v10 = lshr i32 %r0, 16
+  %v11 = trunc i32 %v10 to i16
+  %v12 = add i32 %v6, 1
+  %v13 = getelementptr i16, ptr %p, i32 %v12
+  store i16 %v11, ptr %v13, align 2
+  %v14 = trunc i32 %r1 to i16
+  %v15 = add i32 %v6, 2
+  %v16 = getelementptr i16, ptr %p, i32 %v15
+  store i16 %v14, ptr %v16, align 2
+  %v17 = lshr i32 %r1, 16
+  %v18 = trunc i32 %v17 to i16
+  %v19 = add i32 %v6, 3
+  %v20 = getelementptr i16, ptr %p, i32 %v19
+  store i16 %v18, ptr %v20, align 2
+  %v21 = trunc i32 %r2 to i16
+  %v22 = add i32 %v6, 4
+  %v23 = getelementptr i16, ptr %p, i32 %v22
+  store i16 %v21, ptr %v23, align 2
+  %v24 = lshr i32 %r2, 16
+  %v25 = trunc i32 %v24 to i16
+  %v26 = add i32 %v6, 5
+  %v27 = getelementptr i16, ptr %p, i32 %v26
+  store i16 %v25, ptr %v27, align 2
+  %v28 = trunc i32 %r3 to i16
+  %v29 = add i32 %v6, 6
+  %v30 = getelementptr i16, ptr %p, i32 %v29
+  store i16 %v28, ptr %v30, align 2
+  %v31 = lshr i32 %r3, 16
+  %v32 = trunc i32 %v31 to i16
+  %v33 = add i32 %v6, 7
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  store i16 %v32, ptr %v34, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m8n32k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  %v9 = load float, ptr %v8, align 4
+  %v10 = add i32 %v6, 1
+  %v11 = getelementptr float, ptr %p, i32 %v10
+  %v12 = load float, ptr %v11, align 4
+  %v13 = add i32 %v6, 2
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  %v15 = load float, ptr %v14, align 4
+  %v16 = add i32 %v6, 3
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = add i32 %v6, 4
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  %v21 = load float, ptr %v20, align 4
+  %v22 = add i32 %v6, 5
+  %v23 = getelementptr float, ptr %p, i32 %v22
+  %v24 = load float, ptr %v23, align 4
+  %v25 = add i32 %v6, 6
+  %v26 = getelementptr float, ptr %p, i32 %v25
+  %v27 = load float, ptr %v26, align 4
+  %v28 = add i32 %v6, 7
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v9, 0
+  %v32 = insertvalue { float, float, float, float, float, float, float, float } %v31, float %v12, 1
+  %v33 = insertvalue { float, float, float, float, float, float, float, float } %v32, float %v15, 2
+  %v34 = insertvalue { float, float, float, float, float, float, float, float } %v33, float %v18, 3
+  %v35 = insertvalue { float, float, float, float, float, float, float, float } %v34, float %v21, 4
+  %v36 = insertvalue { float, float, float, float, float, float, float, float } %v35, float %v24, 5
+  %v37 = insertvalue { float, float, float, float, float, float, float, float } %v36, float %v27, 6
+  %v38 = insertvalue { float, float, float, float, float, float, float, float } %v37, float %v30, 7
+  ret { float, float, float, float, float, float, float, float } %v38
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v2, %ld
+  %v6 = add i32 %v5, %v4
+  %v7 = add i32 %v6, 0
+  %v8 = getelementptr float, ptr %p, i32 %v7
+  store float %r0, ptr %v8, align 4
+  %v9 = add i32 %v6, 1
+  %v10 = getelementptr float, ptr %p, i32 %v9
+  store float %r1, ptr %v10, align 4
+  %v11 = add i32 %v6, 2
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r2, ptr %v12, align 4
+  %v13 = add i32 %v6, 3
+  %v14 = getelementptr float, ptr %p, i32 %v13
+  store float %r3, ptr %v14, align 4
+  %v15 = add i32 %v6, 4
+  %v16 = getelementptr float, ptr %p, i32 %v15
+  store float %r4, ptr %v16, align 4
+  %v17 = add i32 %v6, 5
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r5, ptr %v18, align 4
+  %v19 = add i32 %v6, 6
+  %v20 = getelementptr float, ptr %p, i32 %v19
+  store float %r6, ptr %v20, align 4
+  %v21 = add i32 %v6, 7
+  %v22 = getelementptr float, ptr %p, i32 %v21
+  store float %r7, ptr %v22, align 4
+  ret void
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = mul i32 %ld, 0
+  %v4 = add i32 %v2, %v3
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = mul i32 %ld, 1
+  %v9 = add i32 %v2, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  %v11 = load i16, ptr %v10, align 2
+  %v12 = zext i16 %v11 to i32
+  %v13 = shl i32 %v12, 16
+  %v14 = or i32 %v7, %v13
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v2, %v15
+  %v17 = getelementptr i16, ptr %p, i32 %v16
+  %v18 = load i16, ptr %v17, align 2
+  %v19 = zext i16 %v18 to i32
+  %v20 = mul i32 %ld, 3
+  %v21 = add i32 %v2, %v20
+  %v22 = getelementptr i16, ptr %p, i32 %v21
+  %v23 = load i16, ptr %v22, align 2
+  %v24 = zext i16 %v23 to i32
+  %v25 = shl i32 %v24, 16
+  %v26 = or i32 %v19, %v25
+  %v27 = mul i32 %ld, 4
+  %v28 = add i32 %v2, %v27
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = mul i32 %ld, 5
+  %v33 = add i32 %v2, %v32
+  %v34 = getelementptr i16, ptr %p, i32 %v33
+  %v35 = load i16, ptr %v34, align 2
+  %v36 = zext i16 %v35 to i32
+  %v37 = shl i32 %v36, 16
+  %v38 = or i32 %v31, %v37
+  %v39 = mul i32 %ld, 6
+  %v40 = add i32 %v2, %v39
+  %v41 = getelementptr i16, ptr %p, i32 %v40
+  %v42 = load i16, ptr %v41, align 2
+  %v43 = zext i16 %v42 to i32
+  %v44 = mul i32 %ld, 7
+  %v45 = add i32 %v2, %v44
+  %v46 = getelementptr i16, ptr %p, i32 %v45
+  %v47 = load i16, ptr %v46, align 2
+  %v48 = zext i16 %v47 to i32
+  %v49 = shl i32 %v48, 16
+  %v50 = or i32 %v43, %v49
+  %v51 = mul i32 %ld, 8
+  %v52 = add i32 %v2, %v51
+  %v53 = getelementptr i16, ptr %p, i32 %v52
+  %v54 = load i16, ptr %v53, align 2
+  %v55 = zext i16 %v54 to i32
+  %v56 = mul i32 %ld, 9
+  %v57 = add i32 %v2, %v56
+  %v58 = getelementptr i16, ptr %p, i32 %v57
+  %v59 = load i16, ptr %v58, align 2
+  %v60 = zext i16 %v59 to i32
+  %v61 = shl i32 %v60, 16
+  %v62 = or i32 %v55, %v61
+  %v63 = mul i32 %ld, 10
+  %v64 = add i32 %v2, %v63
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = mul i32 %ld, 11
+  %v69 = add i32 %v2, %v68
+  %v70 = getelementptr i16, ptr %p, i32 %v69
+  %v71 = load i16, ptr %v70, align 2
+  %v72 = zext i16 %v71 to i32
+  %v73 = shl i32 %v72, 16
+  %v74 = or i32 %v67, %v73
+  %v75 = mul i32 %ld, 12
+  %v76 = add i32 %v2, %v75
+  %v77 = getelementptr i16, ptr %p, i32 %v76
+  %v78 = load i16, ptr %v77, align 2
+  %v79 = zext i16 %v78 to i32
+  %v80 = mul i32 %ld, 13
+  %v81 = add i32 %v2, %v80
+  %v82 = getelementptr i16, ptr %p, i32 %v81
+  %v83 = load i16, ptr %v82, align 2
+  %v84 = zext i16 %v83 to i32
+  %v85 = shl i32 %v84, 16
+  %v86 = or i32 %v79, %v85
+  %v87 = mul i32 %ld, 14
+  %v88 = add i32 %v2, %v87
+  %v89 = getelementptr i16, ptr %p, i32 %v88
+  %v90 = load i16, ptr %v89, align 2
+  %v91 = zext i16 %v90 to i32
+  %v92 = mul i32 %ld, 15
+  %v93 = add i32 %v2, %v92
+  %v94 = getelementptr i16, ptr %p, i32 %v93
+  %v95 = load i16, ptr %v94, align 2
+  %v96 = zext i16 %v95 to i32
+  %v97 = shl i32 %v96, 16
+  %v98 = or i32 %v91, %v97
+  %v99 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v14, 0
+  %v100 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v99, i32 %v26, 1
+  %v101 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v100, i32 %v38, 2
+  %v102 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v101, i32 %v50, 3
+  %v103 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v102, i32 %v62, 4
+  %v104 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v103, i32 %v74, 5
+  %v105 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v104, i32 %v86, 6
+  %v106 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v105, i32 %v98, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v106
+}
+
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 1
+  %v3 = mul i32 %v2, %ld
+  %v4 = add i32 %v3, 0
+  %v5 = getelementptr i16, ptr %p, i32 %v4
+  %v6 = load i16, ptr %v5, align 2
+  %v7 = zext i16 %v6 to i32
+  %v8 = add i32 %v3, 1
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = shl i32 %v11, 16
+  %v13 = or i32 %v7, %v12
+  %v14 = add i32 %v3, 2
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  %v16 = load i16, ptr %v15, align 2
+  %v17 = zext i16 %v16 to i32
+  %v18 = add i32 %v3, 3
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  %v20 = load i16, ptr %v19, align 2
+  %v21 = zext i16 %v20 to i32
+  %v22 = shl i32 %v21, 16
+  %v23 = or i32 %v17, %v22
+  %v24 = add i32 %v3, 4
+  %v25 = getelementptr i16, ptr %p, i32 %v24
+  %v26 = load i16, ptr %v25, align 2
+  %v27 = zext i16 %v26 to i32
+  %v28 = add i32 %v3, 5
+  %v29 = getelementptr i16, ptr %p, i32 %v28
+  %v30 = load i16, ptr %v29, align 2
+  %v31 = zext i16 %v30 to i32
+  %v32 = shl i32 %v31, 16
+  %v33 = or i32 %v27, %v32
+  %v34 = add i32 %v3, 6
+  %v35 = getelementptr i16, ptr %p, i32 %v34
+  %v36 = load i16, ptr %v35, align 2
+  %v37 = zext i16 %v36 to i32
+  %v38 = add i32 %v3, 7
+  %v39 = getelementptr i16, ptr %p, i32 %v38
+  %v40 = load i16, ptr %v39, align 2
+  %v41 = zext i16 %v40 to i32
+  %v42 = shl i32 %v41, 16
+  %v43 = or i32 %v37, %v42
+  %v44 = add i32 %v3, 8
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = add i32 %v3, 9
+  %v49 = getelementptr i16, ptr %p, i32 %v48
+  %v50 = load i16, ptr %v49, align 2
+  %v51 = zext i16 %v50 to i32
+  %v52 = shl i32 %v51, 16
+  %v53 = or i32 %v47, %v52
+  %v54 = add i32 %v3, 10
+  %v55 = getelementptr i16, ptr %p, i32 %v54
+  %v56 = load i16, ptr %v55, align 2
+  %v57 = zext i16 %v56 to i32
+  %v58 = add i32 %v3, 11
+  %v59 = getelementptr i16, ptr %p, i32 %v58
+  %v60 = load i16, ptr %v59, align 2
+  %v61 = zext i16 %v60 to i32
+  %v62 = shl i32 %v61, 16
+  %v63 = or i32 %v57, %v62
+  %v64 = add i32 %v3, 12
+  %v65 = getelementptr i16, ptr %p, i32 %v64
+  %v66 = load i16, ptr %v65, align 2
+  %v67 = zext i16 %v66 to i32
+  %v68 = add i32 %v3, 13
+  %v69 = getelementptr i16, ptr %p, i32 %v68
+  %v70 = load i16, ptr %v69, align 2
+  %v71 = zext i16 %v70 to i32
+  %v72 = shl i32 %v71, 16
+  %v73 = or i32 %v67, %v72
+  %v74 = add i32 %v3, 14
+  %v75 = getelementptr i16, ptr %p, i32 %v74
+  %v76 = load i16, ptr %v75, align 2
+  %v77 = zext i16 %v76 to i32
+  %v78 = add i32 %v3, 15
+  %v79 = getelementptr i16, ptr %p, i32 %v78
+  %v80 = load i16, ptr %v79, align 2
+  %v81 = zext i16 %v80 to i32
+  %v82 = shl i32 %v81, 16
+  %v83 = or i32 %v77, %v82
+  %v84 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %v13, 0
+  %v85 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v84, i32 %v23, 1
+  %v86 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v85, i32 %v33, 2
+  %v87 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v86, i32 %v43, 3
+  %v88 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v87, i32 %v53, 4
+  %v89 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v88, i32 %v63, 5
+  %v90 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v89, i32 %v73, 6
+  %v91 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %v90, i32 %v83, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %v91
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr i16, ptr %p, i32 %v8
+  %v10 = load i16, ptr %v9, align 2
+  %v11 = zext i16 %v10 to i32
+  %v12 = mul i32 %ld, 1
+  %v13 = add i32 %v6, %v12
+  %v14 = getelementptr i16, ptr %p, i32 %v13
+  %v15 = load i16, ptr %v14, align 2
+  %v16 = zext i16 %v15 to i32
+  %v17 = shl i32 %v16, 16
+  %v18 = or i32 %v11, %v17
+  %v19 = mul i32 %ld, 2
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr i16, ptr %p, i32 %v20
+  %v22 = load i16, ptr %v21, align 2
+  %v23 = zext i16 %v22 to i32
+  %v24 = mul i32 %ld, 3
+  %v25 = add i32 %v6, %v24
+  %v26 = getelementptr i16, ptr %p, i32 %v25
+  %v27 = load i16, ptr %v26, align 2
+  %v28 = zext i16 %v27 to i32
+  %v29 = shl i32 %v28, 16
+  %v30 = or i32 %v23, %v29
+  %v31 = mul i32 %ld, 4
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  %v34 = load i16, ptr %v33, align 2
+  %v35 = zext i16 %v34 to i32
+  %v36 = mul i32 %ld, 5
+  %v37 = add i32 %v6, %v36
+  %v38 = getelementptr i16, ptr %p, i32 %v37
+  %v39 = load i16, ptr %v38, align 2
+  %v40 = zext i16 %v39 to i32
+  %v41 = shl i32 %v40, 16
+  %v42 = or i32 %v35, %v41
+  %v43 = mul i32 %ld, 6
+  %v44 = add i32 %v6, %v43
+  %v45 = getelementptr i16, ptr %p, i32 %v44
+  %v46 = load i16, ptr %v45, align 2
+  %v47 = zext i16 %v46 to i32
+  %v48 = mul i32 %ld, 7
+  %v49 = add i32 %v6, %v48
+  %v50 = getelementptr i16, ptr %p, i32 %v49
+  %v51 = load i16, ptr %v50, align 2
+  %v52 = zext i16 %v51 to i32
+  %v53 = shl i32 %v52, 16
+  %v54 = or i32 %v47, %v53
+  %v55 = insertvalue { i32, i32, i32, i32 } poison, i32 %v18, 0
+  %v56 = insertvalue { i32, i32, i32, i32 } %v55, i32 %v30, 1
+  %v57 = insertvalue { i32, i32, i32, i32 } %v56, i32 %v42, 2
+  %v58 = insertvalue { i32, i32, i32, i32 } %v57, i32 %v54, 3
+  ret { i32, i32, i32, i32 } %v58
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = trunc i32 %r0 to i16
+  %v8 = mul i32 %ld, 0
+  %v9 = add i32 %v6, %v8
+  %v10 = getelementptr i16, ptr %p, i32 %v9
+  store i16 %v7, ptr %v10, align 2
+  %v11 = lshr i32 %r0, 16
+  %v12 = trunc i32 %v11 to i16
+  %v13 = mul i32 %ld, 1
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr i16, ptr %p, i32 %v14
+  store i16 %v12, ptr %v15, align 2
+  %v16 = trunc i32 %r1 to i16
+  %v17 = mul i32 %ld, 2
+  %v18 = add i32 %v6, %v17
+  %v19 = getelementptr i16, ptr %p, i32 %v18
+  store i16 %v16, ptr %v19, align 2
+  %v20 = lshr i32 %r1, 16
+  %v21 = trunc i32 %v20 to i16
+  %v22 = mul i32 %ld, 3
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr i16, ptr %p, i32 %v23
+  store i16 %v21, ptr %v24, align 2
+  %v25 = trunc i32 %r2 to i16
+  %v26 = mul i32 %ld, 4
+  %v27 = add i32 %v6, %v26
+  %v28 = getelementptr i16, ptr %p, i32 %v27
+  store i16 %v25, ptr %v28, align 2
+  %v29 = lshr i32 %r2, 16
+  %v30 = trunc i32 %v29 to i16
+  %v31 = mul i32 %ld, 5
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr i16, ptr %p, i32 %v32
+  store i16 %v30, ptr %v33, align 2
+  %v34 = trunc i32 %r3 to i16
+  %v35 = mul i32 %ld, 6
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr i16, ptr %p, i32 %v36
+  store i16 %v34, ptr %v37, align 2
+  %v38 = lshr i32 %r3, 16
+  %v39 = trunc i32 %v38 to i16
+  %v40 = mul i32 %ld, 7
+  %v41 = add i32 %v6, %v40
+  %v42 = getelementptr i16, ptr %p, i32 %v41
+  store i16 %v39, ptr %v42, align 2
+  ret void
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m8n32k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  %v10 = load float, ptr %v9, align 4
+  %v11 = mul i32 %ld, 1
+  %v12 = add i32 %v6, %v11
+  %v13 = getelementptr float, ptr %p, i32 %v12
+  %v14 = load float, ptr %v13, align 4
+  %v15 = mul i32 %ld, 2
+  %v16 = add i32 %v6, %v15
+  %v17 = getelementptr float, ptr %p, i32 %v16
+  %v18 = load float, ptr %v17, align 4
+  %v19 = mul i32 %ld, 3
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  %v22 = load float, ptr %v21, align 4
+  %v23 = mul i32 %ld, 4
+  %v24 = add i32 %v6, %v23
+  %v25 = getelementptr float, ptr %p, i32 %v24
+  %v26 = load float, ptr %v25, align 4
+  %v27 = mul i32 %ld, 5
+  %v28 = add i32 %v6, %v27
+  %v29 = getelementptr float, ptr %p, i32 %v28
+  %v30 = load float, ptr %v29, align 4
+  %v31 = mul i32 %ld, 6
+  %v32 = add i32 %v6, %v31
+  %v33 = getelementptr float, ptr %p, i32 %v32
+  %v34 = load float, ptr %v33, align 4
+  %v35 = mul i32 %ld, 7
+  %v36 = add i32 %v6, %v35
+  %v37 = getelementptr float, ptr %p, i32 %v36
+  %v38 = load float, ptr %v37, align 4
+  %v39 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v10, 0
+  %v40 = insertvalue { float, float, float, float, float, float, float, float } %v39, float %v14, 1
+  %v41 = insertvalue { float, float, float, float, float, float, float, float } %v40, float %v18, 2
+  %v42 = insertvalue { float, float, float, float, float, float, float, float } %v41, float %v22, 3
+  %v43 = insertvalue { float, float, float, float, float, float, float, float } %v42, float %v26, 4
+  %v44 = insertvalue { float, float, float, float, float, float, float, float } %v43, float %v30, 5
+  %v45 = insertvalue { float, float, float, float, float, float, float, float } %v44, float %v34, 6
+  %v46 = insertvalue { float, float, float, float, float, float, float, float } %v45, float %v38, 7
+  ret { float, float, float, float, float, float, float, float } %v46
+}
+
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = udiv i32 %v1, 4
+  %v3 = urem i32 %v1, 4
+  %v4 = shl i32 %v3, 3
+  %v5 = mul i32 %v4, %ld
+  %v6 = add i32 %v5, %v2
+  %v7 = mul i32 %ld, 0
+  %v8 = add i32 %v6, %v7
+  %v9 = getelementptr float, ptr %p, i32 %v8
+  store float %r0, ptr %v9, align 4
+  %v10 = mul i32 %ld, 1
+  %v11 = add i32 %v6, %v10
+  %v12 = getelementptr float, ptr %p, i32 %v11
+  store float %r1, ptr %v12, align 4
+  %v13 = mul i32 %ld, 2
+  %v14 = add i32 %v6, %v13
+  %v15 = getelementptr float, ptr %p, i32 %v14
+  store float %r2, ptr %v15, align 4
+  %v16 = mul i32 %ld, 3
+  %v17 = add i32 %v6, %v16
+  %v18 = getelementptr float, ptr %p, i32 %v17
+  store float %r3, ptr %v18, align 4
+  %v19 = mul i32 %ld, 4
+  %v20 = add i32 %v6, %v19
+  %v21 = getelementptr float, ptr %p, i32 %v20
+  store float %r4, ptr %v21, align 4
+  %v22 = mul i32 %ld, 5
+  %v23 = add i32 %v6, %v22
+  %v24 = getelementptr float, ptr %p, i32 %v23
+  store float %r5, ptr %v24, align 4
+  %v25 = mul i32 %ld, 6
+  %v26 = add i32 %v6, %v25
+  %v27 = getelementptr float, ptr %p, i32 %v26
+  store float %r6, ptr %v27, align 4
+  %v28 = mul i32 %ld, 7
+  %v29 = add i32 %v6, %v28
+  %v30 = getelementptr float, ptr %p, i32 %v29
+  store float %r7, ptr %v30, align 4
+  ret void
+}
+
+define linkonce_odr float @__wp_wmma_dot16_f16(<16 x float> %arow, i32 %src, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_warp_read(i32 %src, i32 %b0)
+  %v2 = trunc i32 %v1 to i16
+  %v3 = bitcast i16 %v2 to half
+  %v4 = fpext half %v3 to float
+  %v5 = lshr i32 %v1, 16
+  %v6 = trunc i32 %v5 to i16
+  %v7 = bitcast i16 %v6 to half
+  %v8 = fpext half %v7 to float
+  %v9 = extractelement <16 x float> %arow, i32 0
+  %v10 = call float @llvm.fma.f32(float %v9, float %v4, float %c)
+  %v11 = extractelement <16 x float> %arow, i32 1
+  %v12 = call float @llvm.fma.f32(float %v11, float %v8, float %v10)
+  %v13 = call i32 @__wp_warp_read(i32 %src, i32 %b1)
+  %v14 = trunc i32 %v13 to i16
+  %v15 = bitcast i16 %v14 to half
+  %v16 = fpext half %v15 to float
+  %v17 = lshr i32 %v13, 16
+  %v18 = trunc i32 %v17 to i16
+  %v19 = bitcast i16 %v18 to half
+  %v20 = fpext half %v19 to float
+  %v21 = extractelement <16 x float> %arow, i32 2
+  %v22 = call float @llvm.fma.f32(float %v21, float %v16, float %v12)
+  %v23 = extractelement <16 x float> %arow, i32 3
+  %v24 = call float @llvm.fma.f32(float %v23, float %v20, float %v22)
+  %v25 = call i32 @__wp_warp_read(i32 %src, i32 %b2)
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = lshr i32 %v25, 16
+  %v30 = trunc i32 %v29 to i16
+  %v31 = bitcast i16 %v30 to half
+  %v32 = fpext half %v31 to float
+  %v33 = extractelement <16 x float> %arow, i32 4
+  %v34 = call float @llvm.fma.f32(float %v33, float %v28, float %v24)
+  %v35 = extractelement <16 x float> %arow, i32 5
+  %v36 = call float @llvm.fma.f32(float %v35, float %v32, float %v34)
+  %v37 = call i32 @__wp_warp_read(i32 %src, i32 %b3)
+  %v38 = trunc i32 %v37 to i16
+  %v39 = bitcast i16 %v38 to half
+  %v40 = fpext half %v39 to float
+  %v41 = lshr i32 %v37, 16
+  %v42 = trunc i32 %v41 to i16
+  %v43 = bitcast i16 %v42 to half
+  %v44 = fpext half %v43 to float
+  %v45 = extractelement <16 x float> %arow, i32 6
+  %v46 = call float @llvm.fma.f32(float %v45, float %v40, float %v36)
+  %v47 = extractelement <16 x float> %arow, i32 7
+  %v48 = call float @llvm.fma.f32(float %v47, float %v44, float %v46)
+  %v49 = call i32 @__wp_warp_read(i32 %src, i32 %b4)
+  %v50 = trunc i32 %v49 to i16
+  %v51 = bitcast i16 %v50 to half
+  %v52 = fpext half %v51 to float
+  %v53 = lshr i32 %v49, 16
+  %v54 = trunc i32 %v53 to i16
+  %v55 = bitcast i16 %v54 to half
+  %v56 = fpext half %v55 to float
+  %v57 = extractelement <16 x float> %arow, i32 8
+  %v58 = call float @llvm.fma.f32(float %v57, float %v52, float %v48)
+  %v59 = extractelement <16 x float> %arow, i32 9
+  %v60 = call float @llvm.fma.f32(float %v59, float %v56, float %v58)
+  %v61 = call i32 @__wp_warp_read(i32 %src, i32 %b5)
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = lshr i32 %v61, 16
+  %v66 = trunc i32 %v65 to i16
+  %v67 = bitcast i16 %v66 to half
+  %v68 = fpext half %v67 to float
+  %v69 = extractelement <16 x float> %arow, i32 10
+  %v70 = call float @llvm.fma.f32(float %v69, float %v64, float %v60)
+  %v71 = extractelement <16 x float> %arow, i32 11
+  %v72 = call float @llvm.fma.f32(float %v71, float %v68, float %v70)
+  %v73 = call i32 @__wp_warp_read(i32 %src, i32 %b6)
+  %v74 = trunc i32 %v73 to i16
+  %v75 = bitcast i16 %v74 to half
+  %v76 = fpext half %v75 to float
+  %v77 = lshr i32 %v73, 16
+  %v78 = trunc i32 %v77 to i16
+  %v79 = bitcast i16 %v78 to half
+  %v80 = fpext half %v79 to float
+  %v81 = extractelement <16 x float> %arow, i32 12
+  %v82 = call float @llvm.fma.f32(float %v81, float %v76, float %v72)
+  %v83 = extractelement <16 x float> %arow, i32 13
+  %v84 = call float @llvm.fma.f32(float %v83, float %v80, float %v82)
+  %v85 = call i32 @__wp_warp_read(i32 %src, i32 %b7)
+  %v86 = trunc i32 %v85 to i16
+  %v87 = bitcast i16 %v86 to half
+  %v88 = fpext half %v87 to float
+  %v89 = lshr i32 %v85, 16
+  %v90 = trunc i32 %v89 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = extractelement <16 x float> %arow, i32 14
+  %v94 = call float @llvm.fma.f32(float %v93, float %v88, float %v84)
+  %v95 = extractelement <16 x float> %arow, i32 15
+  %v96 = call float @llvm.fma.f32(float %v95, float %v92, float %v94)
+  ret float %v96
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 2
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 2
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 2
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 2
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 2
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 2
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 2
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 2
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 2
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = fptrunc float %v106 to half
+  %v129 = bitcast half %v128 to i16
+  %v130 = zext i16 %v129 to i32
+  %v131 = fptrunc float %v109 to half
+  %v132 = bitcast half %v131 to i16
+  %v133 = zext i16 %v132 to i32
+  %v134 = shl i32 %v133, 16
+  %v135 = or i32 %v130, %v134
+  %v136 = fptrunc float %v112 to half
+  %v137 = bitcast half %v136 to i16
+  %v138 = zext i16 %v137 to i32
+  %v139 = fptrunc float %v115 to half
+  %v140 = bitcast half %v139 to i16
+  %v141 = zext i16 %v140 to i32
+  %v142 = shl i32 %v141, 16
+  %v143 = or i32 %v138, %v142
+  %v144 = fptrunc float %v118 to half
+  %v145 = bitcast half %v144 to i16
+  %v146 = zext i16 %v145 to i32
+  %v147 = fptrunc float %v121 to half
+  %v148 = bitcast half %v147 to i16
+  %v149 = zext i16 %v148 to i32
+  %v150 = shl i32 %v149, 16
+  %v151 = or i32 %v146, %v150
+  %v152 = fptrunc float %v124 to half
+  %v153 = bitcast half %v152 to i16
+  %v154 = zext i16 %v153 to i32
+  %v155 = fptrunc float %v127 to half
+  %v156 = bitcast half %v155 to i16
+  %v157 = zext i16 %v156 to i32
+  %v158 = shl i32 %v157, 16
+  %v159 = or i32 %v154, %v158
+  %v160 = insertvalue { i32, i32, i32, i32 } poison, i32 %v135, 0
+  %v161 = insertvalue { i32, i32, i32, i32 } %v160, i32 %v143, 1
+  %v162 = insertvalue { i32, i32, i32, i32 } %v161, i32 %v151, 2
+  %v163 = insertvalue { i32, i32, i32, i32 } %v162, i32 %v159, 3
+  ret { i32, i32, i32, i32 } %v163
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 2
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 2
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 2
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 2
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 2
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 2
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 2
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 2
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 2
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = fptrunc float %v78 to half
+  %v101 = bitcast half %v100 to i16
+  %v102 = zext i16 %v101 to i32
+  %v103 = fptrunc float %v81 to half
+  %v104 = bitcast half %v103 to i16
+  %v105 = zext i16 %v104 to i32
+  %v106 = shl i32 %v105, 16
+  %v107 = or i32 %v102, %v106
+  %v108 = fptrunc float %v84 to half
+  %v109 = bitcast half %v108 to i16
+  %v110 = zext i16 %v109 to i32
+  %v111 = fptrunc float %v87 to half
+  %v112 = bitcast half %v111 to i16
+  %v113 = zext i16 %v112 to i32
+  %v114 = shl i32 %v113, 16
+  %v115 = or i32 %v110, %v114
+  %v116 = fptrunc float %v90 to half
+  %v117 = bitcast half %v116 to i16
+  %v118 = zext i16 %v117 to i32
+  %v119 = fptrunc float %v93 to half
+  %v120 = bitcast half %v119 to i16
+  %v121 = zext i16 %v120 to i32
+  %v122 = shl i32 %v121, 16
+  %v123 = or i32 %v118, %v122
+  %v124 = fptrunc float %v96 to half
+  %v125 = bitcast half %v124 to i16
+  %v126 = zext i16 %v125 to i32
+  %v127 = fptrunc float %v99 to half
+  %v128 = bitcast half %v127 to i16
+  %v129 = zext i16 %v128 to i32
+  %v130 = shl i32 %v129, 16
+  %v131 = or i32 %v126, %v130
+  %v132 = insertvalue { i32, i32, i32, i32 } poison, i32 %v107, 0
+  %v133 = insertvalue { i32, i32, i32, i32 } %v132, i32 %v115, 1
+  %v134 = insertvalue { i32, i32, i32, i32 } %v133, i32 %v123, 2
+  %v135 = insertvalue { i32, i32, i32, i32 } %v134, i32 %v131, 3
+  ret { i32, i32, i32, i32 } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 2
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 2
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 2
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 2
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 2
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 2
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 2
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 2
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 2
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v106, 0
+  %v129 = insertvalue { float, float, float, float, float, float, float, float } %v128, float %v109, 1
+  %v130 = insertvalue { float, float, float, float, float, float, float, float } %v129, float %v112, 2
+  %v131 = insertvalue { float, float, float, float, float, float, float, float } %v130, float %v115, 3
+  %v132 = insertvalue { float, float, float, float, float, float, float, float } %v131, float %v118, 4
+  %v133 = insertvalue { float, float, float, float, float, float, float, float } %v132, float %v121, 5
+  %v134 = insertvalue { float, float, float, float, float, float, float, float } %v133, float %v124, 6
+  %v135 = insertvalue { float, float, float, float, float, float, float, float } %v134, float %v127, 7
+  ret { float, float, float, float, float, float, float, float } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 2
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 2
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 2
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 2
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 2
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 2
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 2
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 2
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 2
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v78, 0
+  %v101 = insertvalue { float, float, float, float, float, float, float, float } %v100, float %v81, 1
+  %v102 = insertvalue { float, float, float, float, float, float, float, float } %v101, float %v84, 2
+  %v103 = insertvalue { float, float, float, float, float, float, float, float } %v102, float %v87, 3
+  %v104 = insertvalue { float, float, float, float, float, float, float, float } %v103, float %v90, 4
+  %v105 = insertvalue { float, float, float, float, float, float, float, float } %v104, float %v93, 5
+  %v106 = insertvalue { float, float, float, float, float, float, float, float } %v105, float %v96, 6
+  %v107 = insertvalue { float, float, float, float, float, float, float, float } %v106, float %v99, 7
+  ret { float, float, float, float, float, float, float, float } %v107
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 1
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 4
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 4
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 4
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 4
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 4
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 4
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 4
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 4
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = fptrunc float %v106 to half
+  %v129 = bitcast half %v128 to i16
+  %v130 = zext i16 %v129 to i32
+  %v131 = fptrunc float %v109 to half
+  %v132 = bitcast half %v131 to i16
+  %v133 = zext i16 %v132 to i32
+  %v134 = shl i32 %v133, 16
+  %v135 = or i32 %v130, %v134
+  %v136 = fptrunc float %v112 to half
+  %v137 = bitcast half %v136 to i16
+  %v138 = zext i16 %v137 to i32
+  %v139 = fptrunc float %v115 to half
+  %v140 = bitcast half %v139 to i16
+  %v141 = zext i16 %v140 to i32
+  %v142 = shl i32 %v141, 16
+  %v143 = or i32 %v138, %v142
+  %v144 = fptrunc float %v118 to half
+  %v145 = bitcast half %v144 to i16
+  %v146 = zext i16 %v145 to i32
+  %v147 = fptrunc float %v121 to half
+  %v148 = bitcast half %v147 to i16
+  %v149 = zext i16 %v148 to i32
+  %v150 = shl i32 %v149, 16
+  %v151 = or i32 %v146, %v150
+  %v152 = fptrunc float %v124 to half
+  %v153 = bitcast half %v152 to i16
+  %v154 = zext i16 %v153 to i32
+  %v155 = fptrunc float %v127 to half
+  %v156 = bitcast half %v155 to i16
+  %v157 = zext i16 %v156 to i32
+  %v158 = shl i32 %v157, 16
+  %v159 = or i32 %v154, %v158
+  %v160 = insertvalue { i32, i32, i32, i32 } poison, i32 %v135, 0
+  %v161 = insertvalue { i32, i32, i32, i32 } %v160, i32 %v143, 1
+  %v162 = insertvalue { i32, i32, i32, i32 } %v161, i32 %v151, 2
+  %v163 = insertvalue { i32, i32, i32, i32 } %v162, i32 %v159, 3
+  ret { i32, i32, i32, i32 } %v163
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 1
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 4
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 4
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 4
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 4
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 4
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 4
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 4
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 4
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = fptrunc float %v78 to half
+  %v101 = bitcast half %v100 to i16
+  %v102 = zext i16 %v101 to i32
+  %v103 = fptrunc float %v81 to half
+  %v104 = bitcast half %v103 to i16
+  %v105 = zext i16 %v104 to i32
+  %v106 = shl i32 %v105, 16
+  %v107 = or i32 %v102, %v106
+  %v108 = fptrunc float %v84 to half
+  %v109 = bitcast half %v108 to i16
+  %v110 = zext i16 %v109 to i32
+  %v111 = fptrunc float %v87 to half
+  %v112 = bitcast half %v111 to i16
+  %v113 = zext i16 %v112 to i32
+  %v114 = shl i32 %v113, 16
+  %v115 = or i32 %v110, %v114
+  %v116 = fptrunc float %v90 to half
+  %v117 = bitcast half %v116 to i16
+  %v118 = zext i16 %v117 to i32
+  %v119 = fptrunc float %v93 to half
+  %v120 = bitcast half %v119 to i16
+  %v121 = zext i16 %v120 to i32
+  %v122 = shl i32 %v121, 16
+  %v123 = or i32 %v118, %v122
+  %v124 = fptrunc float %v96 to half
+  %v125 = bitcast half %v124 to i16
+  %v126 = zext i16 %v125 to i32
+  %v127 = fptrunc float %v99 to half
+  %v128 = bitcast half %v127 to i16
+  %v129 = zext i16 %v128 to i32
+  %v130 = shl i32 %v129, 16
+  %v131 = or i32 %v126, %v130
+  %v132 = insertvalue { i32, i32, i32, i32 } poison, i32 %v107, 0
+  %v133 = insertvalue { i32, i32, i32, i32 } %v132, i32 %v115, 1
+  %v134 = insertvalue { i32, i32, i32, i32 } %v133, i32 %v123, 2
+  %v135 = insertvalue { i32, i32, i32, i32 } %v134, i32 %v131, 3
+  ret { i32, i32, i32, i32 } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 1
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 4
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 4
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 4
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 4
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 4
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 4
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 4
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 4
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v106, 0
+  %v129 = insertvalue { float, float, float, float, float, float, float, float } %v128, float %v109, 1
+  %v130 = insertvalue { float, float, float, float, float, float, float, float } %v129, float %v112, 2
+  %v131 = insertvalue { float, float, float, float, float, float, float, float } %v130, float %v115, 3
+  %v132 = insertvalue { float, float, float, float, float, float, float, float } %v131, float %v118, 4
+  %v133 = insertvalue { float, float, float, float, float, float, float, float } %v132, float %v121, 5
+  %v134 = insertvalue { float, float, float, float, float, float, float, float } %v133, float %v124, 6
+  %v135 = insertvalue { float, float, float, float, float, float, float, float } %v134, float %v127, 7
+  ret { float, float, float, float, float, float, float, float } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 1
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 4
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 4
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 4
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 4
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 4
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 4
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 4
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 4
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v78, 0
+  %v101 = insertvalue { float, float, float, float, float, float, float, float } %v100, float %v81, 1
+  %v102 = insertvalue { float, float, float, float, float, float, float, float } %v101, float %v84, 2
+  %v103 = insertvalue { float, float, float, float, float, float, float, float } %v102, float %v87, 3
+  %v104 = insertvalue { float, float, float, float, float, float, float, float } %v103, float %v90, 4
+  %v105 = insertvalue { float, float, float, float, float, float, float, float } %v104, float %v93, 5
+  %v106 = insertvalue { float, float, float, float, float, float, float, float } %v105, float %v96, 6
+  %v107 = insertvalue { float, float, float, float, float, float, float, float } %v106, float %v99, 7
+  ret { float, float, float, float, float, float, float, float } %v107
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 4
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 1
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 1
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 1
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 1
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 1
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 1
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 1
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 1
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = fptrunc float %v106 to half
+  %v129 = bitcast half %v128 to i16
+  %v130 = zext i16 %v129 to i32
+  %v131 = fptrunc float %v109 to half
+  %v132 = bitcast half %v131 to i16
+  %v133 = zext i16 %v132 to i32
+  %v134 = shl i32 %v133, 16
+  %v135 = or i32 %v130, %v134
+  %v136 = fptrunc float %v112 to half
+  %v137 = bitcast half %v136 to i16
+  %v138 = zext i16 %v137 to i32
+  %v139 = fptrunc float %v115 to half
+  %v140 = bitcast half %v139 to i16
+  %v141 = zext i16 %v140 to i32
+  %v142 = shl i32 %v141, 16
+  %v143 = or i32 %v138, %v142
+  %v144 = fptrunc float %v118 to half
+  %v145 = bitcast half %v144 to i16
+  %v146 = zext i16 %v145 to i32
+  %v147 = fptrunc float %v121 to half
+  %v148 = bitcast half %v147 to i16
+  %v149 = zext i16 %v148 to i32
+  %v150 = shl i32 %v149, 16
+  %v151 = or i32 %v146, %v150
+  %v152 = fptrunc float %v124 to half
+  %v153 = bitcast half %v152 to i16
+  %v154 = zext i16 %v153 to i32
+  %v155 = fptrunc float %v127 to half
+  %v156 = bitcast half %v155 to i16
+  %v157 = zext i16 %v156 to i32
+  %v158 = shl i32 %v157, 16
+  %v159 = or i32 %v154, %v158
+  %v160 = insertvalue { i32, i32, i32, i32 } poison, i32 %v135, 0
+  %v161 = insertvalue { i32, i32, i32, i32 } %v160, i32 %v143, 1
+  %v162 = insertvalue { i32, i32, i32, i32 } %v161, i32 %v151, 2
+  %v163 = insertvalue { i32, i32, i32, i32 } %v162, i32 %v159, 3
+  ret { i32, i32, i32, i32 } %v163
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 4
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 1
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 1
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 1
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 1
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 1
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 1
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 1
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 1
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = fptrunc float %v78 to half
+  %v101 = bitcast half %v100 to i16
+  %v102 = zext i16 %v101 to i32
+  %v103 = fptrunc float %v81 to half
+  %v104 = bitcast half %v103 to i16
+  %v105 = zext i16 %v104 to i32
+  %v106 = shl i32 %v105, 16
+  %v107 = or i32 %v102, %v106
+  %v108 = fptrunc float %v84 to half
+  %v109 = bitcast half %v108 to i16
+  %v110 = zext i16 %v109 to i32
+  %v111 = fptrunc float %v87 to half
+  %v112 = bitcast half %v111 to i16
+  %v113 = zext i16 %v112 to i32
+  %v114 = shl i32 %v113, 16
+  %v115 = or i32 %v110, %v114
+  %v116 = fptrunc float %v90 to half
+  %v117 = bitcast half %v116 to i16
+  %v118 = zext i16 %v117 to i32
+  %v119 = fptrunc float %v93 to half
+  %v120 = bitcast half %v119 to i16
+  %v121 = zext i16 %v120 to i32
+  %v122 = shl i32 %v121, 16
+  %v123 = or i32 %v118, %v122
+  %v124 = fptrunc float %v96 to half
+  %v125 = bitcast half %v124 to i16
+  %v126 = zext i16 %v125 to i32
+  %v127 = fptrunc float %v99 to half
+  %v128 = bitcast half %v127 to i16
+  %v129 = zext i16 %v128 to i32
+  %v130 = shl i32 %v129, 16
+  %v131 = or i32 %v126, %v130
+  %v132 = insertvalue { i32, i32, i32, i32 } poison, i32 %v107, 0
+  %v133 = insertvalue { i32, i32, i32, i32 } %v132, i32 %v115, 1
+  %v134 = insertvalue { i32, i32, i32, i32 } %v133, i32 %v123, 2
+  %v135 = insertvalue { i32, i32, i32, i32 } %v134, i32 %v131, 3
+  ret { i32, i32, i32, i32 } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 4
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = trunc i32 %c0 to i16
+  %v77 = bitcast i16 %v76 to half
+  %v78 = fpext half %v77 to float
+  %v79 = lshr i32 %c0, 16
+  %v80 = trunc i32 %v79 to i16
+  %v81 = bitcast i16 %v80 to half
+  %v82 = fpext half %v81 to float
+  %v83 = trunc i32 %c1 to i16
+  %v84 = bitcast i16 %v83 to half
+  %v85 = fpext half %v84 to float
+  %v86 = lshr i32 %c1, 16
+  %v87 = trunc i32 %v86 to i16
+  %v88 = bitcast i16 %v87 to half
+  %v89 = fpext half %v88 to float
+  %v90 = trunc i32 %c2 to i16
+  %v91 = bitcast i16 %v90 to half
+  %v92 = fpext half %v91 to float
+  %v93 = lshr i32 %c2, 16
+  %v94 = trunc i32 %v93 to i16
+  %v95 = bitcast i16 %v94 to half
+  %v96 = fpext half %v95 to float
+  %v97 = trunc i32 %c3 to i16
+  %v98 = bitcast i16 %v97 to half
+  %v99 = fpext half %v98 to float
+  %v100 = lshr i32 %c3, 16
+  %v101 = trunc i32 %v100 to i16
+  %v102 = bitcast i16 %v101 to half
+  %v103 = fpext half %v102 to float
+  %v104 = add i32 %v3, 0
+  %v105 = mul i32 %v104, 1
+  %v106 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v105, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v78)
+  %v107 = add i32 %v3, 1
+  %v108 = mul i32 %v107, 1
+  %v109 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v108, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v82)
+  %v110 = add i32 %v3, 2
+  %v111 = mul i32 %v110, 1
+  %v112 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v111, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v85)
+  %v113 = add i32 %v3, 3
+  %v114 = mul i32 %v113, 1
+  %v115 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v114, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v89)
+  %v116 = add i32 %v3, 4
+  %v117 = mul i32 %v116, 1
+  %v118 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v117, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v92)
+  %v119 = add i32 %v3, 5
+  %v120 = mul i32 %v119, 1
+  %v121 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v120, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v96)
+  %v122 = add i32 %v3, 6
+  %v123 = mul i32 %v122, 1
+  %v124 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v123, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v99)
+  %v125 = add i32 %v3, 7
+  %v126 = mul i32 %v125, 1
+  %v127 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v126, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %v103)
+  %v128 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v106, 0
+  %v129 = insertvalue { float, float, float, float, float, float, float, float } %v128, float %v109, 1
+  %v130 = insertvalue { float, float, float, float, float, float, float, float } %v129, float %v112, 2
+  %v131 = insertvalue { float, float, float, float, float, float, float, float } %v130, float %v115, 3
+  %v132 = insertvalue { float, float, float, float, float, float, float, float } %v131, float %v118, 4
+  %v133 = insertvalue { float, float, float, float, float, float, float, float } %v132, float %v121, 5
+  %v134 = insertvalue { float, float, float, float, float, float, float, float } %v133, float %v124, 6
+  %v135 = insertvalue { float, float, float, float, float, float, float, float } %v134, float %v127, 7
+  ret { float, float, float, float, float, float, float, float } %v135
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %v1 = call i32 @__wp_sreg_laneid()
+  %v2 = urem i32 %v1, 4
+  %v3 = shl i32 %v2, 3
+  %v4 = trunc i32 %a0 to i16
+  %v5 = bitcast i16 %v4 to half
+  %v6 = fpext half %v5 to float
+  %v7 = lshr i32 %a0, 16
+  %v8 = trunc i32 %v7 to i16
+  %v9 = bitcast i16 %v8 to half
+  %v10 = fpext half %v9 to float
+  %v11 = insertelement <16 x float> poison, float %v6, i32 0
+  %v12 = insertelement <16 x float> %v11, float %v10, i32 1
+  %v13 = trunc i32 %a1 to i16
+  %v14 = bitcast i16 %v13 to half
+  %v15 = fpext half %v14 to float
+  %v16 = lshr i32 %a1, 16
+  %v17 = trunc i32 %v16 to i16
+  %v18 = bitcast i16 %v17 to half
+  %v19 = fpext half %v18 to float
+  %v20 = insertelement <16 x float> %v12, float %v15, i32 2
+  %v21 = insertelement <16 x float> %v20, float %v19, i32 3
+  %v22 = trunc i32 %a2 to i16
+  %v23 = bitcast i16 %v22 to half
+  %v24 = fpext half %v23 to float
+  %v25 = lshr i32 %a2, 16
+  %v26 = trunc i32 %v25 to i16
+  %v27 = bitcast i16 %v26 to half
+  %v28 = fpext half %v27 to float
+  %v29 = insertelement <16 x float> %v21, float %v24, i32 4
+  %v30 = insertelement <16 x float> %v29, float %v28, i32 5
+  %v31 = trunc i32 %a3 to i16
+  %v32 = bitcast i16 %v31 to half
+  %v33 = fpext half %v32 to float
+  %v34 = lshr i32 %a3, 16
+  %v35 = trunc i32 %v34 to i16
+  %v36 = bitcast i16 %v35 to half
+  %v37 = fpext half %v36 to float
+  %v38 = insertelement <16 x float> %v30, float %v33, i32 6
+  %v39 = insertelement <16 x float> %v38, float %v37, i32 7
+  %v40 = trunc i32 %a4 to i16
+  %v41 = bitcast i16 %v40 to half
+  %v42 = fpext half %v41 to float
+  %v43 = lshr i32 %a4, 16
+  %v44 = trunc i32 %v43 to i16
+  %v45 = bitcast i16 %v44 to half
+  %v46 = fpext half %v45 to float
+  %v47 = insertelement <16 x float> %v39, float %v42, i32 8
+  %v48 = insertelement <16 x float> %v47, float %v46, i32 9
+  %v49 = trunc i32 %a5 to i16
+  %v50 = bitcast i16 %v49 to half
+  %v51 = fpext half %v50 to float
+  %v52 = lshr i32 %a5, 16
+  %v53 = trunc i32 %v52 to i16
+  %v54 = bitcast i16 %v53 to half
+  %v55 = fpext half %v54 to float
+  %v56 = insertelement <16 x float> %v48, float %v51, i32 10
+  %v57 = insertelement <16 x float> %v56, float %v55, i32 11
+  %v58 = trunc i32 %a6 to i16
+  %v59 = bitcast i16 %v58 to half
+  %v60 = fpext half %v59 to float
+  %v61 = lshr i32 %a6, 16
+  %v62 = trunc i32 %v61 to i16
+  %v63 = bitcast i16 %v62 to half
+  %v64 = fpext half %v63 to float
+  %v65 = insertelement <16 x float> %v57, float %v60, i32 12
+  %v66 = insertelement <16 x float> %v65, float %v64, i32 13
+  %v67 = trunc i32 %a7 to i16
+  %v68 = bitcast i16 %v67 to half
+  %v69 = fpext half %v68 to float
+  %v70 = lshr i32 %a7, 16
+  %v71 = trunc i32 %v70 to i16
+  %v72 = bitcast i16 %v71 to half
+  %v73 = fpext half %v72 to float
+  %v74 = insertelement <16 x float> %v66, float %v69, i32 14
+  %v75 = insertelement <16 x float> %v74, float %v73, i32 15
+  %v76 = add i32 %v3, 0
+  %v77 = mul i32 %v76, 1
+  %v78 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v77, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0)
+  %v79 = add i32 %v3, 1
+  %v80 = mul i32 %v79, 1
+  %v81 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v80, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c1)
+  %v82 = add i32 %v3, 2
+  %v83 = mul i32 %v82, 1
+  %v84 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v83, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c2)
+  %v85 = add i32 %v3, 3
+  %v86 = mul i32 %v85, 1
+  %v87 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v86, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c3)
+  %v88 = add i32 %v3, 4
+  %v89 = mul i32 %v88, 1
+  %v90 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v89, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c4)
+  %v91 = add i32 %v3, 5
+  %v92 = mul i32 %v91, 1
+  %v93 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v92, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c5)
+  %v94 = add i32 %v3, 6
+  %v95 = mul i32 %v94, 1
+  %v96 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v95, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c6)
+  %v97 = add i32 %v3, 7
+  %v98 = mul i32 %v97, 1
+  %v99 = call float @__wp_wmma_dot16_f16(<16 x float> %v75, i32 %v98, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c7)
+  %v100 = insertvalue { float, float, float, float, float, float, float, float } poison, float %v78, 0
+  %v101 = insertvalue { float, float, float, float, float, float, float, float } %v100, float %v81, 1
+  %v102 = insertvalue { float, float, float, float, float, float, float, float } %v101, float %v84, 2
+  %v103 = insertvalue { float, float, float, float, float, float, float, float } %v102, float %v87, 3
+  %v104 = insertvalue { float, float, float, float, float, float, float, float } %v103, float %v90, 4
+  %v105 = insertvalue { float, float, float, float, float, float, float, float } %v104, float %v93, 5
+  %v106 = insertvalue { float, float, float, float, float, float, float, float } %v105, float %v96, 6
+  %v107 = insertvalue { float, float, float, float, float, float, float, float } %v106, float %v99, 7
+  ret { float, float, float, float, float, float, float, float } %v107
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m16n16k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m16n16k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m32n8k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m32n8k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { i32, i32, i32, i32 } @__wp_wmma_mma_core_m8n32k16_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { i32, i32, i32, i32 } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %r = call { float, float, float, float, float, float, float, float } @__wp_wmma_mma_core_m8n32k16_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  ret { float, float, float, float, float, float, float, float } %r
+}
+
+; ==== END wave64 wmma ====
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.amdgcn.workitem.id.x()
   ret i32 %r
