@@ -278,6 +278,7 @@ def amdgcn_section():
                 o.append(_mma_core(shape, dt, ct))
     for args in mmas():
         o.append(_mma_wrapper(*args))
+    o.append(m8n8k4_amdgcn())
     o.append(END)
     return "\n".join(o)
 
@@ -361,4 +362,199 @@ def nvptx_section():
         body.append(f"  ret {ty} {acc}")
         o.append(f"define linkonce_odr {ty} @{mma_name(shape, al, bl, dt, ct)}({', '.join(mma_params(dt, ct))}) {A} {{\n"
                  + "\n".join(body) + f"\n}}\ndeclare {rt} @{intr}({', '.join(decl)})")
+    o.append(m8n8k4_nvptx())
+    return "\n".join(o)
+
+
+# ---------------------------------------------------------------------------------------------
+# mma.sync.aligned.m8n8k4 (PTX ISA 9.x §9.7.14.5.1 "Matrix Fragments for mma.m8n8k4"):
+#   .f16: .alayout.blayout.{f16.f16.f16.f16, f32.f16.f16.f32} (the two same-type accumulator
+#         forms); four independent 8x8x4 products, one per quad-pair QP i = lanes 4i..4i+3 and
+#         4i+16..4i+19. With u = %laneid % 4 and h = (%laneid >= 16):
+#           A .row: a_e (e = 0..3) is A[u + 4h][e];   A .col: a_e is A[e + 4h][u]
+#           B .row: b_e is B[u][e + 4h];              B .col: b_e is B[e][u + 4h]
+#           C/D .f16: c_i (i = 0..7) is C[u + 4h][i]
+#           C/D .f32: c_i is C[X + 4h][(i & 4) + (%laneid & 2) + (i & 1)],
+#                     X = (%laneid & 1) + (i & 2)
+#         (element e of an f16 pair register set: register e/2, half e%2).
+#   .f64: .row.col.f64.f64.f64.f64, one 8x8x4 product per warp: a0 = A[g][t],
+#         b0 = B[t][g], c_i = C[g][2t + i] (g = %laneid >> 2, t = %laneid % 4).
+# On the warp model each lane of a quad-pair reads the 16 A and B registers of its quad-pair
+# (16 bpermutes), picks its rows and columns, and accumulates in ascending k with fused
+# multiply-adds (f32 for .f16 inputs, the f16 D rounded once at the end; f64 for .f64).
+
+def m8n8k4_forms():
+    for al in LAYOUTS:
+        for bl in LAYOUTS:
+            for t in ACC:
+                yield al, bl, t
+
+
+def m8n8k4_params(t):
+    p = [f"i32 %a{j}" for j in range(2)] + [f"i32 %b{j}" for j in range(2)]
+    p += [f"{reg_ty('c', t)} %c{j}" for j in range(nregs('c', t))]
+    return p
+
+
+def _pick(f, idx, vals, ty="float"):
+    """vals[idx] for a dynamic i32 idx, as a select chain."""
+    r = vals[-1]
+    for q in range(len(vals) - 2, -1, -1):
+        c = f.v(f"icmp eq i32 {idx}, {q}")
+        r = f.v(f"select i1 {c}, {ty} {vals[q]}, {ty} {r}")
+    return r
+
+
+def _m8n8k4_f16(al, bl, t):
+    f = Fn()
+    lane = f.v("call i32 @__wp_sreg_laneid()")
+    base = f.v(f"and i32 {lane}, 12")             # 4 * quad-pair index
+    # Every A and B register of the quad-pair: lanes base + 16h + u.
+    regs = {}
+    for h in range(2):
+        for u in range(4):
+            src = f.v(f"add i32 {base}, {16 * h + u}")
+            for x in "ab":
+                for j in range(2):
+                    v = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %{x}{j})")
+                    regs[(x, h, u, j)] = _halves(f, v)
+    def el(x, h, u, e):
+        return regs[(x, h, u, e // 2)][e % 2]
+    am = [[el("a", r // 4, r % 4, k) if al == "row" else el("a", r // 4, k, r % 4)
+          for k in range(4)] for r in range(8)]
+    bm = [[el("b", c // 4, k, c % 4) if bl == "row" else el("b", c // 4, c % 4, k)
+          for c in range(8)] for k in range(4)]
+    u = f.v(f"and i32 {lane}, 3")
+    hh = f.v(f"lshr i32 {lane}, 4")
+    h4 = f.v(f"shl i32 {hh}, 2")
+    if t == "f16":
+        cs = [x for j in range(4) for x in _halves(f, f"%c{j}")]
+        row = f.v(f"add i32 {u}, {h4}")
+        arow = [_pick(f, row, [am[r][k] for r in range(8)]) for k in range(4)]
+        ds = []
+        for i in range(8):
+            acc = cs[i]
+            for k in range(4):
+                acc = f.v(f"call float @llvm.fma.f32(float {arow[k]}, float {bm[k][i]}, float {acc})")
+            ds.append(acc)
+        regs_out = []
+        for j in range(4):
+            hs = []
+            for h in range(2):
+                x = f.v(f"fptrunc float {ds[2 * j + h]} to half")
+                y = f.v(f"bitcast half {x} to i16")
+                hs.append(f.v(f"zext i16 {y} to i32"))
+            hi = f.v(f"shl i32 {hs[1]}, 16")
+            regs_out.append(f.v(f"or i32 {hs[0]}, {hi}"))
+        ty = frag_ty("d", "f16")
+        f.ret_struct(ty, "i32", regs_out)
+    else:
+        lo = f.v(f"and i32 {lane}, 1")
+        row0 = f.v(f"add i32 {lo}, {h4}")          # X + 4h for i & 2 == 0
+        row2 = f.v(f"add i32 {row0}, 2")
+        l2 = f.v(f"and i32 {lane}, 2")
+        csel = f.v(f"lshr i32 {l2}, 1")            # column pair selector
+        ds = []
+        arows = {}
+        for rsel, rv in ((0, row0), (2, row2)):
+            arows[rsel] = [_pick(f, rv, [am[r][k] for r in range(8)]) for k in range(4)]
+        for i in range(8):
+            cb = (i & 4) + (i & 1)                 # column without the lane's bit (l & 2)
+            bcol = [_pick(f, csel, [bm[k][cb], bm[k][cb + 2]]) for k in range(4)]
+            acc = f"%c{i}"
+            for k in range(4):
+                acc = f.v(f"call float @llvm.fma.f32(float {arows[i & 2][k]}, float {bcol[k]}, float {acc})")
+            ds.append(acc)
+        f.ret_struct(frag_ty("d", "f32"), "float", ds)
+    ty = frag_ty("d", t)
+    return (f"define linkonce_odr {ty} @__wp_mma_m8n8k4_{al}_{bl}_{t}({', '.join(m8n8k4_params(t))}) {A} {{\n"
+            + "\n".join(f.lines) + "\n}\n")
+
+
+F64_RT = "{ double, double }"
+
+
+def _m8n8k4_f64():
+    f = Fn()
+    lane = f.v("call i32 @__wp_sreg_laneid()")
+    g4 = f.v(f"and i32 {lane}, 28")               # 4g: first lane of this lane's group
+    t = f.v(f"and i32 {lane}, 3")
+
+    def read64(src, x):
+        lo = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %{x}lo)")
+        hi = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %{x}hi)")
+        lz = f.v(f"zext i32 {lo} to i64")
+        hz = f.v(f"zext i32 {hi} to i64")
+        hs = f.v(f"shl i64 {hz}, 32")
+        w = f.v(f"or i64 {lz}, {hs}")
+        return f.v(f"bitcast i64 {w} to double")
+
+    for x in "ab":
+        w = f.v(f"bitcast double %{x} to i64")
+        f.lines.append(f"  %{x}lo = trunc i64 {w} to i32")
+        s = f.v(f"lshr i64 {w}, 32")
+        f.lines.append(f"  %{x}hi = trunc i64 {s} to i32")
+    arow = [read64(f.v(f"add i32 {g4}, {k}"), "a") for k in range(4)]   # A[g][k]
+    t8 = f.v(f"shl i32 {t}, 3")
+    ds = []
+    for i in range(2):
+        acc = f"%c{i}"
+        for k in range(4):
+            # B[k][2t + i] is b0 of lane 4(2t + i) + k.
+            src = f.v(f"add i32 {t8}, {4 * i + k}")
+            b = read64(src, "b")
+            acc = f.v(f"call double @llvm.fma.f64(double {arow[k]}, double {b}, double {acc})")
+        ds.append(acc)
+    f.ret_struct(F64_RT, "double", ds)
+    return (f"define linkonce_odr {F64_RT} @__wp_mma_m8n8k4_row_col_f64(double %a, double %b, double %c0, double %c1) {A} {{\n"
+            + "\n".join(f.lines) + "\n}\n")
+
+
+def m8n8k4_amdgcn():
+    o = ["; mma.sync m8n8k4 (.f16 quad-pairs, .f64) on the wave64 warp model."]
+    for al, bl, t in m8n8k4_forms():
+        o.append(_m8n8k4_f16(al, bl, t))
+    o.append(_m8n8k4_f64())
+    return "\n".join(o)
+
+
+def m8n8k4_nvptx():
+    o = ["; ---- mma.sync m8n8k4 (native; kernels-ir/wmma.py) ----"]
+    for al, bl, t in m8n8k4_forms():
+        intr = f"llvm.nvvm.mma.m8n8k4.{al}.{bl}.{t}.{t}"
+        body, args, decl = [], [], []
+        for x in "ab":
+            for j in range(2):
+                body.append(f"  %h{x}{j} = bitcast i32 %{x}{j} to <2 x half>")
+                args.append(f"<2 x half> %h{x}{j}")
+                decl.append("<2 x half>")
+        k = nregs("c", t)
+        nt = _nv_vec("c", t)
+        for j in range(k):
+            if t == "f32":
+                args.append(f"float %c{j}")
+            else:
+                body.append(f"  %hc{j} = bitcast i32 %c{j} to <2 x half>")
+                args.append(f"<2 x half> %hc{j}")
+            decl.append(nt)
+        rt = "{ " + ", ".join([nt] * k) + " }"
+        ty = frag_ty("d", t)
+        et = reg_ty("d", t)
+        body.append(f"  %n = call {rt} @{intr}({', '.join(args)})")
+        acc = "poison"
+        for j in range(k):
+            body.append(f"  %e{j} = extractvalue {rt} %n, {j}")
+            x = f"%e{j}"
+            if nt != et:
+                body.append(f"  %x{j} = bitcast {nt} %e{j} to {et}")
+                x = f"%x{j}"
+            body.append(f"  %s{j} = insertvalue {ty} {acc}, {et} {x}, {j}")
+            acc = f"%s{j}"
+        body.append(f"  ret {ty} {acc}")
+        o.append(f"define linkonce_odr {ty} @__wp_mma_m8n8k4_{al}_{bl}_{t}({', '.join(m8n8k4_params(t))}) {A} {{\n"
+                 + "\n".join(body) + f"\n}}\ndeclare {rt} @{intr}({', '.join(decl)})")
+    intr = "llvm.nvvm.mma.m8n8k4.row.col.f64"
+    o.append(f"define linkonce_odr {F64_RT} @__wp_mma_m8n8k4_row_col_f64(double %a, double %b, double %c0, double %c1) {A} {{\n"
+             f"  %r = call {F64_RT} @{intr}(double %a, double %b, double %c0, double %c1)\n"
+             f"  ret {F64_RT} %r\n}}\ndeclare {F64_RT} @{intr}(double, double, double, double)")
     return "\n".join(o)

@@ -197,6 +197,27 @@ fn synth(form: &str) -> Option<String> {
             }
         }
         "movmatrix" => format!("{form} %r1, %r2;"),
+        // mma m8n8k4 (src/lower/wmma.rs), D stored.
+        "mma" if has("m8n8k4") => {
+            let f = form.replacen(".sync", ".sync.aligned", 1);
+            if has("f64") {
+                format!(
+                    "{f} {{%fd1, %fd2}}, {{%fd3}}, {{%fd4}}, {{%fd5, %fd6}};\n\t\
+                     st.global.v2.f64 [%d0+128], {{%fd1, %fd2}};"
+                )
+            } else if t == "f32" {
+                let f8 = "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}";
+                format!(
+                    "{f} {f8}, {{%r0, %r1}}, {{%r2, %r3}}, {f8};\n\t\
+                     st.global.v4.f32 [%d0+144], {{%f0, %f1, %f2, %f7}};"
+                )
+            } else {
+                format!(
+                    "{f} {{%r0, %r1, %r2, %r3}}, {{%r4, %r5}}, {{%r6, %r7}}, {{%r0, %r1, %r2, %r3}};\n\t\
+                     st.global.v4.u32 [%d0+160], {{%r0, %r1, %r2, %r3}};"
+                )
+            }
+        }
         // Matrix multiply-accumulate (src/lower/mma.rs): `form_of` drops `.aligned`.
         "mma" => {
             let f = form.replacen(".sync", ".sync.aligned", 1);

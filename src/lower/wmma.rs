@@ -20,6 +20,11 @@
 //! unspecified: on amdgcn the library chooses one (docs/warp-model.md, "wmma") and computes
 //! the product over the wave64 warp model; on nvptx it calls the native
 //! `llvm.nvvm.wmma.*` intrinsics.
+//!
+//! Also here, as they share that library section: `mma.sync.aligned.m8n8k4` (§9.7.14.5.1),
+//! `.{row,col}.{row,col}.f16.f16.f16.f16`, `.{row,col}.{row,col}.f32.f16.f16.f32` (Volta's
+//! four quad-pair products) and `.row.col.f64.f64.f64.f64`, one call of
+//! `@__wp_mma_m8n8k4_<alayout>_<blayout>_<type>` each (llvm.nvvm.mma.m8n8k4.* on nvptx).
 
 use super::*;
 
@@ -228,5 +233,89 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             self.wr(o, &v, t, false)?;
         }
         Ok(())
+    }
+
+    /// Lower `mma.sync.aligned.m8n8k4` (`i.opcode` is `mma`, the shape `.m8n8k4`).
+    pub(super) fn mma_m8n8k4(&mut self, i: &'m Instruction<'a>) -> R<()> {
+        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+        let ops: &[Operand<'a>] = &i.operands;
+        let form = form_of(i);
+        if !mods.contains(&".sync") {
+            return fail(&form, "mma without .sync is not lowered");
+        }
+        if mods
+            .iter()
+            .any(|m| m.starts_with(".rn") || *m == ".satfinite")
+        {
+            return fail(
+                &form,
+                "mma.m8n8k4 rounding/saturation modifiers are not lowered",
+            );
+        }
+        let layouts: Vec<&str> = mods
+            .iter()
+            .filter(|s| matches!(**s, ".row" | ".col"))
+            .map(|s| &s[1..])
+            .collect();
+        let tys: Vec<&str> = mods
+            .iter()
+            .filter(|s| matches!(**s, ".f16" | ".f32" | ".f64"))
+            .map(|s| &s[1..])
+            .collect();
+        let [al, bl] = layouts[..] else {
+            return fail(&form, "mma.m8n8k4 needs the A and B layouts");
+        };
+        if ops.len() != 4 {
+            return fail(&form, format!("{} operands, expected 4", ops.len()));
+        }
+        let t = match tys[..] {
+            ["f16", "f16", "f16", "f16"] => "f16",
+            ["f32", "f16", "f16", "f32"] => "f32",
+            ["f64", "f64", "f64", "f64"] if al == "row" && bl == "col" => "f64",
+            _ => {
+                return fail(
+                    &form,
+                    "mma.m8n8k4 types (only f16.f16.f16.f16, f32.f16.f16.f32, .row.col f64)",
+                )
+            }
+        };
+        let (name, rt, args, d, dty) = if t == "f64" {
+            let d = regs(&form, &ops[0], 2, "d")?;
+            let a = regs(&form, &ops[1], 1, "a")?;
+            let b = regs(&form, &ops[2], 1, "b")?;
+            let c = regs(&form, &ops[3], 2, "c")?;
+            let mut args: Vec<(&str, String)> = Vec::new();
+            for o in a.iter().chain(b).chain(c) {
+                args.push(("double", self.rd(o, Ty::F64, false)?));
+            }
+            (
+                "__wp_mma_m8n8k4_row_col_f64".to_string(),
+                "{ double, double }".to_string(),
+                args,
+                d,
+                Ty::F64,
+            )
+        } else {
+            let (cty, cn) = frag('c', t);
+            let d = regs(&form, &ops[0], cn, "d")?;
+            let a = regs(&form, &ops[1], 2, "a")?;
+            let b = regs(&form, &ops[2], 2, "b")?;
+            let c = regs(&form, &ops[3], cn, "c")?;
+            let mut args: Vec<(&str, String)> = Vec::new();
+            for o in a.iter().chain(b) {
+                args.push(("i32", self.rd(o, Ty::I32, false)?));
+            }
+            for o in c {
+                args.push((cty.ll(), self.rd(o, cty, false)?));
+            }
+            (
+                format!("__wp_mma_m8n8k4_{al}_{bl}_{t}"),
+                struct_ty(cty, cn),
+                args,
+                d,
+                cty,
+            )
+        };
+        self.wmma_call_out(&name, &rt, &args, d, dty)
     }
 }
