@@ -639,6 +639,2649 @@ define linkonce_odr { float, float, float, float } @__wp_mma_sp_m16n8k32_bf16_s1
   %r = call { float, float, float, float } asm sideeffect "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9,$10,$11}, {$12,$13,$14,$15}, $16, 1;", "=f,=f,=f,=f,r,r,r,r,r,r,r,r,f,f,f,f,r"(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %b0, i32 %b1, i32 %b2, i32 %b3, float %c0, float %c1, float %c2, float %c3, i32 %e)
   ret { float, float, float, float } %r
 }
+; ---- wmma (native; kernels-ir/wmma.py) ----
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.b.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.b.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m16n16k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.c.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.c.row.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m16n16k16.store.d.row.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m16n16k16.store.d.row.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m16n16k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.load.c.row.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.load.c.row.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m16n16k16.store.d.row.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m16n16k16.store.d.row.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.a.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.b.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.b.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m16n16k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.c.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.load.c.col.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m16n16k16.store.d.col.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m16n16k16.store.d.col.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m16n16k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.load.c.col.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.load.c.col.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m16n16k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m16n16k16.store.d.col.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m16n16k16.store.d.col.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.a.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.a.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.b.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.b.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m32n8k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.c.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.c.row.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m32n8k16.store.d.row.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m32n8k16.store.d.row.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m32n8k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.load.c.row.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.load.c.row.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m32n8k16.store.d.row.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m32n8k16.store.d.row.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.a.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.a.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.b.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.b.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m32n8k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.c.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.load.c.col.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m32n8k16.store.d.col.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m32n8k16.store.d.col.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m32n8k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.load.c.col.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.load.c.col.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m32n8k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m32n8k16.store.d.col.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m32n8k16.store.d.col.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.a.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.a.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.b.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.b.row.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m8n32k16_row_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.c.row.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.c.row.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_row_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m8n32k16.store.d.row.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m8n32k16.store.d.row.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m8n32k16_row_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.load.c.row.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.load.c.row.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_row_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m8n32k16.store.d.row.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m8n32k16.store.d.row.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_a_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.a.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.a.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32, i32, i32, i32, i32 } @__wp_wmma_load_b_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.b.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s2, i32 %x3, 3
+  %e4 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 4
+  %x4 = bitcast <2 x half> %e4 to i32
+  %s4 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s3, i32 %x4, 4
+  %e5 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 5
+  %x5 = bitcast <2 x half> %e5 to i32
+  %s5 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s4, i32 %x5, 5
+  %e6 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 6
+  %x6 = bitcast <2 x half> %e6 to i32
+  %s6 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s5, i32 %x6, 6
+  %e7 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 7
+  %x7 = bitcast <2 x half> %e7 to i32
+  %s7 = insertvalue { i32, i32, i32, i32, i32, i32, i32, i32 } %s6, i32 %x7, 7
+  ret { i32, i32, i32, i32, i32, i32, i32, i32 } %s7
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.b.col.stride.f16.p0(ptr, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_load_c_m8n32k16_col_f16(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.c.col.stride.f16.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.load.c.col.stride.f16.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_col_f16(ptr %p, i32 %ld, i32 %r0, i32 %r1, i32 %r2, i32 %r3) alwaysinline convergent nounwind {
+  %h0 = bitcast i32 %r0 to <2 x half>
+  %h1 = bitcast i32 %r1 to <2 x half>
+  %h2 = bitcast i32 %r2 to <2 x half>
+  %h3 = bitcast i32 %r3 to <2 x half>
+  call void @llvm.nvvm.wmma.m8n32k16.store.d.col.stride.f16.p0(ptr %p, <2 x half> %h0, <2 x half> %h1, <2 x half> %h2, <2 x half> %h3, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m8n32k16.store.d.col.stride.f16.p0(ptr, <2 x half>, <2 x half>, <2 x half>, <2 x half>, i32)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_load_c_m8n32k16_col_f32(ptr %p, i32 %ld) alwaysinline convergent nounwind {
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.load.c.col.stride.f32.p0(ptr %p, i32 %ld)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.load.c.col.stride.f32.p0(ptr, i32)
+define linkonce_odr void @__wp_wmma_store_d_m8n32k16_col_f32(ptr %p, i32 %ld, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7) alwaysinline convergent nounwind {
+  call void @llvm.nvvm.wmma.m8n32k16.store.d.col.stride.f32.p0(ptr %p, float %r0, float %r1, float %r2, float %r3, float %r4, float %r5, float %r6, float %r7, i32 %ld)
+  ret void
+}
+declare void @llvm.nvvm.wmma.m8n32k16.store.d.col.stride.f32.p0(ptr, float, float, float, float, float, float, float, float, i32)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m16n16k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m16n16k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m16n16k16.mma.col.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m32n8k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m32n8k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m32n8k16.mma.col.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_row_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_row_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_row_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_row_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_row_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_row_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_col_f16_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_wmma_mma_m8n32k16_col_col_f16_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f16.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f16.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_col_f32_f16(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_wmma_mma_m8n32k16_col_col_f32_f32(i32 %a0, i32 %a1, i32 %a2, i32 %a3, i32 %a4, i32 %a5, i32 %a6, i32 %a7, i32 %b0, i32 %b1, i32 %b2, i32 %b3, i32 %b4, i32 %b5, i32 %b6, i32 %b7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %ha2 = bitcast i32 %a2 to <2 x half>
+  %ha3 = bitcast i32 %a3 to <2 x half>
+  %ha4 = bitcast i32 %a4 to <2 x half>
+  %ha5 = bitcast i32 %a5 to <2 x half>
+  %ha6 = bitcast i32 %a6 to <2 x half>
+  %ha7 = bitcast i32 %a7 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hb2 = bitcast i32 %b2 to <2 x half>
+  %hb3 = bitcast i32 %b3 to <2 x half>
+  %hb4 = bitcast i32 %b4 to <2 x half>
+  %hb5 = bitcast i32 %b5 to <2 x half>
+  %hb6 = bitcast i32 %b6 to <2 x half>
+  %hb7 = bitcast i32 %b7 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %ha2, <2 x half> %ha3, <2 x half> %ha4, <2 x half> %ha5, <2 x half> %ha6, <2 x half> %ha7, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hb2, <2 x half> %hb3, <2 x half> %hb4, <2 x half> %hb5, <2 x half> %hb6, <2 x half> %hb7, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.wmma.m8n32k16.mma.col.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+; ---- mma.sync m8n8k4 (native; kernels-ir/wmma.py) ----
+define linkonce_odr { i32, i32, i32, i32 } @__wp_mma_m8n8k4_row_row_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.row.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.row.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_row_row_f32(i32 %a0, i32 %a1, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_mma_m8n8k4_row_col_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.row.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.row.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_row_col_f32(i32 %a0, i32 %a1, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_mma_m8n8k4_col_row_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.col.row.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.col.row.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_col_row_f32(i32 %a0, i32 %a1, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.row.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.row.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { i32, i32, i32, i32 } @__wp_mma_m8n8k4_col_col_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.col.col.f16.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 0
+  %x0 = bitcast <2 x half> %e0 to i32
+  %s0 = insertvalue { i32, i32, i32, i32 } poison, i32 %x0, 0
+  %e1 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 1
+  %x1 = bitcast <2 x half> %e1 to i32
+  %s1 = insertvalue { i32, i32, i32, i32 } %s0, i32 %x1, 1
+  %e2 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 2
+  %x2 = bitcast <2 x half> %e2 to i32
+  %s2 = insertvalue { i32, i32, i32, i32 } %s1, i32 %x2, 2
+  %e3 = extractvalue { <2 x half>, <2 x half>, <2 x half>, <2 x half> } %n, 3
+  %x3 = bitcast <2 x half> %e3 to i32
+  %s3 = insertvalue { i32, i32, i32, i32 } %s2, i32 %x3, 3
+  ret { i32, i32, i32, i32 } %s3
+}
+declare { <2 x half>, <2 x half>, <2 x half>, <2 x half> } @llvm.nvvm.mma.m8n8k4.col.col.f16.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_col_col_f32(i32 %a0, i32 %a1, i32 %b0, i32 %b1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.col.f32.f32(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, float %c0, float %c1, float %c2, float %c3, float %c4, float %c5, float %c6, float %c7)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { double, double } @__wp_mma_m8n8k4_row_col_f64(double %a, double %b, double %c0, double %c1) alwaysinline convergent nounwind {
+  %r = call { double, double } @llvm.nvvm.mma.m8n8k4.row.col.f64(double %a, double %b, double %c0, double %c1)
+  ret { double, double } %r
+}
+declare { double, double } @llvm.nvvm.mma.m8n8k4.row.col.f64(double, double, double, double)
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   ret i32 %r

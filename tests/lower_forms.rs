@@ -213,6 +213,27 @@ fn synth(form: &str) -> Option<String> {
             }
         }
         "movmatrix" => format!("{form} %r1, %r2;"),
+        // mma m8n8k4 (src/lower/wmma.rs), D stored.
+        "mma" if has("m8n8k4") => {
+            let f = form.replacen(".sync", ".sync.aligned", 1);
+            if has("f64") {
+                format!(
+                    "{f} {{%fd1, %fd2}}, {{%fd3}}, {{%fd4}}, {{%fd5, %fd6}};\n\t\
+                     st.global.v2.f64 [%d0+128], {{%fd1, %fd2}};"
+                )
+            } else if t == "f32" {
+                let f8 = "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}";
+                format!(
+                    "{f} {f8}, {{%r0, %r1}}, {{%r2, %r3}}, {f8};\n\t\
+                     st.global.v4.f32 [%d0+144], {{%f0, %f1, %f2, %f7}};"
+                )
+            } else {
+                format!(
+                    "{f} {{%r0, %r1, %r2, %r3}}, {{%r4, %r5}}, {{%r6, %r7}}, {{%r0, %r1, %r2, %r3}};\n\t\
+                     st.global.v4.u32 [%d0+160], {{%r0, %r1, %r2, %r3}};"
+                )
+            }
+        }
         // Matrix multiply-accumulate (src/lower/mma.rs): `form_of` drops `.aligned`.
         "mma" => {
             let f = form.replacen(".sync", ".sync.aligned", 1);
@@ -245,6 +266,30 @@ fn synth(form: &str) -> Option<String> {
                  {f} {{%f1, %f2, %f3, %f4}}, {a}, {b}, {{%f5, %f6, %f7, %f0}}{sp};\n\t\
                  st.global.v4.f32 [%d0+{o}], {{%f1, %f2, %f3, %f4}};"
             )
+        }
+        // Warp matrix forms (src/lower/wmma.rs): fragments of 8 .b32 / 8 .f32 / 4 .b32 (f16
+        // c/d); D stored so that the optimiser keeps the operation.
+        "wmma" => {
+            let f = form.replacen(".sync", ".sync.aligned", 1);
+            let r8 = "{%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}";
+            let f8 = "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}";
+            let (h4, h4c) = ("{%r0, %r1, %r2, %r3}", "{%r4, %r5, %r6, %r7}");
+            let frag = |t: &str| if t == "f32" { f8 } else { h4 };
+            if has("load") {
+                let fr = if has("a") || has("b") { r8 } else { frag(t) };
+                let st = if t == "f32" {
+                    "st.global.v4.f32 [%d0+64], {%f0, %f1, %f2, %f7};"
+                } else {
+                    "st.global.v4.u32 [%d0+64], {%r0, %r1, %r2, %r7};"
+                };
+                format!("{f} {fr}, [%d0], %r7;\n\t{st}")
+            } else if has("store") {
+                format!("{f} [%d0], {}, %r6;", frag(t))
+            } else {
+                let (dt, ct) = (parts[parts.len() - 2], parts[parts.len() - 1]);
+                let c = if ct == "f32" { f8 } else { h4c };
+                format!("{f} {}, {r8}, {r8}, {c};\n\twmma.store.d.sync.aligned.row.m16n16k16.global.{dt} [%d0], {}, %r6;", frag(dt), frag(dt))
+            }
         }
         "mad" | "fma" | "madc" | "mad24" | "sad" => {
             format!("{form} {}, {}, {}, {};", r(1), r(2), r(3), r(4))
@@ -282,7 +327,7 @@ fn every_listed_form_lowers_and_builds() {
     let mut mma_chunk = Vec::new();
     for f in &forms {
         if let Some(i) = synth(f) {
-            if f.starts_with("mma") {
+            if f.starts_with("mma") || f.starts_with("wmma") {
                 mma_chunk.push(i);
                 synthesized += 1;
                 continue;

@@ -26,6 +26,8 @@ use super::ty::{imm, of_ptx, Kind, Ty};
 mod mma;
 #[path = "warp.rs"]
 mod warp;
+#[path = "wmma.rs"]
+mod wmma;
 
 // cp.async and ldmatrix/stmatrix/movmatrix (a child module: it extends `Fx`).
 #[path = "tensor_mem.rs"]
@@ -1583,6 +1585,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             | O::Vmin4
             | O::Vmax4
             | O::Vset4 => self.video_inst(i)?,
+            O::Wmma => self.wmma_inst(i)?,
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }

@@ -588,6 +588,35 @@ pub fn supported_forms() -> Vec<String> {
     for f in super::emit::video::forms() {
         add(f);
     }
+    // Warp matrix load/store/multiply-accumulate, .f16 inputs (§9.7.14.4; src/lower/wmma.rs).
+    for shape in ["m16n16k16", "m32n8k16", "m8n32k16"] {
+        for lay in ["row", "col"] {
+            for sp in [".global", ".shared", ".shared::cta", ""] {
+                for f in ["a", "b"] {
+                    add(format!("wmma.load.{f}.sync.{lay}.{shape}{sp}.f16"));
+                }
+                for t in ["f16", "f32"] {
+                    add(format!("wmma.load.c.sync.{lay}.{shape}{sp}.{t}"));
+                    add(format!("wmma.store.d.sync.{lay}.{shape}{sp}.{t}"));
+                }
+            }
+            for bl in ["row", "col"] {
+                for dt in ["f16", "f32"] {
+                    for ct in ["f16", "f32"] {
+                        add(format!("wmma.mma.sync.{lay}.{bl}.{shape}.{dt}.{ct}"));
+                    }
+                }
+            }
+        }
+    }
+    // mma m8n8k4: .f16 quad-pairs with same-type accumulators, .f64 (src/lower/wmma.rs).
+    for al in ["row", "col"] {
+        for bl in ["row", "col"] {
+            add(format!("mma.sync.m8n8k4.{al}.{bl}.f16.f16.f16.f16"));
+            add(format!("mma.sync.m8n8k4.{al}.{bl}.f32.f16.f16.f32"));
+        }
+    }
+    add("mma.sync.m8n8k4.row.col.f64.f64.f64.f64".into());
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));
     v

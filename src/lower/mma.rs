@@ -43,6 +43,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let form = form_of(i);
         let has = |m: &str| mods.contains(&m);
         let sparse = has(".sp::ordered_metadata");
+        if has(".m8n8k4") && !sparse {
+            return self.mma_m8n8k4(i); // src/lower/wmma.rs
+        }
         if has(".sp") {
             // Plain `.sp` takes metadata in the older (unordered) layout (§9.7.14.6.1).
             return fail(&form, "mma.sp without ::ordered_metadata is not lowered");
