@@ -31,6 +31,10 @@ mod warp;
 #[path = "tensor_mem.rs"]
 mod tensor_mem;
 
+// mbarrier and cp.async.bulk (a child module: it extends `Fx`).
+#[path = "mbarrier.rs"]
+mod mbarrier;
+
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
 pub(crate) struct Fail {
@@ -1515,6 +1519,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.wr(&ops[0], &r, Ty::I1, false)?;
             }
             O::Atom | O::Red => self.atom(i.opcode == O::Atom, &mods, &tys, ops)?,
+            O::Fence
+                if mods
+                    .first()
+                    .is_some_and(|m| *m == ".proxy" || *m == ".mbarrier_init") =>
+            {
+                self.async_fence(i)?
+            }
             O::Membar | O::Fence => {
                 if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
                     return fail(&form_of(i), "proxy fences are not lowered");
@@ -1547,6 +1558,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }
+            O::Cp if has(".bulk") => self.bulk_inst(i)?,
+            O::Mbarrier => self.mbarrier_inst(i)?,
             O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i)?,
             O::Bar | O::Barrier => self.bar(&mods, ops)?,
             O::Call => self.callinst(i, ops)?,
