@@ -6233,7 +6233,7 @@ out:
   %st = or i64 %ph, %pa
   ret i64 %st
 }
-define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %state) alwaysinline nounwind {
+define linkonce_odr i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %state) alwaysinline nounwind {
   %w = load atomic i64, ptr addrspace(3) %p syncscope("workgroup") acquire, align 8
   %x = xor i64 %w, %state
   %c = icmp slt i64 %x, 0
@@ -6241,7 +6241,7 @@ define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %state) alw
 }
 ; .parity: true when the phase of parity %parity has completed, i.e. the current phase's
 ; parity differs from it.
-define linkonce_odr i1 @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %parity) alwaysinline nounwind {
+define linkonce_odr i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %parity) alwaysinline nounwind {
   %w = load atomic i64, ptr addrspace(3) %p syncscope("workgroup") acquire, align 8
   %ph = lshr i64 %w, 63
   %q = and i32 %parity, 1
@@ -6254,13 +6254,25 @@ define linkonce_odr i32 @__wp_mbar_pending_count(i64 %state) alwaysinline nounwi
   %c = trunc i64 %m to i32
   ret i32 %c
 }
+; test_wait: one test; a failed test pauses once (@__wp_spin_pause), so that a
+; spin loop of test_wait lets the other waves (the simulator's other fibers) run.
+define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %s) alwaysinline nounwind {
+entry:
+  %c = call i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %s)
+  br i1 %c, label %yes, label %no
+no:
+  call void @__wp_spin_pause()
+  br label %yes
+yes:
+  ret i1 %c
+}
 ; try_wait: at most 4096 tests, a @__wp_spin_pause between two.
 define linkonce_odr i1 @__wp_mbar_try_wait(ptr addrspace(3) %p, i64 %s) alwaysinline nounwind {
 entry:
   br label %loop
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %pause ]
-  %c = call i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %s)
+  %c = call i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %s)
   br i1 %c, label %yes, label %again
 again:
   %k1 = add nuw nsw i32 %k, 1
@@ -6274,13 +6286,25 @@ yes:
 no:
   ret i1 false
 }
+; test_wait.parity: one test; a failed test pauses once (@__wp_spin_pause), so that a
+; spin loop of test_wait lets the other waves (the simulator's other fibers) run.
+define linkonce_odr i1 @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %s) alwaysinline nounwind {
+entry:
+  %c = call i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %s)
+  br i1 %c, label %yes, label %no
+no:
+  call void @__wp_spin_pause()
+  br label %yes
+yes:
+  ret i1 %c
+}
 ; try_wait.parity: at most 4096 tests, a @__wp_spin_pause between two.
 define linkonce_odr i1 @__wp_mbar_try_wait_parity(ptr addrspace(3) %p, i32 %s) alwaysinline nounwind {
 entry:
   br label %loop
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %pause ]
-  %c = call i1 @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %s)
+  %c = call i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %s)
   br i1 %c, label %yes, label %again
 again:
   %k1 = add nuw nsw i32 %k, 1

@@ -10,6 +10,7 @@ fence.mbarrier_init (§9.7.13.4). The lowering side is src/lower/mbarrier.rs; it
         one atomic step: tx-count += %tx (expect-tx; negative: complete-tx), pending
         arrivals -= %arrive, expected count -= %drop (arrive_drop); returns the state
     i1   @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %state)    the state's phase completed
+        (a failed test pauses once: @__wp_spin_pause)
     i1   @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %parity)
     i1   @__wp_mbar_try_wait(ptr addrspace(3) %p, i64 %state)     bounded spin of test_wait
     i1   @__wp_mbar_try_wait_parity(ptr addrspace(3) %p, i32 %parity)
@@ -119,7 +120,7 @@ out:
   %st = or i64 %ph, %pa
   ret i64 %st
 }}
-define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %state) {A} {{
+define linkonce_odr i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %state) {A} {{
   %w = load atomic i64, ptr addrspace(3) %p{ss} {ld_ord}, align 8
 {acq}  %x = xor i64 %w, %state
   %c = icmp slt i64 %x, 0
@@ -127,7 +128,7 @@ define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %state) {A}
 }}
 ; .parity: true when the phase of parity %parity has completed, i.e. the current phase's
 ; parity differs from it.
-define linkonce_odr i1 @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %parity) {A} {{
+define linkonce_odr i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %parity) {A} {{
   %w = load atomic i64, ptr addrspace(3) %p{ss} {ld_ord}, align 8
 {acq}  %ph = lshr i64 %w, 63
   %q = and i32 %parity, 1
@@ -141,13 +142,25 @@ define linkonce_odr i32 @__wp_mbar_pending_count(i64 %state) {A} {{
   ret i32 %c
 }}"""]
     for sfx, ty in (("", "i64 %s"), ("_parity", "i32 %s")):
+        o.append(f"""; test_wait{sfx.replace('_', '.')}: one test; a failed test pauses once (@__wp_spin_pause), so that a
+; spin loop of test_wait lets the other waves (the simulator's other fibers) run.
+define linkonce_odr i1 @__wp_mbar_test_wait{sfx}(ptr addrspace(3) %p, {ty}) {A} {{
+entry:
+  %c = call i1 @__wp_mbar_poll{sfx}(ptr addrspace(3) %p, {ty})
+  br i1 %c, label %yes, label %no
+no:
+  call void @__wp_spin_pause()
+  br label %yes
+yes:
+  ret i1 %c
+}}""")
         o.append(f"""; try_wait{sfx.replace('_', '.')}: at most {TRY_SPINS} tests, a @__wp_spin_pause between two.
 define linkonce_odr i1 @__wp_mbar_try_wait{sfx}(ptr addrspace(3) %p, {ty}) {A} {{
 entry:
   br label %loop
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %pause ]
-  %c = call i1 @__wp_mbar_test_wait{sfx}(ptr addrspace(3) %p, {ty})
+  %c = call i1 @__wp_mbar_poll{sfx}(ptr addrspace(3) %p, {ty})
   br i1 %c, label %yes, label %again
 again:
   %k1 = add nuw nsw i32 %k, 1

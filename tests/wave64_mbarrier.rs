@@ -191,9 +191,7 @@ fn mbarrier_fixtures_match_the_ptx_isa_on_simulated_wave64() {
             }
             if let Some(g) = &gpu {
                 gpu_checked += 1;
-                if gpu_sha256(g, case, seed, name)
-                    != format!("{:x}", Sha256::digest(&got_bytes))
-                {
+                if gpu_sha256(g, case, seed, name) != format!("{:x}", Sha256::digest(&got_bytes)) {
                     bad.push(format!("{case} seed {seed}: {name} differs from the H200"));
                 }
             }
@@ -208,7 +206,11 @@ fn mbarrier_fixtures_match_the_ptx_isa_on_simulated_wave64() {
     // 4 cases (mb_drop has 2 outputs) x 3 seeds.
     assert_eq!(checked, 5 * 3, "every case, output and seed");
     if gpu.is_some() {
-        assert_eq!(gpu_checked, 5 * 3, "every case, output and seed against the H200");
+        assert_eq!(
+            gpu_checked,
+            5 * 3,
+            "every case, output and seed against the H200"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
