@@ -18,6 +18,7 @@ import tensor_mem
 import wave64
 import mma
 import wmma
+import mbarrier
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -189,6 +190,8 @@ target triple = "amdgcn-amd-amdhsa"
     A(tensor_mem.amdgcn_section())
     A(mma.amdgcn_section())
     A(wmma.amdgcn_section())
+    A(mbarrier.amdgcn_section())
+    A(mbarrier.amdgcn_primitives())
     # Special registers.
     for c, i in (("x", 0), ("y", 1), ("z", 2)):
         A(f"""define linkonce_odr i32 @__wp_sreg_tid_{c}() {ATTR} {{
@@ -510,6 +513,7 @@ target triple = "nvptx64-nvidia-cuda"
     A(tensor_mem.nvptx_section())
     A(mma.nvptx_section())
     A(wmma.nvptx_section())
+    A(mbarrier.nvptx_section())
     for c in "xyz":
         for reg, intr in (("tid", "tid"), ("ntid", "ntid"), ("ctaid", "ctaid"), ("nctaid", "nctaid")):
             A(f"""define linkonce_odr i32 @__wp_sreg_{reg}_{c}() {ATTR} {{

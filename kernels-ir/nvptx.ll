@@ -3282,6 +3282,213 @@ define linkonce_odr { double, double } @__wp_mma_m8n8k4_row_col_f64(double %a, d
   ret { double, double } %r
 }
 declare { double, double } @llvm.nvvm.mma.m8n8k4.row.col.f64(double, double, double, double)
+; ---- mbarrier (software mbarrier and cp.async.bulk; kernels-ir/mbarrier.py) ----
+define linkonce_odr void @__wp_mbar_fence() alwaysinline nounwind {
+  call void asm sideeffect "fence.acq_rel.cta;", "~{memory}"()
+  ret void
+}
+define linkonce_odr void @__wp_spin_pause() alwaysinline nounwind {
+  call void asm sideeffect "nanosleep.u32 32;", "~{memory}"()
+  ret void
+}
+define linkonce_odr void @__wp_mbar_init(ptr addrspace(3) %p, i32 %count) alwaysinline nounwind {
+  %c = zext i32 %count to i64
+  %m = and i64 %c, 1048575
+  %e = shl i64 %m, 20
+  %w = or i64 %m, %e
+  store atomic i64 %w, ptr addrspace(3) %p monotonic, align 8
+  ret void
+}
+define linkonce_odr void @__wp_mbar_inval(ptr addrspace(3) %p) alwaysinline nounwind {
+  store atomic i64 0, ptr addrspace(3) %p monotonic, align 8
+  ret void
+}
+; One atomic step of arrive-on / expect-tx / complete-tx / arrive_drop (see the file's docs).
+define linkonce_odr i64 @__wp_mbar_update(ptr addrspace(3) %p, i32 %arr, i32 %tx, i32 %drop) alwaysinline nounwind {
+entry:
+  call void @__wp_mbar_fence()
+  %o0 = load atomic i64, ptr addrspace(3) %p monotonic, align 8
+  %a64 = zext i32 %arr to i64
+  %d64 = zext i32 %drop to i64
+  %x64 = sext i32 %tx to i64
+  br label %loop
+loop:
+  %o = phi i64 [ %o0, %entry ], [ %seen, %loop ]
+  %pend = and i64 %o, 1048575
+  %e1 = lshr i64 %o, 20
+  %exp = and i64 %e1, 1048575
+  %t1 = shl i64 %o, 2
+  %tx0 = ashr i64 %t1, 42
+  %ph = and i64 %o, -9223372036854775808
+  %pend1 = sub i64 %pend, %a64
+  %exp1 = sub i64 %exp, %d64
+  %tx1 = add i64 %tx0, %x64
+  %pz = icmp eq i64 %pend1, 0
+  %tz = icmp eq i64 %tx1, 0
+  %done = and i1 %pz, %tz
+  %phx = xor i64 %ph, -9223372036854775808
+  %ph2 = select i1 %done, i64 %phx, i64 %ph
+  %pend2 = select i1 %done, i64 %exp1, i64 %pend1
+  %pm = and i64 %pend2, 1048575
+  %em = and i64 %exp1, 1048575
+  %es = shl i64 %em, 20
+  %tm = and i64 %tx1, 4194303
+  %ts = shl i64 %tm, 40
+  %n1 = or i64 %pm, %es
+  %n2 = or i64 %n1, %ts
+  %n = or i64 %n2, %ph2
+  %r = cmpxchg ptr addrspace(3) %p, i64 %o, i64 %n monotonic monotonic, align 8
+  %seen = extractvalue { i64, i1 } %r, 0
+  %ok = extractvalue { i64, i1 } %r, 1
+  br i1 %ok, label %out, label %loop
+out:
+  %pa = and i64 %pend1, 1048575
+  %st = or i64 %ph, %pa
+  ret i64 %st
+}
+define linkonce_odr i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %state) alwaysinline nounwind {
+  %w = load atomic i64, ptr addrspace(3) %p monotonic, align 8
+  call void @__wp_mbar_fence()
+  %x = xor i64 %w, %state
+  %c = icmp slt i64 %x, 0
+  ret i1 %c
+}
+; .parity: true when the phase of parity %parity has completed, i.e. the current phase's
+; parity differs from it.
+define linkonce_odr i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %parity) alwaysinline nounwind {
+  %w = load atomic i64, ptr addrspace(3) %p monotonic, align 8
+  call void @__wp_mbar_fence()
+  %ph = lshr i64 %w, 63
+  %q = and i32 %parity, 1
+  %q64 = zext i32 %q to i64
+  %c = icmp ne i64 %ph, %q64
+  ret i1 %c
+}
+define linkonce_odr i32 @__wp_mbar_pending_count(i64 %state) alwaysinline nounwind {
+  %m = and i64 %state, 1048575
+  %c = trunc i64 %m to i32
+  ret i32 %c
+}
+; test_wait: one test; a failed test pauses once (@__wp_spin_pause), so that a
+; spin loop of test_wait lets the other waves (the simulator's other fibers) run.
+define linkonce_odr i1 @__wp_mbar_test_wait(ptr addrspace(3) %p, i64 %s) alwaysinline nounwind {
+entry:
+  %c = call i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %s)
+  br i1 %c, label %yes, label %no
+no:
+  call void @__wp_spin_pause()
+  br label %yes
+yes:
+  ret i1 %c
+}
+; try_wait: at most 4096 tests, a @__wp_spin_pause between two.
+define linkonce_odr i1 @__wp_mbar_try_wait(ptr addrspace(3) %p, i64 %s) alwaysinline nounwind {
+entry:
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %pause ]
+  %c = call i1 @__wp_mbar_poll(ptr addrspace(3) %p, i64 %s)
+  br i1 %c, label %yes, label %again
+again:
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 4096
+  br i1 %more, label %pause, label %no
+pause:
+  call void @__wp_spin_pause()
+  br label %loop
+yes:
+  ret i1 true
+no:
+  ret i1 false
+}
+; test_wait.parity: one test; a failed test pauses once (@__wp_spin_pause), so that a
+; spin loop of test_wait lets the other waves (the simulator's other fibers) run.
+define linkonce_odr i1 @__wp_mbar_test_wait_parity(ptr addrspace(3) %p, i32 %s) alwaysinline nounwind {
+entry:
+  %c = call i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %s)
+  br i1 %c, label %yes, label %no
+no:
+  call void @__wp_spin_pause()
+  br label %yes
+yes:
+  ret i1 %c
+}
+; try_wait.parity: at most 4096 tests, a @__wp_spin_pause between two.
+define linkonce_odr i1 @__wp_mbar_try_wait_parity(ptr addrspace(3) %p, i32 %s) alwaysinline nounwind {
+entry:
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %pause ]
+  %c = call i1 @__wp_mbar_poll_parity(ptr addrspace(3) %p, i32 %s)
+  br i1 %c, label %yes, label %again
+again:
+  %k1 = add nuw nsw i32 %k, 1
+  %more = icmp ult i32 %k1, 4096
+  br i1 %more, label %pause, label %no
+pause:
+  call void @__wp_spin_pause()
+  br label %loop
+yes:
+  ret i1 true
+no:
+  ret i1 false
+}
+; cp.async.bulk g2s: a synchronous copy of %n bytes (a multiple of 16) by this thread, then complete-tx(%n).
+define linkonce_odr void @__wp_bulk_g2s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n, ptr addrspace(3) %mbar) alwaysinline nounwind {
+entry:
+  %any = icmp ugt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  %v = load <4 x i32>, ptr addrspace(1) %sp, align 16
+  store <4 x i32> %v, ptr addrspace(3) %dp, align 16
+  %k1 = add nuw i32 %k, 16
+  %more = icmp ult i32 %k1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %neg = sub i32 0, %n
+  %st = call i64 @__wp_mbar_update(ptr addrspace(3) %mbar, i32 0, i32 %neg, i32 0)
+  ret void
+}
+; cp.async.bulk s2s: a synchronous copy of %n bytes (a multiple of 16) by this thread, then complete-tx(%n).
+define linkonce_odr void @__wp_bulk_s2s(ptr addrspace(3) %d, ptr addrspace(3) %s, i32 %n, ptr addrspace(3) %mbar) alwaysinline nounwind {
+entry:
+  %any = icmp ugt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %sp = getelementptr inbounds i8, ptr addrspace(3) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  %v = load <4 x i32>, ptr addrspace(3) %sp, align 16
+  store <4 x i32> %v, ptr addrspace(3) %dp, align 16
+  %k1 = add nuw i32 %k, 16
+  %more = icmp ult i32 %k1, %n
+  br i1 %more, label %loop, label %done
+done:
+  %neg = sub i32 0, %n
+  %st = call i64 @__wp_mbar_update(ptr addrspace(3) %mbar, i32 0, i32 %neg, i32 0)
+  ret void
+}
+; cp.async.bulk s2g: a synchronous copy of %n bytes (a multiple of 16) by this thread.
+define linkonce_odr void @__wp_bulk_s2g(ptr addrspace(1) %d, ptr addrspace(3) %s, i32 %n) alwaysinline nounwind {
+entry:
+  %any = icmp ugt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %sp = getelementptr inbounds i8, ptr addrspace(3) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %k
+  %v = load <4 x i32>, ptr addrspace(3) %sp, align 16
+  store <4 x i32> %v, ptr addrspace(1) %dp, align 16
+  %k1 = add nuw i32 %k, 16
+  %more = icmp ult i32 %k1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}
+
 define linkonce_odr i32 @__wp_sreg_tid_x() alwaysinline nounwind {
   %r = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   ret i32 %r

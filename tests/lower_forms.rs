@@ -183,6 +183,32 @@ fn synth(form: &str) -> Option<String> {
         "elect" => format!("{form} %r1|%p1, %r2;"),
         // cp.async and the matrix forms (src/lower/tensor_mem.rs): every cp-size, src-size
         // (register and immediate), ignore-src, a cache hint, both cache operators.
+        // mbarrier and cp.async.bulk (src/lower/mbarrier.rs).
+        "mbarrier" => match parts[1] {
+            "init" => format!("{form} [%d0], %r1;"),
+            "inval" => format!("{form} [%d0];"),
+            "pending_count" => format!("{form} %r1, %d1;"),
+            "test_wait" | "try_wait" if has("parity") => format!("{form} %p1, [%d0], %r1;"),
+            "try_wait" => format!("{form} %p1, [%d0], %d1, 1000;"),
+            "test_wait" => format!("{form} %p1, [%d0], %d1;"),
+            "expect_tx" | "complete_tx" => format!("{form} [%d0], %r1;"),
+            _ => {
+                let d = if has("shared::cluster") { "_" } else { "%d1" };
+                if has("expect_tx") || has("noComplete") {
+                    format!("{form} {d}, [%d0], %r1;")
+                } else {
+                    format!("{form} {d}, [%d0];\n\t{form} {d}, [%d0], %r2;")
+                }
+            }
+        },
+        "cp" if has("bulk") && has("prefetch") => format!("{form} [%d0], %r1;"),
+        "cp" if has("bulk") && has("mbarrier::complete_tx::bytes") => {
+            format!("{form} [%d0], [%d1], %r1, [%d2];")
+        }
+        "cp" if has("bulk") && has("bulk_group") => format!(
+            "{form} [%d0], [%d1], %r1;\n\t{}.L2::cache_hint [%d0+16], [%d1+16], %r1, %d3;",
+            form
+        ),
         "cp" if has("wait_group") => format!("{form} 2;"),
         "cp" if has("commit_group") || has("wait_all") => format!("{form};"),
         "cp" => {

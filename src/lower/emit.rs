@@ -36,6 +36,9 @@ mod tensor_mem;
 // dp4a/dp2a and the video instructions (a child module: it extends `Fx`).
 #[path = "video.rs"]
 pub(super) mod video;
+// mbarrier and cp.async.bulk (a child module: it extends `Fx`).
+#[path = "mbarrier.rs"]
+mod mbarrier;
 
 /// Why a function could not be lowered: the form of the instruction and a reason.
 #[derive(Clone, Debug)]
@@ -246,6 +249,10 @@ enum Local {
 struct Scope<'a> {
     names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
     ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
+    /// The labels defined in this `{ }` block and their LLVM block names: a label is local to
+    /// its block (PTX ISA 9.x §11.2.4 "scope"), so inlined asm blocks may reuse one
+    /// (CUTLASS's `LAB_WAIT:` in every mbarrier wait).
+    labels: Vec<(&'a str, String)>,
 }
 
 /// The state space an instruction addresses.
@@ -315,6 +322,8 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     /// Labels of `.callprototype`s and `.branchtargets` in this function.
     protos: HashMap<&'a str, &'m CallPrototype<'a>>,
     btargets: HashMap<&'a str, &'m TargetList<'a>>,
+    /// Every label name defined so far in the function (see `Scope::labels`).
+    labels_seen: HashMap<&'a str, u32>,
     pub notes: Vec<String>,
 }
 
@@ -926,7 +935,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mut last_label: Option<&'a str> = None;
         for s in &b.stmts {
             match s {
-                Statement::Label(l) => last_label = Some(l.name),
+                Statement::Label(l) => {
+                    last_label = Some(l.name);
+                    // The first definition keeps the plain name; a redefinition in another
+                    // block gets a numbered one.
+                    let k = self.labels_seen.entry(l.name).or_insert(0);
+                    let name = if *k == 0 {
+                        label_name(l.name)
+                    } else {
+                        label_name(&format!("{}$s{k}", l.name))
+                    };
+                    *k += 1;
+                    self.scopes.last_mut().unwrap().labels.push((l.name, name));
+                }
                 Statement::CallPrototype(p) => {
                     if let Some(l) = last_label {
                         self.protos.insert(l, p);
@@ -947,7 +968,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     if self.protos.contains_key(l.name) || self.btargets.contains_key(l.name) {
                         continue;
                     }
-                    let name = label_name(l.name);
+                    let name = self.label_of(l.name);
                     self.start_block(&name);
                 }
                 Statement::Block(inner) => self.block(inner)?,
@@ -1004,9 +1025,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
     }
 
+    /// The LLVM block name of label `l` as seen from the current block (innermost first).
+    fn label_of(&self, l: &str) -> String {
+        for sc in self.scopes.iter().rev() {
+            if let Some((_, n)) = sc.labels.iter().find(|(k, _)| *k == l) {
+                return n.clone();
+            }
+        }
+        label_name(l)
+    }
+
     fn branch_target(&self, i: &Instruction<'a>) -> R<String> {
         match i.operands.first() {
-            Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(label_name(l)),
+            Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(self.label_of(l)),
             _ => fail(&self.form(), "branch without a label"),
         }
     }
@@ -1531,6 +1562,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.wr(&ops[0], &r, Ty::I1, false)?;
             }
             O::Atom | O::Red => self.atom(i.opcode == O::Atom, &mods, &tys, ops)?,
+            O::Fence
+                if mods
+                    .first()
+                    .is_some_and(|m| *m == ".proxy" || *m == ".mbarrier_init") =>
+            {
+                self.async_fence(i)?
+            }
             O::Membar | O::Fence => {
                 if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
                     return fail(&form_of(i), "proxy fences are not lowered");
@@ -1589,6 +1627,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
                 self.warp_inst(i)?
             }
+            O::Cp if has(".bulk") => self.bulk_inst(i)?,
+            O::Mbarrier => self.mbarrier_inst(i)?,
             O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i)?,
             O::Bar | O::Barrier => self.bar(&mods, ops)?,
             O::Call => self.callinst(i, ops)?,
@@ -1606,7 +1646,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let dflt = self.new_block_name();
                 let mut s = format!("switch i32 {idx}, label %{dflt} [");
                 for (k, t) in tl.targets.iter().enumerate() {
-                    let _ = write!(s, " i32 {k}, label %{}", label_name(t));
+                    let _ = write!(s, " i32 {k}, label %{}", self.label_of(t));
                 }
                 s.push_str(" ]");
                 self.linev(&[&s]);
@@ -3723,6 +3763,7 @@ pub(crate) fn emit_function<'m, 'a>(
         cur: None,
         protos: HashMap::new(),
         btargets: HashMap::new(),
+        labels_seen: HashMap::new(),
         notes: Vec::new(),
     };
     // Parameters.

@@ -609,6 +609,53 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
+    // mbarrier and bulk asynchronous copies (§9.7.13.15, §9.7.9.25.4, §9.7.13.4;
+    // src/lower/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
+    // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1).
+    let cta_spaces = ["", ".shared", ".shared::cta"];
+    let scopes = ["", ".cta", ".cluster"];
+    for sp in cta_spaces {
+        add(format!("mbarrier.init{sp}.b64"));
+        add(format!("mbarrier.inval{sp}.b64"));
+    }
+    for op in ["arrive", "arrive_drop"] {
+        for kind in ["", ".expect_tx"] {
+            for sem in ["", ".release", ".relaxed"] {
+                for sc in scopes {
+                    for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
+                        add(format!("mbarrier.{op}{kind}{sem}{sc}{sp}.b64"));
+                    }
+                }
+            }
+        }
+        for sem in ["", ".release"] {
+            for sc in ["", ".cta"] {
+                for sp in cta_spaces {
+                    add(format!("mbarrier.{op}.noComplete{sem}{sc}{sp}.b64"));
+                }
+            }
+        }
+    }
+    for op in ["expect_tx", "complete_tx"] {
+        for sem in ["", ".relaxed"] {
+            for sc in scopes {
+                for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
+                    add(format!("mbarrier.{op}{sem}{sc}{sp}.b64"));
+                }
+            }
+        }
+    }
+    for op in ["test_wait", "try_wait"] {
+        for par in ["", ".parity"] {
+            for sem in ["", ".acquire", ".relaxed"] {
+                for sc in scopes {
+                    for sp in cta_spaces {
+                        add(format!("mbarrier.{op}{par}{sem}{sc}{sp}.b64"));
+                    }
+                }
+            }
+        }
+    }
     // mma m8n8k4: .f16 quad-pairs with same-type accumulators, .f64 (src/lower/wmma.rs).
     for al in ["row", "col"] {
         for bl in ["row", "col"] {
@@ -617,6 +664,22 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     add("mma.sync.m8n8k4.row.col.f64.f64.f64.f64".into());
+    add("mbarrier.pending_count.b64".into());
+    for d in ["shared::cluster", "shared::cta"] {
+        add(format!(
+            "cp.async.bulk.{d}.global.mbarrier::complete_tx::bytes"
+        ));
+    }
+    add("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes".into());
+    add("cp.async.bulk.global.shared::cta.bulk_group".into());
+    add("cp.async.bulk.commit_group".into());
+    add("cp.async.bulk.wait_group".into());
+    add("cp.async.bulk.wait_group.read".into());
+    add("cp.async.bulk.prefetch.L2.global".into());
+    for sp in ["", ".global", ".shared::cta", ".shared::cluster"] {
+        add(format!("fence.proxy.async{sp}"));
+    }
+    add("fence.mbarrier_init.release.cluster".into());
     let mut seen = std::collections::HashSet::new();
     v.retain(|s| seen.insert(s.clone()));
     v

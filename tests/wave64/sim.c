@@ -4,7 +4,7 @@
 // kernels-ir/amdgcn.ll are compiled for the host and linked with this file, which provides
 // what amdgcn.ll implements with llvm.amdgcn.* intrinsics: the four wave primitives
 // (__wp_wave_lane, __wp_wave_ballot, __wp_wave_bpermute, __wp_wave_sync), the work-item
-// registers, and bar.sync.
+// registers, bar.sync, and the spin pause of bounded waits (__wp_spin_pause).
 //
 // Execution model. Every thread of a block is a fiber (ucontext) with its own stack; fibers
 // run one at a time. A fiber runs until it calls a wave primitive (or bar.sync) or returns.
@@ -68,6 +68,9 @@ int32_t __wp_wave_bpermute(int32_t l, int32_t v) {
     return cur->r32;
 }
 void __wp_wave_sync(void) { block_at(PRIM, OP_SYNC, __builtin_return_address(0)); }
+// @__wp_spin_pause (kernels-ir/mbarrier.py: each iteration of a bounded mbarrier wait): the
+// lane yields to the scheduler and stays runnable, so it runs again after the other fibers.
+void __wp_spin_pause(void) { block_at(RUN, 0, 0); }
 void __wp_bar_sync(int32_t id) {
     (void)id;
     block_at(BAR, 0, 0);
