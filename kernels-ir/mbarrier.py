@@ -29,9 +29,10 @@ The mbarrier object (the 64-bit shared word; its layout is opaque in PTX, so it 
 
 Every update is one 64-bit compare-and-swap loop on the word. When an update leaves 0 pending
 arrivals and tx-count 0 the current phase completes: the phase bit flips, pending := expected,
-tx-count := 0. The returned state (opaque in PTX) is phase bit << 63 | pending arrivals after
-the update (before a completion); test_wait compares its phase bit with the word's,
-pending_count reads its low bits (the ISA defines pending_count only for states of
+tx-count := 0. The returned state (opaque in PTX) is phase bit << 63 | pending arrivals before
+the update (like the hardware's, which returns the word as it was before the arrive: measured on
+the H200, `arrive.noComplete` of 3 on a barrier initialised with 5 gives a pending_count of 5);
+test_wait compares its phase bit with the word's, pending_count reads its low bits (the ISA defines pending_count only for states of
 arrive.noComplete, which never completes a phase).
 
 Ordering (§9.7.13.15.x: arrive-on and complete-tx have release, test/try_wait acquire
@@ -116,7 +117,7 @@ loop:
   %ok = extractvalue {{ i64, i1 }} %r, 1
   br i1 %ok, label %out, label %loop
 out:
-  %pa = and i64 %pend1, 1048575
+  %pa = and i64 %pend, 1048575
   %st = or i64 %ph, %pa
   ret i64 %st
 }}

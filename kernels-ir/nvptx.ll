@@ -3342,7 +3342,7 @@ loop:
   %ok = extractvalue { i64, i1 } %r, 1
   br i1 %ok, label %out, label %loop
 out:
-  %pa = and i64 %pend1, 1048575
+  %pa = and i64 %pend, 1048575
   %st = or i64 %ph, %pa
   ret i64 %st
 }
