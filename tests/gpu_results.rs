@@ -337,13 +337,15 @@ fn twin_results_are_for_the_current_lowering() {
     twin_is_current("twin_fixtures", "results/twin.json");
 }
 
-/// The same for the issue-5 fixtures: warp-level, async copy and matrix loads, mma, wmma.
+/// The same for the issue-5 fixtures: warp-level, async copy and matrix loads, mma, wmma, video, mbarrier.
 #[test]
 fn warp_tensor_mem_and_mma_twin_results_are_for_the_current_lowering() {
     twin_is_current("warp_fixtures", "results/warp-twin.json");
     twin_is_current("tensor_mem_fixtures", "results/tensor_mem-twin.json");
     twin_is_current("mma_fixtures", "results/mma-twin.json");
     twin_is_current("wmma_fixtures", "results/wmma-twin.json");
+    twin_is_current("video_fixtures", "results/video-twin.json");
+    twin_is_current("mbarrier_fixtures", "results/mbarrier-twin.json");
 }
 
 /// The issue-5 twins' results are complete and pass, and the originals' SASS agrees with the
@@ -355,6 +357,8 @@ fn issue5_fixture_results_pass() {
         ("tensor_mem_fixtures", "tensor_mem_cases.json", 3),
         ("mma_fixtures", "mma_cases.json", 8),
         ("wmma_fixtures", "wmma_cases.json", 14),
+        ("video_fixtures", "video_cases.json", 24),
+        ("mbarrier_fixtures", "mbarrier_cases.json", 4),
     ] {
         let stem = fixture.trim_end_matches("_fixtures");
         assert_eq!(
