@@ -303,20 +303,15 @@ fn tensor_mem_fixtures_match_the_isa_model_on_simulated_wave64() {
         )
         .unwrap(),
     );
-    // stmatrix (tensor_mem_sm90_fixtures.so): its own results file, once run on the H200.
+    // stmatrix (tensor_mem_sm90_fixtures.so): its own results file (run on the H200).
     let gpu90_path = root.join("fixtures/gpu/results/tensor_mem_sm90-ptxjit-validation.json");
-    let gpu90: Option<serde_json::Value> = match std::fs::read_to_string(&gpu90_path) {
-        Ok(s) => Some(serde_json::from_str(&s).unwrap()),
-        Err(_) => {
-            eprintln!(
-                "SKIP (part): {} is not committed yet; stmatrix (tm_stmatrix, tm_stmatrix_all) \
-                 is checked against the host ISA model only, not against the H200 (see \
-                 docs/verification.md for the command)",
-                gpu90_path.display()
-            );
-            None
-        }
-    };
+    let gpu90: Option<serde_json::Value> = Some(
+        serde_json::from_str(
+            &std::fs::read_to_string(&gpu90_path)
+                .unwrap_or_else(|e| panic!("{}: {e}", gpu90_path.display())),
+        )
+        .unwrap(),
+    );
     let gpu_sha = |case: &str, seed: u64, buf: &str| -> Option<String> {
         let results = if case.starts_with("tm_stmatrix") {
             gpu90.as_ref()?
