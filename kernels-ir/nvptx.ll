@@ -3277,6 +3277,122 @@ define linkonce_odr { float, float, float, float, float, float, float, float } @
   ret { float, float, float, float, float, float, float, float } %s7
 }
 declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.col.f32.f32(<2 x half>, <2 x half>, <2 x half>, <2 x half>, float, float, float, float, float, float, float, float)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_row_row_f32_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_row_col_f32_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.row.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_col_row_f32_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.row.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.row.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
+define linkonce_odr { float, float, float, float, float, float, float, float } @__wp_mma_m8n8k4_col_col_f32_f16(i32 %a0, i32 %a1, i32 %b0, i32 %b1, i32 %c0, i32 %c1, i32 %c2, i32 %c3) alwaysinline convergent nounwind {
+  %ha0 = bitcast i32 %a0 to <2 x half>
+  %ha1 = bitcast i32 %a1 to <2 x half>
+  %hb0 = bitcast i32 %b0 to <2 x half>
+  %hb1 = bitcast i32 %b1 to <2 x half>
+  %hc0 = bitcast i32 %c0 to <2 x half>
+  %hc1 = bitcast i32 %c1 to <2 x half>
+  %hc2 = bitcast i32 %c2 to <2 x half>
+  %hc3 = bitcast i32 %c3 to <2 x half>
+  %n = call { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.col.f32.f16(<2 x half> %ha0, <2 x half> %ha1, <2 x half> %hb0, <2 x half> %hb1, <2 x half> %hc0, <2 x half> %hc1, <2 x half> %hc2, <2 x half> %hc3)
+  %e0 = extractvalue { float, float, float, float, float, float, float, float } %n, 0
+  %s0 = insertvalue { float, float, float, float, float, float, float, float } poison, float %e0, 0
+  %e1 = extractvalue { float, float, float, float, float, float, float, float } %n, 1
+  %s1 = insertvalue { float, float, float, float, float, float, float, float } %s0, float %e1, 1
+  %e2 = extractvalue { float, float, float, float, float, float, float, float } %n, 2
+  %s2 = insertvalue { float, float, float, float, float, float, float, float } %s1, float %e2, 2
+  %e3 = extractvalue { float, float, float, float, float, float, float, float } %n, 3
+  %s3 = insertvalue { float, float, float, float, float, float, float, float } %s2, float %e3, 3
+  %e4 = extractvalue { float, float, float, float, float, float, float, float } %n, 4
+  %s4 = insertvalue { float, float, float, float, float, float, float, float } %s3, float %e4, 4
+  %e5 = extractvalue { float, float, float, float, float, float, float, float } %n, 5
+  %s5 = insertvalue { float, float, float, float, float, float, float, float } %s4, float %e5, 5
+  %e6 = extractvalue { float, float, float, float, float, float, float, float } %n, 6
+  %s6 = insertvalue { float, float, float, float, float, float, float, float } %s5, float %e6, 6
+  %e7 = extractvalue { float, float, float, float, float, float, float, float } %n, 7
+  %s7 = insertvalue { float, float, float, float, float, float, float, float } %s6, float %e7, 7
+  ret { float, float, float, float, float, float, float, float } %s7
+}
+declare { float, float, float, float, float, float, float, float } @llvm.nvvm.mma.m8n8k4.col.col.f32.f16(<2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>, <2 x half>)
 define linkonce_odr { double, double } @__wp_mma_m8n8k4_row_col_f64(double %a, double %b, double %c0, double %c1) alwaysinline convergent nounwind {
   %r = call { double, double } @llvm.nvvm.mma.m8n8k4.row.col.f64(double %a, double %b, double %c0, double %c1)
   ret { double, double } %r

@@ -510,51 +510,165 @@ def _m8n8k4_f64():
             + "\n".join(f.lines) + "\n}\n")
 
 
+# Mixed accumulators (.f32.f16.f16.f16, same section of the ISA; the converse .f16...f32 is
+# rejected by ptxas): the C
+# fragment follows the layout of ctype and the D fragment the layout of dtype (the tables
+# above), so an element of D generally sits in another lane of the quad-pair than the same
+# element of C. Each lane reads the C registers of its whole quad-pair (32 for .f16, 64 for
+# .f32 bpermutes) into the 8x8 C block, then computes its D elements as above: f32 fused
+# multiply-adds in ascending k from C[row][col] (an f16 C widens exactly), an f16 D rounded
+# once at the end.
+
+def m8n8k4_mixed_forms():
+    for al in LAYOUTS:
+        for bl in LAYOUTS:
+            # .f16.f16.f16.f32 is not a valid form: ptxas 13.5 rejects it (".dtype must be
+            # '.f32' when .ctype is '.f32' for 'mma' instruction with shape '.m8n8k4'").
+            for dt, ct in (("f32", "f16"),):
+                yield al, bl, dt, ct
+
+
+def m8n8k4_mixed_name(al, bl, dt, ct):
+    return f"__wp_mma_m8n8k4_{al}_{bl}_{dt}_{ct}"
+
+
+def _m8n8k4_mixed(al, bl, dt, ct):
+    f = Fn()
+    lane = f.v("call i32 @__wp_sreg_laneid()")
+    base = f.v(f"and i32 {lane}, 12")             # 4 * quad-pair index
+    regs = {}
+    cm = [[None] * 8 for _ in range(8)]           # the quad-pair's C block, as float
+    for h in range(2):
+        for u in range(4):
+            src = f.v(f"add i32 {base}, {16 * h + u}")
+            for x in "ab":
+                for j in range(2):
+                    v = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %{x}{j})")
+                    regs[(x, h, u, j)] = _halves(f, v)
+            if ct == "f16":
+                # c_i of lane (h, u) is C[u + 4h][i].
+                for j in range(4):
+                    v = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %c{j})")
+                    for e, x in enumerate(_halves(f, v)):
+                        cm[u + 4 * h][2 * j + e] = x
+            else:
+                # c_i of lane (h, u) is C[(u & 1) + (i & 2) + 4h][(i & 4) + (u & 2) + (i & 1)].
+                for i in range(8):
+                    w = f.v(f"bitcast float %c{i} to i32")
+                    v = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 {w})")
+                    r = (u & 1) + (i & 2) + 4 * h
+                    c = (i & 4) + (u & 2) + (i & 1)
+                    cm[r][c] = f.v(f"bitcast i32 {v} to float")
+
+    def el(x, h, u, e):
+        return regs[(x, h, u, e // 2)][e % 2]
+    am = [[el("a", r // 4, r % 4, k) if al == "row" else el("a", r // 4, k, r % 4)
+          for k in range(4)] for r in range(8)]
+    bm = [[el("b", c // 4, k, c % 4) if bl == "row" else el("b", c // 4, c % 4, k)
+          for c in range(8)] for k in range(4)]
+    u = f.v(f"and i32 {lane}, 3")
+    hh = f.v(f"lshr i32 {lane}, 4")
+    h4 = f.v(f"shl i32 {hh}, 2")
+    if dt == "f16":
+        # d_i is D[u + 4h][i].
+        row = f.v(f"add i32 {u}, {h4}")
+        arow = [_pick(f, row, [am[r][k] for r in range(8)]) for k in range(4)]
+        ds = []
+        for i in range(8):
+            acc = _pick(f, row, [cm[r][i] for r in range(8)])
+            for k in range(4):
+                acc = f.v(f"call float @llvm.fma.f32(float {arow[k]}, float {bm[k][i]}, float {acc})")
+            ds.append(acc)
+        regs_out = []
+        for j in range(4):
+            hs = []
+            for h in range(2):
+                x = f.v(f"fptrunc float {ds[2 * j + h]} to half")
+                y = f.v(f"bitcast half {x} to i16")
+                hs.append(f.v(f"zext i16 {y} to i32"))
+            hi = f.v(f"shl i32 {hs[1]}, 16")
+            regs_out.append(f.v(f"or i32 {hs[0]}, {hi}"))
+        f.ret_struct(frag_ty("d", "f16"), "i32", regs_out)
+    else:
+        # d_i is D[(lane & 1) + (i & 2) + 4h][(i & 4) + (lane & 2) + (i & 1)].
+        lo = f.v(f"and i32 {lane}, 1")
+        rows = {0: f.v(f"add i32 {lo}, {h4}")}
+        rows[2] = f.v(f"add i32 {rows[0]}, 2")
+        l2 = f.v(f"and i32 {lane}, 2")
+        csel = f.v(f"lshr i32 {l2}, 1")            # column pair selector
+        arows = {s: [_pick(f, rv, [am[r][k] for r in range(8)]) for k in range(4)]
+                 for s, rv in rows.items()}
+        ds = []
+        for i in range(8):
+            cb = (i & 4) + (i & 1)                 # column without the lane's bit (l & 2)
+            bcol = [_pick(f, csel, [bm[k][cb], bm[k][cb + 2]]) for k in range(4)]
+            crow = [_pick(f, csel, [cm[r][cb], cm[r][cb + 2]]) for r in range(8)]
+            acc = _pick(f, rows[i & 2], crow)
+            for k in range(4):
+                acc = f.v(f"call float @llvm.fma.f32(float {arows[i & 2][k]}, float {bcol[k]}, float {acc})")
+            ds.append(acc)
+        f.ret_struct(frag_ty("d", "f32"), "float", ds)
+    return (f"define linkonce_odr {frag_ty('d', dt)} @{m8n8k4_mixed_name(al, bl, dt, ct)}"
+            f"({', '.join(m8n8k4_params(ct))}) {A} {{\n" + "\n".join(f.lines) + "\n}\n")
+
+
 def m8n8k4_amdgcn():
     o = ["; mma.sync m8n8k4 (.f16 quad-pairs, .f64) on the wave64 warp model."]
     for al, bl, t in m8n8k4_forms():
         o.append(_m8n8k4_f16(al, bl, t))
     o.append(_m8n8k4_f64())
+    for args in m8n8k4_mixed_forms():
+        o.append(_m8n8k4_mixed(*args))
     return "\n".join(o)
 
 
 def m8n8k4_nvptx():
     o = ["; ---- mma.sync m8n8k4 (native; kernels-ir/wmma.py) ----"]
-    for al, bl, t in m8n8k4_forms():
-        intr = f"llvm.nvvm.mma.m8n8k4.{al}.{bl}.{t}.{t}"
-        body, args, decl = [], [], []
-        for x in "ab":
-            for j in range(2):
-                body.append(f"  %h{x}{j} = bitcast i32 %{x}{j} to <2 x half>")
-                args.append(f"<2 x half> %h{x}{j}")
-                decl.append("<2 x half>")
-        k = nregs("c", t)
-        nt = _nv_vec("c", t)
-        for j in range(k):
-            if t == "f32":
-                args.append(f"float %c{j}")
-            else:
-                body.append(f"  %hc{j} = bitcast i32 %c{j} to <2 x half>")
-                args.append(f"<2 x half> %hc{j}")
-            decl.append(nt)
-        rt = "{ " + ", ".join([nt] * k) + " }"
-        ty = frag_ty("d", t)
-        et = reg_ty("d", t)
-        body.append(f"  %n = call {rt} @{intr}({', '.join(args)})")
-        acc = "poison"
-        for j in range(k):
-            body.append(f"  %e{j} = extractvalue {rt} %n, {j}")
-            x = f"%e{j}"
-            if nt != et:
-                body.append(f"  %x{j} = bitcast {nt} %e{j} to {et}")
-                x = f"%x{j}"
-            body.append(f"  %s{j} = insertvalue {ty} {acc}, {et} {x}, {j}")
-            acc = f"%s{j}"
-        body.append(f"  ret {ty} {acc}")
-        o.append(f"define linkonce_odr {ty} @__wp_mma_m8n8k4_{al}_{bl}_{t}({', '.join(m8n8k4_params(t))}) {A} {{\n"
-                 + "\n".join(body) + f"\n}}\ndeclare {rt} @{intr}({', '.join(decl)})")
+    forms = [(al, bl, t, t) for al, bl, t in m8n8k4_forms()]
+    mixed = list(m8n8k4_mixed_forms())
+    for al, bl, dt, ct in forms + mixed:
+        o.append(_m8n8k4_nv(al, bl, dt, ct, (al, bl, dt, ct) in mixed))
     intr = "llvm.nvvm.mma.m8n8k4.row.col.f64"
     o.append(f"define linkonce_odr {F64_RT} @__wp_mma_m8n8k4_row_col_f64(double %a, double %b, double %c0, double %c1) {A} {{\n"
              f"  %r = call {F64_RT} @{intr}(double %a, double %b, double %c0, double %c1)\n"
              f"  ret {F64_RT} %r\n}}\ndeclare {F64_RT} @{intr}(double, double, double, double)")
     return "\n".join(o)
+
+
+def _m8n8k4_nv(al, bl, dt, ct, mixed):
+    """@__wp_mma_m8n8k4_<al>_<bl>_<t> (same-type) or _<dt>_<ct> (mixed) over
+    llvm.nvvm.mma.m8n8k4.<al>.<bl>.<dtype>.<ctype>."""
+    intr = f"llvm.nvvm.mma.m8n8k4.{al}.{bl}.{dt}.{ct}"
+    body, args, decl = [], [], []
+    for x in "ab":
+        for j in range(2):
+            body.append(f"  %h{x}{j} = bitcast i32 %{x}{j} to <2 x half>")
+            args.append(f"<2 x half> %h{x}{j}")
+            decl.append("<2 x half>")
+    nc = _nv_vec("c", ct)
+    for j in range(nregs("c", ct)):
+        if ct == "f32":
+            args.append(f"float %c{j}")
+        else:
+            body.append(f"  %hc{j} = bitcast i32 %c{j} to <2 x half>")
+            args.append(f"<2 x half> %hc{j}")
+        decl.append(nc)
+    k = nregs("d", dt)
+    nt = _nv_vec("d", dt)
+    rt = "{ " + ", ".join([nt] * k) + " }"
+    ty = frag_ty("d", dt)
+    et = reg_ty("d", dt)
+    body.append(f"  %n = call {rt} @{intr}({', '.join(args)})")
+    acc = "poison"
+    for j in range(k):
+        body.append(f"  %e{j} = extractvalue {rt} %n, {j}")
+        x = f"%e{j}"
+        if nt != et:
+            body.append(f"  %x{j} = bitcast {nt} %e{j} to {et}")
+            x = f"%x{j}"
+        body.append(f"  %s{j} = insertvalue {ty} {acc}, {et} {x}, {j}")
+        acc = f"%s{j}"
+    body.append(f"  ret {ty} {acc}")
+    fname = m8n8k4_mixed_name(al, bl, dt, ct) if mixed else f"__wp_mma_m8n8k4_{al}_{bl}_{dt}"
+    return (f"define linkonce_odr {ty} @{fname}({', '.join(m8n8k4_params(ct))}) {A} {{\n"
+            + "\n".join(body) + f"\n}}\ndeclare {rt} @{intr}({', '.join(decl)})")

@@ -356,7 +356,7 @@ fn issue5_fixture_results_pass() {
         ("warp_fixtures", "warp_cases.json", 12),
         ("tensor_mem_fixtures", "tensor_mem_cases.json", 3),
         ("mma_fixtures", "mma_cases.json", 8),
-        ("wmma_fixtures", "wmma_cases.json", 14),
+        ("wmma_fixtures", "wmma_cases.json", 18),
         ("video_fixtures", "video_cases.json", 24),
         ("mbarrier_fixtures", "mbarrier_cases.json", 4),
     ] {

@@ -247,6 +247,13 @@ fn synth(form: &str) -> Option<String> {
                     "{f} {{%fd1, %fd2}}, {{%fd3}}, {{%fd4}}, {{%fd5, %fd6}};\n\t\
                      st.global.v2.f64 [%d0+128], {{%fd1, %fd2}};"
                 )
+            } else if form.contains(".f32.f16.f16.f16") {
+                // Mixed accumulators: D .f32 (8 registers), C .f16 (4 pairs).
+                let f8 = "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}";
+                format!(
+                    "{f} {f8}, {{%r0, %r1}}, {{%r2, %r3}}, {{%r4, %r5, %r6, %r7}};\n\t\
+                     st.global.v4.f32 [%d0+144], {{%f0, %f1, %f2, %f7}};"
+                )
             } else if t == "f32" {
                 let f8 = "{%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}";
                 format!(

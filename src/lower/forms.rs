@@ -656,11 +656,12 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
-    // mma m8n8k4: .f16 quad-pairs with same-type accumulators, .f64 (src/lower/wmma.rs).
+    // mma m8n8k4: .f16 quad-pairs with same-type accumulators and .f32.f16.f16.f16, .f64 (src/lower/wmma.rs).
     for al in ["row", "col"] {
         for bl in ["row", "col"] {
             add(format!("mma.sync.m8n8k4.{al}.{bl}.f16.f16.f16.f16"));
             add(format!("mma.sync.m8n8k4.{al}.{bl}.f32.f16.f16.f32"));
+            add(format!("mma.sync.m8n8k4.{al}.{bl}.f32.f16.f16.f16"));
         }
     }
     add("mma.sync.m8n8k4.row.col.f64.f64.f64.f64".into());

@@ -24,7 +24,11 @@
 //! Also here, as they share that library section: `mma.sync.aligned.m8n8k4` (§9.7.14.5.1),
 //! `.{row,col}.{row,col}.f16.f16.f16.f16`, `.{row,col}.{row,col}.f32.f16.f16.f32` (Volta's
 //! four quad-pair products) and `.row.col.f64.f64.f64.f64`, one call of
-//! `@__wp_mma_m8n8k4_<alayout>_<blayout>_<type>` each (llvm.nvvm.mma.m8n8k4.* on nvptx).
+//! `@__wp_mma_m8n8k4_<alayout>_<blayout>_<type>` each (llvm.nvvm.mma.m8n8k4.* on nvptx); and
+//! the mixed-accumulator `.{row,col}.{row,col}.f32.f16.f16.f16` (§9.7.14.5.14: C in the
+//! .f16 fragment layout, D in the .f32 one), one call of
+//! `@__wp_mma_m8n8k4_<alayout>_<blayout>_f32_f16`. `.f16.f16.f16.f32` is refused, as ptxas
+//! refuses it (".dtype must be '.f32' when .ctype is '.f32'").
 
 use super::*;
 
@@ -268,17 +272,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if ops.len() != 4 {
             return fail(&form, format!("{} operands, expected 4", ops.len()));
         }
-        let t = match tys[..] {
-            ["f16", "f16", "f16", "f16"] => "f16",
-            ["f32", "f16", "f16", "f32"] => "f32",
-            ["f64", "f64", "f64", "f64"] if al == "row" && bl == "col" => "f64",
-            _ => {
-                return fail(
+        // (dtype, ctype); the mixed pairs name their library function with both.
+        let (t, ct) =
+            match tys[..] {
+                ["f16", "f16", "f16", "f16"] => ("f16", "f16"),
+                ["f32", "f16", "f16", "f32"] => ("f32", "f32"),
+                ["f32", "f16", "f16", "f16"] => ("f32", "f16"),
+                ["f64", "f64", "f64", "f64"] if al == "row" && bl == "col" => ("f64", "f64"),
+                _ => return fail(
                     &form,
-                    "mma.m8n8k4 types (only f16.f16.f16.f16, f32.f16.f16.f32, .row.col f64)",
-                )
-            }
-        };
+                    "mma.m8n8k4 types (only f16.f16.f16.f16, f32.f16.f16.f32, f32.f16.f16.f16, \
+                     .row.col f64; ptxas rejects f16.f16.f16.f32)",
+                ),
+            };
         let (name, rt, args, d, dty) = if t == "f64" {
             let d = regs(&form, &ops[0], 2, "d")?;
             let a = regs(&form, &ops[1], 1, "a")?;
@@ -296,8 +302,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Ty::F64,
             )
         } else {
-            let (cty, cn) = frag('c', t);
-            let d = regs(&form, &ops[0], cn, "d")?;
+            let (dty, dn) = frag('d', t);
+            let (cty, cn) = frag('c', ct);
+            let d = regs(&form, &ops[0], dn, "d")?;
             let a = regs(&form, &ops[1], 2, "a")?;
             let b = regs(&form, &ops[2], 2, "b")?;
             let c = regs(&form, &ops[3], cn, "c")?;
@@ -308,13 +315,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             for o in c {
                 args.push((cty.ll(), self.rd(o, cty, false)?));
             }
-            (
-                format!("__wp_mma_m8n8k4_{al}_{bl}_{t}"),
-                struct_ty(cty, cn),
-                args,
-                d,
-                cty,
-            )
+            let name = if t == ct {
+                format!("__wp_mma_m8n8k4_{al}_{bl}_{t}")
+            } else {
+                format!("__wp_mma_m8n8k4_{al}_{bl}_{t}_{ct}")
+            };
+            (name, struct_ty(dty, dn), args, d, dty)
         };
         self.wmma_call_out(&name, &rt, &args, d, dty)
     }
