@@ -357,7 +357,7 @@ fn issue5_fixture_results_pass() {
         ("tensor_mem_fixtures", "tensor_mem_cases.json", 3),
         ("mma_fixtures", "mma_cases.json", 8),
         ("wmma_fixtures", "wmma_cases.json", 18),
-        ("video_fixtures", "video_cases.json", 24),
+        ("video_fixtures", "video_cases.json", 25),
         ("mbarrier_fixtures", "mbarrier_cases.json", 4),
     ] {
         let stem = fixture.trim_end_matches("_fixtures");

@@ -90,6 +90,10 @@ fn synth(form: &str) -> Option<String> {
                 format!("{form} %r1.b310, %r2.b7152, %r3.b0463, %r4;")
             }
         }
+        // vmad: a negated source (a, or c with .sat), none with .po (§9.7.18.1).
+        "vmad" if has("po") => format!("{form} %r1, %r2.b1, %r3.h1, %r4;"),
+        "vmad" if has("sat") => format!("{form} %r1, %r2.h1, %r3.b2, -%r4;"),
+        "vmad" => format!("{form} %r1, -%r2.b3, %r3, %r4;"),
         _ if op.starts_with('v') && op != "vote" => {
             if has("add") || has("min") || has("max") {
                 format!("{form} %r1, %r2.b1, %r3.h1, %r4;")

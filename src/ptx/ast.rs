@@ -639,6 +639,9 @@ pub enum Operand<'a> {
     Not(&'a str),
     /// A predicate pair `p|q` (setp, shfl, ... second destination).
     Pair(&'a str, &'a str),
+    /// A negated register source `-r` (with any selector, `-%r1.b0`): the `vmad` sources
+    /// (PTX ISA 9.x §9.7.18.1, `{-}a{.asel}, {-}b{.bsel}, {-}c`).
+    Neg(&'a str),
 }
 
 /// A memory operand (§6.4.1 "Addresses as operands").
@@ -688,6 +691,7 @@ impl<'a> Operand<'a> {
             Operand::Sink => "sink",
             Operand::Not(_) => "not",
             Operand::Pair(_, _) => "pair",
+            Operand::Neg(_) => "neg",
         }
     }
 }

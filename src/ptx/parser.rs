@@ -1602,6 +1602,15 @@ impl<'a> Parser<'a> {
                 self.check_declared(r, n);
                 Ok(Operand::Not(n))
             }
+            Tok::Minus if self.lx.peek2().kind == Tok::Ident => {
+                // `-%r1.b0`: a negated register (the `vmad` sources, §9.7.18.1).
+                self.bump();
+                let r = self.peek();
+                self.bump();
+                let full = self.ident_text(r);
+                self.check_declared(r, self.text(r));
+                Ok(Operand::Neg(full))
+            }
             Tok::Minus | Tok::Int | Tok::Float | Tok::F32Hex | Tok::F64Hex => {
                 Ok(Operand::Imm(self.imm()?))
             }

@@ -355,6 +355,10 @@ impl Printer {
                 self.out.push('!');
                 self.out.push_str(n);
             }
+            Operand::Neg(n) => {
+                self.out.push('-');
+                self.out.push_str(n);
+            }
             Operand::Pair(p, q) => {
                 self.out.push_str(p);
                 self.out.push('|');

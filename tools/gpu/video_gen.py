@@ -106,6 +106,29 @@ def kernels():
             "vset.s32.u32.le.max %0, %1.h0, %2, %3;",
             "vset.u32.u32.eq %0.b1, %1.b0, %2.b1, %3;"]
     ks.append(("v_vset", ins))
+    # vmad (§9.7.18.1; appended last so the other kernels keep their instructions): every
+    # type triple with and without .sat, each negation the ISA allows (of a, of b, of both,
+    # of c), .po, and both scales; then operand selectors.
+    ins = []
+    negs = [("%1", "%2", "%3"), ("-%1", "%2", "%3"), ("%1", "-%2", "%3"),
+            ("-%1", "-%2", "%3"), ("%1", "%2", "-%3")]
+    for t in T8:
+        for s in ["", ".sat"]:
+            for sc in ["", ".shr7", ".shr15"]:
+                for na, nb, nc in negs:
+                    ins.append(f"vmad.{t}{s}{sc} %0, {na}, {nb}, {nc};")
+                ins.append(f"vmad.{t}.po{s}{sc} %0, %1, %2, %3;")
+    ins += [
+        "vmad.u32.u32.u32 %0, %1.b0, %2.b3, %3;",
+        "vmad.s32.s32.s32 %0, %1.b1, %2.h1, %3;",
+        "vmad.s32.u32.s32.sat %0, -%1.h0, %2.b2, %3;",
+        "vmad.u32.s32.s32.sat.shr7 %0, %1.h1, %2.b1, -%3;",
+        "vmad.s32.s32.u32.shr15 %0, %1.b2, -%2.h0, %3;",
+        "vmad.u32.u32.u32.po.sat %0, %1.h1, %2.h1, %3;",
+        "vmad.s32.s32.s32.po.shr7 %0, %1.b3, %2.b0, %3;",
+        "vmad.u32.u32.s32.sat.shr15 %0, -%1.b0, -%2.h1, %3;",
+        "vmad.s32.u32.u32 %0, %1.h0, %2.h0, -%3;"]
+    ks.append(("v_vmad", ins))
     return ks
 
 
