@@ -854,6 +854,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
     }
 
+    /// Pointer for address operand `o` of state space `s`, cast (`addrspacecast`) to the
+    /// address space of state space `to` when they differ.
+    fn addr_in(&mut self, o: &Operand<'a>, s: Space, to: Space) -> R<String> {
+        let want = self.space_as(to);
+        let (p, a) = self.addr(o, s)?;
+        if a == want {
+            return Ok(p);
+        }
+        Ok(self.opv(&[
+            &"addrspacecast ",
+            &(ptr_ty(a)),
+            &" ",
+            &p,
+            &" to ",
+            &(ptr_ty(want)),
+        ]))
+    }
+
     /// Address operand → (pointer value, address space).
     fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(String, u32)> {
         let Operand::Address(a) = o else {

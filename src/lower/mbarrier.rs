@@ -40,41 +40,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer in the shared address space for address operand `o` of state space
     /// `.shared{::cta,::cluster}` (`shared` true) or generic (cast to shared).
     fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<String> {
-        let want = self.space_as(Space::Shared);
         let s = if shared {
             Space::Shared
         } else {
             Space::Generic
         };
-        let (p, a) = self.addr(o, s)?;
-        if a == want {
-            return Ok(p);
-        }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        self.addr_in(o, s, Space::Shared)
     }
 
     /// Pointer in the global address space for address operand `o` (`.global`).
     fn bulk_global_ptr(&mut self, o: &Operand<'a>) -> R<String> {
-        let want = self.space_as(Space::Global);
-        let (p, a) = self.addr(o, Space::Global)?;
-        if a == want {
-            return Ok(p);
-        }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        self.addr_in(o, Space::Global, Space::Global)
     }
 
     /// Lower one `mbarrier.*` instruction.

@@ -44,19 +44,7 @@ fn fragment_regs<'o, 'a>(o: &'o Operand<'a>) -> Vec<&'o Operand<'a>> {
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer of address operand `o` in state space `s`, cast to that space's address space.
     fn space_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<String> {
-        let want = self.space_as(s);
-        let (p, a) = self.addr(o, s)?;
-        if a == want {
-            return Ok(p);
-        }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        self.addr_in(o, s, s)
     }
 
     /// Lower `cp.async*`, `ldmatrix`, `stmatrix` or `movmatrix`.

@@ -68,19 +68,7 @@ fn struct_ty(t: Ty, n: usize) -> String {
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Generic pointer of address operand `o` in state space `s`.
     fn wmma_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<String> {
-        let want = self.space_as(Space::Generic);
-        let (p, a) = self.addr(o, s)?;
-        if a == want {
-            return Ok(p);
-        }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        self.addr_in(o, s, Space::Generic)
     }
 
     /// Lower one `wmma` instruction (`i.opcode` is `wmma`).
