@@ -57,10 +57,17 @@ fn main() {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
     {
+        // `PTX_BENCH_FAST_PATH=0`: the token-based parser only (the instruction fast path off).
+        let opts = wheelport::ptx::ParseOptions {
+            fast_path: std::env::var("PTX_BENCH_FAST_PATH").map_or(true, |v| v != "0"),
+        };
         let mut items = 0usize;
         for _ in 0..n {
             for s in &sources {
-                items += wheelport::ptx::parse(s, "bench").module.items.len();
+                items += wheelport::ptx::parse_with(s, "bench", opts)
+                    .module
+                    .items
+                    .len();
             }
         }
         println!("{n} passes, {items} items");

@@ -4,6 +4,7 @@
 //! equal AST, (4) print PTX that `ptxas` accepts, and (5) have the AST facts asserted below.
 //! A final test checks that together the snippets use every opcode of PTX ISA 9.x.
 
+mod common;
 mod ptx_support;
 
 use std::collections::BTreeSet;

@@ -2,6 +2,7 @@
 //! output with `.file`/`.loc`/`.section`, printf/assert calls, inline-asm blocks, templates and
 //! sm_90a cluster code. Each must parse with 0 errors, round-trip, and assemble after printing.
 
+mod common;
 mod ptx_support;
 
 use std::path::Path;

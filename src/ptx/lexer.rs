@@ -158,6 +158,17 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Continue lexing `src` (the text this lexer was created with) at byte `at`, which must be
+    /// a character boundary: both lookahead tokens are dropped and the next token is lexed from
+    /// `at` (for the parser's instruction fast path, which reads a statement without tokens).
+    pub fn reset(&mut self, src: &'a str, at: u32) {
+        let mut inner = Tok::lexer(src);
+        inner.bump(at as usize);
+        self.inner = inner;
+        self.next = None;
+        self.cur = self.raw();
+    }
+
     /// The next token, without consuming it.
     #[inline]
     pub fn peek(&mut self) -> Token {

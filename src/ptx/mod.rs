@@ -90,6 +90,9 @@ pub struct ParseOutput<'a> {
     pub module: Module<'a>,
     /// Diagnostics in source order.
     pub diagnostics: Vec<Diagnostic>,
+    /// How many instruction statements the instruction fast path read (the rest went through
+    /// the token-based parser); see [`ParseOptions::fast_path`].
+    pub fast_path_instructions: usize,
 }
 
 impl ParseOutput<'_> {
@@ -102,10 +105,32 @@ impl ParseOutput<'_> {
     }
 }
 
+/// Options of [`parse_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Read instruction statements of the common shape with the context-directed byte scanner
+    /// (the parser's instruction fast path) instead of the token stream. On by default; the
+    /// result is the same either way (the fast path hands every statement it does not fully
+    /// understand to the token-based parser), so turning it off is only useful to cross-check
+    /// the two (tests/ptx_fast_path.rs) or to measure the difference (benches/ptx_parse.rs).
+    pub fast_path: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { fast_path: true }
+    }
+}
+
 /// Parse PTX source text. `file_name` is only used in diagnostics.
 ///
 /// Never panics. Errors do not stop parsing: see the module docs.
 pub fn parse<'a>(src: &'a str, file_name: &str) -> ParseOutput<'a> {
+    parse_with(src, file_name, ParseOptions::default())
+}
+
+/// [`parse`] with explicit [`ParseOptions`].
+pub fn parse_with<'a>(src: &'a str, file_name: &str, opts: ParseOptions) -> ParseOutput<'a> {
     // Positions are u32; beyond 4 GiB refuse rather than wrap.
     if src.len() > u32::MAX as usize - 1 {
         return ParseOutput {
@@ -119,15 +144,18 @@ pub fn parse<'a>(src: &'a str, file_name: &str) -> ParseOutput<'a> {
                 token: String::new(),
                 function: None,
             }],
+            fast_path_instructions: 0,
         };
     }
     let mut p = parser::Parser::new(src, file_name);
+    p.fast_path = opts.fast_path;
     let module = p.parse_module();
     let mut diagnostics = p.diags;
     diagnostics.sort_by_key(|d| (d.line, d.col));
     ParseOutput {
         module,
         diagnostics,
+        fast_path_instructions: p.fast_count,
     }
 }
 
@@ -152,6 +180,7 @@ pub fn parse_bytes<'a>(bytes: &'a [u8], file_name: &str) -> ParseOutput<'a> {
                     token: format!("{:#04x}", bytes[e.valid_up_to()]),
                     function: None,
                 }],
+                fast_path_instructions: 0,
             }
         }
     }

@@ -36,6 +36,8 @@ use super::isa::{is_special_register, modifier_table, BuildFx, ModifierTable, Op
 use super::lexer::{Lexer, Tok, Token};
 use super::{Diagnostic, Severity};
 
+mod fast;
+
 type PResult<T> = Result<T, ()>;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,13 +61,18 @@ struct ScopeEntry<'a> {
     /// `ptag` is 0, matching no prefix, for a plain name without trailing digits).
     pname: &'a str,
     ptag: u32,
+    /// Unique per pushed entry (never 0), for the validity check of [`PrefixSlot`]s.
+    id: u32,
 }
 
 /// One slot of the register-prefix lookup cache (see [`Parser::lookup`]).
 #[derive(Clone, Copy, Default)]
 struct PrefixSlot<'a> {
-    /// [`Parser::scope_ver`] when filled; the slot is valid only while they are equal.
-    ver: u32,
+    /// The [`ScopeEntry::id`] of the range declaration that answers, and its index in the
+    /// scope: the slot is valid while that entry is still there (0: empty). A declaration
+    /// pushed later that could answer for the same prefix empties the slot.
+    id: u32,
+    idx: u32,
     ptag: u32,
     prefix: &'a str,
     range: u32,
@@ -80,7 +87,7 @@ fn prefix_slot(ptag: u32) -> usize {
 }
 
 impl<'a> ScopeEntry<'a> {
-    fn new(name: &'a str, range: u32, is_reg: bool) -> Self {
+    fn new(name: &'a str, range: u32, is_reg: bool, id: u32) -> Self {
         let (pname, ptag) = if range > 0 {
             (name, name_tag(name))
         } else {
@@ -96,6 +103,7 @@ impl<'a> ScopeEntry<'a> {
             is_reg,
             pname,
             ptag,
+            id,
         }
     }
 
@@ -114,11 +122,11 @@ fn name_tag(s: &str) -> u32 {
     (b.len().min(255) as u32) | byte(0) << 8 | byte(1) << 16 | byte(2) << 24
 }
 
-/// Line numbers for monotonic position queries: the newlines are found with `memchr` as the
-/// queries move forward, so a position costs nothing per byte of input on the parser's side.
-struct LineTracker<'a> {
-    /// The newlines after `next_nl`, in order.
-    newlines: memchr::Memchr<'a>,
+/// Line numbers for monotonic position queries: the next newline is found with `memchr` as
+/// the queries move forward, so a position costs nothing per byte of input on the parser's side.
+/// The instruction fast path counts the newlines it skips itself and moves the tracker with
+/// [`LineTracker::set`].
+struct LineTracker {
     /// Offset of the first newline at or after `line_start` (`usize::MAX` if none).
     next_nl: usize,
     /// 1-based line number of the line starting at `line_start`.
@@ -126,16 +134,21 @@ struct LineTracker<'a> {
     line_start: usize,
 }
 
-impl<'a> LineTracker<'a> {
-    fn new(src: &'a str) -> Self {
-        let mut newlines = memchr::memchr_iter(b'\n', src.as_bytes());
-        let next_nl = newlines.next().unwrap_or(usize::MAX);
+impl LineTracker {
+    fn new(src: &str) -> Self {
         LineTracker {
-            newlines,
-            next_nl,
+            next_nl: memchr::memchr(b'\n', src.as_bytes()).unwrap_or(usize::MAX),
             line: 1,
             line_start: 0,
         }
+    }
+
+    /// Move to line `line`, which starts at byte `line_start`, with no newline between
+    /// `line_start` and `at`.
+    fn set(&mut self, src: &str, line: u32, line_start: usize, at: usize) {
+        self.line = line;
+        self.line_start = line_start;
+        self.next_nl = memchr::memchr(b'\n', &src.as_bytes()[at..]).map_or(usize::MAX, |p| at + p);
     }
 }
 
@@ -145,7 +158,7 @@ pub(crate) struct Parser<'a> {
     lx: Lexer<'a>,
     prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
-    lines: LineTracker<'a>,
+    lines: LineTracker,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
     /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
@@ -157,13 +170,17 @@ pub(crate) struct Parser<'a> {
     cur_fn: Option<&'a str>,
     fn_errors: Vec<String>,
     scope: Vec<ScopeEntry<'a>>,
-    /// Bumped on every change of `scope`; cache slots of another version are stale.
-    scope_ver: u32,
+    /// The last [`ScopeEntry::id`] given out.
+    scope_id: u32,
     /// Per register prefix (`%r`, `%rd`, ...): the range declaration that answers for every
     /// `%r<n>` below its count, when no inner declaration could shadow it (see [`Parser::lookup`]).
     prefix_cache: [PrefixSlot<'a>; PREFIX_SLOTS],
     labels: Vec<&'a str>,
     unresolved: Vec<Token>,
+    /// Whether instruction statements go through the fast path first (`parser/fast.rs`).
+    pub(crate) fast_path: bool,
+    /// Instruction statements read by the fast path.
+    pub(crate) fast_count: usize,
 }
 
 /// Directive words that can only start a module-level construct; seeing one inside a body means
@@ -252,6 +269,43 @@ fn decode_int(text: &str) -> Option<(u64, bool)> {
     Some((v, unsigned))
 }
 
+/// The value of a numeric literal token of kind `kind` (`Int`, `F32Hex`, `F64Hex` or `Float`)
+/// with text `body`, negated when a `-` was written before it (§4.5). The error is the
+/// diagnostic message for the literal.
+fn imm_value(kind: Tok, body: &str, neg: bool) -> Result<ImmValue, String> {
+    Ok(match kind {
+        Tok::Int => match decode_int(body) {
+            Some((v, true)) => ImmValue::UInt(if neg { v.wrapping_neg() } else { v }),
+            Some((v, false)) => {
+                if neg {
+                    if v <= i64::MAX as u64 + 1 {
+                        ImmValue::Int((v as i64).wrapping_neg())
+                    } else {
+                        return Err("integer literal out of range".into());
+                    }
+                } else if v <= i64::MAX as u64 {
+                    ImmValue::Int(v as i64)
+                } else {
+                    ImmValue::UInt(v)
+                }
+            }
+            None => return Err(format!("malformed integer literal `{body}`")),
+        },
+        Tok::F32Hex => match u32::from_str_radix(&body[2..], 16) {
+            Ok(b) => ImmValue::F32Bits(if neg { b ^ 0x8000_0000 } else { b }),
+            Err(_) => return Err(format!("malformed float literal `{body}`")),
+        },
+        Tok::F64Hex => match u64::from_str_radix(&body[2..], 16) {
+            Ok(b) => ImmValue::F64Bits(if neg { b ^ (1 << 63) } else { b }),
+            Err(_) => return Err(format!("malformed float literal `{body}`")),
+        },
+        _ => match body.parse::<f64>() {
+            Ok(f) => ImmValue::Float(if neg { -f } else { f }),
+            Err(_) => return Err(format!("malformed float literal `{body}`")),
+        },
+    })
+}
+
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str, file: &str) -> Self {
         Parser {
@@ -268,10 +322,12 @@ impl<'a> Parser<'a> {
             cur_fn: None,
             fn_errors: Vec::new(),
             scope: Vec::new(),
-            scope_ver: 1,
+            scope_id: 0,
             prefix_cache: [PrefixSlot::default(); PREFIX_SLOTS],
             labels: Vec::new(),
             unresolved: Vec::new(),
+            fast_path: true,
+            fast_count: 0,
         }
     }
 
@@ -288,7 +344,8 @@ impl<'a> Parser<'a> {
         while lt.next_nl < off {
             lt.line += 1;
             lt.line_start = lt.next_nl + 1;
-            lt.next_nl = lt.newlines.next().unwrap_or(usize::MAX);
+            lt.next_nl = memchr::memchr(b'\n', &self.src.as_bytes()[lt.line_start..])
+                .map_or(usize::MAX, |p| lt.line_start + p);
         }
         Loc {
             line: lt.line,
@@ -882,47 +939,15 @@ impl<'a> Parser<'a> {
             false
         };
         let t = self.peek();
-        let body = self.text(t);
-        let value = match t.kind {
-            Tok::Int => match decode_int(body) {
-                Some((v, true)) => ImmValue::UInt(if neg { v.wrapping_neg() } else { v }),
-                Some((v, false)) => {
-                    if neg {
-                        if v <= i64::MAX as u64 + 1 {
-                            ImmValue::Int((v as i64).wrapping_neg())
-                        } else {
-                            self.error_at(t, "integer literal out of range".into());
-                            return Err(());
-                        }
-                    } else if v <= i64::MAX as u64 {
-                        ImmValue::Int(v as i64)
-                    } else {
-                        ImmValue::UInt(v)
-                    }
-                }
-                None => {
-                    self.error_at(t, format!("malformed integer literal `{body}`"));
-                    return Err(());
-                }
-            },
-            Tok::F32Hex => {
-                let b = u32::from_str_radix(&body[2..], 16).map_err(|_| ())?;
-                ImmValue::F32Bits(if neg { b ^ 0x8000_0000 } else { b })
-            }
-            Tok::F64Hex => {
-                let b = u64::from_str_radix(&body[2..], 16).map_err(|_| ())?;
-                ImmValue::F64Bits(if neg { b ^ (1 << 63) } else { b })
-            }
-            Tok::Float => match body.parse::<f64>() {
-                Ok(f) => ImmValue::Float(if neg { -f } else { f }),
-                Err(_) => {
-                    self.error_at(t, format!("malformed float literal `{body}`"));
-                    return Err(());
-                }
-            },
-            _ => {
-                let d = self.describe(t);
-                self.error_at(t, format!("expected a number, found {d}"));
+        if !matches!(t.kind, Tok::Int | Tok::F32Hex | Tok::F64Hex | Tok::Float) {
+            let d = self.describe(t);
+            self.error_at(t, format!("expected a number, found {d}"));
+            return Err(());
+        }
+        let value = match imm_value(t.kind, self.text(t), neg) {
+            Ok(v) => v,
+            Err(msg) => {
+                self.error_at(t, msg);
                 return Err(());
             }
         };
@@ -946,7 +971,6 @@ impl<'a> Parser<'a> {
         self.fn_errors.clear();
         self.cur_fn = None;
         self.scope.clear();
-        self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
         self.labels.clear();
         self.unresolved.clear();
         let r = self.function_inner(kind, linkage, loc);
@@ -1012,9 +1036,7 @@ impl<'a> Parser<'a> {
         }
         for p in returns.iter().chain(params.iter()) {
             for d in &p.decls {
-                self.scope
-                    .push(ScopeEntry::new(d.name, 0, p.space == StateSpace::Reg));
-                self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
+                self.push_scope(d.name, 0, p.space == StateSpace::Reg);
             }
         }
         let mut attrs = Vec::new();
@@ -1195,6 +1217,7 @@ impl<'a> Parser<'a> {
                     self.error_at(open, format!("unclosed `{{` (body ends at {d})"));
                     break;
                 }
+                Tok::Ident | Tok::At if self.fast_path && self.fast_statements(t.start) => {}
                 _ => {
                     if self.statement().is_err() {
                         self.recover();
@@ -1202,10 +1225,7 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        if self.scope.len() != mark {
-            self.scope.truncate(mark);
-            self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
-        }
+        self.scope.truncate(mark);
         if first == 0 {
             // A function body: the vector itself.
             std::mem::take(&mut self.stmts)
@@ -1346,9 +1366,7 @@ impl<'a> Parser<'a> {
                         self.expect(Tok::Semi, "`;`")?;
                         let is_reg = v.space == StateSpace::Reg;
                         for d in &v.decls {
-                            self.scope
-                                .push(ScopeEntry::new(d.name, d.range.unwrap_or(0), is_reg));
-                            self.scope_ver = self.scope_ver.wrapping_add(1).max(1);
+                            self.push_scope(d.name, d.range.unwrap_or(0), is_reg);
                         }
                         self.stmts.push(Statement::Variable(v));
                     }
@@ -1463,6 +1481,20 @@ impl<'a> Parser<'a> {
         &self.src[t.start as usize..end as usize]
     }
 
+    /// Declare `name` in the innermost scope (`range`: `N` of `%r<N>`, else 0). A cached
+    /// prefix answer that the new name could shadow (same register prefix) is dropped.
+    fn push_scope(&mut self, name: &'a str, range: u32, is_reg: bool) {
+        self.scope_id = self.scope_id.wrapping_add(1).max(1);
+        let e = ScopeEntry::new(name, range, is_reg, self.scope_id);
+        if e.ptag != 0 {
+            let slot = &mut self.prefix_cache[prefix_slot(e.ptag)];
+            if slot.ptag == e.ptag {
+                slot.id = 0;
+            }
+        }
+        self.scope.push(e);
+    }
+
     /// Whether `name` is declared in the function's scope: `Some(true)` for a register,
     /// `Some(false)` for another local symbol (a parameter, `.local`/`.shared` variable).
     ///
@@ -1480,7 +1512,8 @@ impl<'a> Parser<'a> {
         let ptag = (tag & (u32::MAX >> (8 * (3 - plen)))) & !0xff | prefix.len().min(255) as u32;
         if let Some(n) = num {
             let slot = &self.prefix_cache[prefix_slot(ptag)];
-            if slot.ver == self.scope_ver
+            if slot.id != 0
+                && self.scope.get(slot.idx as usize).map(|e| e.id) == Some(slot.id)
                 && slot.ptag == ptag
                 && n < slot.range
                 && (prefix.len() <= 3 || slot.prefix == prefix)
@@ -1489,14 +1522,15 @@ impl<'a> Parser<'a> {
             }
         }
         let mut clean = true;
-        for e in self.scope.iter().rev() {
+        for (idx, e) in self.scope.iter().enumerate().rev() {
             if e.range > 0 {
                 if let Some(n) = num {
                     if e.is(ptag, prefix) {
                         if n < e.range {
                             if clean {
                                 self.prefix_cache[prefix_slot(ptag)] = PrefixSlot {
-                                    ver: self.scope_ver,
+                                    id: e.id,
+                                    idx: idx as u32,
                                     ptag,
                                     prefix,
                                     range: e.range,
@@ -1527,28 +1561,40 @@ impl<'a> Parser<'a> {
     }
 
     fn classify(&mut self, t: Token, full: &'a str) -> Operand<'a> {
+        match self.classify_name(t, full) {
+            Some(op) => op,
+            None => {
+                let base = self.text(t);
+                self.error_at(t, format!("undeclared register `{base}`"));
+                Operand::Reg(full)
+            }
+        }
+    }
+
+    /// [`Parser::classify`] without the report: `None` for an undeclared `%` register.
+    #[inline]
+    fn classify_name(&mut self, t: Token, full: &'a str) -> Option<Operand<'a>> {
         // `t` is the identifier token, `full` it plus any `.x` suffixes: the base is the token.
         let base = self.text(t);
         if let Some(is_reg) = self.lookup(base) {
-            return if is_reg {
+            return Some(if is_reg {
                 Operand::Reg(full)
             } else {
                 Operand::Symbol(full)
-            };
+            });
         }
         if is_special_register(base) {
-            return Operand::SpecialReg(full);
+            return Some(Operand::SpecialReg(full));
         }
         match self.module_syms.get(base) {
-            Some(SymKind::Func) => Operand::Func(full),
-            Some(SymKind::Var) => Operand::Symbol(full),
+            Some(SymKind::Func) => Some(Operand::Func(full)),
+            Some(SymKind::Var) => Some(Operand::Symbol(full)),
             None => {
                 if base.starts_with('%') {
-                    self.error_at(t, format!("undeclared register `{base}`"));
-                    Operand::Reg(full)
+                    None
                 } else {
                     self.unresolved.push(t);
-                    Operand::Symbol(full)
+                    Some(Operand::Symbol(full))
                 }
             }
         }

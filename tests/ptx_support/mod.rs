@@ -125,3 +125,60 @@ pub fn round_trip(src: &str, name: &str) -> String {
     );
     printed
 }
+
+/// Extract the PTX of the corpus wheels with the fatbin reader, and collect the fixtures' PTX.
+fn extracted_corpus() -> Option<Vec<PathBuf>> {
+    let dir = std::env::temp_dir().join(format!("wheelport-ptx-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files = Vec::new();
+    let wheel = crate::common::require_corpus("xformers-0.0.35", "ptx_corpus")?;
+    let mut modules = 0;
+    let mut r = wheelport::wheel::WheelReader::open(&wheel).unwrap();
+    for name in r.member_names() {
+        if !wheelport::wheel::is_shared_object_name(&name) {
+            continue;
+        }
+        let data = r.read_member(&name).unwrap();
+        let so = wheelport::elf::scan(&data, &name).unwrap();
+        for (_, containers) in wheelport::fatbin::parse_object_sections(&data, &so, &name).unwrap()
+        {
+            for e in containers.iter().flat_map(|c| c.entries.iter()) {
+                if e.kind() == wheelport::fatbin::EntryKind::Ptx {
+                    modules += 1;
+                    let p = dir.join(format!("{}.{modules}.ptx", name.replace('/', "__")));
+                    std::fs::write(&p, e.ptx_bytes().unwrap()).unwrap();
+                    files.push(p);
+                }
+            }
+        }
+    }
+    assert_eq!(modules, 11, "xformers carries 11 PTX modules");
+    let expected = crate::common::root().join("fixtures/cuda/expected");
+    for d in std::fs::read_dir(&expected).unwrap() {
+        let d = d.unwrap().path();
+        if d.is_dir() {
+            for f in std::fs::read_dir(&d).unwrap() {
+                files.push(f.unwrap().path());
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
+/// The PTX files of the corpus tests: the `*.ptx` of env `WHEELPORT_PTX_CORPUS` if set, else
+/// the xformers modules (extracted into a temporary directory) and the fixtures' PTX. `None`
+/// (a SKIP) when the corpus wheel is missing outside CI.
+pub fn corpus_ptx_files() -> Option<Vec<PathBuf>> {
+    let Some(dir) = std::env::var_os("WHEELPORT_PTX_CORPUS") else {
+        return extracted_corpus();
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read WHEELPORT_PTX_CORPUS")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .ptx files in {dir:?}");
+    Some(files)
+}
