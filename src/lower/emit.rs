@@ -20,6 +20,7 @@ use crate::target::{Family, Profile};
 
 use super::sreg;
 use super::ty::{imm, of_ptx, Kind, Ty};
+pub(crate) use super::val::V;
 
 // Warp-level instructions (a child module: it extends `Fx`).
 #[path = "mma.rs"]
@@ -218,6 +219,13 @@ impl Piece for std::borrow::Cow<'_, str> {
     }
 }
 
+impl Piece for V {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        s.push_str(self.as_str());
+    }
+}
+
 macro_rules! int_piece {
     ($($t:ty),*) => {$(
         impl Piece for $t {
@@ -242,7 +250,7 @@ enum Local {
     Reg { id: u32, bits: u32 },
     /// Addressable memory (a `.param`, `.local` variable or a home of a parameter): an LLVM
     /// pointer value and its address space.
-    Mem { ptr: String, aspace: u32 },
+    Mem { ptr: V, aspace: u32 },
 }
 
 #[derive(Default)]
@@ -333,16 +341,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.cur.map(form_of).unwrap_or_default()
     }
 
-    fn t(&mut self) -> String {
+    /// A new temporary `%t<N>` (numbered in order of creation).
+    fn t(&mut self) -> V {
         self.tmp += 1;
-        let mut s = String::with_capacity(8);
-        s.push_str("%t");
-        push_u32(&mut s, self.tmp);
-        s
+        V::numbered("%t", self.tmp)
     }
 
     /// `  %t = load <ty>, <pa> %r<id>`: a register read.
-    fn load_reg(&mut self, ty: &str, id: u32) -> String {
+    fn load_reg(&mut self, ty: &str, id: u32) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
@@ -372,7 +378,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = <a> <ty> <x><c> <d>` (e.g. `zext i32 %t1 to i64`, `add i32 %t1, %t2`).
-    fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> String {
+    fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
@@ -405,7 +411,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Emit `%t = call ret @name(args)` (declaring it), returning `%t` (or "" for void).
-    fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> String {
+    fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> V {
         if !self.cx.decls.contains_key(name) {
             let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
             self.declare(name, ret.ll(), &ptys);
@@ -442,7 +448,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = <rhs>`, returning `%t` (formatted; [`Self::opv`] is the faster form).
-    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> String {
+    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> V {
         let r = self.t();
         self.body.push_str("  ");
         self.body.push_str(&r);
@@ -453,7 +459,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = <parts>` (the parts concatenated), returning `%t`.
-    fn opv(&mut self, parts: &[&dyn Piece]) -> String {
+    fn opv(&mut self, parts: &[&dyn Piece]) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
@@ -548,9 +554,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// An alloca of `size` bytes aligned to `align`; returns its pointer.
-    fn alloca_bytes(&mut self, size: u32, align: u32) -> String {
+    fn alloca_bytes(&mut self, size: u32, align: u32) -> V {
         self.nreg += 1;
-        let r = format!("%m{}", self.nreg);
+        let r = V::numbered("%m", self.nreg);
         let _ = writeln!(
             self.allocas,
             "  {r} = alloca [{} x i8], align {}{}",
@@ -633,7 +639,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.scopes.last_mut().unwrap().names.insert(
                         d.name,
                         Local::Mem {
-                            ptr: ident('@', &gname),
+                            ptr: ident('@', &gname).into(),
                             aspace,
                         },
                     );
@@ -647,10 +653,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     // ---------------------------------------------------------------- operands
 
     /// Read operand `o` as a value of type `t` (`signed`: extend narrower registers by sign).
-    fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<String> {
+    fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<V> {
         match o {
             Operand::Reg(n) => self.rd_reg(n, t, signed),
-            Operand::Imm(i) => Ok(imm(i.value, t)),
+            Operand::Imm(i) => Ok(imm(i.value, t).into()),
             Operand::SpecialReg(n) => {
                 if *n == "WARP_SZ" {
                     // A PTX warp is 32 lanes on every target (docs/warp-model.md).
@@ -686,7 +692,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let eb = t.bits() / elems.len() as u32;
                 let et = Ty::int(eb);
                 let wt = Ty::int(t.bits());
-                let mut acc = String::from("0");
+                let mut acc = V::new("0");
                 for (i, e) in elems.iter().enumerate() {
                     let v = self.rd(e, et, false)?;
                     let z = self.opv(&[&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
@@ -702,7 +708,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
     }
 
-    fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<String> {
+    fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<V> {
         let Some(l) = self.lookup(n) else {
             // A symbol declared in a scope as memory, used as a value: its address.
             return fail(&self.form(), format!("unknown register {n}"));
@@ -743,12 +749,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Convert value `v` of type `from` to type `to` by bits: extend (zero or sign), truncate,
     /// bitcast.
-    fn fit(&mut self, v: &str, from: Ty, to: Ty, signed: bool) -> String {
+    fn fit(&mut self, v: &str, from: Ty, to: Ty, signed: bool) -> V {
         if from == to {
-            return v.to_string();
+            return V::new(v);
         }
         let (fb, tb) = (from.bits(), to.bits());
-        let mut cur = v.to_string();
+        let mut cur = V::new(v);
         let mut ct = from;
         if from.is_float() {
             let it = Ty::int(fb);
@@ -829,15 +835,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Pointer and address space of a symbol (local memory, parameter, module variable or
     /// function).
-    fn sym_ptr(&mut self, n: &str) -> R<(String, u32)> {
+    fn sym_ptr(&mut self, n: &str) -> R<(V, u32)> {
         if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
             return Ok((ptr, aspace));
         }
         if let Some((g, a)) = self.cx.globals.get(n) {
-            return Ok((g.clone(), *a));
+            return Ok((V::new(g), *a));
         }
         if let Some(s) = self.cx.funcs.get(n) {
-            return Ok((format!("@{}", s.llname), 0));
+            return Ok((format!("@{}", s.llname).into(), 0));
         }
         fail(&self.form(), format!("unknown symbol {n}"))
     }
@@ -856,7 +862,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Pointer for address operand `o` of state space `s`, cast (`addrspacecast`) to the
     /// address space of state space `to` when they differ.
-    fn addr_in(&mut self, o: &Operand<'a>, s: Space, to: Space) -> R<String> {
+    fn addr_in(&mut self, o: &Operand<'a>, s: Space, to: Space) -> R<V> {
         let want = self.space_as(to);
         let (p, a) = self.addr(o, s)?;
         if a == want {
@@ -873,7 +879,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Address operand → (pointer value, address space).
-    fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(String, u32)> {
+    fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(V, u32)> {
         let Operand::Address(a) = o else {
             return fail(&self.form(), "expected an address operand");
         };
@@ -1142,7 +1148,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let s = k == Kind::Signed;
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
-                let ext = |fx: &mut Self, v: &str| -> String {
+                let ext = |fx: &mut Self, v: &str| -> V {
                     let sh = fx.opv(&[&"shl i32 ", &v, &", 8"]);
                     let sr = if s { "ashr" } else { "lshr" };
                     let x = fx.opv(&[&sr, &" i32 ", &sh, &", 8"]);
@@ -1380,7 +1386,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // that shifts by 32 are defined; the low 32 bits are the mask.
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
-                let lim = |fx: &mut Self, v: &str| -> String {
+                let lim = |fx: &mut Self, v: &str| -> V {
                     if has(".wrap") {
                         fx.op(format_args!("and i32 {v}, 31"))
                     } else {
@@ -1446,7 +1452,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     ("umax", "umin")
                 };
-                let v4 = |fx: &mut Self, f: &str| -> String {
+                let v4 = |fx: &mut Self, f: &str| -> V {
                     let n = format!("llvm.{f}.v4i8");
                     fx.decl(&n, &format!("declare <4 x i8> @{n}(<4 x i8>, <4 x i8>)"));
                     fx.op(format_args!(
@@ -1690,7 +1696,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         n
     }
 
-    fn intr1(&mut self, name: &str, t: Ty, a: &str) -> String {
+    fn intr1(&mut self, name: &str, t: Ty, a: &str) -> V {
         let n = Self::intr_name(name, t);
         if !self.cx.decls.contains_key(&n) {
             let l = format!("declare {} @{n}({})", t.ll(), t.ll());
@@ -1709,7 +1715,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         ])
     }
 
-    fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> String {
+    fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> V {
         let n = Self::intr_name(name, t);
         if !self.cx.decls.contains_key(&n) {
             let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
@@ -1721,7 +1727,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         ])
     }
 
-    fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> String {
+    fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> V {
         let n = Self::intr_name(name, t);
         let ll = t.ll();
         if !self.cx.decls.contains_key(&n) {
@@ -1734,7 +1740,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         ])
     }
 
-    fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> String {
+    fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> V {
         if lut == 0 {
             return "0".into();
         }
@@ -1744,7 +1750,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let na = self.opv(&[&"xor i32 ", &a, &", -1"]);
         let nb = self.opv(&[&"xor i32 ", &b, &", -1"]);
         let nc = self.opv(&[&"xor i32 ", &c, &", -1"]);
-        let mut acc: Option<String> = None;
+        let mut acc: Option<V> = None;
         for k in 0..8u32 {
             if lut & (1 << k) == 0 {
                 continue;
@@ -1752,7 +1758,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let x = if k & 4 != 0 { a } else { &na };
             let y = if k & 2 != 0 { b } else { &nb };
             let z = if k & 1 != 0 { c } else { &nc };
-            let (x, y, z) = (x.to_string(), y.to_string(), z.to_string());
+            let (x, y, z) = (V::new(x), V::new(y), V::new(z));
             let t = self.opv(&[&"and i32 ", &x, &", ", &y]);
             let t = self.opv(&[&"and i32 ", &t, &", ", &z]);
             acc = Some(match acc {
@@ -1760,24 +1766,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Some(p) => self.opv(&[&"or i32 ", &p, &", ", &t]),
             });
         }
-        acc.unwrap_or_else(|| "0".into())
+        acc.unwrap_or_else(|| V::new("0"))
     }
 
-    fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         if t == Ty::F32 && mods.contains(&".ftz") {
             self.call("__wp_ftz_f32", Ty::F32, &[(Ty::F32, v)])
         } else {
-            v.to_string()
+            V::new(v)
         }
     }
 
-    fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         self.ftz_in(mods, t, v)
     }
 
-    fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         if !mods.contains(&".sat") {
-            return v.to_string();
+            return V::new(v);
         }
         let z = imm(ImmValue::Float(0.0), t);
         let one = match t {
@@ -2075,7 +2081,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let alt = if op == Opcode::Div {
                             self.opv(&[&"sub ", &ll, &" 0, ", &a])
                         } else {
-                            "0".to_string()
+                            V::new("0")
                         };
                         self.opv(&[
                             &"select i1 ",
@@ -2245,7 +2251,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<String> {
+    fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<V> {
         let ll = t.ll();
         if k == Kind::Float {
             let p = match cmp {
@@ -2558,7 +2564,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "vector store without a vector source");
         };
         let vt = format!("<{n} x {el}>");
-        let mut acc = "poison".to_string();
+        let mut acc = V::new("poison");
         for (k, e) in srcs.iter().enumerate() {
             let x = self.rd(e, et, false)?;
             acc = self.opv(&[
@@ -2601,7 +2607,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         aspace: u32,
         et: Ty,
         val: Option<&str>,
-    ) -> String {
+    ) -> V {
         let mut text = String::from(op);
         for m in mods {
             if matches!(
@@ -2659,7 +2665,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     &x,
                     &")",
                 ]);
-                String::new()
+                V::new("")
             }
         }
     }
@@ -2820,7 +2826,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
             let a = self.rd(&ops[1], Ty::F32, false)?;
             let b = self.rd(&ops[2], Ty::F32, false)?;
-            let one = |fx: &mut Self, x: &str| -> String {
+            let one = |fx: &mut Self, x: &str| -> V {
                 let r = fx.op(format_args!("fptrunc float {x} to {}", et.ll()));
                 if rnd == Some("rz") {
                     let rw = fx.op(format_args!("fpext {} {r} to float", et.ll()));
@@ -3061,7 +3067,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// `a` (f32 or f64) rounded to nearest-even in `dt` (f16 or bf16). From f64 it goes
     /// through f32 rounded to odd (toward zero, lowest bit set when inexact), which has enough
     /// extra bits that the second rounding is exact (no double rounding).
-    fn half_rn(&mut self, a: &str, st: Ty, dt: Ty) -> String {
+    fn half_rn(&mut self, a: &str, st: Ty, dt: Ty) -> V {
         let src = a.to_string();
         let a = if st == Ty::F64 {
             let t = self.call("__wp_cvt_rz_f32_f64", Ty::F32, &[(Ty::F64, a)]);
@@ -3072,7 +3078,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let b = self.op(format_args!("select i1 {inexact}, i32 {o}, i32 {b}"));
             self.op(format_args!("bitcast i32 {b} to float"))
         } else {
-            a.to_string()
+            V::new(a)
         };
         let r = self.op(format_args!("fptrunc float {a} to {}", dt.ll()));
         if st != Ty::F64 {
@@ -3096,7 +3102,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// from zero, `rm` down when above, `rp` up when below (PTX ISA 9.x §9.7.9.21 rounding
     /// modifiers). A step is ±1 on the bit pattern (from ±0 to the smallest subnormal; from an
     /// infinity to the largest finite value).
-    fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> String {
+    fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> V {
         let it = Ty::int(t.bits());
         let il = it.ll();
         let sign_bit: i128 = 1i128 << (t.bits() - 1);
@@ -3113,8 +3119,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
         let dn = self.op(format_args!("select i1 {zero}, {il} {neg_min}, {il} {dn0}"));
         let (go_dn, go_up) = match m {
-            "rm" => (gt.to_string(), "false".to_string()),
-            "rp" => ("false".to_string(), lt.to_string()),
+            "rm" => (V::new(gt), V::new("false")),
+            "rp" => (V::new("false"), V::new(lt)),
             _ => {
                 let pos = self.op(format_args!("xor i1 {neg}, true"));
                 let d = self.op(format_args!("and i1 {gt}, {pos}"));
@@ -3127,7 +3133,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.op(format_args!("bitcast {il} {v} to {}", t.ll()))
     }
 
-    fn relu(&mut self, t: Ty, v: &str) -> String {
+    fn relu(&mut self, t: Ty, v: &str) -> V {
         // Negative values and -0.0 become +0.0; NaN stays (PTX ISA 9.x .relu; the H200 gives
         // +0.0 for -0.0).
         let z = self.op(format_args!("fcmp ole {} {v}, 0.0", t.ll()));
@@ -3139,7 +3145,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Integer → integer conversion with `.sat`: clamp to the destination's range.
-    fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> String {
+    fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> V {
         let wt = Ty::I128;
         let e = if ss { "sext" } else { "zext" };
         let x = self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
@@ -3297,7 +3303,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 return fail(&form, "bar.red with a thread count");
             }
             let id = match &ops[1] {
-                Operand::Imm(i) => imm(i.value, Ty::I32),
+                Operand::Imm(i) => imm(i.value, Ty::I32).into(),
                 o => self.rd(o, Ty::I32, false)?,
             };
             if id != "0" {
@@ -3323,7 +3329,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&form, "barrier form");
         }
         let id = match ops.first() {
-            Some(Operand::Imm(i)) => imm(i.value, Ty::I32),
+            Some(Operand::Imm(i)) => imm(i.value, Ty::I32).into(),
             Some(o) => self.rd(o, Ty::I32, false)?,
             None => "0".into(),
         };
@@ -3365,7 +3371,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let (callee, sig) = match target {
             Operand::Func(n) | Operand::Symbol(n) if self.cx.funcs.contains_key(n) => {
                 let sig = self.cx.funcs[n].clone();
-                (format!("@{}", sig.llname), sig)
+                (V::from(format!("@{}", sig.llname)), sig)
             }
             Operand::Reg(r) => {
                 // Indirect: the prototype gives the signature.
@@ -3447,7 +3453,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// The value of an argument: a `.param` variable's bytes, or a register / immediate.
-    fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<String> {
+    fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<V> {
         if let Operand::Symbol(n) | Operand::Reg(n) = a {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
                 return Ok(self.opv(&[
@@ -3750,8 +3756,11 @@ fn bytes_part(b: &[u8]) -> String {
     format!("[{} x i8] {}", b.len(), bytes_const(b))
 }
 
-/// Emit the body of `f` into a complete LLVM function definition.
-#[allow(clippy::too_many_arguments)]
+/// Emit `f` as a complete LLVM function definition appended to `out`; returns its notes.
+///
+/// The body is written straight into `out` (no per-function string copied afterwards); the
+/// header and the entry block's allocas, known only at the end, are inserted in front of it.
+/// On failure `out` is left as it was.
 pub(crate) fn emit_function<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
@@ -3760,14 +3769,16 @@ pub(crate) fn emit_function<'m, 'a>(
     // (value).
     param_homes: &[ParamHome],
     attrs: &str,
-) -> R<(String, Vec<String>)> {
-    let pa = ptr_ty(cx.alloca_as);
-    let is_kernel = f.kind == FunctionKind::Entry;
-    // Pre-size the body: about 100 bytes of IR per PTX instruction on the corpus.
+    out: &mut String,
+) -> R<Vec<String>> {
+    let start = out.len();
+    // Pre-size: about 250 bytes of IR per PTX instruction on the corpus.
     let ninst = f.body.as_ref().map_or(0, |b| b.instruction_count());
+    out.reserve(4096 + ninst * 256);
+    let pa = ptr_ty(cx.alloca_as);
     let mut fx = Fx {
         cx,
-        body: String::with_capacity(4096 + ninst * 128),
+        body: std::mem::take(out),
         allocas: String::with_capacity(1024),
         tmp: 0,
         nreg: 0,
@@ -3777,13 +3788,40 @@ pub(crate) fn emit_function<'m, 'a>(
         pa,
         rets: Vec::new(),
         ret_names: Vec::new(),
-        is_kernel,
+        is_kernel: f.kind == FunctionKind::Entry,
         cur: None,
         protos: HashMap::new(),
         btargets: HashMap::new(),
         labels_seen: HashMap::new(),
         notes: Vec::new(),
     };
+    let r = function_body(&mut fx, f, param_homes);
+    let mut text = std::mem::take(&mut fx.body);
+    if let Err(e) = r {
+        text.truncate(start);
+        *out = text;
+        return Err(e);
+    }
+    let mut head = String::with_capacity(header_params.len() + fx.allocas.len() + 64);
+    let _ = writeln!(head, "{header_params} {attrs} {{");
+    head.push_str("entry:\n");
+    head.push_str(&fx.allocas);
+    head.push_str("  br label %start\nstart:\n");
+    text.insert_str(start, &head);
+    text.push_str("}\n\n");
+    *out = text;
+    let mut notes = fx.notes;
+    notes.sort();
+    notes.dedup();
+    Ok(notes)
+}
+
+/// The parameters' homes, the body and the return block of `f`, into `fx.body`.
+fn function_body<'m, 'a>(
+    fx: &mut Fx<'_, 'm, 'a>,
+    f: &'m Function<'a>,
+    param_homes: &[ParamHome],
+) -> R<()> {
     // Parameters.
     let mut k = 0;
     for v in &f.params {
@@ -3867,7 +3905,7 @@ pub(crate) fn emit_function<'m, 'a>(
         0 => fx.linev(&[&"ret void"]),
         1 => fx.linev(&[&"ret ", &ret_ll, &" ", &(vals[0])]),
         _ => {
-            let mut acc = "poison".to_string();
+            let mut acc = V::new("poison");
             for (k, (v, (_, s))) in vals.iter().zip(&rets).enumerate() {
                 acc = fx.opv(&[
                     &"insertvalue ",
@@ -3885,25 +3923,15 @@ pub(crate) fn emit_function<'m, 'a>(
             fx.linev(&[&"ret ", &ret_ll, &" ", &acc]);
         }
     }
-    let mut out = String::with_capacity(fx.body.len() + fx.allocas.len() + 256);
-    let _ = writeln!(out, "{header_params} {attrs} {{");
-    out.push_str("entry:\n");
-    out.push_str(&fx.allocas);
-    out.push_str("  br label %start\nstart:\n");
-    out.push_str(&fx.body);
-    out.push_str("}\n\n");
-    let mut notes = fx.notes;
-    notes.sort();
-    notes.dedup();
-    Ok((out, notes))
+    Ok(())
 }
 
 /// How a parameter arrives in the emitted function.
 pub(crate) enum ParamHome {
     /// In memory (kernel byte arrays: kernarg/byval pointer).
-    Pointer { ptr: String, aspace: u32 },
+    Pointer { ptr: V, aspace: u32 },
     /// As an SSA argument value.
-    Value { arg: String, slot: Slot },
+    Value { arg: V, slot: Slot },
 }
 
 #[allow(dead_code)]

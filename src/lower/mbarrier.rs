@@ -39,7 +39,7 @@ use super::*;
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer in the shared address space for address operand `o` of state space
     /// `.shared{::cta,::cluster}` (`shared` true) or generic (cast to shared).
-    fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<String> {
+    fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<V> {
         let s = if shared {
             Space::Shared
         } else {
@@ -49,7 +49,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Pointer in the global address space for address operand `o` (`.global`).
-    fn bulk_global_ptr(&mut self, o: &Operand<'a>) -> R<String> {
+    fn bulk_global_ptr(&mut self, o: &Operand<'a>) -> R<V> {
         self.addr_in(o, Space::Global, Space::Global)
     }
 
@@ -116,14 +116,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let p = self.mbar_ptr(a, shared)?;
                 let n = match extra {
                     Some(o) => self.rd(o, Ty::I32, false)?,
-                    None => "1".to_string(),
+                    None => V::new("1"),
                 };
                 let (arr, tx) = if !arrive {
-                    ("0".to_string(), n.clone())
+                    (V::new("0"), n.clone())
                 } else if tx_op {
-                    ("1".to_string(), n.clone())
+                    (V::new("1"), n.clone())
                 } else {
-                    (n.clone(), "0".to_string())
+                    (n.clone(), V::new("0"))
                 };
                 let tx = if op == ".complete_tx" {
                     self.opv(&[&"sub i32 0, ", &tx])

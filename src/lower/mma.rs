@@ -84,7 +84,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let a = elems(&form, &ops[1], na, "a")?;
         let b = elems(&form, &ops[2], nb, "b")?;
         let c = elems(&form, &ops[3], 4, "c")?;
-        let mut args: Vec<(Ty, String)> = Vec::with_capacity(17);
+        let mut args: Vec<(Ty, V)> = Vec::with_capacity(17);
         for o in a.iter().chain(b) {
             args.push((Ty::I32, self.rd(o, Ty::I32, false)?));
         }

@@ -43,7 +43,7 @@ fn fragment_regs<'o, 'a>(o: &'o Operand<'a>) -> Vec<&'o Operand<'a>> {
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer of address operand `o` in state space `s`, cast to that space's address space.
-    fn space_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<String> {
+    fn space_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<V> {
         self.addr_in(o, s, s)
     }
 
@@ -215,7 +215,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let src = self.space_ptr(&ops[1], Space::Global)?;
         // The number of source bytes read: src-size, or 0 when ignore-src holds.
         let size = match ops.get(3).filter(|_| nops == 4) {
-            None => n.to_string(),
+            None => V::from(n.to_string()),
             Some(o) => {
                 let is_pred = match o {
                     Operand::Not(_) => true,

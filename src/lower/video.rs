@@ -175,7 +175,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lane `k` (of width `w` bits) of the i64 `x`, extended to i32.
-    fn lane(&mut self, x: &str, k: u32, w: u32, sext: bool) -> String {
+    fn lane(&mut self, x: &str, k: u32, w: u32, sext: bool) -> V {
         let s = self.op(format_args!("lshr i64 {x}, {}", k * w));
         let t = self.op(format_args!("trunc i64 {s} to i{w}"));
         let e = if sext { "sext" } else { "zext" };
@@ -276,7 +276,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         } else {
             ((1 << w) - 1, 0)
         };
-        let mut acc = if add { c.clone() } else { "0".to_string() };
+        let mut acc = if add { c.clone() } else { V::new("0") };
         let lm = (1u64 << w) - 1;
         for k in 0..n {
             let on = mask.contains(&k);
@@ -340,7 +340,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Byte, half-word or word `sel` of the i32 `v`, extended to `it`.
-    fn part(&mut self, v: &str, sel: Option<&str>, sext: bool, it: &str) -> Option<String> {
+    fn part(&mut self, v: &str, sel: Option<&str>, sext: bool, it: &str) -> Option<V> {
         let (sh, w) = match sel {
             None => (0, 32),
             Some(".b0") => (0, 8),
@@ -352,7 +352,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(_) => return None,
         };
         let t = if w == 32 {
-            v.to_string()
+            V::new(v)
         } else {
             let s = self.op(format_args!("lshr i32 {v}, {sh}"));
             self.op(format_args!("trunc i32 {s} to i{w}"))
@@ -642,7 +642,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// The i64 `v` with its low 32 bits sign-extended (`sext(trunc v to i32)`).
-    fn sext32(&mut self, v: &str) -> String {
+    fn sext32(&mut self, v: &str) -> V {
         let t = self.op(format_args!("trunc i64 {v} to i32"));
         self.op(format_args!("sext i32 {t} to i64"))
     }

@@ -14,7 +14,7 @@ use super::*;
 
 /// The member-mask operand (`membermask`) of a warp instruction, or the active mask for the
 /// legacy non-`.sync` forms.
-fn member_mask<'a>(fx: &mut Fx<'_, '_, 'a>, o: Option<&Operand<'a>>) -> R<String> {
+fn member_mask<'a>(fx: &mut Fx<'_, '_, 'a>, o: Option<&Operand<'a>>) -> R<V> {
     match o {
         Some(o) => fx.rd(o, Ty::I32, false),
         None => Ok(fx.call("__wp_activemask", Ty::I32, &[])),
