@@ -19,7 +19,7 @@ use crate::ptx::isa::Opcode;
 use crate::target::{Family, Profile};
 
 use super::sreg;
-use super::ty::{imm, of_ptx, Kind, Ty};
+use super::ty::{imm, imm_v, of_ptx, Kind, Ty};
 pub(crate) use super::val::V;
 
 // Warp-level instructions (a child module: it extends `Fx`).
@@ -260,7 +260,9 @@ struct Scope<'a> {
     /// The labels defined in this `{ }` block and their LLVM block names: a label is local to
     /// its block (PTX ISA 9.x §11.2.4 "scope"), so inlined asm blocks may reuse one
     /// (CUTLASS's `LAB_WAIT:` in every mbarrier wait).
-    labels: Vec<(&'a str, String)>,
+    /// The first definition of each name counts (a redefinition in the same block is not
+    /// looked up).
+    labels: HashMap<&'a str, V, foldhash::fast::FixedState>,
 }
 
 /// The state space an instruction addresses.
@@ -312,8 +314,33 @@ fn syncscope(nv: bool, mods: &[&str]) -> &'static str {
     " syncscope(\"agent\")"
 }
 
+/// The constant parts of register loads and stores for one alloca address space, per [`Ty`]
+/// (indexed by `Ty as usize`): one push instead of four per line.
+struct RegText {
+    /// ` = load <ty>, <pa> %r`
+    load: Vec<String>,
+    /// `  store <ty> `
+    store: [&'static str; Ty::ALL.len()],
+    /// `, <pa> %r`
+    store_mid: String,
+}
+
+impl RegText {
+    fn new(pa: &str) -> RegText {
+        RegText {
+            load: Ty::ALL
+                .iter()
+                .map(|t| format!(" = load {}, {pa} %r", t.ll()))
+                .collect(),
+            store: Ty::ALL.map(|t| t.store_prefix()),
+            store_mid: format!(", {pa} %r"),
+        }
+    }
+}
+
 pub(crate) struct Fx<'c, 'm, 'a> {
     cx: &'c mut ModCx<'m, 'a>,
+    reg_text: RegText,
     pub body: String,
     allocas: String,
     tmp: u32,
@@ -348,31 +375,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = load <ty>, <pa> %r<id>`: a register read.
-    fn load_reg(&mut self, ty: &str, id: u32) -> V {
+    fn load_reg(&mut self, ty: Ty, id: u32) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
         b.push_str(&r);
-        b.push_str(" = load ");
-        b.push_str(ty);
-        b.push_str(", ");
-        b.push_str(&self.pa);
-        b.push_str(" %r");
+        b.push_str(&self.reg_text.load[ty as usize]);
         push_u32(b, id);
         b.push('\n');
         r
     }
 
     /// `  store <ty> <v>, <pa> %r<id>`: a register write.
-    fn store_reg(&mut self, ty: &str, v: &str, id: u32) {
+    fn store_reg(&mut self, ty: Ty, v: &str, id: u32) {
         let b = &mut self.body;
-        b.push_str("  store ");
-        b.push_str(ty);
-        b.push(' ');
+        b.push_str(self.reg_text.store[ty as usize]);
         b.push_str(v);
-        b.push_str(", ");
-        b.push_str(&self.pa);
-        b.push_str(" %r");
+        b.push_str(&self.reg_text.store_mid);
         push_u32(b, id);
         b.push('\n');
     }
@@ -656,7 +675,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<V> {
         match o {
             Operand::Reg(n) => self.rd_reg(n, t, signed),
-            Operand::Imm(i) => Ok(imm(i.value, t).into()),
+            Operand::Imm(i) => Ok(imm_v(i.value, t)),
             Operand::SpecialReg(n) => {
                 if *n == "WARP_SZ" {
                     // A PTX warp is 32 lanes on every target (docs/warp-model.md).
@@ -717,18 +736,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Local::Reg { id, bits } => {
                 if t == Ty::I1 && bits != 1 {
                     let it = Ty::int(bits);
-                    let v = self.load_reg(it.ll(), id);
+                    let v = self.load_reg(it, id);
                     return Ok(self.op4("icmp ne", it.ll(), &v, ",", "0"));
                 }
                 if bits == 1 && t != Ty::I1 {
-                    let v = self.load_reg("i1", id);
+                    let v = self.load_reg(Ty::I1, id);
                     return Ok(self.fit(&v, Ty::I1, t, false));
                 }
                 if t.bits() <= bits {
-                    Ok(self.load_reg(t.ll(), id))
+                    Ok(self.load_reg(t, id))
                 } else {
                     let it = Ty::int(bits);
-                    let v = self.load_reg(it.ll(), id);
+                    let v = self.load_reg(it, id);
                     Ok(self.fit(&v, it, t, signed))
                 }
             }
@@ -787,20 +806,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 if bits == 1 {
                     if t == Ty::I1 {
-                        self.store_reg("i1", v, id);
+                        self.store_reg(Ty::I1, v, id);
                     } else {
                         let it = Ty::int(t.bits());
                         let x = self.fit(v, t, it, false);
                         let b = self.op4("icmp ne", it.ll(), &x, ",", "0");
-                        self.store_reg("i1", &b, id);
+                        self.store_reg(Ty::I1, &b, id);
                     }
                     return Ok(());
                 }
                 if t.bits() == bits {
-                    self.store_reg(t.ll(), v, id);
+                    self.store_reg(t, v, id);
                 } else {
                     let x = self.fit(v, t, Ty::int(bits), signed);
-                    self.store_reg(Ty::int(bits).ll(), &x, id);
+                    self.store_reg(Ty::int(bits), &x, id);
                 }
                 Ok(())
             }
@@ -970,7 +989,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         label_name(&format!("{}$s{k}", l.name))
                     };
                     *k += 1;
-                    self.scopes.last_mut().unwrap().labels.push((l.name, name));
+                    self.scopes
+                        .last_mut()
+                        .unwrap()
+                        .labels
+                        .entry(l.name)
+                        .or_insert_with(|| V::from(name));
                 }
                 Statement::CallPrototype(p) => {
                     if let Some(l) = last_label {
@@ -1050,16 +1074,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// The LLVM block name of label `l` as seen from the current block (innermost first).
-    fn label_of(&self, l: &str) -> String {
+    fn label_of(&self, l: &str) -> V {
         for sc in self.scopes.iter().rev() {
-            if let Some((_, n)) = sc.labels.iter().find(|(k, _)| *k == l) {
+            if let Some(n) = sc.labels.get(l) {
                 return n.clone();
             }
         }
-        label_name(l)
+        V::from(label_name(l))
     }
 
-    fn branch_target(&self, i: &Instruction<'a>) -> R<String> {
+    fn branch_target(&self, i: &Instruction<'a>) -> R<V> {
         match i.operands.first() {
             Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(self.label_of(l)),
             _ => fail(&self.form(), "branch without a label"),
@@ -3772,12 +3796,10 @@ pub(crate) fn emit_function<'m, 'a>(
     out: &mut String,
 ) -> R<Vec<String>> {
     let start = out.len();
-    // Pre-size: about 250 bytes of IR per PTX instruction on the corpus.
-    let ninst = f.body.as_ref().map_or(0, |b| b.instruction_count());
-    out.reserve(4096 + ninst * 256);
     let pa = ptr_ty(cx.alloca_as);
     let mut fx = Fx {
         cx,
+        reg_text: RegText::new(&pa),
         body: std::mem::take(out),
         allocas: String::with_capacity(1024),
         tmp: 0,

@@ -170,10 +170,9 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
     let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
     // The lowered kernels' definitions, in order, written in place by the emitter (the
     // module's head is inserted in front at the end): about 250 bytes of IR per instruction.
-    let kernel_insts: usize = entries
+    let kernel_insts: usize = forms
         .iter()
-        .filter_map(|f| f.body.as_ref())
-        .map(|b| b.instruction_count())
+        .flat_map(|k| k.forms.iter().map(|f| f.count))
         .sum();
     let mut kernel_text = String::with_capacity(kernel_insts * 256 + 65536);
     let mut annotations: Vec<String> = Vec::new();
