@@ -256,13 +256,41 @@ enum Local {
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
-    ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
+    /// `%name<N>` declarations, in order.
+    ranges: Vec<RegRange<'a>>,
     /// The labels defined in this `{ }` block and their LLVM block names: a label is local to
     /// its block (PTX ISA 9.x §11.2.4 "scope"), so inlined asm blocks may reuse one
     /// (CUTLASS's `LAB_WAIT:` in every mbarrier wait).
     /// The first definition of each name counts (a redefinition in the same block is not
     /// looked up).
     labels: HashMap<&'a str, V, foldhash::fast::FixedState>,
+}
+
+/// A parameterized register declaration `.reg .t <prefix><<count>>`: registers
+/// `<prefix>0` .. `<prefix><count-1>` are allocas `%r<first>` .. of `bits` bits.
+struct RegRange<'a> {
+    prefix: &'a str,
+    /// [`prefix_key`] of `prefix`, compared before the text.
+    key: u64,
+    count: u32,
+    first: u32,
+    bits: u32,
+}
+
+/// The first 8 bytes of a register-name prefix packed in a `u64`, and its length in the top
+/// byte's place when shorter: two prefixes of at most 7 bytes are equal exactly when their
+/// keys are (longer ones compare their text too).
+#[inline]
+fn prefix_key(p: &str) -> u64 {
+    let b = p.as_bytes();
+    let mut k = 0u64;
+    for (i, &c) in b.iter().take(8).enumerate() {
+        k |= (c as u64) << (8 * i);
+    }
+    if b.len() < 8 {
+        k |= (b.len() as u64) << 56;
+    }
+    k
 }
 
 /// The state space an instruction addresses.
@@ -512,12 +540,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.terminated = false;
     }
 
-    fn new_block_name(&mut self) -> String {
+    fn new_block_name(&mut self) -> V {
         self.nblk += 1;
-        let mut s = String::with_capacity(8);
-        s.push('b');
-        push_u32(&mut s, self.nblk);
-        s
+        V::numbered("b", self.nblk)
+    }
+
+    /// `<name>:` starting a block (after a terminator written by the caller).
+    fn block_label(&mut self, name: &str) {
+        self.body.push_str(name);
+        self.body.push_str(":\n");
     }
 
     fn ensure_open(&mut self) {
@@ -541,22 +572,30 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let lt = Ty::int(bits).ll();
         let count = range.unwrap_or(1);
         let first = self.nreg;
+        // ` = alloca <ty><suffix>\n`, the same for every register of the declaration.
         let suffix = self.alloca_suffix();
-        self.allocas
-            .reserve(count as usize * (16 + lt.len() + suffix.len()));
+        let mut tail = String::with_capacity(12 + lt.len() + suffix.len());
+        tail.push_str(" = alloca ");
+        tail.push_str(lt);
+        tail.push_str(&suffix);
+        tail.push('\n');
+        self.allocas.reserve(count as usize * (16 + tail.len()));
         for i in 0..count {
             let a = &mut self.allocas;
             a.push_str("  %r");
             push_u32(a, first + i);
-            a.push_str(" = alloca ");
-            a.push_str(lt);
-            a.push_str(&suffix);
-            a.push('\n');
+            a.push_str(&tail);
         }
         self.nreg += count;
         let sc = self.scopes.last_mut().unwrap();
         match range {
-            Some(n) => sc.ranges.push((name, n, first, bits)),
+            Some(n) => sc.ranges.push(RegRange {
+                prefix: name,
+                key: prefix_key(name),
+                count: n,
+                first,
+                bits,
+            }),
             None => {
                 sc.names.insert(name, Local::Reg { id: first, bits });
             }
@@ -586,18 +625,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         r
     }
 
+    /// The register or memory a name denotes, innermost scope first (within a scope: a plain
+    /// declaration, then the latest `%name<N>` range covering it).
     fn lookup(&self, name: &str) -> Option<Local> {
         let (prefix, num) = split_digits(name);
+        let key = prefix_key(prefix);
         for sc in self.scopes.iter().rev() {
-            if let Some(l) = sc.names.get(name) {
-                return Some(l.clone());
+            if !sc.names.is_empty() {
+                if let Some(l) = sc.names.get(name) {
+                    return Some(l.clone());
+                }
             }
             if let Some(n) = num {
-                for &(p, count, first, bits) in sc.ranges.iter().rev() {
-                    if p == prefix && n < count {
+                for r in sc.ranges.iter().rev() {
+                    if r.key == key
+                        && r.prefix.len() == prefix.len()
+                        && (prefix.len() < 8 || r.prefix == prefix)
+                        && n < r.count
+                    {
                         return Some(Local::Reg {
-                            id: first + n,
-                            bits,
+                            id: r.first + n,
+                            bits: r.bits,
                         });
                     }
                 }
@@ -728,7 +776,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<V> {
-        let Some(l) = self.lookup(n) else {
+        let l = self.lookup(n);
+        self.rd_local(n, l, t, signed)
+    }
+
+    /// [`Self::rd_reg`] of `n`, already looked up as `l`.
+    fn rd_local(&mut self, n: &str, l: Option<Local>, t: Ty, signed: bool) -> R<V> {
+        let Some(l) = l else {
             // A symbol declared in a scope as memory, used as a value: its address.
             return fail(&self.form(), format!("unknown register {n}"));
         };
@@ -926,15 +980,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
             Some(AddrBase::Reg(n)) => {
-                if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+                let l = self.lookup(n);
+                if let Some(Local::Mem { ptr, aspace }) = l {
                     (ptr, aspace)
                 } else {
-                    let bits = match self.lookup(n) {
+                    let bits = match l {
                         Some(Local::Reg { bits, .. }) => bits,
                         _ => 64,
                     };
                     let it = Ty::int(if bits <= 32 { 32 } else { 64 });
-                    let v = self.rd_reg(n, it, false)?;
+                    let v = self.rd_local(n, l, it, false)?;
                     let aspace = if s == Space::Param {
                         self.cx.alloca_as
                     } else {
@@ -1046,7 +1101,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let target = self.branch_target(i)?;
                     let next = self.new_block_name();
                     self.linev(&[&"br i1 ", &c, &", label %", &target, &", label %", &next]);
-                    let _ = writeln!(self.body, "{next}:");
+                    self.block_label(&next);
                     return Ok(());
                 }
                 if matches!(i.opcode, Opcode::Ret | Opcode::Exit) && self.is_kernel
@@ -1054,19 +1109,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 {
                     let next = self.new_block_name();
                     self.linev(&[&"br i1 ", &c, &", label %ret, label %", &next]);
-                    let _ = writeln!(self.body, "{next}:");
+                    self.block_label(&next);
                     return Ok(());
                 }
                 let then = self.new_block_name();
                 let next = self.new_block_name();
                 self.linev(&[&"br i1 ", &c, &", label %", &then, &", label %", &next]);
-                let _ = writeln!(self.body, "{then}:");
+                self.block_label(&then);
                 self.terminated = false;
                 self.inst(i)?;
                 if !self.terminated {
                     self.linev(&[&"br label %", &next]);
                 }
-                let _ = writeln!(self.body, "{next}:");
+                self.block_label(&next);
                 self.terminated = false;
                 Ok(())
             }
@@ -1092,7 +1147,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
         // Modifiers and types on the stack (no allocation for the usual few).
-        let mods_buf: tinyvec::TinyVec<[&'a str; 16]> = i.modifiers.iter().collect();
+        let mods_buf = modifiers_of(&i.modifiers);
         let mods: &[&'a str] = &mods_buf;
         let ops: &[Operand<'a>] = &i.operands;
         let tys_buf: tinyvec::TinyVec<[Option<Type>; 8]> = mods
@@ -1710,19 +1765,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     // ---------------------------------------------------------------- helpers
 
     /// `llvm.<name>.<suffix of t>`.
-    fn intr_name(name: &str, t: Ty) -> String {
-        let suffix = t.suffix();
-        let mut n = String::with_capacity(6 + name.len() + suffix.len());
-        n.push_str("llvm.");
-        n.push_str(name);
-        n.push('.');
-        n.push_str(suffix);
-        n
+    /// `llvm.<name>.<type suffix>`.
+    fn intr_name(name: &str, t: Ty) -> V {
+        V::concat(&["llvm.", name, ".", t.suffix()])
     }
 
     fn intr1(&mut self, name: &str, t: Ty, a: &str) -> V {
         let n = Self::intr_name(name, t);
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {} @{n}({})", t.ll(), t.ll());
             self.decl(&n, &l);
         }
@@ -1741,7 +1791,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> V {
         let n = Self::intr_name(name, t);
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
             self.decl(&n, &l);
         }
@@ -1754,7 +1804,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> V {
         let n = Self::intr_name(name, t);
         let ll = t.ll();
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
             self.decl(&n, &l);
         }
@@ -3520,6 +3570,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 }
 
+/// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]): split
+/// at the dots directly when the span is one `.a.b.c` run without spaces or comments (the
+/// usual case), else through the AST's iterator.
+fn modifiers_of<'a>(m: &Modifiers<'a>) -> tinyvec::TinyVec<[&'a str; 16]> {
+    let s = m.span();
+    let b = s.as_bytes();
+    let plain = b.first() == Some(&b'.')
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'$' | b':'));
+    if !plain {
+        return m.iter().collect();
+    }
+    let mut out = tinyvec::TinyVec::new();
+    let mut start = 0;
+    for (k, &c) in b.iter().enumerate().skip(1) {
+        if c == b'.' {
+            out.push(&s[start..k]);
+            start = k;
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// `%rd12` → (`%rd`, Some(12)): the name without its decimal suffix and the suffix's value,
+/// `None` when there is no suffix, the name is all digits, the suffix has a leading zero
+/// (`%r01` is not generated by a range) or overflows `u32`.
 fn split_digits(name: &str) -> (&str, Option<u32>) {
     let b = name.as_bytes();
     let mut i = b.len();
@@ -3533,7 +3610,17 @@ fn split_digits(name: &str) -> (&str, Option<u32>) {
     if b[i] == b'0' && i + 1 < b.len() {
         return (name, None);
     }
-    (&name[..i], name[i..].parse().ok())
+    let mut n: u32 = 0;
+    for &c in &b[i..] {
+        match n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add((c - b'0') as u32))
+        {
+            Some(v) => n = v,
+            None => return (&name[..i], None),
+        }
+    }
+    (&name[..i], Some(n))
 }
 
 fn label_name(l: &str) -> String {

@@ -20,7 +20,7 @@ pub(crate) struct V(Repr);
 #[derive(Clone)]
 enum Repr {
     /// `buf[..len]` is the text; it is always a copy of (a concatenation of) whole `&str`s,
-    /// hence valid UTF-8.
+    /// hence valid UTF-8 (`new`, `numbered`, `concat`).
     Inline {
         len: u8,
         buf: [u8; INLINE],
@@ -63,6 +63,24 @@ impl V {
         })
     }
 
+    /// The concatenation of `parts`.
+    pub fn concat(parts: &[&str]) -> V {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
+        if len > INLINE {
+            return V(Repr::Heap(parts.concat().into()));
+        }
+        let mut buf = [0u8; INLINE];
+        let mut at = 0;
+        for p in parts {
+            buf[at..at + p.len()].copy_from_slice(p.as_bytes());
+            at += p.len();
+        }
+        V(Repr::Inline {
+            len: len as u8,
+            buf,
+        })
+    }
+
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {
@@ -70,7 +88,7 @@ impl V {
             Repr::Inline { len, buf } => {
                 let b = &buf[..*len as usize];
                 debug_assert!(std::str::from_utf8(b).is_ok());
-                // SAFETY: `buf[..len]` is only ever written by `new` and `numbered` with the
+                // SAFETY: `buf[..len]` is only ever written by `new`, `numbered` and `concat` with the
                 // bytes of whole `&str` values (`s`, `prefix`, itoa's ASCII digits), so it is
                 // valid UTF-8 (see `Repr::Inline`). This avoids re-validating on every use of
                 // a value, the emitter's most frequent operation.
@@ -167,5 +185,11 @@ mod tests {
         assert_eq!(V::numbered(&p, 123456789).as_str(), format!("{p}123456789"));
         assert_eq!(V::new("é").as_str(), "é");
         assert_eq!(V::new("").as_str(), "");
+        assert_eq!(
+            V::concat(&["llvm.", "umin", ".", "i32"]).as_str(),
+            "llvm.umin.i32"
+        );
+        let parts = ["llvm.", long, ".", "i32"];
+        assert_eq!(V::concat(&parts).as_str(), parts.concat());
     }
 }
