@@ -22,6 +22,31 @@ use super::sreg;
 use super::ty::{imm, imm_v, of_ptx, Kind, Ty};
 pub(crate) use super::val::V;
 
+/// `  %t = <pieces>` (the pieces, each a [`Piece`], concatenated) written to the function body
+/// of `fx` (an [`Fx`]), returning the new temporary `%t`. A macro rather than a method taking
+/// `&[&dyn Piece]` so that every piece is written by static dispatch: literal pieces are
+/// copied inline rather than through a `memcpy` call.
+macro_rules! opv {
+    ($fx:expr, [$($p:expr),* $(,)?]) => {{
+        let r = $fx.t();
+        $fx.body.push_str("  ");
+        $fx.body.push_str(&r);
+        $fx.body.push_str(" = ");
+        $(Piece::put($p, &mut $fx.body);)*
+        $fx.body.push('\n');
+        r
+    }};
+}
+
+/// `  <pieces>` as one line of the function body of `fx` (see [`opv!`]).
+macro_rules! linev {
+    ($fx:expr, [$($p:expr),* $(,)?]) => {{
+        $fx.body.push_str("  ");
+        $(Piece::put($p, &mut $fx.body);)*
+        $fx.body.push('\n');
+    }};
+}
+
 // Warp-level instructions (a child module: it extends `Fx`).
 #[path = "mma.rs"]
 mod mma;
@@ -236,7 +261,7 @@ macro_rules! int_piece {
         }
     )*};
 }
-int_piece!(u8, u16, u32, u64, usize, i32, i64);
+int_piece!(u8, u16, u32, u64, u128, usize, i32, i64, i128);
 
 /// Append the decimal digits of `n`.
 #[inline]
@@ -494,41 +519,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
     }
 
-    /// `  %t = <rhs>`, returning `%t` (formatted; [`Self::opv`] is the faster form).
-    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> V {
-        let r = self.t();
-        self.body.push_str("  ");
-        self.body.push_str(&r);
-        self.body.push_str(" = ");
-        let _ = self.body.write_fmt(rhs);
-        self.body.push('\n');
-        r
-    }
-
-    /// `  %t = <parts>` (the parts concatenated), returning `%t`.
-    fn opv(&mut self, parts: &[&dyn Piece]) -> V {
-        let r = self.t();
-        let b = &mut self.body;
-        b.push_str("  ");
-        b.push_str(&r);
-        b.push_str(" = ");
-        for p in parts {
-            p.put(b);
-        }
-        b.push('\n');
-        r
-    }
-
-    /// `  <parts>` as one line.
-    fn linev(&mut self, parts: &[&dyn Piece]) {
-        let b = &mut self.body;
-        b.push_str("  ");
-        for p in parts {
-            p.put(b);
-        }
-        b.push('\n');
-    }
-
     fn start_block(&mut self, name: &str) {
         if !self.terminated {
             self.body.push_str("  br label %");
@@ -740,19 +730,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // The address of a variable or function in its own state space.
                 let (p, aspace) = self.sym_ptr(n)?;
                 let it = Ty::int(t.bits());
-                let v = self.opv(&[
-                    &"ptrtoint ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &p,
-                    &" to ",
-                    &(it.ll()),
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"ptrtoint ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &p,
+                        &" to ",
+                        &(it.ll()),
+                    ]
+                );
                 Ok(self.fit(&v, it, t, false))
             }
             Operand::Not(n) => {
                 let v = self.rd_reg(n, Ty::I1, false)?;
-                Ok(self.opv(&[&"xor i1 ", &v, &", true"]))
+                Ok(opv!(self, [&"xor i1 ", &v, &", true"]))
             }
             Operand::Vector(elems) => {
                 // `{a, b}` as one value: elements packed from the low bits up.
@@ -762,9 +755,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let mut acc = V::new("0");
                 for (i, e) in elems.iter().enumerate() {
                     let v = self.rd(e, et, false)?;
-                    let z = self.opv(&[&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
-                    let s = self.opv(&[&"shl ", &(wt.ll()), &" ", &z, &", ", &(i as u32 * eb)]);
-                    acc = self.opv(&[&"or ", &(wt.ll()), &" ", &acc, &", ", &s]);
+                    let z = opv!(self, [&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
+                    let s = opv!(
+                        self,
+                        [&"shl ", &(wt.ll()), &" ", &z, &", ", &(i as u32 * eb)]
+                    );
+                    acc = opv!(self, [&"or ", &(wt.ll()), &" ", &acc, &", ", &s]);
                 }
                 Ok(self.fit(&acc, wt, t, false))
             }
@@ -807,14 +803,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Local::Mem { ptr, aspace } => {
                 let it = Ty::int(t.bits());
-                let v = self.opv(&[
-                    &"ptrtoint ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                    &" to ",
-                    &(it.ll()),
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"ptrtoint ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &ptr,
+                        &" to ",
+                        &(it.ll()),
+                    ]
+                );
                 Ok(self.fit(&v, it, t, false))
             }
         }
@@ -886,15 +885,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     if matches!(e, Operand::Sink) {
                         continue;
                     }
-                    let s = self.opv(&[&"lshr ", &(wt.ll()), &" ", &w, &", ", &(i as u32 * eb)]);
-                    let x = self.opv(&[
-                        &"trunc ",
-                        &(wt.ll()),
-                        &" ",
-                        &s,
-                        &" to ",
-                        &(Ty::int(eb).ll()),
-                    ]);
+                    let s = opv!(
+                        self,
+                        [&"lshr ", &(wt.ll()), &" ", &w, &", ", &(i as u32 * eb)]
+                    );
+                    let x = opv!(
+                        self,
+                        [
+                            &"trunc ",
+                            &(wt.ll()),
+                            &" ",
+                            &s,
+                            &" to ",
+                            &(Ty::int(eb).ll()),
+                        ]
+                    );
                     self.wr(e, &x, Ty::int(eb), false)?;
                 }
                 Ok(())
@@ -941,14 +946,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if a == want {
             return Ok(p);
         }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        Ok(opv!(
+            self,
+            [
+                &"addrspacecast ",
+                &(ptr_ty(a)),
+                &" ",
+                &p,
+                &" to ",
+                &(ptr_ty(want)),
+            ]
+        ))
     }
 
     /// Address operand → (pointer value, address space).
@@ -966,14 +974,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if s == Space::Param || a == want {
                     (p, a)
                 } else if s == Space::Generic {
-                    let c = self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(want)),
-                    ]);
+                    let c = opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(want)),
+                        ]
+                    );
                     (c, want)
                 } else {
                     (p, a)
@@ -995,33 +1006,39 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     } else {
                         want
                     };
-                    let p = self.opv(&[
-                        &"inttoptr ",
-                        &(it.ll()),
-                        &" ",
-                        &v,
-                        &" to ",
-                        &(ptr_ty(aspace)),
-                    ]);
+                    let p = opv!(
+                        self,
+                        [
+                            &"inttoptr ",
+                            &(it.ll()),
+                            &" ",
+                            &v,
+                            &" to ",
+                            &(ptr_ty(aspace)),
+                        ]
+                    );
                     (p, aspace)
                 }
             }
             None => {
-                let p = self.opv(&[&"inttoptr i64 ", &offset, &" to ", &(ptr_ty(want))]);
+                let p = opv!(self, [&"inttoptr i64 ", &offset, &" to ", &(ptr_ty(want))]);
                 return Ok((p, want));
             }
         };
         if *offset == 0 {
             return Ok((p, aspace));
         }
-        let g = self.opv(&[
-            &"getelementptr inbounds i8, ",
-            &(ptr_ty(aspace)),
-            &" ",
-            &p,
-            &", i64 ",
-            &offset,
-        ]);
+        let g = opv!(
+            self,
+            [
+                &"getelementptr inbounds i8, ",
+                &(ptr_ty(aspace)),
+                &" ",
+                &p,
+                &", i64 ",
+                &offset,
+            ]
+        );
         Ok((g, aspace))
     }
 
@@ -1093,14 +1110,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(g) => {
                 let c = self.rd_reg(g.reg, Ty::I1, false)?;
                 let c = if g.negated {
-                    self.opv(&[&"xor i1 ", &c, &", true"])
+                    opv!(self, [&"xor i1 ", &c, &", true"])
                 } else {
                     c
                 };
                 if i.opcode == Opcode::Bra {
                     let target = self.branch_target(i)?;
                     let next = self.new_block_name();
-                    self.linev(&[&"br i1 ", &c, &", label %", &target, &", label %", &next]);
+                    linev!(
+                        self,
+                        [&"br i1 ", &c, &", label %", &target, &", label %", &next]
+                    );
                     self.block_label(&next);
                     return Ok(());
                 }
@@ -1108,18 +1128,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     || i.opcode == Opcode::Ret
                 {
                     let next = self.new_block_name();
-                    self.linev(&[&"br i1 ", &c, &", label %ret, label %", &next]);
+                    linev!(self, [&"br i1 ", &c, &", label %ret, label %", &next]);
                     self.block_label(&next);
                     return Ok(());
                 }
                 let then = self.new_block_name();
                 let next = self.new_block_name();
-                self.linev(&[&"br i1 ", &c, &", label %", &then, &", label %", &next]);
+                linev!(
+                    self,
+                    [&"br i1 ", &c, &", label %", &then, &", label %", &next]
+                );
                 self.block_label(&then);
                 self.terminated = false;
                 self.inst(i)?;
                 if !self.terminated {
-                    self.linev(&[&"br label %", &next]);
+                    linev!(self, [&"br label %", &next]);
                 }
                 self.block_label(&next);
                 self.terminated = false;
@@ -1181,19 +1204,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match i.opcode {
             O::Bra => {
                 let t = self.branch_target(i)?;
-                self.linev(&[&"br label %", &t]);
+                linev!(self, [&"br label %", &t]);
                 self.terminated = true;
             }
             O::Ret => {
-                self.linev(&[&"br label %ret"]);
+                linev!(self, [&"br label %ret"]);
                 self.terminated = true;
             }
             O::Exit => {
                 if self.is_kernel {
-                    self.linev(&[&"br label %ret"]);
+                    linev!(self, [&"br label %ret"]);
                 } else {
                     self.call_void("__wp_exit", &[]);
-                    self.linev(&[&"unreachable"]);
+                    linev!(self, [&"unreachable"]);
                 }
                 self.terminated = true;
             }
@@ -1228,23 +1251,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let ext = |fx: &mut Self, v: &str| -> V {
-                    let sh = fx.opv(&[&"shl i32 ", &v, &", 8"]);
+                    let sh = opv!(fx, [&"shl i32 ", &v, &", 8"]);
                     let sr = if s { "ashr" } else { "lshr" };
-                    let x = fx.opv(&[&sr, &" i32 ", &sh, &", 8"]);
+                    let x = opv!(fx, [&sr, &" i32 ", &sh, &", 8"]);
                     let e = if s { "sext" } else { "zext" };
-                    fx.opv(&[&e, &" i32 ", &x, &" to i64"])
+                    opv!(fx, [&e, &" i32 ", &x, &" to i64"])
                 };
                 let (a, b) = (ext(self, &a), ext(self, &b));
-                let p = self.opv(&[&"mul i64 ", &a, &", ", &b]);
+                let p = opv!(self, [&"mul i64 ", &a, &", ", &b]);
                 let r = if has(".hi") {
-                    let h = self.opv(&[&"lshr i64 ", &p, &", 16"]);
-                    self.opv(&[&"trunc i64 ", &h, &" to i32"])
+                    let h = opv!(self, [&"lshr i64 ", &p, &", 16"]);
+                    opv!(self, [&"trunc i64 ", &h, &" to i32"])
                 } else {
-                    self.opv(&[&"trunc i64 ", &p, &" to i32"])
+                    opv!(self, [&"trunc i64 ", &p, &" to i32"])
                 };
                 let r = if i.opcode == O::Mad24 {
                     let c = self.rd(&ops[3], Ty::I32, false)?;
-                    self.opv(&[&"add i32 ", &r, &", ", &c])
+                    opv!(self, [&"add i32 ", &r, &", ", &c])
                 } else {
                     r
                 };
@@ -1263,8 +1286,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let hi = self.intr2(mx, t, &a, &b);
                 let lo = self.intr2(mn, t, &a, &b);
-                let d = self.opv(&[&"sub ", &(t.ll()), &" ", &hi, &", ", &lo]);
-                let r = self.opv(&[&"add ", &(t.ll()), &" ", &d, &", ", &c]);
+                let d = opv!(self, [&"sub ", &(t.ll()), &" ", &hi, &", ", &lo]);
+                let r = opv!(self, [&"add ", &(t.ll()), &" ", &d, &", ", &c]);
                 self.wr(&ops[0], &r, t, s)?;
             }
             O::Abs | O::Neg => {
@@ -1275,26 +1298,29 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let r = if i.opcode == O::Abs {
                         self.intr1("fabs", t, &a)
                     } else {
-                        self.opv(&[&"fneg ", &(t.ll()), &" ", &a])
+                        opv!(self, [&"fneg ", &(t.ll()), &" ", &a])
                     };
                     self.ftz_out(&mods, t, &r)
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                     self.decl(&n, &l);
-                    self.opv(&[
-                        &"call ",
-                        &(t.ll()),
-                        &" @",
-                        &n,
-                        &"(",
-                        &(t.ll()),
-                        &" ",
-                        &a,
-                        &", i1 false)",
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"call ",
+                            &(t.ll()),
+                            &" @",
+                            &n,
+                            &"(",
+                            &(t.ll()),
+                            &" ",
+                            &a,
+                            &", i1 false)",
+                        ]
+                    )
                 } else {
-                    self.opv(&[&"sub ", &(t.ll()), &" 0, ", &a])
+                    opv!(self, [&"sub ", &(t.ll()), &" 0, ", &a])
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1307,20 +1333,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     O::Or => "or",
                     _ => "xor",
                 };
-                let r = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &b]);
+                let r = opv!(self, [&opn, &" ", &(t.ll()), &" ", &a, &", ", &b]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Not => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let r = self.opv(&[&"xor ", &(t.ll()), &" ", &a, &", -1"]);
+                let r = opv!(self, [&"xor ", &(t.ll()), &" ", &a, &", -1"]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Cnot => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let c = self.opv(&[&"icmp eq ", &(t.ll()), &" ", &a, &", 0"]);
-                let r = self.opv(&[&"zext i1 ", &c, &" to ", &(t.ll())]);
+                let c = opv!(self, [&"icmp eq ", &(t.ll()), &" ", &a, &", 0"]);
+                let r = opv!(self, [&"zext i1 ", &c, &" to ", &(t.ll())]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Lop3 => {
@@ -1340,8 +1366,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // lop3.or/.and (PTX 8.2): p = (d != 0) BOP q.
                     (Some(bo), Operand::Pair(d, p)) => {
                         let q = self.rd(&ops[5], Ty::I1, false)?;
-                        let nz = self.opv(&[&"icmp ne i32 ", &r, &", 0"]);
-                        let pv = self.opv(&[&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
+                        let nz = opv!(self, [&"icmp ne i32 ", &r, &", 0"]);
+                        let pv = opv!(self, [&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
                         self.wr(&Operand::Reg(d), &r, Ty::I32, false)?;
                         if *p != "_" {
                             self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
@@ -1359,23 +1385,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = if i.opcode == O::Shr && k == Kind::Signed {
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
-                    self.opv(&[&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
+                    opv!(self, [&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
                 } else {
-                    let big = self.opv(&[&"icmp uge i32 ", &b, &", ", &w]);
+                    let big = opv!(self, [&"icmp uge i32 ", &b, &", ", &w]);
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
                     let opn = if i.opcode == O::Shl { "shl" } else { "lshr" };
-                    let s = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &m]);
-                    self.opv(&[
-                        &"select i1 ",
-                        &big,
-                        &", ",
-                        &(t.ll()),
-                        &" 0, ",
-                        &(t.ll()),
-                        &" ",
-                        &s,
-                    ])
+                    let s = opv!(self, [&opn, &" ", &(t.ll()), &" ", &a, &", ", &m]);
+                    opv!(
+                        self,
+                        [
+                            &"select i1 ",
+                            &big,
+                            &", ",
+                            &(t.ll()),
+                            &" 0, ",
+                            &(t.ll()),
+                            &" ",
+                            &s,
+                        ]
+                    )
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1387,9 +1416,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = if left { "fshl" } else { "fshr" };
                 let r = self.intr3(f, Ty::I32, &b, &a, &c);
                 let r = if has(".clamp") {
-                    let big = self.opv(&[&"icmp uge i32 ", &c, &", 32"]);
+                    let big = opv!(self, [&"icmp uge i32 ", &c, &", 32"]);
                     let sat = if left { &a } else { &b };
-                    self.opv(&[&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
+                    opv!(self, [&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
                 } else {
                     r
                 };
@@ -1405,17 +1434,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                         self.decl(&n, &l);
                         (
-                            self.opv(&[
-                                &"call ",
-                                &(t.ll()),
-                                &" @",
-                                &n,
-                                &"(",
-                                &(t.ll()),
-                                &" ",
-                                &a,
-                                &", i1 false)",
-                            ]),
+                            opv!(
+                                self,
+                                [
+                                    &"call ",
+                                    &(t.ll()),
+                                    &" @",
+                                    &n,
+                                    &"(",
+                                    &(t.ll()),
+                                    &" ",
+                                    &a,
+                                    &", i1 false)",
+                                ]
+                            ),
                             Ty::I32,
                         )
                     }
@@ -1431,9 +1463,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = format!("__wp_bfind_{s}{}", t.bits());
                 let r = self.call(&f, Ty::I32, &[(t, &a)]);
                 let r = if has(".shiftamt") {
-                    let nf = self.opv(&[&"icmp eq i32 ", &r, &", -1"]);
-                    let sa = self.opv(&[&"sub i32 ", &(t.bits() - 1), &", ", &r]);
-                    self.opv(&[&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
+                    let nf = opv!(self, [&"icmp eq i32 ", &r, &", -1"]);
+                    let sa = opv!(self, [&"sub i32 ", &(t.bits() - 1), &", ", &r]);
+                    opv!(self, [&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
                 } else {
                     r
                 };
@@ -1467,18 +1499,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let lim = |fx: &mut Self, v: &str| -> V {
                     if has(".wrap") {
-                        fx.op(format_args!("and i32 {v}, 31"))
+                        opv!(fx, [&"and i32 ", &v, &", 31"])
                     } else {
                         fx.intr2("umin", Ty::I32, v, "32")
                     }
                 };
                 let (a, b) = (lim(self, &a), lim(self, &b));
-                let a = self.op(format_args!("zext i32 {a} to i64"));
-                let b = self.op(format_args!("zext i32 {b} to i64"));
-                let one = self.op(format_args!("shl i64 1, {b}"));
-                let m = self.op(format_args!("sub i64 {one}, 1"));
-                let m = self.op(format_args!("shl i64 {m}, {a}"));
-                let r = self.op(format_args!("trunc i64 {m} to i32"));
+                let a = opv!(self, [&"zext i32 ", &a, &" to i64"]);
+                let b = opv!(self, [&"zext i32 ", &b, &" to i64"]);
+                let one = opv!(self, [&"shl i64 1, ", &b]);
+                let m = opv!(self, [&"sub i64 ", &one, &", 1"]);
+                let m = opv!(self, [&"shl i64 ", &m, &", ", &a]);
+                let r = opv!(self, [&"trunc i64 ", &m, &" to i32"]);
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Szext => {
@@ -1489,17 +1521,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let b = if has(".wrap") {
-                    self.op(format_args!("and i32 {b}, 31"))
+                    opv!(self, [&"and i32 ", &b, &", 31"])
                 } else {
                     self.intr2("umin", Ty::I32, &b, "32")
                 };
-                let zero = self.op(format_args!("icmp eq i32 {b}, 0"));
-                let sh = self.op(format_args!("sub i32 32, {b}"));
+                let zero = opv!(self, [&"icmp eq i32 ", &b, &", 0"]);
+                let sh = opv!(self, [&"sub i32 32, ", &b]);
                 let sh = self.intr2("umin", Ty::I32, &sh, "31");
-                let l = self.op(format_args!("shl i32 {a}, {sh}"));
+                let l = opv!(self, [&"shl i32 ", &a, &", ", &sh]);
                 let sr = if k == Kind::Signed { "ashr" } else { "lshr" };
-                let v = self.op(format_args!("{sr} i32 {l}, {sh}"));
-                let r = self.op(format_args!("select i1 {zero}, i32 0, i32 {v}"));
+                let v = opv!(self, [&sr, &" i32 ", &l, &", ", &sh]);
+                let r = opv!(self, [&"select i1 ", &zero, &", i32 0, i32 ", &v]);
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Vabsdiff4
@@ -1524,8 +1556,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let c = self.rd(&ops[3], Ty::I32, false)?;
-                let av = self.op(format_args!("bitcast i32 {a} to <4 x i8>"));
-                let bv = self.op(format_args!("bitcast i32 {b} to <4 x i8>"));
+                let av = opv!(self, [&"bitcast i32 ", &a, &" to <4 x i8>"]);
+                let bv = opv!(self, [&"bitcast i32 ", &b, &" to <4 x i8>"]);
                 let (mx, mn) = if ka == Kind::Signed {
                     ("smax", "smin")
                 } else {
@@ -1534,27 +1566,41 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let v4 = |fx: &mut Self, f: &str| -> V {
                     let n = format!("llvm.{f}.v4i8");
                     fx.decl(&n, &format!("declare <4 x i8> @{n}(<4 x i8>, <4 x i8>)"));
-                    fx.op(format_args!(
-                        "call <4 x i8> @{n}(<4 x i8> {av}, <4 x i8> {bv})"
-                    ))
+                    opv!(
+                        fx,
+                        [
+                            &"call <4 x i8> @",
+                            &n,
+                            &"(<4 x i8> ",
+                            &av,
+                            &", <4 x i8> ",
+                            &bv,
+                            &")"
+                        ]
+                    )
                 };
                 let hi = v4(self, mx);
                 let lo = v4(self, mn);
-                let d = self.op(format_args!("sub <4 x i8> {hi}, {lo}"));
+                let d = opv!(self, [&"sub <4 x i8> ", &hi, &", ", &lo]);
                 let r = if has(".add") {
-                    let w = self.op(format_args!("zext <4 x i8> {d} to <4 x i32>"));
-                    let sum = self.op(format_args!(
-                        "call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> {w})"
-                    ));
+                    let w = opv!(self, [&"zext <4 x i8> ", &d, &" to <4 x i32>"]);
+                    let sum = opv!(
+                        self,
+                        [
+                            &"call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> ",
+                            &w,
+                            &")"
+                        ]
+                    );
                     self.decl(
                         "llvm.vector.reduce.add.v4i32",
                         "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)",
                     );
-                    self.op(format_args!("add i32 {sum}, {c}"))
+                    opv!(self, [&"add i32 ", &sum, &", ", &c])
                 } else if mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
                     return fail(&form_of(i), "vabsdiff4 with .min/.max");
                 } else {
-                    self.op(format_args!("bitcast <4 x i8> {d} to i32"))
+                    opv!(self, [&"bitcast <4 x i8> ", &d, &" to i32"])
                 };
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
@@ -1579,18 +1625,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], t, false)?;
                 let b = self.rd(&ops[2], t, false)?;
                 let c = self.rd(&ops[3], Ty::I1, false)?;
-                let r = self.opv(&[
-                    &"select i1 ",
-                    &c,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &a,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &b,
-                ]);
+                let r = opv!(
+                    self,
+                    [
+                        &"select i1 ",
+                        &c,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &a,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &b,
+                    ]
+                );
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Slct => {
@@ -1601,22 +1650,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let c = self.rd(&ops[3], ct, false)?;
                 let cond = if ck == Kind::Float {
                     let c = self.ftz_in(&mods, ct, &c);
-                    self.opv(&[&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
+                    opv!(self, [&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
                 } else {
-                    self.opv(&[&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
+                    opv!(self, [&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
                 };
-                let r = self.opv(&[
-                    &"select i1 ",
-                    &cond,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &a,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &b,
-                ]);
+                let r = opv!(
+                    self,
+                    [
+                        &"select i1 ",
+                        &cond,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &a,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &b,
+                    ]
+                );
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
@@ -1636,13 +1688,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let ab = self.intr1("fabs", t, &a);
                 let ll = t.ll();
                 let r = if has(".finite") {
-                    self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
+                    opv!(
+                        self,
+                        [&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                    )
                 } else if has(".infinite") {
-                    self.opv(&[&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
+                    opv!(
+                        self,
+                        [&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                    )
                 } else if has(".number") {
-                    self.opv(&[&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
+                    opv!(self, [&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
                 } else if has(".notanumber") {
-                    self.opv(&[&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
+                    opv!(self, [&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
                 } else {
                     let min = if t == Ty::F32 {
                         "0x3810000000000000"
@@ -1651,15 +1709,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     };
                     if has(".normal") {
                         // Zero counts as normal (the H200 agrees: testp.normal 0.0 is true).
-                        let x = self.op(format_args!("fcmp oge {ll} {ab}, {min}"));
-                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"));
-                        let x = self.op(format_args!("and i1 {x}, {y}"));
-                        let z = self.op(format_args!("fcmp oeq {ll} {ab}, 0.0"));
-                        self.op(format_args!("or i1 {x}, {z}"))
+                        let x = opv!(self, [&"fcmp oge ", &ll, &" ", &ab, &", ", &min]);
+                        let y = opv!(
+                            self,
+                            [&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                        );
+                        let x = opv!(self, [&"and i1 ", &x, &", ", &y]);
+                        let z = opv!(self, [&"fcmp oeq ", &ll, &" ", &ab, &", 0.0"]);
+                        opv!(self, [&"or i1 ", &x, &", ", &z])
                     } else {
-                        let x = self.opv(&[&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
-                        let y = self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
-                        self.opv(&[&"and i1 ", &x, &", ", &y])
+                        let x = opv!(self, [&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
+                        let y = opv!(self, [&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
+                        opv!(self, [&"and i1 ", &x, &", ", &y])
                     }
                 };
                 self.wr(&ops[0], &r, Ty::I1, false)?;
@@ -1679,7 +1740,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if self.cx.nv {
                     // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
                     let f = self.form();
-                    self.linev(&[&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]);
+                    linev!(
+                        self,
+                        [&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]
+                    );
                     return Ok(());
                 }
                 let ss = syncscope(self.cx.nv, &mods);
@@ -1697,7 +1761,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     "seq_cst"
                 };
-                self.linev(&[&"fence", &ss, &" ", &ord]);
+                linev!(self, [&"fence", &ss, &" ", &ord]);
             }
             O::Bar if has(".warp") => self.warp_inst(i)?,
             O::Mma => self.mma_inst(i)?,
@@ -1752,7 +1816,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let _ = write!(s, " i32 {k}, label %{}", self.label_of(t));
                 }
                 s.push_str(" ]");
-                self.linev(&[&s]);
+                linev!(self, [&s]);
                 let _ = writeln!(self.body, "{dflt}:\n  unreachable");
                 self.terminated = true;
             }
@@ -1776,17 +1840,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let l = format!("declare {} @{n}({})", t.ll(), t.ll());
             self.decl(&n, &l);
         }
-        self.opv(&[
-            &"call ",
-            &(t.ll()),
-            &" @",
-            &n,
-            &"(",
-            &(t.ll()),
-            &" ",
-            &a,
-            &")",
-        ])
+        opv!(
+            self,
+            [
+                &"call ",
+                &(t.ll()),
+                &" @",
+                &n,
+                &"(",
+                &(t.ll()),
+                &" ",
+                &a,
+                &")",
+            ]
+        )
     }
 
     fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> V {
@@ -1796,9 +1863,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             self.decl(&n, &l);
         }
         let ll = t.ll();
-        self.opv(&[
-            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",
-        ])
+        opv!(
+            self,
+            [&"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",]
+        )
     }
 
     fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> V {
@@ -1808,10 +1876,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
             self.decl(&n, &l);
         }
-        self.opv(&[
-            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll, &" ",
-            &c, &")",
-        ])
+        opv!(
+            self,
+            [
+                &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll,
+                &" ", &c, &")",
+            ]
+        )
     }
 
     fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> V {
@@ -1821,9 +1892,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if lut == 0xff {
             return "-1".into();
         }
-        let na = self.opv(&[&"xor i32 ", &a, &", -1"]);
-        let nb = self.opv(&[&"xor i32 ", &b, &", -1"]);
-        let nc = self.opv(&[&"xor i32 ", &c, &", -1"]);
+        let na = opv!(self, [&"xor i32 ", &a, &", -1"]);
+        let nb = opv!(self, [&"xor i32 ", &b, &", -1"]);
+        let nc = opv!(self, [&"xor i32 ", &c, &", -1"]);
         let mut acc: Option<V> = None;
         for k in 0..8u32 {
             if lut & (1 << k) == 0 {
@@ -1833,11 +1904,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let y = if k & 2 != 0 { b } else { &nb };
             let z = if k & 1 != 0 { c } else { &nc };
             let (x, y, z) = (V::new(x), V::new(y), V::new(z));
-            let t = self.opv(&[&"and i32 ", &x, &", ", &y]);
-            let t = self.opv(&[&"and i32 ", &t, &", ", &z]);
+            let t = opv!(self, [&"and i32 ", &x, &", ", &y]);
+            let t = opv!(self, [&"and i32 ", &t, &", ", &z]);
             acc = Some(match acc {
                 None => t,
-                Some(p) => self.opv(&[&"or i32 ", &p, &", ", &t]),
+                Some(p) => opv!(self, [&"or i32 ", &p, &", ", &t]),
             });
         }
         acc.unwrap_or_else(|| V::new("0"))
@@ -1904,7 +1975,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let r = match op {
             Opcode::Add | Opcode::Sub => {
                 let b = if op == Opcode::Sub {
-                    self.opv(&[&"fneg ", &ll, &" ", &b])
+                    opv!(self, [&"fneg ", &ll, &" ", &b])
                 } else {
                     b
                 };
@@ -1912,7 +1983,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_add_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.opv(&[&"fadd ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fadd ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mul => {
@@ -1920,7 +1991,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_mul_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.opv(&[&"fmul ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fmul ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mad | Opcode::Fma => {
@@ -1942,9 +2013,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // 2^126 < |b| < 2^128, PTX ISA 9.x §9.7.3.8).
                     self.call("__wp_div_approx_f32", t, &[(t, &a), (t, &b)])
                 } else if mods.contains(&".approx") {
-                    self.opv(&[&"fdiv afn ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fdiv afn ", &ll, &" ", &a, &", ", &b])
                 } else {
-                    self.opv(&[&"fdiv ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fdiv ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Min | Opcode::Max => {
@@ -1964,25 +2035,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let r = if mods.contains(&".relu") {
             // -0.0 becomes +0.0 as well (the H200 agrees).
-            let z = self.opv(&[&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
-            self.opv(&[
-                &"select ",
-                &({
-                    if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
-                        "<2 x i1>"
-                    } else {
-                        "i1"
-                    }
-                }),
-                &" ",
-                &z,
-                &", ",
-                &ll,
-                &" zeroinitializer, ",
-                &ll,
-                &" ",
-                &r,
-            ])
+            let z = opv!(self, [&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
+            opv!(
+                self,
+                [
+                    &"select ",
+                    &({
+                        if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
+                            "<2 x i1>"
+                        } else {
+                            "i1"
+                        }
+                    }),
+                    &" ",
+                    &z,
+                    &", ",
+                    &ll,
+                    &" zeroinitializer, ",
+                    &ll,
+                    &" ",
+                    &r,
+                ]
+            )
         } else {
             r
         };
@@ -2015,9 +2089,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // the hardware instruction, whose low 32 result bits are zero).
                     self.call("__wp_rcp_approx_ftz_f64", t, &[(t, &a)])
                 } else if mods.contains(&".approx") {
-                    self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &a])
+                    opv!(self, [&"fdiv afn ", &ll, &" ", &one, &", ", &a])
                 } else {
-                    self.opv(&[&"fdiv ", &ll, &" ", &one, &", ", &a])
+                    opv!(self, [&"fdiv ", &ll, &" ", &one, &", ", &a])
                 }
             }
             Opcode::Sqrt => {
@@ -2029,7 +2103,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else if mods.contains(&".approx") {
                     let n = format!("llvm.sqrt.{}", t.suffix());
                     self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                    self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"])
+                    opv!(
+                        self,
+                        [&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]
+                    )
                 } else {
                     self.intr1("sqrt", t, &a)
                 }
@@ -2053,8 +2130,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Rsqrt => {
                 let n = format!("llvm.sqrt.{}", t.suffix());
                 self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                let s = self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]);
-                self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &s])
+                let s = opv!(
+                    self,
+                    [&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]
+                );
+                opv!(self, [&"fdiv afn ", &ll, &" ", &one, &", ", &s])
             }
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Tanh => {
                 if !matches!(t, Ty::F32) {
@@ -2093,26 +2173,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (self.intr2(f, t, &a, &b), t)
                 } else {
                     let o = if op == Opcode::Add { "add" } else { "sub" };
-                    (self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &b]), t)
+                    (opv!(self, [&o, &" ", &ll, &" ", &a, &", ", &b]), t)
                 }
             }
             Opcode::Mul | Opcode::Mad => {
                 let (p, pt) = if wide || hi {
                     let dt = Ty::int(w * 2);
-                    let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
-                    let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
-                    let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
+                    let a2 = opv!(self, [&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+                    let b2 = opv!(self, [&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+                    let p = opv!(self, [&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
                     if hi {
-                        let h = self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w]);
+                        let h = opv!(self, [&"lshr ", &(dt.ll()), &" ", &p, &", ", &w]);
                         (
-                            self.opv(&[&"trunc ", &(dt.ll()), &" ", &h, &" to ", &ll]),
+                            opv!(self, [&"trunc ", &(dt.ll()), &" ", &h, &" to ", &ll]),
                             t,
                         )
                     } else {
                         (p, dt)
                     }
                 } else {
-                    (self.opv(&[&"mul ", &ll, &" ", &a, &", ", &b]), t)
+                    (opv!(self, [&"mul ", &ll, &" ", &a, &", ", &b]), t)
                 };
                 if op == Opcode::Mad {
                     let c = self.rd(&ops[3], pt, s)?;
@@ -2120,7 +2200,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // mad.hi.sat.s32: saturate the sum (PTX ISA 9.x §9.7.1.4).
                         (self.intr2("sadd.sat", pt, &p, &c), pt)
                     } else {
-                        (self.opv(&[&"add ", &(pt.ll()), &" ", &p, &", ", &c]), pt)
+                        (opv!(self, [&"add ", &(pt.ll()), &" ", &p, &", ", &c]), pt)
                     }
                 } else {
                     (p, pt)
@@ -2129,18 +2209,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Div | Opcode::Rem => {
                 // Division by zero gives an unspecified value in PTX but is undefined
                 // behaviour in LLVM: divide by 1 instead. INT_MIN / -1 likewise.
-                let z = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", 0"]);
+                let z = opv!(self, [&"icmp eq ", &ll, &" ", &b, &", 0"]);
                 let (bad, safe_b) = if s {
-                    let m1 = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", -1"]);
-                    let bad = self.opv(&[&"or i1 ", &z, &", ", &m1]);
+                    let m1 = opv!(self, [&"icmp eq ", &ll, &" ", &b, &", -1"]);
+                    let bad = opv!(self, [&"or i1 ", &z, &", ", &m1]);
                     (
                         Some(m1),
-                        self.opv(&[&"select i1 ", &bad, &", ", &ll, &" 1, ", &ll, &" ", &b]),
+                        opv!(
+                            self,
+                            [&"select i1 ", &bad, &", ", &ll, &" 1, ", &ll, &" ", &b]
+                        ),
                     )
                 } else {
                     (
                         None,
-                        self.opv(&[&"select i1 ", &z, &", ", &ll, &" 1, ", &ll, &" ", &b]),
+                        opv!(
+                            self,
+                            [&"select i1 ", &z, &", ", &ll, &" 1, ", &ll, &" ", &b]
+                        ),
                     )
                 };
                 let o = match (op == Opcode::Div, s) {
@@ -2149,26 +2235,29 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (false, true) => "srem",
                     (false, false) => "urem",
                 };
-                let q = self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &safe_b]);
+                let q = opv!(self, [&o, &" ", &ll, &" ", &a, &", ", &safe_b]);
                 let q = match bad {
                     Some(m1) => {
                         let alt = if op == Opcode::Div {
-                            self.opv(&[&"sub ", &ll, &" 0, ", &a])
+                            opv!(self, [&"sub ", &ll, &" 0, ", &a])
                         } else {
                             V::new("0")
                         };
-                        self.opv(&[
-                            &"select i1 ",
-                            &m1,
-                            &", ",
-                            &ll,
-                            &" ",
-                            &alt,
-                            &", ",
-                            &ll,
-                            &" ",
-                            &q,
-                        ])
+                        opv!(
+                            self,
+                            [
+                                &"select i1 ",
+                                &m1,
+                                &", ",
+                                &ll,
+                                &" ",
+                                &alt,
+                                &", ",
+                                &ll,
+                                &" ",
+                                &q,
+                            ]
+                        )
                     }
                     None => q,
                 };
@@ -2211,15 +2300,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let dt = Ty::int(w * 2);
             let s = mods.contains(&".s32") || mods.contains(&".s64");
             let ext = if s { "sext" } else { "zext" };
-            let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
-            let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
-            let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
+            let a2 = opv!(self, [&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+            let b2 = opv!(self, [&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+            let p = opv!(self, [&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
             let p = if mods.contains(&".hi") {
-                self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
+                opv!(self, [&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
             } else {
                 p
             };
-            let p = self.opv(&[&"trunc ", &(dt.ll()), &" ", &p, &" to ", &ll]);
+            let p = opv!(self, [&"trunc ", &(dt.ll()), &" ", &p, &" to ", &ll]);
             let c = self.rd(&ops[3], t, false)?;
             (p, c)
         } else {
@@ -2230,27 +2319,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let f = if sub { "usub" } else { "uadd" };
         let n = format!("llvm.{f}.with.overflow.{}", t.suffix());
         self.decl(&n, &format!("declare {{ {ll}, i1 }} @{n}({ll}, {ll})"));
-        let r1 = self.opv(&[
-            &"call { ",
-            &ll,
-            &", i1 } @",
-            &n,
-            &"(",
-            &ll,
-            &" ",
-            &a,
-            &", ",
-            &ll,
-            &" ",
-            &b,
-            &")",
-        ]);
-        let v1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 0"]);
-        let o1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 1"]);
-        let (v, o) = if cin {
-            let c = self.opv(&[&"load i1, ", &pa, &" %cc"]);
-            let cz = self.opv(&[&"zext i1 ", &c, &" to ", &ll]);
-            let r2 = self.opv(&[
+        let r1 = opv!(
+            self,
+            [
                 &"call { ",
                 &ll,
                 &", i1 } @",
@@ -2258,22 +2329,46 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 &"(",
                 &ll,
                 &" ",
-                &v1,
+                &a,
                 &", ",
                 &ll,
                 &" ",
-                &cz,
+                &b,
                 &")",
-            ]);
-            let v2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 0"]);
-            let o2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 1"]);
-            let o = self.opv(&[&"or i1 ", &o1, &", ", &o2]);
+            ]
+        );
+        let v1 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r1, &", 0"]);
+        let o1 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r1, &", 1"]);
+        let (v, o) = if cin {
+            let c = opv!(self, [&"load i1, ", &pa, &" %cc"]);
+            let cz = opv!(self, [&"zext i1 ", &c, &" to ", &ll]);
+            let r2 = opv!(
+                self,
+                [
+                    &"call { ",
+                    &ll,
+                    &", i1 } @",
+                    &n,
+                    &"(",
+                    &ll,
+                    &" ",
+                    &v1,
+                    &", ",
+                    &ll,
+                    &" ",
+                    &cz,
+                    &")",
+                ]
+            );
+            let v2 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r2, &", 0"]);
+            let o2 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r2, &", 1"]);
+            let o = opv!(self, [&"or i1 ", &o1, &", ", &o2]);
             (v2, o)
         } else {
             (v1, o1)
         };
         if cc_out {
-            self.linev(&[&"store i1 ", &o, &", ", &pa, &" %cc"]);
+            linev!(self, [&"store i1 ", &o, &", ", &pa, &" %cc"]);
         }
         self.wr(&ops[0], &v, t, false)
     }
@@ -2306,13 +2401,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(bo) => {
                 let x = self.rd(&ops[3], Ty::I1, false)?;
                 let o = &bo[1..];
-                let pv = self.opv(&[&o, &" i1 ", &c, &", ", &x]);
-                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
-                let qv = self.opv(&[&o, &" i1 ", &nc, &", ", &x]);
+                let pv = opv!(self, [&o, &" i1 ", &c, &", ", &x]);
+                let nc = opv!(self, [&"xor i1 ", &c, &", true"]);
+                let qv = opv!(self, [&o, &" i1 ", &nc, &", ", &x]);
                 (pv, qv)
             }
             None => {
-                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
+                let nc = opv!(self, [&"xor i1 ", &c, &", true"]);
                 (c, nc)
             }
         };
@@ -2345,7 +2440,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 ".nan" => "uno",
                 _ => return fail(&self.form(), format!("comparison {cmp}")),
             };
-            return Ok(self.opv(&[&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
+            return Ok(opv!(self, [&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
         }
         let s = k == Kind::Signed;
         let p = match (cmp, s) {
@@ -2361,7 +2456,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (".ge", false) | (".hs", _) => "uge",
             _ => return fail(&self.form(), format!("comparison {cmp}")),
         };
-        Ok(self.opv(&[&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
+        Ok(opv!(self, [&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
     }
 
     fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -2393,16 +2488,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         0x3F80_3F80
                     };
                     let one = imm(ImmValue::UInt(one), dt);
-                    let v = self.op(format_args!(
-                        "select <2 x i1> {c}, {} {one}, {} zeroinitializer",
-                        dt.ll(),
-                        dt.ll()
-                    ));
+                    let v = opv!(
+                        self,
+                        [
+                            &"select <2 x i1> ",
+                            &c,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &one,
+                            &", ",
+                            &(dt.ll()),
+                            &" zeroinitializer"
+                        ]
+                    );
                     return self.wr(&ops[0], &v, dt, false);
                 }
                 _ if dt.bits() == 32 => {
-                    let m = self.op(format_args!("sext <2 x i1> {c} to <2 x i16>"));
-                    self.op(format_args!("bitcast <2 x i16> {m} to i32"))
+                    let m = opv!(self, [&"sext <2 x i1> ", &c, &" to <2 x i16>"]);
+                    opv!(self, [&"bitcast <2 x i16> ", &m, &" to i32"])
                 }
                 _ => return fail(&self.form(), "set on packed halves to this type"),
             };
@@ -2421,25 +2525,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .filter(|m| matches!(**m, ".and" | ".or" | ".xor"))
         {
             let x = self.rd(&ops[3], Ty::I1, false)?;
-            c = self.opv(&[&(&bo[1..]), &" i1 ", &c, &", ", &x]);
+            c = opv!(self, [&(&bo[1..]), &" i1 ", &c, &", ", &x]);
         }
         let (one, zero) = if dk == Kind::Float {
             (imm(ImmValue::Float(1.0), dt), imm(ImmValue::Float(0.0), dt))
         } else {
             ("-1".to_string(), "0".to_string())
         };
-        let r = self.opv(&[
-            &"select i1 ",
-            &c,
-            &", ",
-            &(dt.ll()),
-            &" ",
-            &one,
-            &", ",
-            &(dt.ll()),
-            &" ",
-            &zero,
-        ]);
+        let r = opv!(
+            self,
+            [
+                &"select i1 ",
+                &c,
+                &", ",
+                &(dt.ll()),
+                &" ",
+                &one,
+                &", ",
+                &(dt.ll()),
+                &" ",
+                &zero,
+            ]
+        );
         self.wr(&ops[0], &r, dt, false)
     }
 
@@ -2513,33 +2620,39 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         if n == 1 {
             let v = match self.mem_order(mods) {
-                Some((o, ss)) if o != "release" => self.opv(&[
-                    &"load atomic",
-                    &vol,
-                    &" ",
-                    &el,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &ss,
-                    &" ",
-                    &o,
-                    &", align ",
-                    &size,
-                ]),
-                _ => self.opv(&[
-                    &"load",
-                    &vol,
-                    &" ",
-                    &el,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &", align ",
-                    &size,
-                ]),
+                Some((o, ss)) if o != "release" => opv!(
+                    self,
+                    [
+                        &"load atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => opv!(
+                    self,
+                    [
+                        &"load",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
             };
             return self.wr(&ops[0], &v, et, signed);
         }
@@ -2547,23 +2660,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "vector load without a vector destination");
         };
         let vt = format!("<{n} x {el}>");
-        let v = self.opv(&[
-            &"load",
-            &vol,
-            &" ",
-            &vt,
-            &", ",
-            &pty,
-            &" ",
-            &p,
-            &", align ",
-            &size,
-        ]);
+        let v = opv!(
+            self,
+            [
+                &"load",
+                &vol,
+                &" ",
+                &vt,
+                &", ",
+                &pty,
+                &" ",
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
         for (k, d) in dsts.iter().enumerate() {
             if matches!(d, Operand::Sink) {
                 continue;
             }
-            let x = self.opv(&[&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
+            let x = opv!(self, [&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
             self.wr(d, &x, et, signed)?;
         }
         Ok(())
@@ -2600,37 +2716,43 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
             match self.mem_order(mods) {
-                Some((o, ss)) if o != "acquire" => self.linev(&[
-                    &"store atomic",
-                    &vol,
-                    &" ",
-                    &el,
-                    &" ",
-                    &v,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &ss,
-                    &" ",
-                    &o,
-                    &", align ",
-                    &size,
-                ]),
-                _ => self.linev(&[
-                    &"store",
-                    &vol,
-                    &" ",
-                    &el,
-                    &" ",
-                    &v,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &", align ",
-                    &size,
-                ]),
+                Some((o, ss)) if o != "acquire" => linev!(
+                    self,
+                    [
+                        &"store atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => linev!(
+                    self,
+                    [
+                        &"store",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
             }
             return Ok(());
         }
@@ -2641,33 +2763,39 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mut acc = V::new("poison");
         for (k, e) in srcs.iter().enumerate() {
             let x = self.rd(e, et, false)?;
-            acc = self.opv(&[
-                &"insertelement ",
+            acc = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &vt,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &el,
+                    &" ",
+                    &x,
+                    &", i32 ",
+                    &k,
+                ]
+            );
+        }
+        linev!(
+            self,
+            [
+                &"store",
+                &vol,
+                &" ",
                 &vt,
                 &" ",
                 &acc,
                 &", ",
-                &el,
+                &pty,
                 &" ",
-                &x,
-                &", i32 ",
-                &k,
-            ]);
-        }
-        self.linev(&[
-            &"store",
-            &vol,
-            &" ",
-            &vt,
-            &" ",
-            &acc,
-            &", ",
-            &pty,
-            &" ",
-            &p,
-            &", align ",
-            &size,
-        ]);
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
         Ok(())
     }
 
@@ -2708,37 +2836,46 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => ("l", Ty::I64),
         };
         let _ = write!(text, ".b{bits}");
-        let a = self.opv(&[&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]);
+        let a = opv!(
+            self,
+            [&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]
+        );
         match val {
             None => {
-                let v = self.opv(&[
-                    &"call ",
-                    &(ct.ll()),
-                    &" asm sideeffect \"",
-                    &text,
-                    &" $0, [$1];\", \"=",
-                    &c,
-                    &",l,~{memory}\"(i64 ",
-                    &a,
-                    &")",
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"call ",
+                        &(ct.ll()),
+                        &" asm sideeffect \"",
+                        &text,
+                        &" $0, [$1];\", \"=",
+                        &c,
+                        &",l,~{memory}\"(i64 ",
+                        &a,
+                        &")",
+                    ]
+                );
                 self.fit(&v, ct, et, false)
             }
             Some(v) => {
                 let x = self.fit(v, et, ct, false);
-                self.linev(&[
-                    &"call void asm sideeffect \"",
-                    &text,
-                    &" [$0], $1;\", \"l,",
-                    &c,
-                    &",~{memory}\"(i64 ",
-                    &a,
-                    &", ",
-                    &(ct.ll()),
-                    &" ",
-                    &x,
-                    &")",
-                ]);
+                linev!(
+                    self,
+                    [
+                        &"call void asm sideeffect \"",
+                        &text,
+                        &" [$0], $1;\", \"l,",
+                        &c,
+                        &",~{memory}\"(i64 ",
+                        &a,
+                        &", ",
+                        &(ct.ll()),
+                        &" ",
+                        &x,
+                        &")",
+                    ]
+                );
                 V::new("")
             }
         }
@@ -2765,14 +2902,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(from_as)),
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
                 }
             }
             Operand::Reg(n) if matches!(self.lookup(n), Some(Local::Mem { .. })) => {
@@ -2780,48 +2920,60 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(from_as)),
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
                 }
             }
             o => {
                 let v = self.rd(o, it, false)?;
-                self.opv(&[
-                    &"inttoptr ",
-                    &(it.ll()),
-                    &" ",
-                    &v,
-                    &" to ",
-                    &(ptr_ty(from_as)),
-                ])
+                opv!(
+                    self,
+                    [
+                        &"inttoptr ",
+                        &(it.ll()),
+                        &" ",
+                        &v,
+                        &" to ",
+                        &(ptr_ty(from_as)),
+                    ]
+                )
             }
         };
         let c = if from_as == to_as {
             p
         } else {
-            self.opv(&[
-                &"addrspacecast ",
-                &(ptr_ty(from_as)),
-                &" ",
-                &p,
-                &" to ",
-                &(ptr_ty(to_as)),
-            ])
+            opv!(
+                self,
+                [
+                    &"addrspacecast ",
+                    &(ptr_ty(from_as)),
+                    &" ",
+                    &p,
+                    &" to ",
+                    &(ptr_ty(to_as)),
+                ]
+            )
         };
-        let r = self.opv(&[
-            &"ptrtoint ",
-            &(ptr_ty(to_as)),
-            &" ",
-            &c,
-            &" to ",
-            &(it.ll()),
-        ]);
+        let r = opv!(
+            self,
+            [
+                &"ptrtoint ",
+                &(ptr_ty(to_as)),
+                &" ",
+                &c,
+                &" to ",
+                &(it.ll()),
+            ]
+        );
         self.wr(&ops[0], &r, it, false)
     }
 
@@ -2851,14 +3003,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let b = self.rd(&ops[2], Ty::I32, true)?;
             let sa = self.int_sat(&a, Ty::I32, true, nt, signed);
             let sb = self.int_sat(&b, Ty::I32, true, nt, signed);
-            let za = self.op(format_args!("zext {} {sa} to i32", nt.ll()));
-            let zb = self.op(format_args!("zext {} {sb} to i32", nt.ll()));
-            let ha = self.op(format_args!("shl i32 {za}, {nb}"));
-            let mut r = self.op(format_args!("or i32 {ha}, {zb}"));
+            let za = opv!(self, [&"zext ", &(nt.ll()), &" ", &sa, &" to i32"]);
+            let zb = opv!(self, [&"zext ", &(nt.ll()), &" ", &sb, &" to i32"]);
+            let ha = opv!(self, [&"shl i32 ", &za, &", ", &nb]);
+            let mut r = opv!(self, [&"or i32 ", &ha, &", ", &zb]);
             if nb == 8 {
                 let c = self.rd(&ops[3], Ty::I32, false)?;
-                let hc = self.op(format_args!("shl i32 {c}, 16"));
-                r = self.op(format_args!("or i32 {r}, {hc}"));
+                let hc = opv!(self, [&"shl i32 ", &c, &", 16"]);
+                r = opv!(self, [&"or i32 ", &r, &", ", &hc]);
             }
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
@@ -2870,12 +3022,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             // nearest with ties away from zero, as a .b32 with the low 13 bits zero; NaN and
             // infinity bits are truncated (as the H200 does: 0x7f800001 gives 0x7f800000).
             let a = self.rd(&ops[1], Ty::I32, false)?;
-            let exp = self.op(format_args!("and i32 {a}, 2139095040"));
-            let special = self.op(format_args!("icmp eq i32 {exp}, 2139095040"));
-            let rd = self.op(format_args!("add i32 {a}, 4096"));
-            let rd = self.op(format_args!("and i32 {rd}, -8192"));
-            let tr = self.op(format_args!("and i32 {a}, -8192"));
-            let r = self.op(format_args!("select i1 {special}, i32 {tr}, i32 {rd}"));
+            let exp = opv!(self, [&"and i32 ", &a, &", 2139095040"]);
+            let special = opv!(self, [&"icmp eq i32 ", &exp, &", 2139095040"]);
+            let rd = opv!(self, [&"add i32 ", &a, &", 4096"]);
+            let rd = opv!(self, [&"and i32 ", &rd, &", -8192"]);
+            let tr = opv!(self, [&"and i32 ", &a, &", -8192"]);
+            let r = opv!(
+                self,
+                [&"select i1 ", &special, &", i32 ", &tr, &", i32 ", &rd]
+            );
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
@@ -2901,11 +3056,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let a = self.rd(&ops[1], Ty::F32, false)?;
             let b = self.rd(&ops[2], Ty::F32, false)?;
             let one = |fx: &mut Self, x: &str| -> V {
-                let r = fx.op(format_args!("fptrunc float {x} to {}", et.ll()));
+                let r = opv!(fx, [&"fptrunc float ", &x, &" to ", &(et.ll())]);
                 if rnd == Some("rz") {
-                    let rw = fx.op(format_args!("fpext {} {r} to float", et.ll()));
-                    let gt = fx.op(format_args!("fcmp ogt float {rw}, {x}"));
-                    let lt = fx.op(format_args!("fcmp olt float {rw}, {x}"));
+                    let rw = opv!(fx, [&"fpext ", &(et.ll()), &" ", &r, &" to float"]);
+                    let gt = opv!(fx, [&"fcmp ogt float ", &rw, &", ", &x]);
+                    let lt = opv!(fx, [&"fcmp olt float ", &rw, &", ", &x]);
                     fx.directed_fix("rz", et, &r, &gt, &lt)
                 } else {
                     r
@@ -2918,26 +3073,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else {
                 (ah, bh)
             };
-            let v0 = self.opv(&[
-                &"insertelement ",
-                &(dt.ll()),
-                &" poison, ",
-                &(et.ll()),
-                &" ",
-                &bh,
-                &", i32 0",
-            ]);
-            let v1 = self.opv(&[
-                &"insertelement ",
-                &(dt.ll()),
-                &" ",
-                &v0,
-                &", ",
-                &(et.ll()),
-                &" ",
-                &ah,
-                &", i32 1",
-            ]);
+            let v0 = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &(dt.ll()),
+                    &" poison, ",
+                    &(et.ll()),
+                    &" ",
+                    &bh,
+                    &", i32 0",
+                ]
+            );
+            let v1 = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &(dt.ll()),
+                    &" ",
+                    &v0,
+                    &", ",
+                    &(et.ll()),
+                    &" ",
+                    &ah,
+                    &", i32 1",
+                ]
+            );
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
@@ -2958,9 +3119,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.int_sat(&a, st, ssigned, dt, dsigned)
                 } else if sb < db {
                     let e = if ssigned { "sext" } else { "zext" };
-                    self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                    opv!(self, [&e, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else if sb > db {
-                    self.opv(&[&"trunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                    opv!(self, [&"trunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else {
                     a
                 };
@@ -2978,7 +3139,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
                     (
-                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to float"]),
+                        opv!(self, [&"fpext ", &(st.ll()), &" ", &a, &" to float"]),
                         Ty::F32,
                     )
                 } else {
@@ -2989,18 +3150,41 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let cf = if dsigned { "fptosi.sat" } else { "fptoui.sat" };
                 let n = format!("llvm.{cf}.{}.{}", dt.suffix(), st.suffix());
                 self.decl(&n, &format!("declare {} @{n}({})", dt.ll(), st.ll()));
-                let v = self.op(format_args!("call {} @{n}({} {rv})", dt.ll(), st.ll()));
+                let v = opv!(
+                    self,
+                    [
+                        &"call ",
+                        &(dt.ll()),
+                        &" @",
+                        &n,
+                        &"(",
+                        &(st.ll()),
+                        &" ",
+                        &rv,
+                        &")"
+                    ]
+                );
                 // NaN gives 0, except from f64 or to a 64-bit integer, where the H200 gives
                 // the top bit alone (0x80000000 / 0x8000000000000000, also for unsigned
                 // destinations; CUDA's __double2int_rn / __float2ll_rn document it).
                 let v = if dt.bits() >= 32 && (st == Ty::F64 || dt.bits() == 64) {
-                    let nan = self.op(format_args!("fcmp uno {} {a}, 0.0", st.ll()));
+                    let nan = opv!(self, [&"fcmp uno ", &(st.ll()), &" ", &a, &", 0.0"]);
                     let min = imm(ImmValue::Int(i64::MIN >> (64 - dt.bits())), dt);
-                    self.op(format_args!(
-                        "select i1 {nan}, {} {min}, {} {v}",
-                        dt.ll(),
-                        dt.ll()
-                    ))
+                    opv!(
+                        self,
+                        [
+                            &"select i1 ",
+                            &nan,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &min,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &v
+                        ]
+                    )
                 } else {
                     v
                 };
@@ -3010,7 +3194,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let conv = if ssigned { "sitofp" } else { "uitofp" };
                 match rnd {
                     Some("rn") | None => {
-                        self.opv(&[&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                        opv!(
+                            self,
+                            [&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                        )
                     }
                     Some(m @ ("rz" | "rm" | "rp"))
                         if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
@@ -3023,14 +3210,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // Round to nearest, then one step toward the mode's direction when
                         // the nearest value is on the wrong side of the exact one (compared
                         // exactly in i128).
-                        let r = self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()));
+                        let r = opv!(
+                            self,
+                            [&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                        );
                         let (gt, lt) = if dt == Ty::F16 {
                             // f16 overflows to infinity: compare in f64 (exact up to 2^53).
-                            let x = self.op(format_args!("{conv} {} {a} to double", st.ll()));
-                            let rw = self.op(format_args!("fpext half {r} to double"));
+                            let x = opv!(self, [&conv, &" ", &(st.ll()), &" ", &a, &" to double"]);
+                            let rw = opv!(self, [&"fpext half ", &r, &" to double"]);
                             (
-                                self.op(format_args!("fcmp ogt double {rw}, {x}")),
-                                self.op(format_args!("fcmp olt double {rw}, {x}")),
+                                opv!(self, [&"fcmp ogt double ", &rw, &", ", &x]),
+                                opv!(self, [&"fcmp olt double ", &rw, &", ", &x]),
                             )
                         } else {
                             // r is an integer value; at or above 2^63 (signed) / 2^64 (unsigned)
@@ -3045,17 +3235,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             let rw = if dt == Ty::F64 {
                                 r.clone()
                             } else {
-                                self.op(format_args!("fpext float {r} to double"))
+                                opv!(self, [&"fpext float ", &r, &" to double"])
                             };
-                            let big = self.op(format_args!("fcmp oge double {rw}, {lim}"));
+                            let big = opv!(self, [&"fcmp oge double ", &rw, &", ", &lim]);
                             let safe =
-                                self.op(format_args!("select i1 {big}, double 0.0, double {rw}"));
-                            let ri = self.op(format_args!("{conv_back} double {safe} to i64"));
-                            let g = self.op(format_args!("icmp {sgt} i64 {ri}, {x}"));
-                            let l = self.op(format_args!("icmp {slt} i64 {ri}, {x}"));
-                            let gt = self.op(format_args!("or i1 {big}, {g}"));
-                            let nb = self.op(format_args!("xor i1 {big}, true"));
-                            let lt = self.op(format_args!("and i1 {nb}, {l}"));
+                                opv!(self, [&"select i1 ", &big, &", double 0.0, double ", &rw]);
+                            let ri = opv!(self, [&conv_back, &" double ", &safe, &" to i64"]);
+                            let g = opv!(self, [&"icmp ", &sgt, &" i64 ", &ri, &", ", &x]);
+                            let l = opv!(self, [&"icmp ", &slt, &" i64 ", &ri, &", ", &x]);
+                            let gt = opv!(self, [&"or i1 ", &big, &", ", &g]);
+                            let nb = opv!(self, [&"xor i1 ", &big, &", true"]);
+                            let lt = opv!(self, [&"and i1 ", &nb, &", ", &l]);
                             (gt, lt)
                         };
                         self.directed_fix(m, dt, &r, &gt, &lt)
@@ -3084,10 +3274,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 } else if sb < db {
                     let x = if st == Ty::Bf16 && dt == Ty::F64 {
-                        let t = self.opv(&[&"fpext bfloat ", &a, &" to float"]);
-                        self.opv(&[&"fpext float ", &t, &" to double"])
+                        let t = opv!(self, [&"fpext bfloat ", &a, &" to float"]);
+                        opv!(self, [&"fpext float ", &t, &" to double"])
                     } else {
-                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                        opv!(self, [&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                     };
                     x
                 } else {
@@ -3095,7 +3285,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rn") | None
                             if !(st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16)) =>
                         {
-                            self.op(format_args!("fptrunc {} {a} to {}", st.ll(), dt.ll()))
+                            opv!(
+                                self,
+                                [&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                            )
                         }
                         Some(m @ ("rz" | "rm" | "rp")) if st == Ty::F64 && dt == Ty::F32 => {
                             let f = format!("__wp_cvt_{m}_f32_f64");
@@ -3106,14 +3299,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             // on the wrong side of the exact value (compared in f64, exact).
                             let r = self.half_rn(&a, st, dt);
                             let (rw, xw) = if st == Ty::F64 {
-                                (self.op(format_args!("fpext {} {r} to double", dt.ll())), a)
+                                (
+                                    opv!(self, [&"fpext ", &(dt.ll()), &" ", &r, &" to double"]),
+                                    a,
+                                )
                             } else {
-                                let rw = self.op(format_args!("fpext {} {r} to float", dt.ll()));
+                                let rw =
+                                    opv!(self, [&"fpext ", &(dt.ll()), &" ", &r, &" to float"]);
                                 (rw, a)
                             };
                             let wl = if st == Ty::F64 { "double" } else { "float" };
-                            let gt = self.op(format_args!("fcmp ogt {wl} {rw}, {xw}"));
-                            let lt = self.op(format_args!("fcmp olt {wl} {rw}, {xw}"));
+                            let gt = opv!(self, [&"fcmp ogt ", &wl, &" ", &rw, &", ", &xw]);
+                            let lt = opv!(self, [&"fcmp olt ", &wl, &" ", &rw, &", ", &xw]);
                             self.directed_fix(m, dt, &r, &gt, &lt)
                         }
                         Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
@@ -3145,30 +3342,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let src = a.to_string();
         let a = if st == Ty::F64 {
             let t = self.call("__wp_cvt_rz_f32_f64", Ty::F32, &[(Ty::F64, a)]);
-            let back = self.op(format_args!("fpext float {t} to double"));
-            let inexact = self.op(format_args!("fcmp one double {back}, {a}"));
-            let b = self.op(format_args!("bitcast float {t} to i32"));
-            let o = self.op(format_args!("or i32 {b}, 1"));
-            let b = self.op(format_args!("select i1 {inexact}, i32 {o}, i32 {b}"));
-            self.op(format_args!("bitcast i32 {b} to float"))
+            let back = opv!(self, [&"fpext float ", &t, &" to double"]);
+            let inexact = opv!(self, [&"fcmp one double ", &back, &", ", &a]);
+            let b = opv!(self, [&"bitcast float ", &t, &" to i32"]);
+            let o = opv!(self, [&"or i32 ", &b, &", 1"]);
+            let b = opv!(
+                self,
+                [&"select i1 ", &inexact, &", i32 ", &o, &", i32 ", &b]
+            );
+            opv!(self, [&"bitcast i32 ", &b, &" to float"])
         } else {
             V::new(a)
         };
-        let r = self.op(format_args!("fptrunc float {a} to {}", dt.ll()));
+        let r = opv!(self, [&"fptrunc float ", &a, &" to ", &(dt.ll())]);
         if st != Ty::F64 {
             return r;
         }
         // NaN from f64: the sign and the quiet bit only (the H200's cvt.rn.f16.f64).
-        let h = self.op(format_args!("bitcast {} {r} to i16", dt.ll()));
-        let sb = self.op(format_args!("bitcast double {src} to i64"));
-        let sb = self.op(format_args!("lshr i64 {sb}, 48"));
-        let sb = self.op(format_args!("trunc i64 {sb} to i16"));
-        let sign = self.op(format_args!("and i16 {sb}, -32768"));
+        let h = opv!(self, [&"bitcast ", &(dt.ll()), &" ", &r, &" to i16"]);
+        let sb = opv!(self, [&"bitcast double ", &src, &" to i64"]);
+        let sb = opv!(self, [&"lshr i64 ", &sb, &", 48"]);
+        let sb = opv!(self, [&"trunc i64 ", &sb, &" to i16"]);
+        let sign = opv!(self, [&"and i16 ", &sb, &", -32768"]);
         let q = if dt == Ty::F16 { "32256" } else { "32704" };
-        let qn = self.op(format_args!("or i16 {sign}, {q}"));
-        let nan = self.op(format_args!("fcmp uno {} {r}, 0.0", dt.ll()));
-        let h = self.op(format_args!("select i1 {nan}, i16 {qn}, i16 {h}"));
-        self.op(format_args!("bitcast i16 {h} to {}", dt.ll()))
+        let qn = opv!(self, [&"or i16 ", &sign, &", ", &q]);
+        let nan = opv!(self, [&"fcmp uno ", &(dt.ll()), &" ", &r, &", 0.0"]);
+        let h = opv!(self, [&"select i1 ", &nan, &", i16 ", &qn, &", i16 ", &h]);
+        opv!(self, [&"bitcast i16 ", &h, &" to ", &(dt.ll())])
     }
 
     /// Directed rounding from the nearest value `r` (type `t`, IEEE binary): `gt` / `lt` say
@@ -3180,49 +3380,130 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let it = Ty::int(t.bits());
         let il = it.ll();
         let sign_bit: i128 = 1i128 << (t.bits() - 1);
-        let b = self.op(format_args!("bitcast {} {r} to {il}", t.ll()));
-        let neg = self.op(format_args!("icmp slt {il} {b}, 0"));
-        let mag = self.op(format_args!("and {il} {b}, {}", sign_bit - 1));
-        let zero = self.op(format_args!("icmp eq {il} {mag}, 0"));
-        let inc = self.op(format_args!("add {il} {b}, 1"));
-        let dec = self.op(format_args!("sub {il} {b}, 1"));
+        let b = opv!(self, [&"bitcast ", &(t.ll()), &" ", &r, &" to ", &il]);
+        let neg = opv!(self, [&"icmp slt ", &il, &" ", &b, &", 0"]);
+        let mag = opv!(self, [&"and ", &il, &" ", &b, &", ", &(sign_bit - 1)]);
+        let zero = opv!(self, [&"icmp eq ", &il, &" ", &mag, &", 0"]);
+        let inc = opv!(self, [&"add ", &il, &" ", &b, &", 1"]);
+        let dec = opv!(self, [&"sub ", &il, &" ", &b, &", 1"]);
         // Up: away from zero when positive; down: away from zero when negative.
-        let up0 = self.op(format_args!("select i1 {neg}, {il} {dec}, {il} {inc}"));
-        let up = self.op(format_args!("select i1 {zero}, {il} 1, {il} {up0}"));
-        let dn0 = self.op(format_args!("select i1 {neg}, {il} {inc}, {il} {dec}"));
+        let up0 = opv!(
+            self,
+            [
+                &"select i1 ",
+                &neg,
+                &", ",
+                &il,
+                &" ",
+                &dec,
+                &", ",
+                &il,
+                &" ",
+                &inc
+            ]
+        );
+        let up = opv!(
+            self,
+            [&"select i1 ", &zero, &", ", &il, &" 1, ", &il, &" ", &up0]
+        );
+        let dn0 = opv!(
+            self,
+            [
+                &"select i1 ",
+                &neg,
+                &", ",
+                &il,
+                &" ",
+                &inc,
+                &", ",
+                &il,
+                &" ",
+                &dec
+            ]
+        );
         let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
-        let dn = self.op(format_args!("select i1 {zero}, {il} {neg_min}, {il} {dn0}"));
+        let dn = opv!(
+            self,
+            [
+                &"select i1 ",
+                &zero,
+                &", ",
+                &il,
+                &" ",
+                &neg_min,
+                &", ",
+                &il,
+                &" ",
+                &dn0
+            ]
+        );
         let (go_dn, go_up) = match m {
             "rm" => (V::new(gt), V::new("false")),
             "rp" => (V::new("false"), V::new(lt)),
             _ => {
-                let pos = self.op(format_args!("xor i1 {neg}, true"));
-                let d = self.op(format_args!("and i1 {gt}, {pos}"));
-                let u = self.op(format_args!("and i1 {lt}, {neg}"));
+                let pos = opv!(self, [&"xor i1 ", &neg, &", true"]);
+                let d = opv!(self, [&"and i1 ", &gt, &", ", &pos]);
+                let u = opv!(self, [&"and i1 ", &lt, &", ", &neg]);
                 (d, u)
             }
         };
-        let v = self.op(format_args!("select i1 {go_up}, {il} {up}, {il} {b}"));
-        let v = self.op(format_args!("select i1 {go_dn}, {il} {dn}, {il} {v}"));
-        self.op(format_args!("bitcast {il} {v} to {}", t.ll()))
+        let v = opv!(
+            self,
+            [
+                &"select i1 ",
+                &go_up,
+                &", ",
+                &il,
+                &" ",
+                &up,
+                &", ",
+                &il,
+                &" ",
+                &b
+            ]
+        );
+        let v = opv!(
+            self,
+            [
+                &"select i1 ",
+                &go_dn,
+                &", ",
+                &il,
+                &" ",
+                &dn,
+                &", ",
+                &il,
+                &" ",
+                &v
+            ]
+        );
+        opv!(self, [&"bitcast ", &il, &" ", &v, &" to ", &(t.ll())])
     }
 
     fn relu(&mut self, t: Ty, v: &str) -> V {
         // Negative values and -0.0 become +0.0; NaN stays (PTX ISA 9.x .relu; the H200 gives
         // +0.0 for -0.0).
-        let z = self.op(format_args!("fcmp ole {} {v}, 0.0", t.ll()));
-        self.op(format_args!(
-            "select i1 {z}, {} 0.0, {} {v}",
-            t.ll(),
-            t.ll()
-        ))
+        let z = opv!(self, [&"fcmp ole ", &(t.ll()), &" ", &v, &", 0.0"]);
+        opv!(
+            self,
+            [
+                &"select i1 ",
+                &z,
+                &", ",
+                &(t.ll()),
+                &" 0.0, ",
+                &(t.ll()),
+                &" ",
+                &v
+            ]
+        )
     }
 
     /// Integer → integer conversion with `.sat`: clamp to the destination's range.
     fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> V {
         let wt = Ty::I128;
         let e = if ss { "sext" } else { "zext" };
-        let x = self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
+        let x = opv!(self, [&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
         let db = dt.bits();
         let (lo, hi): (i128, i128) = if ds {
             (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
@@ -3231,7 +3512,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let m = self.intr2("smax", wt, &x, &lo.to_string());
         let m = self.intr2("smin", wt, &m, &hi.to_string());
-        self.opv(&[&"trunc i128 ", &m, &" to ", &(dt.ll())])
+        opv!(self, [&"trunc i128 ", &m, &" to ", &(dt.ll())])
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -3302,26 +3583,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 "acq_rel" => "acquire",
                 o => o,
             };
-            let r = self.opv(&[
-                &"cmpxchg ",
-                &pty,
-                &" ",
-                &p,
-                &", ",
-                &(it.ll()),
-                &" ",
-                &b,
-                &", ",
-                &(it.ll()),
-                &" ",
-                &c,
-                &ss,
-                &" ",
-                &ord,
-                &" ",
-                &failure,
-            ]);
-            let v = self.opv(&[&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]);
+            let r = opv!(
+                self,
+                [
+                    &"cmpxchg ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &b,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &c,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &" ",
+                    &failure,
+                ]
+            );
+            let v = opv!(
+                self,
+                [&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]
+            );
             self.fit(&v, it, t, false)
         } else {
             let f = k == Kind::Float;
@@ -3343,23 +3630,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (".max", true, _) => "fmax",
                 _ => return fail(&form, "atomic operation on this type"),
             };
-            self.opv(&[
-                &"atomicrmw ",
-                &rmw,
-                &" ",
-                &pty,
-                &" ",
-                &p,
-                &", ",
-                &ll,
-                &" ",
-                &b,
-                &ss,
-                &" ",
-                &ord,
-                &", align ",
-                &(t.bits() / 8),
-            ])
+            opv!(
+                self,
+                [
+                    &"atomicrmw ",
+                    &rmw,
+                    &" ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &ll,
+                    &" ",
+                    &b,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &", align ",
+                    &(t.bits() / 8),
+                ]
+            )
         };
         if let Some(d) = di {
             self.wr(&ops[d], &old, t, false)?;
@@ -3489,7 +3779,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 };
                 let v = self.rd_reg(r, Ty::I64, false)?;
-                let p = self.opv(&[&"inttoptr i64 ", &v, &" to ptr"]);
+                let p = opv!(self, [&"inttoptr i64 ", &v, &" to ptr"]);
                 (p, sig)
             }
             _ => return fail(&form, "call target"),
@@ -3507,14 +3797,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let rt = sig.ret_ll();
         let call = format!("call {rt} {callee}({})", av.join(", "));
         if sig.rets.is_empty() {
-            self.linev(&[&call]);
+            linev!(self, [&call]);
         } else {
-            let r = self.opv(&[&call]);
+            let r = opv!(self, [&call]);
             if sig.rets.len() == 1 {
                 self.store_slot(&rets[0], &r, &sig.rets[0])?;
             } else {
                 for (k, (d, slot)) in rets.iter().zip(&sig.rets).enumerate() {
-                    let x = self.opv(&[&"extractvalue ", &rt, &" ", &r, &", ", &k]);
+                    let x = opv!(self, [&"extractvalue ", &rt, &" ", &r, &", ", &k]);
                     self.store_slot(d, &x, slot)?;
                 }
             }
@@ -3530,14 +3820,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<V> {
         if let Operand::Symbol(n) | Operand::Reg(n) = a {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                return Ok(self.opv(&[
-                    &"load ",
-                    &(slot.ll()),
-                    &", ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                ]));
+                return Ok(opv!(
+                    self,
+                    [&"load ", &(slot.ll()), &", ", &(ptr_ty(aspace)), &" ", &ptr,]
+                ));
             }
         }
         match (slot, a) {
@@ -3550,16 +3836,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn store_slot(&mut self, d: &Operand<'a>, v: &str, slot: &Slot) -> R<()> {
         if let Operand::Symbol(n) | Operand::Reg(n) = d {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                self.linev(&[
-                    &"store ",
-                    &(slot.ll()),
-                    &" ",
-                    &v,
-                    &", ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                ]);
+                linev!(
+                    self,
+                    [
+                        &"store ",
+                        &(slot.ll()),
+                        &" ",
+                        &v,
+                        &", ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &ptr,
+                    ]
+                );
                 return Ok(());
             }
         }
@@ -3994,7 +4283,7 @@ fn function_body<'m, 'a>(
         fx.block(b)?;
     }
     if !fx.terminated {
-        fx.linev(&[&"br label %ret"]);
+        linev!(fx, [&"br label %ret"]);
     }
     let _ = writeln!(fx.body, "ret:");
     let sig_rets: Vec<Slot> = fx.rets.iter().map(|(_, s)| s.clone()).collect();
@@ -4011,25 +4300,28 @@ fn function_body<'m, 'a>(
         vals.push(v);
     }
     match vals.len() {
-        0 => fx.linev(&[&"ret void"]),
-        1 => fx.linev(&[&"ret ", &ret_ll, &" ", &(vals[0])]),
+        0 => linev!(fx, [&"ret void"]),
+        1 => linev!(fx, [&"ret ", &ret_ll, &" ", &(vals[0])]),
         _ => {
             let mut acc = V::new("poison");
             for (k, (v, (_, s))) in vals.iter().zip(&rets).enumerate() {
-                acc = fx.opv(&[
-                    &"insertvalue ",
-                    &ret_ll,
-                    &" ",
-                    &acc,
-                    &", ",
-                    &(s.ll()),
-                    &" ",
-                    &v,
-                    &", ",
-                    &k,
-                ]);
+                acc = opv!(
+                    fx,
+                    [
+                        &"insertvalue ",
+                        &ret_ll,
+                        &" ",
+                        &acc,
+                        &", ",
+                        &(s.ll()),
+                        &" ",
+                        &v,
+                        &", ",
+                        &k,
+                    ]
+                );
             }
-            fx.linev(&[&"ret ", &ret_ll, &" ", &acc]);
+            linev!(fx, [&"ret ", &ret_ll, &" ", &acc]);
         }
     }
     Ok(())

@@ -118,12 +118,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .iter()
             .map(|(t, v)| format!("{} {v}", t.ll()))
             .collect();
-        let r = self.opv(&[&format!("call {RT} @{name}({})", av.join(", "))]);
+        let r = opv!(self, [&format!("call {RT} @{name}({})", av.join(", "))]);
         for (j, o) in d.iter().enumerate() {
             if matches!(o, Operand::Sink) {
                 continue;
             }
-            let v = self.opv(&[&format!("extractvalue {RT} {r}, {j}")]);
+            let v = opv!(self, [&format!("extractvalue {RT} {r}, {j}")]);
             self.wr(o, &v, Ty::F32, false)?;
         }
         Ok(())

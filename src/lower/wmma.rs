@@ -200,7 +200,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let ptys: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
         self.declare(&name, "void", &ptys);
         let av: Vec<String> = args.iter().map(|(t, v)| format!("{t} {v}")).collect();
-        self.linev(&[&format!("call void @{name}({})", av.join(", "))]);
+        linev!(self, [&format!("call void @{name}({})", av.join(", "))]);
         Ok(())
     }
 
@@ -216,12 +216,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let ptys: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
         self.declare(name, rt, &ptys);
         let av: Vec<String> = args.iter().map(|(t, v)| format!("{t} {v}")).collect();
-        let r = self.opv(&[&format!("call {rt} @{name}({})", av.join(", "))]);
+        let r = opv!(self, [&format!("call {rt} @{name}({})", av.join(", "))]);
         for (j, o) in out.iter().enumerate() {
             if matches!(o, Operand::Sink) {
                 continue;
             }
-            let v = self.opv(&[&format!("extractvalue {rt} {r}, {j}")]);
+            let v = opv!(self, [&format!("extractvalue {rt} {r}, {j}")]);
             self.wr(o, &v, t, false)?;
         }
         Ok(())
