@@ -175,6 +175,9 @@ pub(crate) struct ModCx<'m, 'a> {
     pub funcs: HashMap<&'a str, Sig>,
     /// Extra module globals created for function-scope `.shared`/`.global`/`.const`.
     pub extra_globals: String,
+    /// A buffer for the head of each function (header, `entry:`, allocas), reused from one
+    /// function to the next (see [`emit_function`]).
+    pub alloca_buf: String,
     pub module: &'m Module<'a>,
     pub uniq: u32,
 }
@@ -395,7 +398,15 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     cx: &'c mut ModCx<'m, 'a>,
     reg_text: RegText,
     pub body: String,
+    /// The function's header line, `entry:` and the allocas (see [`emit_function`]).
     allocas: String,
+    /// Whether the carry flag `%cc` has its alloca.
+    has_cc: bool,
+    /// Bumped whenever a name is declared or a scope with declarations ends: a cached
+    /// resolution of an older epoch is stale (see [`Self::lookup_cached`]).
+    epoch: u32,
+    /// Register and memory names resolved in the current epoch.
+    reg_cache: HashMap<V, (u32, Local), foldhash::fast::FixedState>,
     tmp: u32,
     nreg: u32,
     nblk: u32,
@@ -590,6 +601,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 sc.names.insert(name, Local::Reg { id: first, bits });
             }
         }
+        self.epoch += 1;
         Ok(())
     }
 
@@ -644,6 +656,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         None
     }
 
+    /// [`Self::lookup`] through a cache of the names resolved since the scopes last changed
+    /// (most operands name registers declared once at the top of the function).
+    fn lookup_cached(&mut self, name: &str) -> Option<Local> {
+        if let Some((e, l)) = self.reg_cache.get(name) {
+            if *e == self.epoch {
+                return Some(l.clone());
+            }
+        }
+        let l = self.lookup(name)?;
+        self.reg_cache.insert(V::new(name), (self.epoch, l.clone()));
+        Some(l)
+    }
+
     fn declare_var(&mut self, v: &'m VarDecl<'a>) -> R<()> {
         match v.space {
             StateSpace::Reg => {
@@ -683,6 +708,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         .unwrap()
                         .names
                         .insert(d.name, Local::Mem { ptr, aspace });
+                    self.epoch += 1;
                 }
             }
             StateSpace::Shared | StateSpace::SharedCta | StateSpace::Global | StateSpace::Const => {
@@ -700,6 +726,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             aspace,
                         },
                     );
+                    self.epoch += 1;
                 }
             }
             s => return fail("", format!("function-scope {} variable", s.as_str())),
@@ -772,7 +799,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<V> {
-        let l = self.lookup(n);
+        let l = self.lookup_cached(n);
         self.rd_local(n, l, t, signed)
     }
 
@@ -854,7 +881,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match o {
             Operand::Sink => Ok(()),
             Operand::Reg(n) => {
-                let Some(Local::Reg { id, bits }) = self.lookup(n) else {
+                let Some(Local::Reg { id, bits }) = self.lookup_cached(n) else {
                     return fail(&self.form(), format!("unknown register {n}"));
                 };
                 if bits == 1 {
@@ -991,7 +1018,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
             Some(AddrBase::Reg(n)) => {
-                let l = self.lookup(n);
+                let l = self.lookup_cached(n);
                 if let Some(Local::Mem { ptr, aspace }) = l {
                     (ptr, aspace)
                 } else {
@@ -1099,7 +1126,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 _ => {}
             }
         }
-        self.scopes.pop();
+        if let Some(sc) = self.scopes.pop() {
+            if !sc.names.is_empty() || !sc.ranges.is_empty() {
+                self.epoch += 1;
+            }
+        }
         Ok(())
     }
 
@@ -1170,22 +1201,30 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
         // Modifiers and types on the stack (no allocation for the usual few).
-        let mods_buf = modifiers_of(&i.modifiers);
-        let mods: &[&'a str] = &mods_buf;
-        let ops: &[Operand<'a>] = &i.operands;
-        let tys_buf: tinyvec::TinyVec<[Option<Type>; 8]> = mods
-            .iter()
-            .filter_map(|m| Type::from_name(m).map(Some))
-            .collect();
-        let mut tys_arr = [Type::B32; 8];
-        let tys_vec: Vec<Type>;
-        let tys: &[Type] = if tys_buf.len() <= 8 {
-            for (k, t) in tys_buf.iter().enumerate() {
-                tys_arr[k] = t.unwrap_or(Type::B32);
+        let mut mods_arr: [&'a str; MODS_INLINE] = [""; MODS_INLINE];
+        let mods_vec: Vec<&'a str>;
+        let mods: &[&'a str] = match split_modifiers(&i.modifiers, &mut mods_arr) {
+            Some(n) => &mods_arr[..n],
+            None => {
+                mods_vec = i.modifiers.iter().collect();
+                &mods_vec
             }
-            &tys_arr[..tys_buf.len()]
+        };
+        let ops: &[Operand<'a>] = &i.operands;
+        // The type modifiers, in order.
+        let mut tys_arr = [Type::B32; MODS_INLINE];
+        let tys_vec: Vec<Type>;
+        let tys: &[Type] = if mods.len() <= MODS_INLINE {
+            let mut n = 0;
+            for m in mods {
+                if let Some(t) = Type::from_name(m) {
+                    tys_arr[n] = t;
+                    n += 1;
+                }
+            }
+            &tys_arr[..n]
         } else {
-            tys_vec = tys_buf.iter().flatten().copied().collect();
+            tys_vec = mods.iter().filter_map(|m| Type::from_name(m)).collect();
             &tys_vec
         };
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
@@ -2286,7 +2325,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Extended-precision add/sub/mad with the carry flag (PTX ISA 9.x §9.7.2): the flag is a
     /// function-local `i1` (`%cc`).
     fn carry(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
-        if !self.allocas.contains("%cc = alloca") {
+        if !self.has_cc {
+            self.has_cc = true;
             let s = self.alloca_suffix();
             let _ = writeln!(self.allocas, "  %cc = alloca i1{s}");
         }
@@ -3859,28 +3899,36 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 }
 
-/// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]): split
-/// at the dots directly when the span is one `.a.b.c` run without spaces or comments (the
-/// usual case), else through the AST's iterator.
-fn modifiers_of<'a>(m: &Modifiers<'a>) -> tinyvec::TinyVec<[&'a str; 16]> {
+/// How many modifiers [`split_modifiers`] splits into a caller's array.
+const MODS_INLINE: usize = 16;
+
+/// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]),
+/// written to `out`, returning their number: split at the dots directly when the span is one
+/// `.a.b.c` run without spaces or comments (the usual case). `None` (the caller uses the AST's
+/// iterator) otherwise or when there are more than [`MODS_INLINE`].
+fn split_modifiers<'a>(m: &Modifiers<'a>, out: &mut [&'a str; MODS_INLINE]) -> Option<usize> {
     let s = m.span();
     let b = s.as_bytes();
-    let plain = b.first() == Some(&b'.')
+    if b.is_empty() {
+        return Some(0);
+    }
+    let plain = b[0] == b'.'
         && b.iter()
             .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'$' | b':'));
     if !plain {
-        return m.iter().collect();
+        return None;
     }
-    let mut out = tinyvec::TinyVec::new();
+    let mut n = 0;
     let mut start = 0;
     for (k, &c) in b.iter().enumerate().skip(1) {
         if c == b'.' {
-            out.push(&s[start..k]);
+            *out.get_mut(n)? = &s[start..k];
+            n += 1;
             start = k;
         }
     }
-    out.push(&s[start..]);
-    out
+    *out.get_mut(n)? = &s[start..];
+    Some(n + 1)
 }
 
 /// `%rd12` → (`%rd`, Some(12)): the name without its decimal suffix and the suffix's value,
@@ -4173,11 +4221,21 @@ pub(crate) fn emit_function<'m, 'a>(
 ) -> R<Vec<String>> {
     let start = out.len();
     let pa = ptr_ty(cx.alloca_as);
+    // The module's reusable buffer: header line, `entry:`, then the allocas.
+    let mut head = std::mem::take(&mut cx.alloca_buf);
+    head.clear();
+    head.push_str(header_params);
+    head.push(' ');
+    head.push_str(attrs);
+    head.push_str(" {\nentry:\n");
     let mut fx = Fx {
         cx,
         reg_text: RegText::new(&pa),
         body: std::mem::take(out),
-        allocas: String::with_capacity(1024),
+        allocas: head,
+        has_cc: false,
+        epoch: 0,
+        reg_cache: HashMap::default(),
         tmp: 0,
         nreg: 0,
         nblk: 0,
@@ -4198,16 +4256,15 @@ pub(crate) fn emit_function<'m, 'a>(
     if let Err(e) = r {
         text.truncate(start);
         *out = text;
+        fx.cx.alloca_buf = std::mem::take(&mut fx.allocas);
         return Err(e);
     }
-    let mut head = String::with_capacity(header_params.len() + fx.allocas.len() + 64);
-    let _ = writeln!(head, "{header_params} {attrs} {{");
-    head.push_str("entry:\n");
-    head.push_str(&fx.allocas);
+    let mut head = std::mem::take(&mut fx.allocas);
     head.push_str("  br label %start\nstart:\n");
     text.insert_str(start, &head);
     text.push_str("}\n\n");
     *out = text;
+    fx.cx.alloca_buf = head;
     let mut notes = fx.notes;
     notes.sort();
     notes.dedup();
@@ -4279,6 +4336,8 @@ fn function_body<'m, 'a>(
             fx.ret_names.push(d.name);
         }
     }
+    // The names declared above are not in the lookup cache (they were resolved uncached).
+    fx.epoch += 1;
     if let Some(b) = &f.body {
         fx.block(b)?;
     }

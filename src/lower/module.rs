@@ -99,6 +99,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         globals: HashMap::new(),
         funcs: HashMap::new(),
         extra_globals: String::new(),
+        alloca_buf: String::new(),
         module: m,
         uniq: 0,
     };
