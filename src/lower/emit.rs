@@ -402,11 +402,6 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     allocas: String,
     /// Whether the carry flag `%cc` has its alloca.
     has_cc: bool,
-    /// Bumped whenever a name is declared or a scope with declarations ends: a cached
-    /// resolution of an older epoch is stale (see [`Self::lookup_cached`]).
-    epoch: u32,
-    /// Register and memory names resolved in the current epoch.
-    reg_cache: HashMap<V, (u32, Local), foldhash::fast::FixedState>,
     tmp: u32,
     nreg: u32,
     nblk: u32,
@@ -601,7 +596,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 sc.names.insert(name, Local::Reg { id: first, bits });
             }
         }
-        self.epoch += 1;
         Ok(())
     }
 
@@ -656,19 +650,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         None
     }
 
-    /// [`Self::lookup`] through a cache of the names resolved since the scopes last changed
-    /// (most operands name registers declared once at the top of the function).
-    fn lookup_cached(&mut self, name: &str) -> Option<Local> {
-        if let Some((e, l)) = self.reg_cache.get(name) {
-            if *e == self.epoch {
-                return Some(l.clone());
-            }
-        }
-        let l = self.lookup(name)?;
-        self.reg_cache.insert(V::new(name), (self.epoch, l.clone()));
-        Some(l)
-    }
-
     fn declare_var(&mut self, v: &'m VarDecl<'a>) -> R<()> {
         match v.space {
             StateSpace::Reg => {
@@ -708,7 +689,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         .unwrap()
                         .names
                         .insert(d.name, Local::Mem { ptr, aspace });
-                    self.epoch += 1;
                 }
             }
             StateSpace::Shared | StateSpace::SharedCta | StateSpace::Global | StateSpace::Const => {
@@ -726,7 +706,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             aspace,
                         },
                     );
-                    self.epoch += 1;
                 }
             }
             s => return fail("", format!("function-scope {} variable", s.as_str())),
@@ -799,7 +778,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<V> {
-        let l = self.lookup_cached(n);
+        let l = self.lookup(n);
         self.rd_local(n, l, t, signed)
     }
 
@@ -881,7 +860,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match o {
             Operand::Sink => Ok(()),
             Operand::Reg(n) => {
-                let Some(Local::Reg { id, bits }) = self.lookup_cached(n) else {
+                let Some(Local::Reg { id, bits }) = self.lookup(n) else {
                     return fail(&self.form(), format!("unknown register {n}"));
                 };
                 if bits == 1 {
@@ -1018,7 +997,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
             Some(AddrBase::Reg(n)) => {
-                let l = self.lookup_cached(n);
+                let l = self.lookup(n);
                 if let Some(Local::Mem { ptr, aspace }) = l {
                     (ptr, aspace)
                 } else {
@@ -1127,9 +1106,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
         }
         if let Some(sc) = self.scopes.pop() {
-            if !sc.names.is_empty() || !sc.ranges.is_empty() {
-                self.epoch += 1;
-            }
+            if !sc.names.is_empty() || !sc.ranges.is_empty() {}
         }
         Ok(())
     }
@@ -4234,8 +4211,6 @@ pub(crate) fn emit_function<'m, 'a>(
         body: std::mem::take(out),
         allocas: head,
         has_cc: false,
-        epoch: 0,
-        reg_cache: HashMap::default(),
         tmp: 0,
         nreg: 0,
         nblk: 0,
@@ -4336,8 +4311,6 @@ fn function_body<'m, 'a>(
             fx.ret_names.push(d.name);
         }
     }
-    // The names declared above are not in the lookup cache (they were resolved uncached).
-    fx.epoch += 1;
     if let Some(b) = &f.body {
         fx.block(b)?;
     }

@@ -147,19 +147,6 @@ impl PartialEq for V {
 
 impl Eq for V {}
 
-/// Hashes as the text (`str`'s hash), so that a map keyed by [`V`] is looked up by `&str`.
-impl std::hash::Hash for V {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.as_str().hash(h)
-    }
-}
-
-impl std::borrow::Borrow<str> for V {
-    fn borrow(&self) -> &str {
-        self.as_str()
-    }
-}
-
 impl PartialEq<str> for V {
     fn eq(&self, o: &str) -> bool {
         self.as_str() == o
