@@ -19,7 +19,33 @@ use crate::ptx::isa::Opcode;
 use crate::target::{Family, Profile};
 
 use super::sreg;
-use super::ty::{imm, of_ptx, Kind, Ty};
+use super::ty::{imm, imm_v, of_ptx, Kind, Ty};
+pub(crate) use super::val::V;
+
+/// `  %t = <pieces>` (the pieces, each a [`Piece`], concatenated) written to the function body
+/// of `fx` (an [`Fx`]), returning the new temporary `%t`. A macro rather than a method taking
+/// `&[&dyn Piece]` so that every piece is written by static dispatch: literal pieces are
+/// copied inline rather than through a `memcpy` call.
+macro_rules! opv {
+    ($fx:expr, [$($p:expr),* $(,)?]) => {{
+        let r = $fx.t();
+        $fx.body.push_str("  ");
+        $fx.body.push_str(&r);
+        $fx.body.push_str(" = ");
+        $(Piece::put($p, &mut $fx.body);)*
+        $fx.body.push('\n');
+        r
+    }};
+}
+
+/// `  <pieces>` as one line of the function body of `fx` (see [`opv!`]).
+macro_rules! linev {
+    ($fx:expr, [$($p:expr),* $(,)?]) => {{
+        $fx.body.push_str("  ");
+        $(Piece::put($p, &mut $fx.body);)*
+        $fx.body.push('\n');
+    }};
+}
 
 // Warp-level instructions (a child module: it extends `Fx`).
 #[path = "mma.rs"]
@@ -149,6 +175,9 @@ pub(crate) struct ModCx<'m, 'a> {
     pub funcs: HashMap<&'a str, Sig>,
     /// Extra module globals created for function-scope `.shared`/`.global`/`.const`.
     pub extra_globals: String,
+    /// A buffer for the head of each function (header, `entry:`, allocas), reused from one
+    /// function to the next (see [`emit_function`]).
+    pub alloca_buf: String,
     pub module: &'m Module<'a>,
     pub uniq: u32,
 }
@@ -218,6 +247,13 @@ impl Piece for std::borrow::Cow<'_, str> {
     }
 }
 
+impl Piece for V {
+    #[inline]
+    fn put(&self, s: &mut String) {
+        s.push_str(self.as_str());
+    }
+}
+
 macro_rules! int_piece {
     ($($t:ty),*) => {$(
         impl Piece for $t {
@@ -228,7 +264,7 @@ macro_rules! int_piece {
         }
     )*};
 }
-int_piece!(u8, u16, u32, u64, usize, i32, i64);
+int_piece!(u8, u16, u32, u64, u128, usize, i32, i64, i128);
 
 /// Append the decimal digits of `n`.
 #[inline]
@@ -242,17 +278,47 @@ enum Local {
     Reg { id: u32, bits: u32 },
     /// Addressable memory (a `.param`, `.local` variable or a home of a parameter): an LLVM
     /// pointer value and its address space.
-    Mem { ptr: String, aspace: u32 },
+    Mem { ptr: V, aspace: u32 },
 }
 
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
-    ranges: Vec<(&'a str, u32, u32, u32)>, // prefix, count, first id, bits
+    /// `%name<N>` declarations, in order.
+    ranges: Vec<RegRange<'a>>,
     /// The labels defined in this `{ }` block and their LLVM block names: a label is local to
     /// its block (PTX ISA 9.x §11.2.4 "scope"), so inlined asm blocks may reuse one
     /// (CUTLASS's `LAB_WAIT:` in every mbarrier wait).
-    labels: Vec<(&'a str, String)>,
+    /// The first definition of each name counts (a redefinition in the same block is not
+    /// looked up).
+    labels: HashMap<&'a str, V, foldhash::fast::FixedState>,
+}
+
+/// A parameterized register declaration `.reg .t <prefix><<count>>`: registers
+/// `<prefix>0` .. `<prefix><count-1>` are allocas `%r<first>` .. of `bits` bits.
+struct RegRange<'a> {
+    prefix: &'a str,
+    /// [`prefix_key`] of `prefix`, compared before the text.
+    key: u64,
+    count: u32,
+    first: u32,
+    bits: u32,
+}
+
+/// The first 8 bytes of a register-name prefix packed in a `u64`, and its length in the top
+/// byte's place when shorter: two prefixes of at most 7 bytes are equal exactly when their
+/// keys are (longer ones compare their text too).
+#[inline]
+fn prefix_key(p: &str) -> u64 {
+    let b = p.as_bytes();
+    let mut k = 0u64;
+    for (i, &c) in b.iter().take(8).enumerate() {
+        k |= (c as u64) << (8 * i);
+    }
+    if b.len() < 8 {
+        k |= (b.len() as u64) << 56;
+    }
+    k
 }
 
 /// The state space an instruction addresses.
@@ -304,10 +370,38 @@ fn syncscope(nv: bool, mods: &[&str]) -> &'static str {
     " syncscope(\"agent\")"
 }
 
+/// The constant parts of register loads and stores for one alloca address space, per [`Ty`]
+/// (indexed by `Ty as usize`): one push instead of four per line.
+struct RegText {
+    /// ` = load <ty>, <pa> %r`
+    load: Vec<String>,
+    /// `  store <ty> `
+    store: [&'static str; Ty::ALL.len()],
+    /// `, <pa> %r`
+    store_mid: String,
+}
+
+impl RegText {
+    fn new(pa: &str) -> RegText {
+        RegText {
+            load: Ty::ALL
+                .iter()
+                .map(|t| format!(" = load {}, {pa} %r", t.ll()))
+                .collect(),
+            store: Ty::ALL.map(|t| t.store_prefix()),
+            store_mid: format!(", {pa} %r"),
+        }
+    }
+}
+
 pub(crate) struct Fx<'c, 'm, 'a> {
     cx: &'c mut ModCx<'m, 'a>,
+    reg_text: RegText,
     pub body: String,
+    /// The function's header line, `entry:` and the allocas (see [`emit_function`]).
     allocas: String,
+    /// Whether the carry flag `%cc` has its alloca.
+    has_cc: bool,
     tmp: u32,
     nreg: u32,
     nblk: u32,
@@ -333,46 +427,36 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.cur.map(form_of).unwrap_or_default()
     }
 
-    fn t(&mut self) -> String {
+    /// A new temporary `%t<N>` (numbered in order of creation).
+    fn t(&mut self) -> V {
         self.tmp += 1;
-        let mut s = String::with_capacity(8);
-        s.push_str("%t");
-        push_u32(&mut s, self.tmp);
-        s
+        V::numbered("%t", self.tmp)
     }
 
     /// `  %t = load <ty>, <pa> %r<id>`: a register read.
-    fn load_reg(&mut self, ty: &str, id: u32) -> String {
+    fn load_reg(&mut self, ty: Ty, id: u32) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
         b.push_str(&r);
-        b.push_str(" = load ");
-        b.push_str(ty);
-        b.push_str(", ");
-        b.push_str(&self.pa);
-        b.push_str(" %r");
+        b.push_str(&self.reg_text.load[ty as usize]);
         push_u32(b, id);
         b.push('\n');
         r
     }
 
     /// `  store <ty> <v>, <pa> %r<id>`: a register write.
-    fn store_reg(&mut self, ty: &str, v: &str, id: u32) {
+    fn store_reg(&mut self, ty: Ty, v: &str, id: u32) {
         let b = &mut self.body;
-        b.push_str("  store ");
-        b.push_str(ty);
-        b.push(' ');
+        b.push_str(self.reg_text.store[ty as usize]);
         b.push_str(v);
-        b.push_str(", ");
-        b.push_str(&self.pa);
-        b.push_str(" %r");
+        b.push_str(&self.reg_text.store_mid);
         push_u32(b, id);
         b.push('\n');
     }
 
     /// `  %t = <a> <ty> <x><c> <d>` (e.g. `zext i32 %t1 to i64`, `add i32 %t1, %t2`).
-    fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> String {
+    fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> V {
         let r = self.t();
         let b = &mut self.body;
         b.push_str("  ");
@@ -405,7 +489,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Emit `%t = call ret @name(args)` (declaring it), returning `%t` (or "" for void).
-    fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> String {
+    fn call(&mut self, name: &str, ret: Ty, args: &[(Ty, &str)]) -> V {
         if !self.cx.decls.contains_key(name) {
             let ptys: Vec<&str> = args.iter().map(|(t, _)| t.ll()).collect();
             self.declare(name, ret.ll(), &ptys);
@@ -441,41 +525,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
     }
 
-    /// `  %t = <rhs>`, returning `%t` (formatted; [`Self::opv`] is the faster form).
-    fn op(&mut self, rhs: std::fmt::Arguments<'_>) -> String {
-        let r = self.t();
-        self.body.push_str("  ");
-        self.body.push_str(&r);
-        self.body.push_str(" = ");
-        let _ = self.body.write_fmt(rhs);
-        self.body.push('\n');
-        r
-    }
-
-    /// `  %t = <parts>` (the parts concatenated), returning `%t`.
-    fn opv(&mut self, parts: &[&dyn Piece]) -> String {
-        let r = self.t();
-        let b = &mut self.body;
-        b.push_str("  ");
-        b.push_str(&r);
-        b.push_str(" = ");
-        for p in parts {
-            p.put(b);
-        }
-        b.push('\n');
-        r
-    }
-
-    /// `  <parts>` as one line.
-    fn linev(&mut self, parts: &[&dyn Piece]) {
-        let b = &mut self.body;
-        b.push_str("  ");
-        for p in parts {
-            p.put(b);
-        }
-        b.push('\n');
-    }
-
     fn start_block(&mut self, name: &str) {
         if !self.terminated {
             self.body.push_str("  br label %");
@@ -487,12 +536,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.terminated = false;
     }
 
-    fn new_block_name(&mut self) -> String {
+    fn new_block_name(&mut self) -> V {
         self.nblk += 1;
-        let mut s = String::with_capacity(8);
-        s.push('b');
-        push_u32(&mut s, self.nblk);
-        s
+        V::numbered("b", self.nblk)
+    }
+
+    /// `<name>:` starting a block (after a terminator written by the caller).
+    fn block_label(&mut self, name: &str) {
+        self.body.push_str(name);
+        self.body.push_str(":\n");
     }
 
     fn ensure_open(&mut self) {
@@ -516,22 +568,30 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let lt = Ty::int(bits).ll();
         let count = range.unwrap_or(1);
         let first = self.nreg;
+        // ` = alloca <ty><suffix>\n`, the same for every register of the declaration.
         let suffix = self.alloca_suffix();
-        self.allocas
-            .reserve(count as usize * (16 + lt.len() + suffix.len()));
+        let mut tail = String::with_capacity(12 + lt.len() + suffix.len());
+        tail.push_str(" = alloca ");
+        tail.push_str(lt);
+        tail.push_str(&suffix);
+        tail.push('\n');
+        self.allocas.reserve(count as usize * (16 + tail.len()));
         for i in 0..count {
             let a = &mut self.allocas;
             a.push_str("  %r");
             push_u32(a, first + i);
-            a.push_str(" = alloca ");
-            a.push_str(lt);
-            a.push_str(&suffix);
-            a.push('\n');
+            a.push_str(&tail);
         }
         self.nreg += count;
         let sc = self.scopes.last_mut().unwrap();
         match range {
-            Some(n) => sc.ranges.push((name, n, first, bits)),
+            Some(n) => sc.ranges.push(RegRange {
+                prefix: name,
+                key: prefix_key(name),
+                count: n,
+                first,
+                bits,
+            }),
             None => {
                 sc.names.insert(name, Local::Reg { id: first, bits });
             }
@@ -548,9 +608,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// An alloca of `size` bytes aligned to `align`; returns its pointer.
-    fn alloca_bytes(&mut self, size: u32, align: u32) -> String {
+    fn alloca_bytes(&mut self, size: u32, align: u32) -> V {
         self.nreg += 1;
-        let r = format!("%m{}", self.nreg);
+        let r = V::numbered("%m", self.nreg);
         let _ = writeln!(
             self.allocas,
             "  {r} = alloca [{} x i8], align {}{}",
@@ -561,18 +621,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         r
     }
 
+    /// The register or memory a name denotes, innermost scope first (within a scope: a plain
+    /// declaration, then the latest `%name<N>` range covering it).
     fn lookup(&self, name: &str) -> Option<Local> {
         let (prefix, num) = split_digits(name);
+        let key = prefix_key(prefix);
         for sc in self.scopes.iter().rev() {
-            if let Some(l) = sc.names.get(name) {
-                return Some(l.clone());
+            if !sc.names.is_empty() {
+                if let Some(l) = sc.names.get(name) {
+                    return Some(l.clone());
+                }
             }
             if let Some(n) = num {
-                for &(p, count, first, bits) in sc.ranges.iter().rev() {
-                    if p == prefix && n < count {
+                for r in sc.ranges.iter().rev() {
+                    if r.key == key
+                        && r.prefix.len() == prefix.len()
+                        && (prefix.len() < 8 || r.prefix == prefix)
+                        && n < r.count
+                    {
                         return Some(Local::Reg {
-                            id: first + n,
-                            bits,
+                            id: r.first + n,
+                            bits: r.bits,
                         });
                     }
                 }
@@ -633,7 +702,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.scopes.last_mut().unwrap().names.insert(
                         d.name,
                         Local::Mem {
-                            ptr: ident('@', &gname),
+                            ptr: ident('@', &gname).into(),
                             aspace,
                         },
                     );
@@ -647,10 +716,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     // ---------------------------------------------------------------- operands
 
     /// Read operand `o` as a value of type `t` (`signed`: extend narrower registers by sign).
-    fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<String> {
+    fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<V> {
         match o {
             Operand::Reg(n) => self.rd_reg(n, t, signed),
-            Operand::Imm(i) => Ok(imm(i.value, t)),
+            Operand::Imm(i) => Ok(imm_v(i.value, t)),
             Operand::SpecialReg(n) => {
                 if *n == "WARP_SZ" {
                     // A PTX warp is 32 lanes on every target (docs/warp-model.md).
@@ -667,31 +736,37 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // The address of a variable or function in its own state space.
                 let (p, aspace) = self.sym_ptr(n)?;
                 let it = Ty::int(t.bits());
-                let v = self.opv(&[
-                    &"ptrtoint ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &p,
-                    &" to ",
-                    &(it.ll()),
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"ptrtoint ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &p,
+                        &" to ",
+                        &(it.ll()),
+                    ]
+                );
                 Ok(self.fit(&v, it, t, false))
             }
             Operand::Not(n) => {
                 let v = self.rd_reg(n, Ty::I1, false)?;
-                Ok(self.opv(&[&"xor i1 ", &v, &", true"]))
+                Ok(opv!(self, [&"xor i1 ", &v, &", true"]))
             }
             Operand::Vector(elems) => {
                 // `{a, b}` as one value: elements packed from the low bits up.
                 let eb = t.bits() / elems.len() as u32;
                 let et = Ty::int(eb);
                 let wt = Ty::int(t.bits());
-                let mut acc = String::from("0");
+                let mut acc = V::new("0");
                 for (i, e) in elems.iter().enumerate() {
                     let v = self.rd(e, et, false)?;
-                    let z = self.opv(&[&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
-                    let s = self.opv(&[&"shl ", &(wt.ll()), &" ", &z, &", ", &(i as u32 * eb)]);
-                    acc = self.opv(&[&"or ", &(wt.ll()), &" ", &acc, &", ", &s]);
+                    let z = opv!(self, [&"zext ", &(et.ll()), &" ", &v, &" to ", &(wt.ll())]);
+                    let s = opv!(
+                        self,
+                        [&"shl ", &(wt.ll()), &" ", &z, &", ", &(i as u32 * eb)]
+                    );
+                    acc = opv!(self, [&"or ", &(wt.ll()), &" ", &acc, &", ", &s]);
                 }
                 Ok(self.fit(&acc, wt, t, false))
             }
@@ -702,8 +777,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
     }
 
-    fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<String> {
-        let Some(l) = self.lookup(n) else {
+    fn rd_reg(&mut self, n: &str, t: Ty, signed: bool) -> R<V> {
+        let l = self.lookup(n);
+        self.rd_local(n, l, t, signed)
+    }
+
+    /// [`Self::rd_reg`] of `n`, already looked up as `l`.
+    fn rd_local(&mut self, n: &str, l: Option<Local>, t: Ty, signed: bool) -> R<V> {
+        let Some(l) = l else {
             // A symbol declared in a scope as memory, used as a value: its address.
             return fail(&self.form(), format!("unknown register {n}"));
         };
@@ -711,31 +792,34 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Local::Reg { id, bits } => {
                 if t == Ty::I1 && bits != 1 {
                     let it = Ty::int(bits);
-                    let v = self.load_reg(it.ll(), id);
+                    let v = self.load_reg(it, id);
                     return Ok(self.op4("icmp ne", it.ll(), &v, ",", "0"));
                 }
                 if bits == 1 && t != Ty::I1 {
-                    let v = self.load_reg("i1", id);
+                    let v = self.load_reg(Ty::I1, id);
                     return Ok(self.fit(&v, Ty::I1, t, false));
                 }
                 if t.bits() <= bits {
-                    Ok(self.load_reg(t.ll(), id))
+                    Ok(self.load_reg(t, id))
                 } else {
                     let it = Ty::int(bits);
-                    let v = self.load_reg(it.ll(), id);
+                    let v = self.load_reg(it, id);
                     Ok(self.fit(&v, it, t, signed))
                 }
             }
             Local::Mem { ptr, aspace } => {
                 let it = Ty::int(t.bits());
-                let v = self.opv(&[
-                    &"ptrtoint ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                    &" to ",
-                    &(it.ll()),
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"ptrtoint ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &ptr,
+                        &" to ",
+                        &(it.ll()),
+                    ]
+                );
                 Ok(self.fit(&v, it, t, false))
             }
         }
@@ -743,12 +827,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Convert value `v` of type `from` to type `to` by bits: extend (zero or sign), truncate,
     /// bitcast.
-    fn fit(&mut self, v: &str, from: Ty, to: Ty, signed: bool) -> String {
+    fn fit(&mut self, v: &str, from: Ty, to: Ty, signed: bool) -> V {
         if from == to {
-            return v.to_string();
+            return V::new(v);
         }
         let (fb, tb) = (from.bits(), to.bits());
-        let mut cur = v.to_string();
+        let mut cur = V::new(v);
         let mut ct = from;
         if from.is_float() {
             let it = Ty::int(fb);
@@ -781,20 +865,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 if bits == 1 {
                     if t == Ty::I1 {
-                        self.store_reg("i1", v, id);
+                        self.store_reg(Ty::I1, v, id);
                     } else {
                         let it = Ty::int(t.bits());
                         let x = self.fit(v, t, it, false);
                         let b = self.op4("icmp ne", it.ll(), &x, ",", "0");
-                        self.store_reg("i1", &b, id);
+                        self.store_reg(Ty::I1, &b, id);
                     }
                     return Ok(());
                 }
                 if t.bits() == bits {
-                    self.store_reg(t.ll(), v, id);
+                    self.store_reg(t, v, id);
                 } else {
                     let x = self.fit(v, t, Ty::int(bits), signed);
-                    self.store_reg(Ty::int(bits).ll(), &x, id);
+                    self.store_reg(Ty::int(bits), &x, id);
                 }
                 Ok(())
             }
@@ -807,15 +891,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     if matches!(e, Operand::Sink) {
                         continue;
                     }
-                    let s = self.opv(&[&"lshr ", &(wt.ll()), &" ", &w, &", ", &(i as u32 * eb)]);
-                    let x = self.opv(&[
-                        &"trunc ",
-                        &(wt.ll()),
-                        &" ",
-                        &s,
-                        &" to ",
-                        &(Ty::int(eb).ll()),
-                    ]);
+                    let s = opv!(
+                        self,
+                        [&"lshr ", &(wt.ll()), &" ", &w, &", ", &(i as u32 * eb)]
+                    );
+                    let x = opv!(
+                        self,
+                        [
+                            &"trunc ",
+                            &(wt.ll()),
+                            &" ",
+                            &s,
+                            &" to ",
+                            &(Ty::int(eb).ll()),
+                        ]
+                    );
                     self.wr(e, &x, Ty::int(eb), false)?;
                 }
                 Ok(())
@@ -829,15 +919,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Pointer and address space of a symbol (local memory, parameter, module variable or
     /// function).
-    fn sym_ptr(&mut self, n: &str) -> R<(String, u32)> {
+    fn sym_ptr(&mut self, n: &str) -> R<(V, u32)> {
         if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
             return Ok((ptr, aspace));
         }
         if let Some((g, a)) = self.cx.globals.get(n) {
-            return Ok((g.clone(), *a));
+            return Ok((V::new(g), *a));
         }
         if let Some(s) = self.cx.funcs.get(n) {
-            return Ok((format!("@{}", s.llname), 0));
+            return Ok((format!("@{}", s.llname).into(), 0));
         }
         fail(&self.form(), format!("unknown symbol {n}"))
     }
@@ -856,24 +946,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Pointer for address operand `o` of state space `s`, cast (`addrspacecast`) to the
     /// address space of state space `to` when they differ.
-    fn addr_in(&mut self, o: &Operand<'a>, s: Space, to: Space) -> R<String> {
+    fn addr_in(&mut self, o: &Operand<'a>, s: Space, to: Space) -> R<V> {
         let want = self.space_as(to);
         let (p, a) = self.addr(o, s)?;
         if a == want {
             return Ok(p);
         }
-        Ok(self.opv(&[
-            &"addrspacecast ",
-            &(ptr_ty(a)),
-            &" ",
-            &p,
-            &" to ",
-            &(ptr_ty(want)),
-        ]))
+        Ok(opv!(
+            self,
+            [
+                &"addrspacecast ",
+                &(ptr_ty(a)),
+                &" ",
+                &p,
+                &" to ",
+                &(ptr_ty(want)),
+            ]
+        ))
     }
 
     /// Address operand → (pointer value, address space).
-    fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(String, u32)> {
+    fn addr(&mut self, o: &Operand<'a>, s: Space) -> R<(V, u32)> {
         let Operand::Address(a) = o else {
             return fail(&self.form(), "expected an address operand");
         };
@@ -887,61 +980,71 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if s == Space::Param || a == want {
                     (p, a)
                 } else if s == Space::Generic {
-                    let c = self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(want)),
-                    ]);
+                    let c = opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(want)),
+                        ]
+                    );
                     (c, want)
                 } else {
                     (p, a)
                 }
             }
             Some(AddrBase::Reg(n)) => {
-                if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
+                let l = self.lookup(n);
+                if let Some(Local::Mem { ptr, aspace }) = l {
                     (ptr, aspace)
                 } else {
-                    let bits = match self.lookup(n) {
+                    let bits = match l {
                         Some(Local::Reg { bits, .. }) => bits,
                         _ => 64,
                     };
                     let it = Ty::int(if bits <= 32 { 32 } else { 64 });
-                    let v = self.rd_reg(n, it, false)?;
+                    let v = self.rd_local(n, l, it, false)?;
                     let aspace = if s == Space::Param {
                         self.cx.alloca_as
                     } else {
                         want
                     };
-                    let p = self.opv(&[
-                        &"inttoptr ",
-                        &(it.ll()),
-                        &" ",
-                        &v,
-                        &" to ",
-                        &(ptr_ty(aspace)),
-                    ]);
+                    let p = opv!(
+                        self,
+                        [
+                            &"inttoptr ",
+                            &(it.ll()),
+                            &" ",
+                            &v,
+                            &" to ",
+                            &(ptr_ty(aspace)),
+                        ]
+                    );
                     (p, aspace)
                 }
             }
             None => {
-                let p = self.opv(&[&"inttoptr i64 ", &offset, &" to ", &(ptr_ty(want))]);
+                let p = opv!(self, [&"inttoptr i64 ", &offset, &" to ", &(ptr_ty(want))]);
                 return Ok((p, want));
             }
         };
         if *offset == 0 {
             return Ok((p, aspace));
         }
-        let g = self.opv(&[
-            &"getelementptr inbounds i8, ",
-            &(ptr_ty(aspace)),
-            &" ",
-            &p,
-            &", i64 ",
-            &offset,
-        ]);
+        let g = opv!(
+            self,
+            [
+                &"getelementptr inbounds i8, ",
+                &(ptr_ty(aspace)),
+                &" ",
+                &p,
+                &", i64 ",
+                &offset,
+            ]
+        );
         Ok((g, aspace))
     }
 
@@ -964,7 +1067,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         label_name(&format!("{}$s{k}", l.name))
                     };
                     *k += 1;
-                    self.scopes.last_mut().unwrap().labels.push((l.name, name));
+                    self.scopes
+                        .last_mut()
+                        .unwrap()
+                        .labels
+                        .entry(l.name)
+                        .or_insert_with(|| V::from(name));
                 }
                 Statement::CallPrototype(p) => {
                     if let Some(l) = last_label {
@@ -997,7 +1105,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 _ => {}
             }
         }
-        self.scopes.pop();
+        if let Some(sc) = self.scopes.pop() {
+            if !sc.names.is_empty() || !sc.ranges.is_empty() {}
+        }
         Ok(())
     }
 
@@ -1008,35 +1118,41 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(g) => {
                 let c = self.rd_reg(g.reg, Ty::I1, false)?;
                 let c = if g.negated {
-                    self.opv(&[&"xor i1 ", &c, &", true"])
+                    opv!(self, [&"xor i1 ", &c, &", true"])
                 } else {
                     c
                 };
                 if i.opcode == Opcode::Bra {
                     let target = self.branch_target(i)?;
                     let next = self.new_block_name();
-                    self.linev(&[&"br i1 ", &c, &", label %", &target, &", label %", &next]);
-                    let _ = writeln!(self.body, "{next}:");
+                    linev!(
+                        self,
+                        [&"br i1 ", &c, &", label %", &target, &", label %", &next]
+                    );
+                    self.block_label(&next);
                     return Ok(());
                 }
                 if matches!(i.opcode, Opcode::Ret | Opcode::Exit) && self.is_kernel
                     || i.opcode == Opcode::Ret
                 {
                     let next = self.new_block_name();
-                    self.linev(&[&"br i1 ", &c, &", label %ret, label %", &next]);
-                    let _ = writeln!(self.body, "{next}:");
+                    linev!(self, [&"br i1 ", &c, &", label %ret, label %", &next]);
+                    self.block_label(&next);
                     return Ok(());
                 }
                 let then = self.new_block_name();
                 let next = self.new_block_name();
-                self.linev(&[&"br i1 ", &c, &", label %", &then, &", label %", &next]);
-                let _ = writeln!(self.body, "{then}:");
+                linev!(
+                    self,
+                    [&"br i1 ", &c, &", label %", &then, &", label %", &next]
+                );
+                self.block_label(&then);
                 self.terminated = false;
                 self.inst(i)?;
                 if !self.terminated {
-                    self.linev(&[&"br label %", &next]);
+                    linev!(self, [&"br label %", &next]);
                 }
-                let _ = writeln!(self.body, "{next}:");
+                self.block_label(&next);
                 self.terminated = false;
                 Ok(())
             }
@@ -1044,16 +1160,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// The LLVM block name of label `l` as seen from the current block (innermost first).
-    fn label_of(&self, l: &str) -> String {
+    fn label_of(&self, l: &str) -> V {
         for sc in self.scopes.iter().rev() {
-            if let Some((_, n)) = sc.labels.iter().find(|(k, _)| *k == l) {
+            if let Some(n) = sc.labels.get(l) {
                 return n.clone();
             }
         }
-        label_name(l)
+        V::from(label_name(l))
     }
 
-    fn branch_target(&self, i: &Instruction<'a>) -> R<String> {
+    fn branch_target(&self, i: &Instruction<'a>) -> R<V> {
         match i.operands.first() {
             Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => Ok(self.label_of(l)),
             _ => fail(&self.form(), "branch without a label"),
@@ -1062,22 +1178,30 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
         // Modifiers and types on the stack (no allocation for the usual few).
-        let mods_buf: tinyvec::TinyVec<[&'a str; 16]> = i.modifiers.iter().collect();
-        let mods: &[&'a str] = &mods_buf;
-        let ops: &[Operand<'a>] = &i.operands;
-        let tys_buf: tinyvec::TinyVec<[Option<Type>; 8]> = mods
-            .iter()
-            .filter_map(|m| Type::from_name(m).map(Some))
-            .collect();
-        let mut tys_arr = [Type::B32; 8];
-        let tys_vec: Vec<Type>;
-        let tys: &[Type] = if tys_buf.len() <= 8 {
-            for (k, t) in tys_buf.iter().enumerate() {
-                tys_arr[k] = t.unwrap_or(Type::B32);
+        let mut mods_arr: [&'a str; MODS_INLINE] = [""; MODS_INLINE];
+        let mods_vec: Vec<&'a str>;
+        let mods: &[&'a str] = match split_modifiers(&i.modifiers, &mut mods_arr) {
+            Some(n) => &mods_arr[..n],
+            None => {
+                mods_vec = i.modifiers.iter().collect();
+                &mods_vec
             }
-            &tys_arr[..tys_buf.len()]
+        };
+        let ops: &[Operand<'a>] = &i.operands;
+        // The type modifiers, in order.
+        let mut tys_arr = [Type::B32; MODS_INLINE];
+        let tys_vec: Vec<Type>;
+        let tys: &[Type] = if mods.len() <= MODS_INLINE {
+            let mut n = 0;
+            for m in mods {
+                if let Some(t) = Type::from_name(m) {
+                    tys_arr[n] = t;
+                    n += 1;
+                }
+            }
+            &tys_arr[..n]
         } else {
-            tys_vec = tys_buf.iter().flatten().copied().collect();
+            tys_vec = mods.iter().filter_map(|m| Type::from_name(m)).collect();
             &tys_vec
         };
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
@@ -1096,19 +1220,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match i.opcode {
             O::Bra => {
                 let t = self.branch_target(i)?;
-                self.linev(&[&"br label %", &t]);
+                linev!(self, [&"br label %", &t]);
                 self.terminated = true;
             }
             O::Ret => {
-                self.linev(&[&"br label %ret"]);
+                linev!(self, [&"br label %ret"]);
                 self.terminated = true;
             }
             O::Exit => {
                 if self.is_kernel {
-                    self.linev(&[&"br label %ret"]);
+                    linev!(self, [&"br label %ret"]);
                 } else {
                     self.call_void("__wp_exit", &[]);
-                    self.linev(&[&"unreachable"]);
+                    linev!(self, [&"unreachable"]);
                 }
                 self.terminated = true;
             }
@@ -1142,24 +1266,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let s = k == Kind::Signed;
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
-                let ext = |fx: &mut Self, v: &str| -> String {
-                    let sh = fx.opv(&[&"shl i32 ", &v, &", 8"]);
+                let ext = |fx: &mut Self, v: &str| -> V {
+                    let sh = opv!(fx, [&"shl i32 ", &v, &", 8"]);
                     let sr = if s { "ashr" } else { "lshr" };
-                    let x = fx.opv(&[&sr, &" i32 ", &sh, &", 8"]);
+                    let x = opv!(fx, [&sr, &" i32 ", &sh, &", 8"]);
                     let e = if s { "sext" } else { "zext" };
-                    fx.opv(&[&e, &" i32 ", &x, &" to i64"])
+                    opv!(fx, [&e, &" i32 ", &x, &" to i64"])
                 };
                 let (a, b) = (ext(self, &a), ext(self, &b));
-                let p = self.opv(&[&"mul i64 ", &a, &", ", &b]);
+                let p = opv!(self, [&"mul i64 ", &a, &", ", &b]);
                 let r = if has(".hi") {
-                    let h = self.opv(&[&"lshr i64 ", &p, &", 16"]);
-                    self.opv(&[&"trunc i64 ", &h, &" to i32"])
+                    let h = opv!(self, [&"lshr i64 ", &p, &", 16"]);
+                    opv!(self, [&"trunc i64 ", &h, &" to i32"])
                 } else {
-                    self.opv(&[&"trunc i64 ", &p, &" to i32"])
+                    opv!(self, [&"trunc i64 ", &p, &" to i32"])
                 };
                 let r = if i.opcode == O::Mad24 {
                     let c = self.rd(&ops[3], Ty::I32, false)?;
-                    self.opv(&[&"add i32 ", &r, &", ", &c])
+                    opv!(self, [&"add i32 ", &r, &", ", &c])
                 } else {
                     r
                 };
@@ -1178,8 +1302,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let hi = self.intr2(mx, t, &a, &b);
                 let lo = self.intr2(mn, t, &a, &b);
-                let d = self.opv(&[&"sub ", &(t.ll()), &" ", &hi, &", ", &lo]);
-                let r = self.opv(&[&"add ", &(t.ll()), &" ", &d, &", ", &c]);
+                let d = opv!(self, [&"sub ", &(t.ll()), &" ", &hi, &", ", &lo]);
+                let r = opv!(self, [&"add ", &(t.ll()), &" ", &d, &", ", &c]);
                 self.wr(&ops[0], &r, t, s)?;
             }
             O::Abs | O::Neg => {
@@ -1190,26 +1314,29 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let r = if i.opcode == O::Abs {
                         self.intr1("fabs", t, &a)
                     } else {
-                        self.opv(&[&"fneg ", &(t.ll()), &" ", &a])
+                        opv!(self, [&"fneg ", &(t.ll()), &" ", &a])
                     };
                     self.ftz_out(&mods, t, &r)
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                     self.decl(&n, &l);
-                    self.opv(&[
-                        &"call ",
-                        &(t.ll()),
-                        &" @",
-                        &n,
-                        &"(",
-                        &(t.ll()),
-                        &" ",
-                        &a,
-                        &", i1 false)",
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"call ",
+                            &(t.ll()),
+                            &" @",
+                            &n,
+                            &"(",
+                            &(t.ll()),
+                            &" ",
+                            &a,
+                            &", i1 false)",
+                        ]
+                    )
                 } else {
-                    self.opv(&[&"sub ", &(t.ll()), &" 0, ", &a])
+                    opv!(self, [&"sub ", &(t.ll()), &" 0, ", &a])
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1222,20 +1349,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     O::Or => "or",
                     _ => "xor",
                 };
-                let r = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &b]);
+                let r = opv!(self, [&opn, &" ", &(t.ll()), &" ", &a, &", ", &b]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Not => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let r = self.opv(&[&"xor ", &(t.ll()), &" ", &a, &", -1"]);
+                let r = opv!(self, [&"xor ", &(t.ll()), &" ", &a, &", -1"]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Cnot => {
                 let (t, _) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
-                let c = self.opv(&[&"icmp eq ", &(t.ll()), &" ", &a, &", 0"]);
-                let r = self.opv(&[&"zext i1 ", &c, &" to ", &(t.ll())]);
+                let c = opv!(self, [&"icmp eq ", &(t.ll()), &" ", &a, &", 0"]);
+                let r = opv!(self, [&"zext i1 ", &c, &" to ", &(t.ll())]);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Lop3 => {
@@ -1255,8 +1382,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // lop3.or/.and (PTX 8.2): p = (d != 0) BOP q.
                     (Some(bo), Operand::Pair(d, p)) => {
                         let q = self.rd(&ops[5], Ty::I1, false)?;
-                        let nz = self.opv(&[&"icmp ne i32 ", &r, &", 0"]);
-                        let pv = self.opv(&[&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
+                        let nz = opv!(self, [&"icmp ne i32 ", &r, &", 0"]);
+                        let pv = opv!(self, [&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
                         self.wr(&Operand::Reg(d), &r, Ty::I32, false)?;
                         if *p != "_" {
                             self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
@@ -1274,23 +1401,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let r = if i.opcode == O::Shr && k == Kind::Signed {
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
-                    self.opv(&[&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
+                    opv!(self, [&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
                 } else {
-                    let big = self.opv(&[&"icmp uge i32 ", &b, &", ", &w]);
+                    let big = opv!(self, [&"icmp uge i32 ", &b, &", ", &w]);
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
                     let opn = if i.opcode == O::Shl { "shl" } else { "lshr" };
-                    let s = self.opv(&[&opn, &" ", &(t.ll()), &" ", &a, &", ", &m]);
-                    self.opv(&[
-                        &"select i1 ",
-                        &big,
-                        &", ",
-                        &(t.ll()),
-                        &" 0, ",
-                        &(t.ll()),
-                        &" ",
-                        &s,
-                    ])
+                    let s = opv!(self, [&opn, &" ", &(t.ll()), &" ", &a, &", ", &m]);
+                    opv!(
+                        self,
+                        [
+                            &"select i1 ",
+                            &big,
+                            &", ",
+                            &(t.ll()),
+                            &" 0, ",
+                            &(t.ll()),
+                            &" ",
+                            &s,
+                        ]
+                    )
                 };
                 self.wr(&ops[0], &r, t, false)?;
             }
@@ -1302,9 +1432,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = if left { "fshl" } else { "fshr" };
                 let r = self.intr3(f, Ty::I32, &b, &a, &c);
                 let r = if has(".clamp") {
-                    let big = self.opv(&[&"icmp uge i32 ", &c, &", 32"]);
+                    let big = opv!(self, [&"icmp uge i32 ", &c, &", 32"]);
                     let sat = if left { &a } else { &b };
-                    self.opv(&[&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
+                    opv!(self, [&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
                 } else {
                     r
                 };
@@ -1320,17 +1450,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
                         self.decl(&n, &l);
                         (
-                            self.opv(&[
-                                &"call ",
-                                &(t.ll()),
-                                &" @",
-                                &n,
-                                &"(",
-                                &(t.ll()),
-                                &" ",
-                                &a,
-                                &", i1 false)",
-                            ]),
+                            opv!(
+                                self,
+                                [
+                                    &"call ",
+                                    &(t.ll()),
+                                    &" @",
+                                    &n,
+                                    &"(",
+                                    &(t.ll()),
+                                    &" ",
+                                    &a,
+                                    &", i1 false)",
+                                ]
+                            ),
                             Ty::I32,
                         )
                     }
@@ -1346,9 +1479,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let f = format!("__wp_bfind_{s}{}", t.bits());
                 let r = self.call(&f, Ty::I32, &[(t, &a)]);
                 let r = if has(".shiftamt") {
-                    let nf = self.opv(&[&"icmp eq i32 ", &r, &", -1"]);
-                    let sa = self.opv(&[&"sub i32 ", &(t.bits() - 1), &", ", &r]);
-                    self.opv(&[&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
+                    let nf = opv!(self, [&"icmp eq i32 ", &r, &", -1"]);
+                    let sa = opv!(self, [&"sub i32 ", &(t.bits() - 1), &", ", &r]);
+                    opv!(self, [&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
                 } else {
                     r
                 };
@@ -1380,20 +1513,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // that shifts by 32 are defined; the low 32 bits are the mask.
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
-                let lim = |fx: &mut Self, v: &str| -> String {
+                let lim = |fx: &mut Self, v: &str| -> V {
                     if has(".wrap") {
-                        fx.op(format_args!("and i32 {v}, 31"))
+                        opv!(fx, [&"and i32 ", &v, &", 31"])
                     } else {
                         fx.intr2("umin", Ty::I32, v, "32")
                     }
                 };
                 let (a, b) = (lim(self, &a), lim(self, &b));
-                let a = self.op(format_args!("zext i32 {a} to i64"));
-                let b = self.op(format_args!("zext i32 {b} to i64"));
-                let one = self.op(format_args!("shl i64 1, {b}"));
-                let m = self.op(format_args!("sub i64 {one}, 1"));
-                let m = self.op(format_args!("shl i64 {m}, {a}"));
-                let r = self.op(format_args!("trunc i64 {m} to i32"));
+                let a = opv!(self, [&"zext i32 ", &a, &" to i64"]);
+                let b = opv!(self, [&"zext i32 ", &b, &" to i64"]);
+                let one = opv!(self, [&"shl i64 1, ", &b]);
+                let m = opv!(self, [&"sub i64 ", &one, &", 1"]);
+                let m = opv!(self, [&"shl i64 ", &m, &", ", &a]);
+                let r = opv!(self, [&"trunc i64 ", &m, &" to i32"]);
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Szext => {
@@ -1404,17 +1537,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let b = if has(".wrap") {
-                    self.op(format_args!("and i32 {b}, 31"))
+                    opv!(self, [&"and i32 ", &b, &", 31"])
                 } else {
                     self.intr2("umin", Ty::I32, &b, "32")
                 };
-                let zero = self.op(format_args!("icmp eq i32 {b}, 0"));
-                let sh = self.op(format_args!("sub i32 32, {b}"));
+                let zero = opv!(self, [&"icmp eq i32 ", &b, &", 0"]);
+                let sh = opv!(self, [&"sub i32 32, ", &b]);
                 let sh = self.intr2("umin", Ty::I32, &sh, "31");
-                let l = self.op(format_args!("shl i32 {a}, {sh}"));
+                let l = opv!(self, [&"shl i32 ", &a, &", ", &sh]);
                 let sr = if k == Kind::Signed { "ashr" } else { "lshr" };
-                let v = self.op(format_args!("{sr} i32 {l}, {sh}"));
-                let r = self.op(format_args!("select i1 {zero}, i32 0, i32 {v}"));
+                let v = opv!(self, [&sr, &" i32 ", &l, &", ", &sh]);
+                let r = opv!(self, [&"select i1 ", &zero, &", i32 0, i32 ", &v]);
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Vabsdiff4
@@ -1439,37 +1572,51 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let c = self.rd(&ops[3], Ty::I32, false)?;
-                let av = self.op(format_args!("bitcast i32 {a} to <4 x i8>"));
-                let bv = self.op(format_args!("bitcast i32 {b} to <4 x i8>"));
+                let av = opv!(self, [&"bitcast i32 ", &a, &" to <4 x i8>"]);
+                let bv = opv!(self, [&"bitcast i32 ", &b, &" to <4 x i8>"]);
                 let (mx, mn) = if ka == Kind::Signed {
                     ("smax", "smin")
                 } else {
                     ("umax", "umin")
                 };
-                let v4 = |fx: &mut Self, f: &str| -> String {
+                let v4 = |fx: &mut Self, f: &str| -> V {
                     let n = format!("llvm.{f}.v4i8");
                     fx.decl(&n, &format!("declare <4 x i8> @{n}(<4 x i8>, <4 x i8>)"));
-                    fx.op(format_args!(
-                        "call <4 x i8> @{n}(<4 x i8> {av}, <4 x i8> {bv})"
-                    ))
+                    opv!(
+                        fx,
+                        [
+                            &"call <4 x i8> @",
+                            &n,
+                            &"(<4 x i8> ",
+                            &av,
+                            &", <4 x i8> ",
+                            &bv,
+                            &")"
+                        ]
+                    )
                 };
                 let hi = v4(self, mx);
                 let lo = v4(self, mn);
-                let d = self.op(format_args!("sub <4 x i8> {hi}, {lo}"));
+                let d = opv!(self, [&"sub <4 x i8> ", &hi, &", ", &lo]);
                 let r = if has(".add") {
-                    let w = self.op(format_args!("zext <4 x i8> {d} to <4 x i32>"));
-                    let sum = self.op(format_args!(
-                        "call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> {w})"
-                    ));
+                    let w = opv!(self, [&"zext <4 x i8> ", &d, &" to <4 x i32>"]);
+                    let sum = opv!(
+                        self,
+                        [
+                            &"call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> ",
+                            &w,
+                            &")"
+                        ]
+                    );
                     self.decl(
                         "llvm.vector.reduce.add.v4i32",
                         "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)",
                     );
-                    self.op(format_args!("add i32 {sum}, {c}"))
+                    opv!(self, [&"add i32 ", &sum, &", ", &c])
                 } else if mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
                     return fail(&form_of(i), "vabsdiff4 with .min/.max");
                 } else {
-                    self.op(format_args!("bitcast <4 x i8> {d} to i32"))
+                    opv!(self, [&"bitcast <4 x i8> ", &d, &" to i32"])
                 };
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
@@ -1494,18 +1641,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], t, false)?;
                 let b = self.rd(&ops[2], t, false)?;
                 let c = self.rd(&ops[3], Ty::I1, false)?;
-                let r = self.opv(&[
-                    &"select i1 ",
-                    &c,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &a,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &b,
-                ]);
+                let r = opv!(
+                    self,
+                    [
+                        &"select i1 ",
+                        &c,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &a,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &b,
+                    ]
+                );
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Slct => {
@@ -1516,22 +1666,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let c = self.rd(&ops[3], ct, false)?;
                 let cond = if ck == Kind::Float {
                     let c = self.ftz_in(&mods, ct, &c);
-                    self.opv(&[&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
+                    opv!(self, [&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
                 } else {
-                    self.opv(&[&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
+                    opv!(self, [&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
                 };
-                let r = self.opv(&[
-                    &"select i1 ",
-                    &cond,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &a,
-                    &", ",
-                    &(t.ll()),
-                    &" ",
-                    &b,
-                ]);
+                let r = opv!(
+                    self,
+                    [
+                        &"select i1 ",
+                        &cond,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &a,
+                        &", ",
+                        &(t.ll()),
+                        &" ",
+                        &b,
+                    ]
+                );
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
@@ -1551,13 +1704,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let ab = self.intr1("fabs", t, &a);
                 let ll = t.ll();
                 let r = if has(".finite") {
-                    self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
+                    opv!(
+                        self,
+                        [&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                    )
                 } else if has(".infinite") {
-                    self.opv(&[&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"])
+                    opv!(
+                        self,
+                        [&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                    )
                 } else if has(".number") {
-                    self.opv(&[&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
+                    opv!(self, [&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
                 } else if has(".notanumber") {
-                    self.opv(&[&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
+                    opv!(self, [&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
                 } else {
                     let min = if t == Ty::F32 {
                         "0x3810000000000000"
@@ -1566,15 +1725,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     };
                     if has(".normal") {
                         // Zero counts as normal (the H200 agrees: testp.normal 0.0 is true).
-                        let x = self.op(format_args!("fcmp oge {ll} {ab}, {min}"));
-                        let y = self.op(format_args!("fcmp one {ll} {ab}, 0x7FF0000000000000"));
-                        let x = self.op(format_args!("and i1 {x}, {y}"));
-                        let z = self.op(format_args!("fcmp oeq {ll} {ab}, 0.0"));
-                        self.op(format_args!("or i1 {x}, {z}"))
+                        let x = opv!(self, [&"fcmp oge ", &ll, &" ", &ab, &", ", &min]);
+                        let y = opv!(
+                            self,
+                            [&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
+                        );
+                        let x = opv!(self, [&"and i1 ", &x, &", ", &y]);
+                        let z = opv!(self, [&"fcmp oeq ", &ll, &" ", &ab, &", 0.0"]);
+                        opv!(self, [&"or i1 ", &x, &", ", &z])
                     } else {
-                        let x = self.opv(&[&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
-                        let y = self.opv(&[&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
-                        self.opv(&[&"and i1 ", &x, &", ", &y])
+                        let x = opv!(self, [&"fcmp olt ", &ll, &" ", &ab, &", ", &min]);
+                        let y = opv!(self, [&"fcmp one ", &ll, &" ", &ab, &", 0.0"]);
+                        opv!(self, [&"and i1 ", &x, &", ", &y])
                     }
                 };
                 self.wr(&ops[0], &r, Ty::I1, false)?;
@@ -1594,7 +1756,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if self.cx.nv {
                     // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
                     let f = self.form();
-                    self.linev(&[&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]);
+                    linev!(
+                        self,
+                        [&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]
+                    );
                     return Ok(());
                 }
                 let ss = syncscope(self.cx.nv, &mods);
@@ -1612,7 +1777,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     "seq_cst"
                 };
-                self.linev(&[&"fence", &ss, &" ", &ord]);
+                linev!(self, [&"fence", &ss, &" ", &ord]);
             }
             O::Bar if has(".warp") => self.warp_inst(i)?,
             O::Mma => self.mma_inst(i)?,
@@ -1667,7 +1832,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let _ = write!(s, " i32 {k}, label %{}", self.label_of(t));
                 }
                 s.push_str(" ]");
-                self.linev(&[&s]);
+                linev!(self, [&s]);
                 let _ = writeln!(self.body, "{dflt}:\n  unreachable");
                 self.terminated = true;
             }
@@ -1680,71 +1845,73 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     // ---------------------------------------------------------------- helpers
 
     /// `llvm.<name>.<suffix of t>`.
-    fn intr_name(name: &str, t: Ty) -> String {
-        let suffix = t.suffix();
-        let mut n = String::with_capacity(6 + name.len() + suffix.len());
-        n.push_str("llvm.");
-        n.push_str(name);
-        n.push('.');
-        n.push_str(suffix);
-        n
+    /// `llvm.<name>.<type suffix>`.
+    fn intr_name(name: &str, t: Ty) -> V {
+        V::concat(&["llvm.", name, ".", t.suffix()])
     }
 
-    fn intr1(&mut self, name: &str, t: Ty, a: &str) -> String {
+    fn intr1(&mut self, name: &str, t: Ty, a: &str) -> V {
         let n = Self::intr_name(name, t);
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {} @{n}({})", t.ll(), t.ll());
             self.decl(&n, &l);
         }
-        self.opv(&[
-            &"call ",
-            &(t.ll()),
-            &" @",
-            &n,
-            &"(",
-            &(t.ll()),
-            &" ",
-            &a,
-            &")",
-        ])
+        opv!(
+            self,
+            [
+                &"call ",
+                &(t.ll()),
+                &" @",
+                &n,
+                &"(",
+                &(t.ll()),
+                &" ",
+                &a,
+                &")",
+            ]
+        )
     }
 
-    fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> String {
+    fn intr2(&mut self, name: &str, t: Ty, a: &str, b: &str) -> V {
         let n = Self::intr_name(name, t);
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {} @{n}({}, {})", t.ll(), t.ll(), t.ll());
             self.decl(&n, &l);
         }
         let ll = t.ll();
-        self.opv(&[
-            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",
-        ])
+        opv!(
+            self,
+            [&"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &")",]
+        )
     }
 
-    fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> String {
+    fn intr3(&mut self, name: &str, t: Ty, a: &str, b: &str, c: &str) -> V {
         let n = Self::intr_name(name, t);
         let ll = t.ll();
-        if !self.cx.decls.contains_key(&n) {
+        if !self.cx.decls.contains_key(n.as_str()) {
             let l = format!("declare {ll} @{n}({ll}, {ll}, {ll})");
             self.decl(&n, &l);
         }
-        self.opv(&[
-            &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll, &" ",
-            &c, &")",
-        ])
+        opv!(
+            self,
+            [
+                &"call ", &ll, &" @", &n, &"(", &ll, &" ", &a, &", ", &ll, &" ", &b, &", ", &ll,
+                &" ", &c, &")",
+            ]
+        )
     }
 
-    fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> String {
+    fn lop3(&mut self, lut: u32, a: &str, b: &str, c: &str) -> V {
         if lut == 0 {
             return "0".into();
         }
         if lut == 0xff {
             return "-1".into();
         }
-        let na = self.opv(&[&"xor i32 ", &a, &", -1"]);
-        let nb = self.opv(&[&"xor i32 ", &b, &", -1"]);
-        let nc = self.opv(&[&"xor i32 ", &c, &", -1"]);
-        let mut acc: Option<String> = None;
+        let na = opv!(self, [&"xor i32 ", &a, &", -1"]);
+        let nb = opv!(self, [&"xor i32 ", &b, &", -1"]);
+        let nc = opv!(self, [&"xor i32 ", &c, &", -1"]);
+        let mut acc: Option<V> = None;
         for k in 0..8u32 {
             if lut & (1 << k) == 0 {
                 continue;
@@ -1752,32 +1919,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let x = if k & 4 != 0 { a } else { &na };
             let y = if k & 2 != 0 { b } else { &nb };
             let z = if k & 1 != 0 { c } else { &nc };
-            let (x, y, z) = (x.to_string(), y.to_string(), z.to_string());
-            let t = self.opv(&[&"and i32 ", &x, &", ", &y]);
-            let t = self.opv(&[&"and i32 ", &t, &", ", &z]);
+            let (x, y, z) = (V::new(x), V::new(y), V::new(z));
+            let t = opv!(self, [&"and i32 ", &x, &", ", &y]);
+            let t = opv!(self, [&"and i32 ", &t, &", ", &z]);
             acc = Some(match acc {
                 None => t,
-                Some(p) => self.opv(&[&"or i32 ", &p, &", ", &t]),
+                Some(p) => opv!(self, [&"or i32 ", &p, &", ", &t]),
             });
         }
-        acc.unwrap_or_else(|| "0".into())
+        acc.unwrap_or_else(|| V::new("0"))
     }
 
-    fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         if t == Ty::F32 && mods.contains(&".ftz") {
             self.call("__wp_ftz_f32", Ty::F32, &[(Ty::F32, v)])
         } else {
-            v.to_string()
+            V::new(v)
         }
     }
 
-    fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         self.ftz_in(mods, t, v)
     }
 
-    fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> String {
+    fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
         if !mods.contains(&".sat") {
-            return v.to_string();
+            return V::new(v);
         }
         let z = imm(ImmValue::Float(0.0), t);
         let one = match t {
@@ -1824,7 +1991,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let r = match op {
             Opcode::Add | Opcode::Sub => {
                 let b = if op == Opcode::Sub {
-                    self.opv(&[&"fneg ", &ll, &" ", &b])
+                    opv!(self, [&"fneg ", &ll, &" ", &b])
                 } else {
                     b
                 };
@@ -1832,7 +1999,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_add_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.opv(&[&"fadd ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fadd ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mul => {
@@ -1840,7 +2007,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_mul_{rnd}_{}", t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
-                    self.opv(&[&"fmul ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fmul ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Mad | Opcode::Fma => {
@@ -1862,9 +2029,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // 2^126 < |b| < 2^128, PTX ISA 9.x §9.7.3.8).
                     self.call("__wp_div_approx_f32", t, &[(t, &a), (t, &b)])
                 } else if mods.contains(&".approx") {
-                    self.opv(&[&"fdiv afn ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fdiv afn ", &ll, &" ", &a, &", ", &b])
                 } else {
-                    self.opv(&[&"fdiv ", &ll, &" ", &a, &", ", &b])
+                    opv!(self, [&"fdiv ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Min | Opcode::Max => {
@@ -1884,25 +2051,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let r = if mods.contains(&".relu") {
             // -0.0 becomes +0.0 as well (the H200 agrees).
-            let z = self.opv(&[&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
-            self.opv(&[
-                &"select ",
-                &({
-                    if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
-                        "<2 x i1>"
-                    } else {
-                        "i1"
-                    }
-                }),
-                &" ",
-                &z,
-                &", ",
-                &ll,
-                &" zeroinitializer, ",
-                &ll,
-                &" ",
-                &r,
-            ])
+            let z = opv!(self, [&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
+            opv!(
+                self,
+                [
+                    &"select ",
+                    &({
+                        if matches!(t, Ty::V2F16 | Ty::V2Bf16) {
+                            "<2 x i1>"
+                        } else {
+                            "i1"
+                        }
+                    }),
+                    &" ",
+                    &z,
+                    &", ",
+                    &ll,
+                    &" zeroinitializer, ",
+                    &ll,
+                    &" ",
+                    &r,
+                ]
+            )
         } else {
             r
         };
@@ -1935,9 +2105,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     // the hardware instruction, whose low 32 result bits are zero).
                     self.call("__wp_rcp_approx_ftz_f64", t, &[(t, &a)])
                 } else if mods.contains(&".approx") {
-                    self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &a])
+                    opv!(self, [&"fdiv afn ", &ll, &" ", &one, &", ", &a])
                 } else {
-                    self.opv(&[&"fdiv ", &ll, &" ", &one, &", ", &a])
+                    opv!(self, [&"fdiv ", &ll, &" ", &one, &", ", &a])
                 }
             }
             Opcode::Sqrt => {
@@ -1949,7 +2119,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else if mods.contains(&".approx") {
                     let n = format!("llvm.sqrt.{}", t.suffix());
                     self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                    self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"])
+                    opv!(
+                        self,
+                        [&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]
+                    )
                 } else {
                     self.intr1("sqrt", t, &a)
                 }
@@ -1973,8 +2146,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Rsqrt => {
                 let n = format!("llvm.sqrt.{}", t.suffix());
                 self.decl(&n, &format!("declare {ll} @{n}({ll})"));
-                let s = self.opv(&[&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]);
-                self.opv(&[&"fdiv afn ", &ll, &" ", &one, &", ", &s])
+                let s = opv!(
+                    self,
+                    [&"call afn ", &ll, &" @", &n, &"(", &ll, &" ", &a, &")"]
+                );
+                opv!(self, [&"fdiv afn ", &ll, &" ", &one, &", ", &s])
             }
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Tanh => {
                 if !matches!(t, Ty::F32) {
@@ -2013,26 +2189,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (self.intr2(f, t, &a, &b), t)
                 } else {
                     let o = if op == Opcode::Add { "add" } else { "sub" };
-                    (self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &b]), t)
+                    (opv!(self, [&o, &" ", &ll, &" ", &a, &", ", &b]), t)
                 }
             }
             Opcode::Mul | Opcode::Mad => {
                 let (p, pt) = if wide || hi {
                     let dt = Ty::int(w * 2);
-                    let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
-                    let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
-                    let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
+                    let a2 = opv!(self, [&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+                    let b2 = opv!(self, [&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+                    let p = opv!(self, [&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
                     if hi {
-                        let h = self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w]);
+                        let h = opv!(self, [&"lshr ", &(dt.ll()), &" ", &p, &", ", &w]);
                         (
-                            self.opv(&[&"trunc ", &(dt.ll()), &" ", &h, &" to ", &ll]),
+                            opv!(self, [&"trunc ", &(dt.ll()), &" ", &h, &" to ", &ll]),
                             t,
                         )
                     } else {
                         (p, dt)
                     }
                 } else {
-                    (self.opv(&[&"mul ", &ll, &" ", &a, &", ", &b]), t)
+                    (opv!(self, [&"mul ", &ll, &" ", &a, &", ", &b]), t)
                 };
                 if op == Opcode::Mad {
                     let c = self.rd(&ops[3], pt, s)?;
@@ -2040,7 +2216,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // mad.hi.sat.s32: saturate the sum (PTX ISA 9.x §9.7.1.4).
                         (self.intr2("sadd.sat", pt, &p, &c), pt)
                     } else {
-                        (self.opv(&[&"add ", &(pt.ll()), &" ", &p, &", ", &c]), pt)
+                        (opv!(self, [&"add ", &(pt.ll()), &" ", &p, &", ", &c]), pt)
                     }
                 } else {
                     (p, pt)
@@ -2049,18 +2225,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Opcode::Div | Opcode::Rem => {
                 // Division by zero gives an unspecified value in PTX but is undefined
                 // behaviour in LLVM: divide by 1 instead. INT_MIN / -1 likewise.
-                let z = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", 0"]);
+                let z = opv!(self, [&"icmp eq ", &ll, &" ", &b, &", 0"]);
                 let (bad, safe_b) = if s {
-                    let m1 = self.opv(&[&"icmp eq ", &ll, &" ", &b, &", -1"]);
-                    let bad = self.opv(&[&"or i1 ", &z, &", ", &m1]);
+                    let m1 = opv!(self, [&"icmp eq ", &ll, &" ", &b, &", -1"]);
+                    let bad = opv!(self, [&"or i1 ", &z, &", ", &m1]);
                     (
                         Some(m1),
-                        self.opv(&[&"select i1 ", &bad, &", ", &ll, &" 1, ", &ll, &" ", &b]),
+                        opv!(
+                            self,
+                            [&"select i1 ", &bad, &", ", &ll, &" 1, ", &ll, &" ", &b]
+                        ),
                     )
                 } else {
                     (
                         None,
-                        self.opv(&[&"select i1 ", &z, &", ", &ll, &" 1, ", &ll, &" ", &b]),
+                        opv!(
+                            self,
+                            [&"select i1 ", &z, &", ", &ll, &" 1, ", &ll, &" ", &b]
+                        ),
                     )
                 };
                 let o = match (op == Opcode::Div, s) {
@@ -2069,26 +2251,29 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (false, true) => "srem",
                     (false, false) => "urem",
                 };
-                let q = self.opv(&[&o, &" ", &ll, &" ", &a, &", ", &safe_b]);
+                let q = opv!(self, [&o, &" ", &ll, &" ", &a, &", ", &safe_b]);
                 let q = match bad {
                     Some(m1) => {
                         let alt = if op == Opcode::Div {
-                            self.opv(&[&"sub ", &ll, &" 0, ", &a])
+                            opv!(self, [&"sub ", &ll, &" 0, ", &a])
                         } else {
-                            "0".to_string()
+                            V::new("0")
                         };
-                        self.opv(&[
-                            &"select i1 ",
-                            &m1,
-                            &", ",
-                            &ll,
-                            &" ",
-                            &alt,
-                            &", ",
-                            &ll,
-                            &" ",
-                            &q,
-                        ])
+                        opv!(
+                            self,
+                            [
+                                &"select i1 ",
+                                &m1,
+                                &", ",
+                                &ll,
+                                &" ",
+                                &alt,
+                                &", ",
+                                &ll,
+                                &" ",
+                                &q,
+                            ]
+                        )
                     }
                     None => q,
                 };
@@ -2117,7 +2302,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Extended-precision add/sub/mad with the carry flag (PTX ISA 9.x §9.7.2): the flag is a
     /// function-local `i1` (`%cc`).
     fn carry(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
-        if !self.allocas.contains("%cc = alloca") {
+        if !self.has_cc {
+            self.has_cc = true;
             let s = self.alloca_suffix();
             let _ = writeln!(self.allocas, "  %cc = alloca i1{s}");
         }
@@ -2131,15 +2317,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let dt = Ty::int(w * 2);
             let s = mods.contains(&".s32") || mods.contains(&".s64");
             let ext = if s { "sext" } else { "zext" };
-            let a2 = self.opv(&[&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
-            let b2 = self.opv(&[&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
-            let p = self.opv(&[&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
+            let a2 = opv!(self, [&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
+            let b2 = opv!(self, [&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
+            let p = opv!(self, [&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
             let p = if mods.contains(&".hi") {
-                self.opv(&[&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
+                opv!(self, [&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
             } else {
                 p
             };
-            let p = self.opv(&[&"trunc ", &(dt.ll()), &" ", &p, &" to ", &ll]);
+            let p = opv!(self, [&"trunc ", &(dt.ll()), &" ", &p, &" to ", &ll]);
             let c = self.rd(&ops[3], t, false)?;
             (p, c)
         } else {
@@ -2150,27 +2336,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let f = if sub { "usub" } else { "uadd" };
         let n = format!("llvm.{f}.with.overflow.{}", t.suffix());
         self.decl(&n, &format!("declare {{ {ll}, i1 }} @{n}({ll}, {ll})"));
-        let r1 = self.opv(&[
-            &"call { ",
-            &ll,
-            &", i1 } @",
-            &n,
-            &"(",
-            &ll,
-            &" ",
-            &a,
-            &", ",
-            &ll,
-            &" ",
-            &b,
-            &")",
-        ]);
-        let v1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 0"]);
-        let o1 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r1, &", 1"]);
-        let (v, o) = if cin {
-            let c = self.opv(&[&"load i1, ", &pa, &" %cc"]);
-            let cz = self.opv(&[&"zext i1 ", &c, &" to ", &ll]);
-            let r2 = self.opv(&[
+        let r1 = opv!(
+            self,
+            [
                 &"call { ",
                 &ll,
                 &", i1 } @",
@@ -2178,22 +2346,46 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 &"(",
                 &ll,
                 &" ",
-                &v1,
+                &a,
                 &", ",
                 &ll,
                 &" ",
-                &cz,
+                &b,
                 &")",
-            ]);
-            let v2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 0"]);
-            let o2 = self.opv(&[&"extractvalue { ", &ll, &", i1 } ", &r2, &", 1"]);
-            let o = self.opv(&[&"or i1 ", &o1, &", ", &o2]);
+            ]
+        );
+        let v1 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r1, &", 0"]);
+        let o1 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r1, &", 1"]);
+        let (v, o) = if cin {
+            let c = opv!(self, [&"load i1, ", &pa, &" %cc"]);
+            let cz = opv!(self, [&"zext i1 ", &c, &" to ", &ll]);
+            let r2 = opv!(
+                self,
+                [
+                    &"call { ",
+                    &ll,
+                    &", i1 } @",
+                    &n,
+                    &"(",
+                    &ll,
+                    &" ",
+                    &v1,
+                    &", ",
+                    &ll,
+                    &" ",
+                    &cz,
+                    &")",
+                ]
+            );
+            let v2 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r2, &", 0"]);
+            let o2 = opv!(self, [&"extractvalue { ", &ll, &", i1 } ", &r2, &", 1"]);
+            let o = opv!(self, [&"or i1 ", &o1, &", ", &o2]);
             (v2, o)
         } else {
             (v1, o1)
         };
         if cc_out {
-            self.linev(&[&"store i1 ", &o, &", ", &pa, &" %cc"]);
+            linev!(self, [&"store i1 ", &o, &", ", &pa, &" %cc"]);
         }
         self.wr(&ops[0], &v, t, false)
     }
@@ -2226,13 +2418,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(bo) => {
                 let x = self.rd(&ops[3], Ty::I1, false)?;
                 let o = &bo[1..];
-                let pv = self.opv(&[&o, &" i1 ", &c, &", ", &x]);
-                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
-                let qv = self.opv(&[&o, &" i1 ", &nc, &", ", &x]);
+                let pv = opv!(self, [&o, &" i1 ", &c, &", ", &x]);
+                let nc = opv!(self, [&"xor i1 ", &c, &", true"]);
+                let qv = opv!(self, [&o, &" i1 ", &nc, &", ", &x]);
                 (pv, qv)
             }
             None => {
-                let nc = self.opv(&[&"xor i1 ", &c, &", true"]);
+                let nc = opv!(self, [&"xor i1 ", &c, &", true"]);
                 (c, nc)
             }
         };
@@ -2245,7 +2437,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<String> {
+    fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<V> {
         let ll = t.ll();
         if k == Kind::Float {
             let p = match cmp {
@@ -2265,7 +2457,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 ".nan" => "uno",
                 _ => return fail(&self.form(), format!("comparison {cmp}")),
             };
-            return Ok(self.opv(&[&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
+            return Ok(opv!(self, [&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
         }
         let s = k == Kind::Signed;
         let p = match (cmp, s) {
@@ -2281,7 +2473,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (".ge", false) | (".hs", _) => "uge",
             _ => return fail(&self.form(), format!("comparison {cmp}")),
         };
-        Ok(self.opv(&[&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
+        Ok(opv!(self, [&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
     }
 
     fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -2313,16 +2505,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         0x3F80_3F80
                     };
                     let one = imm(ImmValue::UInt(one), dt);
-                    let v = self.op(format_args!(
-                        "select <2 x i1> {c}, {} {one}, {} zeroinitializer",
-                        dt.ll(),
-                        dt.ll()
-                    ));
+                    let v = opv!(
+                        self,
+                        [
+                            &"select <2 x i1> ",
+                            &c,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &one,
+                            &", ",
+                            &(dt.ll()),
+                            &" zeroinitializer"
+                        ]
+                    );
                     return self.wr(&ops[0], &v, dt, false);
                 }
                 _ if dt.bits() == 32 => {
-                    let m = self.op(format_args!("sext <2 x i1> {c} to <2 x i16>"));
-                    self.op(format_args!("bitcast <2 x i16> {m} to i32"))
+                    let m = opv!(self, [&"sext <2 x i1> ", &c, &" to <2 x i16>"]);
+                    opv!(self, [&"bitcast <2 x i16> ", &m, &" to i32"])
                 }
                 _ => return fail(&self.form(), "set on packed halves to this type"),
             };
@@ -2341,25 +2542,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .filter(|m| matches!(**m, ".and" | ".or" | ".xor"))
         {
             let x = self.rd(&ops[3], Ty::I1, false)?;
-            c = self.opv(&[&(&bo[1..]), &" i1 ", &c, &", ", &x]);
+            c = opv!(self, [&(&bo[1..]), &" i1 ", &c, &", ", &x]);
         }
         let (one, zero) = if dk == Kind::Float {
             (imm(ImmValue::Float(1.0), dt), imm(ImmValue::Float(0.0), dt))
         } else {
             ("-1".to_string(), "0".to_string())
         };
-        let r = self.opv(&[
-            &"select i1 ",
-            &c,
-            &", ",
-            &(dt.ll()),
-            &" ",
-            &one,
-            &", ",
-            &(dt.ll()),
-            &" ",
-            &zero,
-        ]);
+        let r = opv!(
+            self,
+            [
+                &"select i1 ",
+                &c,
+                &", ",
+                &(dt.ll()),
+                &" ",
+                &one,
+                &", ",
+                &(dt.ll()),
+                &" ",
+                &zero,
+            ]
+        );
         self.wr(&ops[0], &r, dt, false)
     }
 
@@ -2433,33 +2637,39 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         if n == 1 {
             let v = match self.mem_order(mods) {
-                Some((o, ss)) if o != "release" => self.opv(&[
-                    &"load atomic",
-                    &vol,
-                    &" ",
-                    &el,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &ss,
-                    &" ",
-                    &o,
-                    &", align ",
-                    &size,
-                ]),
-                _ => self.opv(&[
-                    &"load",
-                    &vol,
-                    &" ",
-                    &el,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &", align ",
-                    &size,
-                ]),
+                Some((o, ss)) if o != "release" => opv!(
+                    self,
+                    [
+                        &"load atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => opv!(
+                    self,
+                    [
+                        &"load",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
             };
             return self.wr(&ops[0], &v, et, signed);
         }
@@ -2467,23 +2677,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "vector load without a vector destination");
         };
         let vt = format!("<{n} x {el}>");
-        let v = self.opv(&[
-            &"load",
-            &vol,
-            &" ",
-            &vt,
-            &", ",
-            &pty,
-            &" ",
-            &p,
-            &", align ",
-            &size,
-        ]);
+        let v = opv!(
+            self,
+            [
+                &"load",
+                &vol,
+                &" ",
+                &vt,
+                &", ",
+                &pty,
+                &" ",
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
         for (k, d) in dsts.iter().enumerate() {
             if matches!(d, Operand::Sink) {
                 continue;
             }
-            let x = self.opv(&[&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
+            let x = opv!(self, [&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
             self.wr(d, &x, et, signed)?;
         }
         Ok(())
@@ -2520,37 +2733,43 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
             match self.mem_order(mods) {
-                Some((o, ss)) if o != "acquire" => self.linev(&[
-                    &"store atomic",
-                    &vol,
-                    &" ",
-                    &el,
-                    &" ",
-                    &v,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &ss,
-                    &" ",
-                    &o,
-                    &", align ",
-                    &size,
-                ]),
-                _ => self.linev(&[
-                    &"store",
-                    &vol,
-                    &" ",
-                    &el,
-                    &" ",
-                    &v,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &p,
-                    &", align ",
-                    &size,
-                ]),
+                Some((o, ss)) if o != "acquire" => linev!(
+                    self,
+                    [
+                        &"store atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => linev!(
+                    self,
+                    [
+                        &"store",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
             }
             return Ok(());
         }
@@ -2558,36 +2777,42 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "vector store without a vector source");
         };
         let vt = format!("<{n} x {el}>");
-        let mut acc = "poison".to_string();
+        let mut acc = V::new("poison");
         for (k, e) in srcs.iter().enumerate() {
             let x = self.rd(e, et, false)?;
-            acc = self.opv(&[
-                &"insertelement ",
+            acc = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &vt,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &el,
+                    &" ",
+                    &x,
+                    &", i32 ",
+                    &k,
+                ]
+            );
+        }
+        linev!(
+            self,
+            [
+                &"store",
+                &vol,
+                &" ",
                 &vt,
                 &" ",
                 &acc,
                 &", ",
-                &el,
+                &pty,
                 &" ",
-                &x,
-                &", i32 ",
-                &k,
-            ]);
-        }
-        self.linev(&[
-            &"store",
-            &vol,
-            &" ",
-            &vt,
-            &" ",
-            &acc,
-            &", ",
-            &pty,
-            &" ",
-            &p,
-            &", align ",
-            &size,
-        ]);
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
         Ok(())
     }
 
@@ -2601,7 +2826,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         aspace: u32,
         et: Ty,
         val: Option<&str>,
-    ) -> String {
+    ) -> V {
         let mut text = String::from(op);
         for m in mods {
             if matches!(
@@ -2628,38 +2853,47 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => ("l", Ty::I64),
         };
         let _ = write!(text, ".b{bits}");
-        let a = self.opv(&[&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]);
+        let a = opv!(
+            self,
+            [&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]
+        );
         match val {
             None => {
-                let v = self.opv(&[
-                    &"call ",
-                    &(ct.ll()),
-                    &" asm sideeffect \"",
-                    &text,
-                    &" $0, [$1];\", \"=",
-                    &c,
-                    &",l,~{memory}\"(i64 ",
-                    &a,
-                    &")",
-                ]);
+                let v = opv!(
+                    self,
+                    [
+                        &"call ",
+                        &(ct.ll()),
+                        &" asm sideeffect \"",
+                        &text,
+                        &" $0, [$1];\", \"=",
+                        &c,
+                        &",l,~{memory}\"(i64 ",
+                        &a,
+                        &")",
+                    ]
+                );
                 self.fit(&v, ct, et, false)
             }
             Some(v) => {
                 let x = self.fit(v, et, ct, false);
-                self.linev(&[
-                    &"call void asm sideeffect \"",
-                    &text,
-                    &" [$0], $1;\", \"l,",
-                    &c,
-                    &",~{memory}\"(i64 ",
-                    &a,
-                    &", ",
-                    &(ct.ll()),
-                    &" ",
-                    &x,
-                    &")",
-                ]);
-                String::new()
+                linev!(
+                    self,
+                    [
+                        &"call void asm sideeffect \"",
+                        &text,
+                        &" [$0], $1;\", \"l,",
+                        &c,
+                        &",~{memory}\"(i64 ",
+                        &a,
+                        &", ",
+                        &(ct.ll()),
+                        &" ",
+                        &x,
+                        &")",
+                    ]
+                );
+                V::new("")
             }
         }
     }
@@ -2685,14 +2919,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(from_as)),
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
                 }
             }
             Operand::Reg(n) if matches!(self.lookup(n), Some(Local::Mem { .. })) => {
@@ -2700,48 +2937,60 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if a == from_as {
                     p
                 } else {
-                    self.opv(&[
-                        &"addrspacecast ",
-                        &(ptr_ty(a)),
-                        &" ",
-                        &p,
-                        &" to ",
-                        &(ptr_ty(from_as)),
-                    ])
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
                 }
             }
             o => {
                 let v = self.rd(o, it, false)?;
-                self.opv(&[
-                    &"inttoptr ",
-                    &(it.ll()),
-                    &" ",
-                    &v,
-                    &" to ",
-                    &(ptr_ty(from_as)),
-                ])
+                opv!(
+                    self,
+                    [
+                        &"inttoptr ",
+                        &(it.ll()),
+                        &" ",
+                        &v,
+                        &" to ",
+                        &(ptr_ty(from_as)),
+                    ]
+                )
             }
         };
         let c = if from_as == to_as {
             p
         } else {
-            self.opv(&[
-                &"addrspacecast ",
-                &(ptr_ty(from_as)),
-                &" ",
-                &p,
-                &" to ",
-                &(ptr_ty(to_as)),
-            ])
+            opv!(
+                self,
+                [
+                    &"addrspacecast ",
+                    &(ptr_ty(from_as)),
+                    &" ",
+                    &p,
+                    &" to ",
+                    &(ptr_ty(to_as)),
+                ]
+            )
         };
-        let r = self.opv(&[
-            &"ptrtoint ",
-            &(ptr_ty(to_as)),
-            &" ",
-            &c,
-            &" to ",
-            &(it.ll()),
-        ]);
+        let r = opv!(
+            self,
+            [
+                &"ptrtoint ",
+                &(ptr_ty(to_as)),
+                &" ",
+                &c,
+                &" to ",
+                &(it.ll()),
+            ]
+        );
         self.wr(&ops[0], &r, it, false)
     }
 
@@ -2771,14 +3020,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let b = self.rd(&ops[2], Ty::I32, true)?;
             let sa = self.int_sat(&a, Ty::I32, true, nt, signed);
             let sb = self.int_sat(&b, Ty::I32, true, nt, signed);
-            let za = self.op(format_args!("zext {} {sa} to i32", nt.ll()));
-            let zb = self.op(format_args!("zext {} {sb} to i32", nt.ll()));
-            let ha = self.op(format_args!("shl i32 {za}, {nb}"));
-            let mut r = self.op(format_args!("or i32 {ha}, {zb}"));
+            let za = opv!(self, [&"zext ", &(nt.ll()), &" ", &sa, &" to i32"]);
+            let zb = opv!(self, [&"zext ", &(nt.ll()), &" ", &sb, &" to i32"]);
+            let ha = opv!(self, [&"shl i32 ", &za, &", ", &nb]);
+            let mut r = opv!(self, [&"or i32 ", &ha, &", ", &zb]);
             if nb == 8 {
                 let c = self.rd(&ops[3], Ty::I32, false)?;
-                let hc = self.op(format_args!("shl i32 {c}, 16"));
-                r = self.op(format_args!("or i32 {r}, {hc}"));
+                let hc = opv!(self, [&"shl i32 ", &c, &", 16"]);
+                r = opv!(self, [&"or i32 ", &r, &", ", &hc]);
             }
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
@@ -2790,12 +3039,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             // nearest with ties away from zero, as a .b32 with the low 13 bits zero; NaN and
             // infinity bits are truncated (as the H200 does: 0x7f800001 gives 0x7f800000).
             let a = self.rd(&ops[1], Ty::I32, false)?;
-            let exp = self.op(format_args!("and i32 {a}, 2139095040"));
-            let special = self.op(format_args!("icmp eq i32 {exp}, 2139095040"));
-            let rd = self.op(format_args!("add i32 {a}, 4096"));
-            let rd = self.op(format_args!("and i32 {rd}, -8192"));
-            let tr = self.op(format_args!("and i32 {a}, -8192"));
-            let r = self.op(format_args!("select i1 {special}, i32 {tr}, i32 {rd}"));
+            let exp = opv!(self, [&"and i32 ", &a, &", 2139095040"]);
+            let special = opv!(self, [&"icmp eq i32 ", &exp, &", 2139095040"]);
+            let rd = opv!(self, [&"add i32 ", &a, &", 4096"]);
+            let rd = opv!(self, [&"and i32 ", &rd, &", -8192"]);
+            let tr = opv!(self, [&"and i32 ", &a, &", -8192"]);
+            let r = opv!(
+                self,
+                [&"select i1 ", &special, &", i32 ", &tr, &", i32 ", &rd]
+            );
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
@@ -2820,12 +3072,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
             let a = self.rd(&ops[1], Ty::F32, false)?;
             let b = self.rd(&ops[2], Ty::F32, false)?;
-            let one = |fx: &mut Self, x: &str| -> String {
-                let r = fx.op(format_args!("fptrunc float {x} to {}", et.ll()));
+            let one = |fx: &mut Self, x: &str| -> V {
+                let r = opv!(fx, [&"fptrunc float ", &x, &" to ", &(et.ll())]);
                 if rnd == Some("rz") {
-                    let rw = fx.op(format_args!("fpext {} {r} to float", et.ll()));
-                    let gt = fx.op(format_args!("fcmp ogt float {rw}, {x}"));
-                    let lt = fx.op(format_args!("fcmp olt float {rw}, {x}"));
+                    let rw = opv!(fx, [&"fpext ", &(et.ll()), &" ", &r, &" to float"]);
+                    let gt = opv!(fx, [&"fcmp ogt float ", &rw, &", ", &x]);
+                    let lt = opv!(fx, [&"fcmp olt float ", &rw, &", ", &x]);
                     fx.directed_fix("rz", et, &r, &gt, &lt)
                 } else {
                     r
@@ -2838,26 +3090,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else {
                 (ah, bh)
             };
-            let v0 = self.opv(&[
-                &"insertelement ",
-                &(dt.ll()),
-                &" poison, ",
-                &(et.ll()),
-                &" ",
-                &bh,
-                &", i32 0",
-            ]);
-            let v1 = self.opv(&[
-                &"insertelement ",
-                &(dt.ll()),
-                &" ",
-                &v0,
-                &", ",
-                &(et.ll()),
-                &" ",
-                &ah,
-                &", i32 1",
-            ]);
+            let v0 = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &(dt.ll()),
+                    &" poison, ",
+                    &(et.ll()),
+                    &" ",
+                    &bh,
+                    &", i32 0",
+                ]
+            );
+            let v1 = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &(dt.ll()),
+                    &" ",
+                    &v0,
+                    &", ",
+                    &(et.ll()),
+                    &" ",
+                    &ah,
+                    &", i32 1",
+                ]
+            );
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
@@ -2878,9 +3136,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.int_sat(&a, st, ssigned, dt, dsigned)
                 } else if sb < db {
                     let e = if ssigned { "sext" } else { "zext" };
-                    self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                    opv!(self, [&e, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else if sb > db {
-                    self.opv(&[&"trunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                    opv!(self, [&"trunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                 } else {
                     a
                 };
@@ -2898,7 +3156,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
                     (
-                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to float"]),
+                        opv!(self, [&"fpext ", &(st.ll()), &" ", &a, &" to float"]),
                         Ty::F32,
                     )
                 } else {
@@ -2909,18 +3167,41 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let cf = if dsigned { "fptosi.sat" } else { "fptoui.sat" };
                 let n = format!("llvm.{cf}.{}.{}", dt.suffix(), st.suffix());
                 self.decl(&n, &format!("declare {} @{n}({})", dt.ll(), st.ll()));
-                let v = self.op(format_args!("call {} @{n}({} {rv})", dt.ll(), st.ll()));
+                let v = opv!(
+                    self,
+                    [
+                        &"call ",
+                        &(dt.ll()),
+                        &" @",
+                        &n,
+                        &"(",
+                        &(st.ll()),
+                        &" ",
+                        &rv,
+                        &")"
+                    ]
+                );
                 // NaN gives 0, except from f64 or to a 64-bit integer, where the H200 gives
                 // the top bit alone (0x80000000 / 0x8000000000000000, also for unsigned
                 // destinations; CUDA's __double2int_rn / __float2ll_rn document it).
                 let v = if dt.bits() >= 32 && (st == Ty::F64 || dt.bits() == 64) {
-                    let nan = self.op(format_args!("fcmp uno {} {a}, 0.0", st.ll()));
+                    let nan = opv!(self, [&"fcmp uno ", &(st.ll()), &" ", &a, &", 0.0"]);
                     let min = imm(ImmValue::Int(i64::MIN >> (64 - dt.bits())), dt);
-                    self.op(format_args!(
-                        "select i1 {nan}, {} {min}, {} {v}",
-                        dt.ll(),
-                        dt.ll()
-                    ))
+                    opv!(
+                        self,
+                        [
+                            &"select i1 ",
+                            &nan,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &min,
+                            &", ",
+                            &(dt.ll()),
+                            &" ",
+                            &v
+                        ]
+                    )
                 } else {
                     v
                 };
@@ -2930,7 +3211,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let conv = if ssigned { "sitofp" } else { "uitofp" };
                 match rnd {
                     Some("rn") | None => {
-                        self.opv(&[&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                        opv!(
+                            self,
+                            [&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                        )
                     }
                     Some(m @ ("rz" | "rm" | "rp"))
                         if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
@@ -2943,14 +3227,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // Round to nearest, then one step toward the mode's direction when
                         // the nearest value is on the wrong side of the exact one (compared
                         // exactly in i128).
-                        let r = self.op(format_args!("{conv} {} {a} to {}", st.ll(), dt.ll()));
+                        let r = opv!(
+                            self,
+                            [&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                        );
                         let (gt, lt) = if dt == Ty::F16 {
                             // f16 overflows to infinity: compare in f64 (exact up to 2^53).
-                            let x = self.op(format_args!("{conv} {} {a} to double", st.ll()));
-                            let rw = self.op(format_args!("fpext half {r} to double"));
+                            let x = opv!(self, [&conv, &" ", &(st.ll()), &" ", &a, &" to double"]);
+                            let rw = opv!(self, [&"fpext half ", &r, &" to double"]);
                             (
-                                self.op(format_args!("fcmp ogt double {rw}, {x}")),
-                                self.op(format_args!("fcmp olt double {rw}, {x}")),
+                                opv!(self, [&"fcmp ogt double ", &rw, &", ", &x]),
+                                opv!(self, [&"fcmp olt double ", &rw, &", ", &x]),
                             )
                         } else {
                             // r is an integer value; at or above 2^63 (signed) / 2^64 (unsigned)
@@ -2965,17 +3252,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             let rw = if dt == Ty::F64 {
                                 r.clone()
                             } else {
-                                self.op(format_args!("fpext float {r} to double"))
+                                opv!(self, [&"fpext float ", &r, &" to double"])
                             };
-                            let big = self.op(format_args!("fcmp oge double {rw}, {lim}"));
+                            let big = opv!(self, [&"fcmp oge double ", &rw, &", ", &lim]);
                             let safe =
-                                self.op(format_args!("select i1 {big}, double 0.0, double {rw}"));
-                            let ri = self.op(format_args!("{conv_back} double {safe} to i64"));
-                            let g = self.op(format_args!("icmp {sgt} i64 {ri}, {x}"));
-                            let l = self.op(format_args!("icmp {slt} i64 {ri}, {x}"));
-                            let gt = self.op(format_args!("or i1 {big}, {g}"));
-                            let nb = self.op(format_args!("xor i1 {big}, true"));
-                            let lt = self.op(format_args!("and i1 {nb}, {l}"));
+                                opv!(self, [&"select i1 ", &big, &", double 0.0, double ", &rw]);
+                            let ri = opv!(self, [&conv_back, &" double ", &safe, &" to i64"]);
+                            let g = opv!(self, [&"icmp ", &sgt, &" i64 ", &ri, &", ", &x]);
+                            let l = opv!(self, [&"icmp ", &slt, &" i64 ", &ri, &", ", &x]);
+                            let gt = opv!(self, [&"or i1 ", &big, &", ", &g]);
+                            let nb = opv!(self, [&"xor i1 ", &big, &", true"]);
+                            let lt = opv!(self, [&"and i1 ", &nb, &", ", &l]);
                             (gt, lt)
                         };
                         self.directed_fix(m, dt, &r, &gt, &lt)
@@ -3004,10 +3291,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 } else if sb < db {
                     let x = if st == Ty::Bf16 && dt == Ty::F64 {
-                        let t = self.opv(&[&"fpext bfloat ", &a, &" to float"]);
-                        self.opv(&[&"fpext float ", &t, &" to double"])
+                        let t = opv!(self, [&"fpext bfloat ", &a, &" to float"]);
+                        opv!(self, [&"fpext float ", &t, &" to double"])
                     } else {
-                        self.opv(&[&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
+                        opv!(self, [&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
                     };
                     x
                 } else {
@@ -3015,7 +3302,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rn") | None
                             if !(st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16)) =>
                         {
-                            self.op(format_args!("fptrunc {} {a} to {}", st.ll(), dt.ll()))
+                            opv!(
+                                self,
+                                [&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                            )
                         }
                         Some(m @ ("rz" | "rm" | "rp")) if st == Ty::F64 && dt == Ty::F32 => {
                             let f = format!("__wp_cvt_{m}_f32_f64");
@@ -3026,14 +3316,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             // on the wrong side of the exact value (compared in f64, exact).
                             let r = self.half_rn(&a, st, dt);
                             let (rw, xw) = if st == Ty::F64 {
-                                (self.op(format_args!("fpext {} {r} to double", dt.ll())), a)
+                                (
+                                    opv!(self, [&"fpext ", &(dt.ll()), &" ", &r, &" to double"]),
+                                    a,
+                                )
                             } else {
-                                let rw = self.op(format_args!("fpext {} {r} to float", dt.ll()));
+                                let rw =
+                                    opv!(self, [&"fpext ", &(dt.ll()), &" ", &r, &" to float"]);
                                 (rw, a)
                             };
                             let wl = if st == Ty::F64 { "double" } else { "float" };
-                            let gt = self.op(format_args!("fcmp ogt {wl} {rw}, {xw}"));
-                            let lt = self.op(format_args!("fcmp olt {wl} {rw}, {xw}"));
+                            let gt = opv!(self, [&"fcmp ogt ", &wl, &" ", &rw, &", ", &xw]);
+                            let lt = opv!(self, [&"fcmp olt ", &wl, &" ", &rw, &", ", &xw]);
                             self.directed_fix(m, dt, &r, &gt, &lt)
                         }
                         Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
@@ -3061,34 +3355,37 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// `a` (f32 or f64) rounded to nearest-even in `dt` (f16 or bf16). From f64 it goes
     /// through f32 rounded to odd (toward zero, lowest bit set when inexact), which has enough
     /// extra bits that the second rounding is exact (no double rounding).
-    fn half_rn(&mut self, a: &str, st: Ty, dt: Ty) -> String {
+    fn half_rn(&mut self, a: &str, st: Ty, dt: Ty) -> V {
         let src = a.to_string();
         let a = if st == Ty::F64 {
             let t = self.call("__wp_cvt_rz_f32_f64", Ty::F32, &[(Ty::F64, a)]);
-            let back = self.op(format_args!("fpext float {t} to double"));
-            let inexact = self.op(format_args!("fcmp one double {back}, {a}"));
-            let b = self.op(format_args!("bitcast float {t} to i32"));
-            let o = self.op(format_args!("or i32 {b}, 1"));
-            let b = self.op(format_args!("select i1 {inexact}, i32 {o}, i32 {b}"));
-            self.op(format_args!("bitcast i32 {b} to float"))
+            let back = opv!(self, [&"fpext float ", &t, &" to double"]);
+            let inexact = opv!(self, [&"fcmp one double ", &back, &", ", &a]);
+            let b = opv!(self, [&"bitcast float ", &t, &" to i32"]);
+            let o = opv!(self, [&"or i32 ", &b, &", 1"]);
+            let b = opv!(
+                self,
+                [&"select i1 ", &inexact, &", i32 ", &o, &", i32 ", &b]
+            );
+            opv!(self, [&"bitcast i32 ", &b, &" to float"])
         } else {
-            a.to_string()
+            V::new(a)
         };
-        let r = self.op(format_args!("fptrunc float {a} to {}", dt.ll()));
+        let r = opv!(self, [&"fptrunc float ", &a, &" to ", &(dt.ll())]);
         if st != Ty::F64 {
             return r;
         }
         // NaN from f64: the sign and the quiet bit only (the H200's cvt.rn.f16.f64).
-        let h = self.op(format_args!("bitcast {} {r} to i16", dt.ll()));
-        let sb = self.op(format_args!("bitcast double {src} to i64"));
-        let sb = self.op(format_args!("lshr i64 {sb}, 48"));
-        let sb = self.op(format_args!("trunc i64 {sb} to i16"));
-        let sign = self.op(format_args!("and i16 {sb}, -32768"));
+        let h = opv!(self, [&"bitcast ", &(dt.ll()), &" ", &r, &" to i16"]);
+        let sb = opv!(self, [&"bitcast double ", &src, &" to i64"]);
+        let sb = opv!(self, [&"lshr i64 ", &sb, &", 48"]);
+        let sb = opv!(self, [&"trunc i64 ", &sb, &" to i16"]);
+        let sign = opv!(self, [&"and i16 ", &sb, &", -32768"]);
         let q = if dt == Ty::F16 { "32256" } else { "32704" };
-        let qn = self.op(format_args!("or i16 {sign}, {q}"));
-        let nan = self.op(format_args!("fcmp uno {} {r}, 0.0", dt.ll()));
-        let h = self.op(format_args!("select i1 {nan}, i16 {qn}, i16 {h}"));
-        self.op(format_args!("bitcast i16 {h} to {}", dt.ll()))
+        let qn = opv!(self, [&"or i16 ", &sign, &", ", &q]);
+        let nan = opv!(self, [&"fcmp uno ", &(dt.ll()), &" ", &r, &", 0.0"]);
+        let h = opv!(self, [&"select i1 ", &nan, &", i16 ", &qn, &", i16 ", &h]);
+        opv!(self, [&"bitcast i16 ", &h, &" to ", &(dt.ll())])
     }
 
     /// Directed rounding from the nearest value `r` (type `t`, IEEE binary): `gt` / `lt` say
@@ -3096,53 +3393,134 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// from zero, `rm` down when above, `rp` up when below (PTX ISA 9.x §9.7.9.21 rounding
     /// modifiers). A step is ±1 on the bit pattern (from ±0 to the smallest subnormal; from an
     /// infinity to the largest finite value).
-    fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> String {
+    fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> V {
         let it = Ty::int(t.bits());
         let il = it.ll();
         let sign_bit: i128 = 1i128 << (t.bits() - 1);
-        let b = self.op(format_args!("bitcast {} {r} to {il}", t.ll()));
-        let neg = self.op(format_args!("icmp slt {il} {b}, 0"));
-        let mag = self.op(format_args!("and {il} {b}, {}", sign_bit - 1));
-        let zero = self.op(format_args!("icmp eq {il} {mag}, 0"));
-        let inc = self.op(format_args!("add {il} {b}, 1"));
-        let dec = self.op(format_args!("sub {il} {b}, 1"));
+        let b = opv!(self, [&"bitcast ", &(t.ll()), &" ", &r, &" to ", &il]);
+        let neg = opv!(self, [&"icmp slt ", &il, &" ", &b, &", 0"]);
+        let mag = opv!(self, [&"and ", &il, &" ", &b, &", ", &(sign_bit - 1)]);
+        let zero = opv!(self, [&"icmp eq ", &il, &" ", &mag, &", 0"]);
+        let inc = opv!(self, [&"add ", &il, &" ", &b, &", 1"]);
+        let dec = opv!(self, [&"sub ", &il, &" ", &b, &", 1"]);
         // Up: away from zero when positive; down: away from zero when negative.
-        let up0 = self.op(format_args!("select i1 {neg}, {il} {dec}, {il} {inc}"));
-        let up = self.op(format_args!("select i1 {zero}, {il} 1, {il} {up0}"));
-        let dn0 = self.op(format_args!("select i1 {neg}, {il} {inc}, {il} {dec}"));
+        let up0 = opv!(
+            self,
+            [
+                &"select i1 ",
+                &neg,
+                &", ",
+                &il,
+                &" ",
+                &dec,
+                &", ",
+                &il,
+                &" ",
+                &inc
+            ]
+        );
+        let up = opv!(
+            self,
+            [&"select i1 ", &zero, &", ", &il, &" 1, ", &il, &" ", &up0]
+        );
+        let dn0 = opv!(
+            self,
+            [
+                &"select i1 ",
+                &neg,
+                &", ",
+                &il,
+                &" ",
+                &inc,
+                &", ",
+                &il,
+                &" ",
+                &dec
+            ]
+        );
         let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
-        let dn = self.op(format_args!("select i1 {zero}, {il} {neg_min}, {il} {dn0}"));
+        let dn = opv!(
+            self,
+            [
+                &"select i1 ",
+                &zero,
+                &", ",
+                &il,
+                &" ",
+                &neg_min,
+                &", ",
+                &il,
+                &" ",
+                &dn0
+            ]
+        );
         let (go_dn, go_up) = match m {
-            "rm" => (gt.to_string(), "false".to_string()),
-            "rp" => ("false".to_string(), lt.to_string()),
+            "rm" => (V::new(gt), V::new("false")),
+            "rp" => (V::new("false"), V::new(lt)),
             _ => {
-                let pos = self.op(format_args!("xor i1 {neg}, true"));
-                let d = self.op(format_args!("and i1 {gt}, {pos}"));
-                let u = self.op(format_args!("and i1 {lt}, {neg}"));
+                let pos = opv!(self, [&"xor i1 ", &neg, &", true"]);
+                let d = opv!(self, [&"and i1 ", &gt, &", ", &pos]);
+                let u = opv!(self, [&"and i1 ", &lt, &", ", &neg]);
                 (d, u)
             }
         };
-        let v = self.op(format_args!("select i1 {go_up}, {il} {up}, {il} {b}"));
-        let v = self.op(format_args!("select i1 {go_dn}, {il} {dn}, {il} {v}"));
-        self.op(format_args!("bitcast {il} {v} to {}", t.ll()))
+        let v = opv!(
+            self,
+            [
+                &"select i1 ",
+                &go_up,
+                &", ",
+                &il,
+                &" ",
+                &up,
+                &", ",
+                &il,
+                &" ",
+                &b
+            ]
+        );
+        let v = opv!(
+            self,
+            [
+                &"select i1 ",
+                &go_dn,
+                &", ",
+                &il,
+                &" ",
+                &dn,
+                &", ",
+                &il,
+                &" ",
+                &v
+            ]
+        );
+        opv!(self, [&"bitcast ", &il, &" ", &v, &" to ", &(t.ll())])
     }
 
-    fn relu(&mut self, t: Ty, v: &str) -> String {
+    fn relu(&mut self, t: Ty, v: &str) -> V {
         // Negative values and -0.0 become +0.0; NaN stays (PTX ISA 9.x .relu; the H200 gives
         // +0.0 for -0.0).
-        let z = self.op(format_args!("fcmp ole {} {v}, 0.0", t.ll()));
-        self.op(format_args!(
-            "select i1 {z}, {} 0.0, {} {v}",
-            t.ll(),
-            t.ll()
-        ))
+        let z = opv!(self, [&"fcmp ole ", &(t.ll()), &" ", &v, &", 0.0"]);
+        opv!(
+            self,
+            [
+                &"select i1 ",
+                &z,
+                &", ",
+                &(t.ll()),
+                &" 0.0, ",
+                &(t.ll()),
+                &" ",
+                &v
+            ]
+        )
     }
 
     /// Integer → integer conversion with `.sat`: clamp to the destination's range.
-    fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> String {
+    fn int_sat(&mut self, a: &str, st: Ty, ss: bool, dt: Ty, ds: bool) -> V {
         let wt = Ty::I128;
         let e = if ss { "sext" } else { "zext" };
-        let x = self.opv(&[&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
+        let x = opv!(self, [&e, &" ", &(st.ll()), &" ", &a, &" to i128"]);
         let db = dt.bits();
         let (lo, hi): (i128, i128) = if ds {
             (-(1i128 << (db - 1)), (1i128 << (db - 1)) - 1)
@@ -3151,7 +3529,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let m = self.intr2("smax", wt, &x, &lo.to_string());
         let m = self.intr2("smin", wt, &m, &hi.to_string());
-        self.opv(&[&"trunc i128 ", &m, &" to ", &(dt.ll())])
+        opv!(self, [&"trunc i128 ", &m, &" to ", &(dt.ll())])
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
@@ -3222,26 +3600,32 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 "acq_rel" => "acquire",
                 o => o,
             };
-            let r = self.opv(&[
-                &"cmpxchg ",
-                &pty,
-                &" ",
-                &p,
-                &", ",
-                &(it.ll()),
-                &" ",
-                &b,
-                &", ",
-                &(it.ll()),
-                &" ",
-                &c,
-                &ss,
-                &" ",
-                &ord,
-                &" ",
-                &failure,
-            ]);
-            let v = self.opv(&[&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]);
+            let r = opv!(
+                self,
+                [
+                    &"cmpxchg ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &b,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &c,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &" ",
+                    &failure,
+                ]
+            );
+            let v = opv!(
+                self,
+                [&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]
+            );
             self.fit(&v, it, t, false)
         } else {
             let f = k == Kind::Float;
@@ -3263,23 +3647,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (".max", true, _) => "fmax",
                 _ => return fail(&form, "atomic operation on this type"),
             };
-            self.opv(&[
-                &"atomicrmw ",
-                &rmw,
-                &" ",
-                &pty,
-                &" ",
-                &p,
-                &", ",
-                &ll,
-                &" ",
-                &b,
-                &ss,
-                &" ",
-                &ord,
-                &", align ",
-                &(t.bits() / 8),
-            ])
+            opv!(
+                self,
+                [
+                    &"atomicrmw ",
+                    &rmw,
+                    &" ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &ll,
+                    &" ",
+                    &b,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &", align ",
+                    &(t.bits() / 8),
+                ]
+            )
         };
         if let Some(d) = di {
             self.wr(&ops[d], &old, t, false)?;
@@ -3297,7 +3684,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 return fail(&form, "bar.red with a thread count");
             }
             let id = match &ops[1] {
-                Operand::Imm(i) => imm(i.value, Ty::I32),
+                Operand::Imm(i) => imm(i.value, Ty::I32).into(),
                 o => self.rd(o, Ty::I32, false)?,
             };
             if id != "0" {
@@ -3323,7 +3710,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&form, "barrier form");
         }
         let id = match ops.first() {
-            Some(Operand::Imm(i)) => imm(i.value, Ty::I32),
+            Some(Operand::Imm(i)) => imm(i.value, Ty::I32).into(),
             Some(o) => self.rd(o, Ty::I32, false)?,
             None => "0".into(),
         };
@@ -3365,7 +3752,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let (callee, sig) = match target {
             Operand::Func(n) | Operand::Symbol(n) if self.cx.funcs.contains_key(n) => {
                 let sig = self.cx.funcs[n].clone();
-                (format!("@{}", sig.llname), sig)
+                (V::from(format!("@{}", sig.llname)), sig)
             }
             Operand::Reg(r) => {
                 // Indirect: the prototype gives the signature.
@@ -3409,7 +3796,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     }
                 };
                 let v = self.rd_reg(r, Ty::I64, false)?;
-                let p = self.opv(&[&"inttoptr i64 ", &v, &" to ptr"]);
+                let p = opv!(self, [&"inttoptr i64 ", &v, &" to ptr"]);
                 (p, sig)
             }
             _ => return fail(&form, "call target"),
@@ -3427,14 +3814,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let rt = sig.ret_ll();
         let call = format!("call {rt} {callee}({})", av.join(", "));
         if sig.rets.is_empty() {
-            self.linev(&[&call]);
+            linev!(self, [&call]);
         } else {
-            let r = self.opv(&[&call]);
+            let r = opv!(self, [&call]);
             if sig.rets.len() == 1 {
                 self.store_slot(&rets[0], &r, &sig.rets[0])?;
             } else {
                 for (k, (d, slot)) in rets.iter().zip(&sig.rets).enumerate() {
-                    let x = self.opv(&[&"extractvalue ", &rt, &" ", &r, &", ", &k]);
+                    let x = opv!(self, [&"extractvalue ", &rt, &" ", &r, &", ", &k]);
                     self.store_slot(d, &x, slot)?;
                 }
             }
@@ -3447,17 +3834,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// The value of an argument: a `.param` variable's bytes, or a register / immediate.
-    fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<String> {
+    fn load_slot(&mut self, a: &Operand<'a>, slot: &Slot) -> R<V> {
         if let Operand::Symbol(n) | Operand::Reg(n) = a {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                return Ok(self.opv(&[
-                    &"load ",
-                    &(slot.ll()),
-                    &", ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                ]));
+                return Ok(opv!(
+                    self,
+                    [&"load ", &(slot.ll()), &", ", &(ptr_ty(aspace)), &" ", &ptr,]
+                ));
             }
         }
         match (slot, a) {
@@ -3470,16 +3853,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn store_slot(&mut self, d: &Operand<'a>, v: &str, slot: &Slot) -> R<()> {
         if let Operand::Symbol(n) | Operand::Reg(n) = d {
             if let Some(Local::Mem { ptr, aspace }) = self.lookup(n) {
-                self.linev(&[
-                    &"store ",
-                    &(slot.ll()),
-                    &" ",
-                    &v,
-                    &", ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &ptr,
-                ]);
+                linev!(
+                    self,
+                    [
+                        &"store ",
+                        &(slot.ll()),
+                        &" ",
+                        &v,
+                        &", ",
+                        &(ptr_ty(aspace)),
+                        &" ",
+                        &ptr,
+                    ]
+                );
                 return Ok(());
             }
         }
@@ -3490,6 +3876,41 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 }
 
+/// How many modifiers [`split_modifiers`] splits into a caller's array.
+const MODS_INLINE: usize = 16;
+
+/// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]),
+/// written to `out`, returning their number: split at the dots directly when the span is one
+/// `.a.b.c` run without spaces or comments (the usual case). `None` (the caller uses the AST's
+/// iterator) otherwise or when there are more than [`MODS_INLINE`].
+fn split_modifiers<'a>(m: &Modifiers<'a>, out: &mut [&'a str; MODS_INLINE]) -> Option<usize> {
+    let s = m.span();
+    let b = s.as_bytes();
+    if b.is_empty() {
+        return Some(0);
+    }
+    let plain = b[0] == b'.'
+        && b.iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'$' | b':'));
+    if !plain {
+        return None;
+    }
+    let mut n = 0;
+    let mut start = 0;
+    for (k, &c) in b.iter().enumerate().skip(1) {
+        if c == b'.' {
+            *out.get_mut(n)? = &s[start..k];
+            n += 1;
+            start = k;
+        }
+    }
+    *out.get_mut(n)? = &s[start..];
+    Some(n + 1)
+}
+
+/// `%rd12` → (`%rd`, Some(12)): the name without its decimal suffix and the suffix's value,
+/// `None` when there is no suffix, the name is all digits, the suffix has a leading zero
+/// (`%r01` is not generated by a range) or overflows `u32`.
 fn split_digits(name: &str) -> (&str, Option<u32>) {
     let b = name.as_bytes();
     let mut i = b.len();
@@ -3503,7 +3924,17 @@ fn split_digits(name: &str) -> (&str, Option<u32>) {
     if b[i] == b'0' && i + 1 < b.len() {
         return (name, None);
     }
-    (&name[..i], name[i..].parse().ok())
+    let mut n: u32 = 0;
+    for &c in &b[i..] {
+        match n
+            .checked_mul(10)
+            .and_then(|n| n.checked_add((c - b'0') as u32))
+        {
+            Some(v) => n = v,
+            None => return (&name[..i], None),
+        }
+    }
+    (&name[..i], Some(n))
 }
 
 fn label_name(l: &str) -> String {
@@ -3750,8 +4181,11 @@ fn bytes_part(b: &[u8]) -> String {
     format!("[{} x i8] {}", b.len(), bytes_const(b))
 }
 
-/// Emit the body of `f` into a complete LLVM function definition.
-#[allow(clippy::too_many_arguments)]
+/// Emit `f` as a complete LLVM function definition appended to `out`; returns its notes.
+///
+/// The body is written straight into `out` (no per-function string copied afterwards); the
+/// header and the entry block's allocas, known only at the end, are inserted in front of it.
+/// On failure `out` is left as it was.
 pub(crate) fn emit_function<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
@@ -3760,15 +4194,23 @@ pub(crate) fn emit_function<'m, 'a>(
     // (value).
     param_homes: &[ParamHome],
     attrs: &str,
-) -> R<(String, Vec<String>)> {
+    out: &mut String,
+) -> R<Vec<String>> {
+    let start = out.len();
     let pa = ptr_ty(cx.alloca_as);
-    let is_kernel = f.kind == FunctionKind::Entry;
-    // Pre-size the body: about 100 bytes of IR per PTX instruction on the corpus.
-    let ninst = f.body.as_ref().map_or(0, |b| b.instruction_count());
+    // The module's reusable buffer: header line, `entry:`, then the allocas.
+    let mut head = std::mem::take(&mut cx.alloca_buf);
+    head.clear();
+    head.push_str(header_params);
+    head.push(' ');
+    head.push_str(attrs);
+    head.push_str(" {\nentry:\n");
     let mut fx = Fx {
         cx,
-        body: String::with_capacity(4096 + ninst * 128),
-        allocas: String::with_capacity(1024),
+        reg_text: RegText::new(&pa),
+        body: std::mem::take(out),
+        allocas: head,
+        has_cc: false,
         tmp: 0,
         nreg: 0,
         nblk: 0,
@@ -3777,13 +4219,39 @@ pub(crate) fn emit_function<'m, 'a>(
         pa,
         rets: Vec::new(),
         ret_names: Vec::new(),
-        is_kernel,
+        is_kernel: f.kind == FunctionKind::Entry,
         cur: None,
         protos: HashMap::new(),
         btargets: HashMap::new(),
         labels_seen: HashMap::new(),
         notes: Vec::new(),
     };
+    let r = function_body(&mut fx, f, param_homes);
+    let mut text = std::mem::take(&mut fx.body);
+    if let Err(e) = r {
+        text.truncate(start);
+        *out = text;
+        fx.cx.alloca_buf = std::mem::take(&mut fx.allocas);
+        return Err(e);
+    }
+    let mut head = std::mem::take(&mut fx.allocas);
+    head.push_str("  br label %start\nstart:\n");
+    text.insert_str(start, &head);
+    text.push_str("}\n\n");
+    *out = text;
+    fx.cx.alloca_buf = head;
+    let mut notes = fx.notes;
+    notes.sort();
+    notes.dedup();
+    Ok(notes)
+}
+
+/// The parameters' homes, the body and the return block of `f`, into `fx.body`.
+fn function_body<'m, 'a>(
+    fx: &mut Fx<'_, 'm, 'a>,
+    f: &'m Function<'a>,
+    param_homes: &[ParamHome],
+) -> R<()> {
     // Parameters.
     let mut k = 0;
     for v in &f.params {
@@ -3847,7 +4315,7 @@ pub(crate) fn emit_function<'m, 'a>(
         fx.block(b)?;
     }
     if !fx.terminated {
-        fx.linev(&[&"br label %ret"]);
+        linev!(fx, [&"br label %ret"]);
     }
     let _ = writeln!(fx.body, "ret:");
     let sig_rets: Vec<Slot> = fx.rets.iter().map(|(_, s)| s.clone()).collect();
@@ -3864,46 +4332,39 @@ pub(crate) fn emit_function<'m, 'a>(
         vals.push(v);
     }
     match vals.len() {
-        0 => fx.linev(&[&"ret void"]),
-        1 => fx.linev(&[&"ret ", &ret_ll, &" ", &(vals[0])]),
+        0 => linev!(fx, [&"ret void"]),
+        1 => linev!(fx, [&"ret ", &ret_ll, &" ", &(vals[0])]),
         _ => {
-            let mut acc = "poison".to_string();
+            let mut acc = V::new("poison");
             for (k, (v, (_, s))) in vals.iter().zip(&rets).enumerate() {
-                acc = fx.opv(&[
-                    &"insertvalue ",
-                    &ret_ll,
-                    &" ",
-                    &acc,
-                    &", ",
-                    &(s.ll()),
-                    &" ",
-                    &v,
-                    &", ",
-                    &k,
-                ]);
+                acc = opv!(
+                    fx,
+                    [
+                        &"insertvalue ",
+                        &ret_ll,
+                        &" ",
+                        &acc,
+                        &", ",
+                        &(s.ll()),
+                        &" ",
+                        &v,
+                        &", ",
+                        &k,
+                    ]
+                );
             }
-            fx.linev(&[&"ret ", &ret_ll, &" ", &acc]);
+            linev!(fx, [&"ret ", &ret_ll, &" ", &acc]);
         }
     }
-    let mut out = String::with_capacity(fx.body.len() + fx.allocas.len() + 256);
-    let _ = writeln!(out, "{header_params} {attrs} {{");
-    out.push_str("entry:\n");
-    out.push_str(&fx.allocas);
-    out.push_str("  br label %start\nstart:\n");
-    out.push_str(&fx.body);
-    out.push_str("}\n\n");
-    let mut notes = fx.notes;
-    notes.sort();
-    notes.dedup();
-    Ok((out, notes))
+    Ok(())
 }
 
 /// How a parameter arrives in the emitted function.
 pub(crate) enum ParamHome {
     /// In memory (kernel byte arrays: kernarg/byval pointer).
-    Pointer { ptr: String, aspace: u32 },
+    Pointer { ptr: V, aspace: u32 },
     /// As an SSA argument value.
-    Value { arg: String, slot: Slot },
+    Value { arg: V, slot: Slot },
 }
 
 #[allow(dead_code)]

@@ -39,7 +39,7 @@ use super::*;
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer in the shared address space for address operand `o` of state space
     /// `.shared{::cta,::cluster}` (`shared` true) or generic (cast to shared).
-    fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<String> {
+    fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<V> {
         let s = if shared {
             Space::Shared
         } else {
@@ -49,7 +49,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Pointer in the global address space for address operand `o` (`.global`).
-    fn bulk_global_ptr(&mut self, o: &Operand<'a>) -> R<String> {
+    fn bulk_global_ptr(&mut self, o: &Operand<'a>) -> R<V> {
         self.addr_in(o, Space::Global, Space::Global)
     }
 
@@ -80,22 +80,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let p = self.mbar_ptr(&ops[0], shared)?;
                 let c = self.rd(&ops[1], Ty::I32, false)?;
                 self.declare("__wp_mbar_init", "void", &[&p3, "i32"]);
-                self.linev(&[
-                    &"call void @__wp_mbar_init(",
-                    &p3,
-                    &" ",
-                    &p,
-                    &", i32 ",
-                    &c,
-                    &")",
-                ]);
+                linev!(
+                    self,
+                    [
+                        &"call void @__wp_mbar_init(",
+                        &p3,
+                        &" ",
+                        &p,
+                        &", i32 ",
+                        &c,
+                        &")",
+                    ]
+                );
                 Ok(())
             }
             ".inval" => {
                 want(&[1])?;
                 let p = self.mbar_ptr(&ops[0], shared)?;
                 self.declare("__wp_mbar_inval", "void", &[&p3]);
-                self.linev(&[&"call void @__wp_mbar_inval(", &p3, &" ", &p, &")"]);
+                linev!(self, [&"call void @__wp_mbar_inval(", &p3, &" ", &p, &")"]);
                 Ok(())
             }
             ".arrive" | ".arrive_drop" | ".expect_tx" | ".complete_tx" => {
@@ -116,35 +119,38 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let p = self.mbar_ptr(a, shared)?;
                 let n = match extra {
                     Some(o) => self.rd(o, Ty::I32, false)?,
-                    None => "1".to_string(),
+                    None => V::new("1"),
                 };
                 let (arr, tx) = if !arrive {
-                    ("0".to_string(), n.clone())
+                    (V::new("0"), n.clone())
                 } else if tx_op {
-                    ("1".to_string(), n.clone())
+                    (V::new("1"), n.clone())
                 } else {
-                    (n.clone(), "0".to_string())
+                    (n.clone(), V::new("0"))
                 };
                 let tx = if op == ".complete_tx" {
-                    self.opv(&[&"sub i32 0, ", &tx])
+                    opv!(self, [&"sub i32 0, ", &tx])
                 } else {
                     tx
                 };
                 let drop = if op == ".arrive_drop" { "1" } else { "0" };
                 self.declare("__wp_mbar_update", "i64", &[&p3, "i32", "i32", "i32"]);
-                let st = self.opv(&[
-                    &"call i64 @__wp_mbar_update(",
-                    &p3,
-                    &" ",
-                    &p,
-                    &", i32 ",
-                    &arr,
-                    &", i32 ",
-                    &tx,
-                    &", i32 ",
-                    &drop,
-                    &")",
-                ]);
+                let st = opv!(
+                    self,
+                    [
+                        &"call i64 @__wp_mbar_update(",
+                        &p3,
+                        &" ",
+                        &p,
+                        &", i32 ",
+                        &arr,
+                        &", i32 ",
+                        &tx,
+                        &", i32 ",
+                        &drop,
+                        &")",
+                    ]
+                );
                 if let Some(d) = dst {
                     self.wr(d, &st, Ty::I64, false)?;
                 }
@@ -167,19 +173,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     if par { "_parity" } else { "" }
                 );
                 self.declare(&f, "i1", &[&p3, ty]);
-                let r = self.opv(&[
-                    &"call i1 @",
-                    &f,
-                    &"(",
-                    &p3,
-                    &" ",
-                    &p,
-                    &", ",
-                    &ty,
-                    &" ",
-                    &v,
-                    &")",
-                ]);
+                let r = opv!(
+                    self,
+                    [
+                        &"call i1 @",
+                        &f,
+                        &"(",
+                        &p3,
+                        &" ",
+                        &p,
+                        &", ",
+                        &ty,
+                        &" ",
+                        &v,
+                        &")",
+                    ]
+                );
                 self.wr(&ops[0], &r, Ty::I1, false)
             }
             ".pending_count" => {
@@ -248,25 +257,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let n = self.rd(&ops[2], Ty::I32, false)?;
             let m = self.mbar_ptr(&ops[3], true)?;
             self.declare(f, "void", &[&p3, &sty, "i32", &p3]);
-            self.linev(&[
-                &"call void @",
-                &f,
-                &"(",
-                &p3,
-                &" ",
-                &d,
-                &", ",
-                &sty,
-                &" ",
-                &s,
-                &", i32 ",
-                &n,
-                &", ",
-                &p3,
-                &" ",
-                &m,
-                &")",
-            ]);
+            linev!(
+                self,
+                [
+                    &"call void @",
+                    &f,
+                    &"(",
+                    &p3,
+                    &" ",
+                    &d,
+                    &", ",
+                    &sty,
+                    &" ",
+                    &s,
+                    &", i32 ",
+                    &n,
+                    &", ",
+                    &p3,
+                    &" ",
+                    &m,
+                    &")",
+                ]
+            );
             return Ok(());
         }
         if has(".bulk_group") && pos(".global") == Some(2) && pos(".shared::cta") == Some(3) {
@@ -277,19 +289,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let s = self.mbar_ptr(&ops[1], true)?;
             let n = self.rd(&ops[2], Ty::I32, false)?;
             self.declare("__wp_bulk_s2g", "void", &[&p1, &p3, "i32"]);
-            self.linev(&[
-                &"call void @__wp_bulk_s2g(",
-                &p1,
-                &" ",
-                &d,
-                &", ",
-                &p3,
-                &" ",
-                &s,
-                &", i32 ",
-                &n,
-                &")",
-            ]);
+            linev!(
+                self,
+                [
+                    &"call void @__wp_bulk_s2g(",
+                    &p1,
+                    &" ",
+                    &d,
+                    &", ",
+                    &p3,
+                    &" ",
+                    &s,
+                    &", i32 ",
+                    &n,
+                    &")",
+                ]
+            );
             return Ok(());
         }
         fail(&form, "no lowering for this cp.async.bulk form")

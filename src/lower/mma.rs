@@ -84,7 +84,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let a = elems(&form, &ops[1], na, "a")?;
         let b = elems(&form, &ops[2], nb, "b")?;
         let c = elems(&form, &ops[3], 4, "c")?;
-        let mut args: Vec<(Ty, String)> = Vec::with_capacity(17);
+        let mut args: Vec<(Ty, V)> = Vec::with_capacity(17);
         for o in a.iter().chain(b) {
             args.push((Ty::I32, self.rd(o, Ty::I32, false)?));
         }
@@ -118,12 +118,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .iter()
             .map(|(t, v)| format!("{} {v}", t.ll()))
             .collect();
-        let r = self.opv(&[&format!("call {RT} @{name}({})", av.join(", "))]);
+        let r = opv!(self, [&format!("call {RT} @{name}({})", av.join(", "))]);
         for (j, o) in d.iter().enumerate() {
             if matches!(o, Operand::Sink) {
                 continue;
             }
-            let v = self.opv(&[&format!("extractvalue {RT} {r}, {j}")]);
+            let v = opv!(self, [&format!("extractvalue {RT} {r}, {j}")]);
             self.wr(o, &v, Ty::F32, false)?;
         }
         Ok(())

@@ -18,6 +18,7 @@ mod forms;
 mod module;
 mod sreg;
 mod ty;
+mod val;
 
 pub use forms::{form_category, supported_forms, supported_forms_table};
 pub use module::{lower_module, lower_ptx, param_layout};

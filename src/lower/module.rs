@@ -8,7 +8,9 @@ use crate::ptx::analysis::{kernel_forms, unsupported_forms};
 use crate::ptx::ast::*;
 use crate::target::{Family, Profile};
 
-use super::emit::{emit_function, global_text, ident, slot_of, Fail, ModCx, ParamHome, Sig, Slot};
+use super::emit::{
+    emit_function, global_text, ident, slot_of, Fail, ModCx, ParamHome, Sig, Slot, V,
+};
 use super::{KernelOutcome, KernelResult, LoweredModule, ParamLayout};
 
 /// Functions of the CUDA device runtime that PTX declares `.extern` and the lowering maps, per
@@ -97,6 +99,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         globals: HashMap::new(),
         funcs: HashMap::new(),
         extra_globals: String::new(),
+        alloca_buf: String::new(),
         module: m,
         uniq: 0,
     };
@@ -166,7 +169,13 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         }
     }
     let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
-    let mut kernel_text: Vec<String> = Vec::new();
+    // The lowered kernels' definitions, in order, written in place by the emitter (the
+    // module's head is inserted in front at the end): about 250 bytes of IR per instruction.
+    let kernel_insts: usize = forms
+        .iter()
+        .flat_map(|k| k.forms.iter().map(|f| f.count))
+        .sum();
+    let mut kernel_text = String::with_capacity(kernel_insts * 256 + 65536);
     let mut annotations: Vec<String> = Vec::new();
     let mut used_funcs: HashSet<&str> = HashSet::new();
 
@@ -288,10 +297,9 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             }
         }
         if fail_outcome.is_none() {
-            match emit_kernel(&mut cx, f) {
-                Ok((text, ann, n)) => {
+            match emit_kernel(&mut cx, f, &mut kernel_text) {
+                Ok((ann, n)) => {
                     notes.extend(n);
-                    kernel_text.push(text);
                     annotations.extend(ann);
                     for name in &reach {
                         if cx.funcs.contains_key(name) {
@@ -323,34 +331,39 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         });
     }
 
-    // Assemble.
-    let mut ir = String::with_capacity(
-        kernel_text.iter().map(|s| s.len()).sum::<usize>()
-            + func_text
-                .values()
-                .map(|r| r.as_ref().map_or(0, |(t, _)| t.len()))
-                .sum::<usize>()
-            + globals_text.len()
-            + cx.extra_globals.len()
-            + cx.decls.values().map(|l| l.len() + 1).sum::<usize>()
-            + 4096,
-    );
-    let _ = writeln!(ir, "; PTX lowered by wheelport for target {}", profile.name);
-    let _ = writeln!(ir, "target datalayout = \"{}\"", profile.datalayout);
-    let _ = writeln!(ir, "target triple = \"{}\"\n", profile.triple);
-    ir.push_str(&globals_text);
-    ir.push_str(&cx.extra_globals);
-    ir.push('\n');
+    // Assemble: the head (target, globals, functions) in front of the kernels.
     let mut emitted: Vec<&str> = used_funcs.iter().copied().collect();
     emitted.sort();
+    let mut head = String::with_capacity(
+        emitted
+            .iter()
+            .map(|n| match func_text.get(n) {
+                Some(Ok((t, _))) => t.len(),
+                _ => 0,
+            })
+            .sum::<usize>()
+            + globals_text.len()
+            + cx.extra_globals.len()
+            + 4096,
+    );
+    let _ = writeln!(
+        head,
+        "; PTX lowered by wheelport for target {}",
+        profile.name
+    );
+    let _ = writeln!(head, "target datalayout = \"{}\"", profile.datalayout);
+    let _ = writeln!(head, "target triple = \"{}\"\n", profile.triple);
+    head.push_str(&globals_text);
+    head.push_str(&cx.extra_globals);
+    head.push('\n');
     for name in &emitted {
         if let Some(Ok((t, _))) = func_text.get(name) {
-            ir.push_str(t);
+            head.push_str(t);
         }
     }
-    for t in &kernel_text {
-        ir.push_str(t);
-    }
+    let mut ir = kernel_text;
+    ir.reserve(head.len() + cx.decls.values().map(|l| l.len() + 1).sum::<usize>() + 4096);
+    ir.insert_str(0, &head);
     // Declarations: extern functions used, then library functions and intrinsics.
     let mut declared: HashSet<String> = HashSet::new();
     for name in &emitted {
@@ -498,7 +511,7 @@ fn emit_func<'m, 'a>(
     for (k, s) in sig.params.iter().enumerate() {
         ps.push(format!("{} %a{k}", s.ll()));
         homes.push(ParamHome::Value {
-            arg: format!("%a{k}"),
+            arg: V::numbered("%a", k as u32),
             slot: s.clone(),
         });
     }
@@ -508,14 +521,18 @@ fn emit_func<'m, 'a>(
         sig.llname,
         ps.join(", ")
     );
-    emit_function(cx, f, &header, &homes, "")
+    let mut text = String::new();
+    let notes = emit_function(cx, f, &header, &homes, "", &mut text)?;
+    Ok((text, notes))
 }
 
-/// A kernel definition, its NVVM annotations (nvptx) and notes.
+/// A kernel definition (appended to `out`, which is unchanged on failure), its NVVM
+/// annotations (nvptx) and notes.
 fn emit_kernel<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
-) -> Result<(String, Vec<String>, Vec<String>), Fail> {
+    out: &mut String,
+) -> Result<(Vec<String>, Vec<String>), Fail> {
     let nv = cx.nv;
     let mut ps = Vec::new();
     let mut homes = Vec::new();
@@ -530,7 +547,7 @@ fn emit_kernel<'m, 'a>(
                 Slot::Scalar(_) => {
                     ps.push(format!("{} %a{k}", slot.ll()));
                     homes.push(ParamHome::Value {
-                        arg: format!("%a{k}"),
+                        arg: V::numbered("%a", k as u32),
                         slot,
                     });
                 }
@@ -539,7 +556,7 @@ fn emit_kernel<'m, 'a>(
                     if nv {
                         ps.push(format!("ptr byval([{n} x i8]) align {al} %a{k}"));
                         homes.push(ParamHome::Pointer {
-                            ptr: format!("%a{k}"),
+                            ptr: V::numbered("%a", k as u32),
                             aspace: 0,
                         });
                     } else {
@@ -548,7 +565,7 @@ fn emit_kernel<'m, 'a>(
                             "ptr addrspace({pa}) byref([{n} x i8]) align {al} %a{k}"
                         ));
                         homes.push(ParamHome::Pointer {
-                            ptr: format!("%a{k}"),
+                            ptr: V::numbered("%a", k as u32),
                             aspace: pa,
                         });
                     }
@@ -605,6 +622,6 @@ fn emit_kernel<'m, 'a>(
             }
         }
     }
-    let (text, notes) = emit_function(cx, f, &header, &homes, &attrs)?;
-    Ok((text, ann, notes))
+    let notes = emit_function(cx, f, &header, &homes, &attrs, out)?;
+    Ok((ann, notes))
 }

@@ -43,7 +43,7 @@ fn fragment_regs<'o, 'a>(o: &'o Operand<'a>) -> Vec<&'o Operand<'a>> {
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Pointer of address operand `o` in state space `s`, cast to that space's address space.
-    fn space_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<String> {
+    fn space_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<V> {
         self.addr_in(o, s, s)
     }
 
@@ -78,7 +78,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         "llvm.nvvm.cp.async.wait.group",
                         "declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)",
                     );
-                    self.linev(&[&"call void @llvm.nvvm.cp.async.wait.group(i32 ", &n, &")"]);
+                    linev!(
+                        self,
+                        [&"call void @llvm.nvvm.cp.async.wait.group(i32 ", &n, &")"]
+                    );
                 }
                 Ok(())
             }
@@ -125,12 +128,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         format!("{{ {} }}", vec!["i32"; n].join(", "))
                     };
                     self.declare(&name, &rt, &[&pt]);
-                    let r = self.opv(&[&"call ", &rt, &" @", &name, &"(", &pt, &" ", &p, &")"]);
+                    let r = opv!(
+                        self,
+                        [&"call ", &rt, &" @", &name, &"(", &pt, &" ", &p, &")"]
+                    );
                     for (k, d) in regs.iter().enumerate() {
                         let v = if n == 1 {
                             r.clone()
                         } else {
-                            self.opv(&[&"extractvalue ", &rt, &" ", &r, &", ", &(k as u32)])
+                            opv!(self, [&"extractvalue ", &rt, &" ", &r, &", ", &(k as u32)])
                         };
                         self.wr(d, &v, Ty::I32, false)?;
                     }
@@ -140,17 +146,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_ldmatrix_frag{sfx}");
                     self.declare(&f, "i32", &[&pt, "i32"]);
                     for (k, d) in regs.iter().enumerate() {
-                        let v = self.opv(&[
-                            &"call i32 @",
-                            &f,
-                            &"(",
-                            &pt,
-                            &" ",
-                            &p,
-                            &", i32 ",
-                            &(k as u32),
-                            &")",
-                        ]);
+                        let v = opv!(
+                            self,
+                            [
+                                &"call i32 @",
+                                &f,
+                                &"(",
+                                &pt,
+                                &" ",
+                                &p,
+                                &", i32 ",
+                                &(k as u32),
+                                &")",
+                            ]
+                        );
                         self.wr(d, &v, Ty::I32, false)?;
                     }
                 } else {
@@ -158,19 +167,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.declare(&f, "void", &[&pt, "i32", "i32"]);
                     for (k, s) in regs.iter().enumerate() {
                         let v = self.rd(s, Ty::I32, false)?;
-                        self.linev(&[
-                            &"call void @",
-                            &f,
-                            &"(",
-                            &pt,
-                            &" ",
-                            &p,
-                            &", i32 ",
-                            &(k as u32),
-                            &", i32 ",
-                            &v,
-                            &")",
-                        ]);
+                        linev!(
+                            self,
+                            [
+                                &"call void @",
+                                &f,
+                                &"(",
+                                &pt,
+                                &" ",
+                                &p,
+                                &", i32 ",
+                                &(k as u32),
+                                &", i32 ",
+                                &v,
+                                &")",
+                            ]
+                        );
                     }
                 }
                 Ok(())
@@ -215,7 +227,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let src = self.space_ptr(&ops[1], Space::Global)?;
         // The number of source bytes read: src-size, or 0 when ignore-src holds.
         let size = match ops.get(3).filter(|_| nops == 4) {
-            None => n.to_string(),
+            None => V::from(n.to_string()),
             Some(o) => {
                 let is_pred = match o {
                     Operand::Not(_) => true,
@@ -224,7 +236,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 if is_pred {
                     let p = self.rd(o, Ty::I1, false)?;
-                    self.opv(&[&"select i1 ", &p, &", i32 0, i32 ", &n])
+                    opv!(self, [&"select i1 ", &p, &", i32 0, i32 ", &n])
                 } else {
                     self.rd(o, Ty::I32, false)?
                 }
@@ -238,21 +250,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             format!("__wp_cp_async_{n}")
         };
         self.declare(&f, "void", &[&ps, &pg, "i32"]);
-        self.linev(&[
-            &"call void @",
-            &f,
-            &"(",
-            &ps,
-            &" ",
-            &dst,
-            &", ",
-            &pg,
-            &" ",
-            &src,
-            &", i32 ",
-            &size,
-            &")",
-        ]);
+        linev!(
+            self,
+            [
+                &"call void @",
+                &f,
+                &"(",
+                &ps,
+                &" ",
+                &dst,
+                &", ",
+                &pg,
+                &" ",
+                &src,
+                &", i32 ",
+                &size,
+                &")",
+            ]
+        );
         Ok(())
     }
 }

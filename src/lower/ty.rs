@@ -1,5 +1,6 @@
 //! LLVM value types used by the lowering and their mapping from PTX types (PTX ISA 9.x §5.2).
 
+use super::val::V;
 use crate::ptx::ast::{ImmValue, Type};
 
 /// An LLVM first-class type the lowering works with.
@@ -35,6 +36,40 @@ pub(crate) enum Kind {
 }
 
 impl Ty {
+    /// Every type, in declaration order (`ALL[t as usize] == t`).
+    pub const ALL: [Ty; 12] = [
+        Ty::I1,
+        Ty::I8,
+        Ty::I16,
+        Ty::I32,
+        Ty::I64,
+        Ty::I128,
+        Ty::F16,
+        Ty::Bf16,
+        Ty::F32,
+        Ty::F64,
+        Ty::V2F16,
+        Ty::V2Bf16,
+    ];
+
+    /// `  store <ty> ` (the start of a store line).
+    pub fn store_prefix(self) -> &'static str {
+        match self {
+            Ty::I1 => "  store i1 ",
+            Ty::I8 => "  store i8 ",
+            Ty::I16 => "  store i16 ",
+            Ty::I32 => "  store i32 ",
+            Ty::I64 => "  store i64 ",
+            Ty::I128 => "  store i128 ",
+            Ty::F16 => "  store half ",
+            Ty::Bf16 => "  store bfloat ",
+            Ty::F32 => "  store float ",
+            Ty::F64 => "  store double ",
+            Ty::V2F16 => "  store <2 x half> ",
+            Ty::V2Bf16 => "  store <2 x bfloat> ",
+        }
+    }
+
     /// The LLVM spelling.
     pub fn ll(self) -> &'static str {
         match self {
@@ -137,6 +172,29 @@ pub(crate) fn of_ptx(t: Type) -> Option<(Ty, Kind)> {
 /// An LLVM constant of type `t` for a PTX literal (PTX ISA 9.x §4.5: `0f`/`0d` literals are
 /// bit patterns; decimal floats are `.f64` values converted to the instruction type; integers
 /// used with a floating-point type are converted by value).
+/// [`imm`] as a [`V`]; integers are formatted without a heap allocation.
+pub(crate) fn imm_v(v: ImmValue, t: Ty) -> V {
+    match (t, v) {
+        (Ty::I8 | Ty::I16 | Ty::I32 | Ty::I64, ImmValue::Int(_) | ImmValue::UInt(_)) => {
+            let u = match v {
+                ImmValue::Int(i) => i as u64,
+                ImmValue::UInt(u) => u,
+                _ => unreachable!(),
+            };
+            let bits = t.bits();
+            let m = if bits == 64 {
+                u
+            } else {
+                u & ((1u64 << bits) - 1)
+            };
+            // As `imm`: printed as signed.
+            let s = ((m << (64 - bits)) as i64) >> (64 - bits);
+            V::new(itoa::Buffer::new().format(s))
+        }
+        _ => imm(v, t).into(),
+    }
+}
+
 pub(crate) fn imm(v: ImmValue, t: Ty) -> String {
     let as_u64 = |v: ImmValue| -> u64 {
         match v {

@@ -175,11 +175,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lane `k` (of width `w` bits) of the i64 `x`, extended to i32.
-    fn lane(&mut self, x: &str, k: u32, w: u32, sext: bool) -> String {
-        let s = self.op(format_args!("lshr i64 {x}, {}", k * w));
-        let t = self.op(format_args!("trunc i64 {s} to i{w}"));
+    fn lane(&mut self, x: &str, k: u32, w: u32, sext: bool) -> V {
+        let s = opv!(self, [&"lshr i64 ", &x, &", ", &(k * w)]);
+        let t = opv!(self, [&"trunc i64 ", &s, &" to i", &w]);
         let e = if sext { "sext" } else { "zext" };
-        self.op(format_args!("{e} i{w} {t} to i32"))
+        opv!(self, [&e, &" i", &w, &" ", &t, &" to i32"])
     }
 
     /// `dp4a.atype.btype d, a, b, c` / `dp2a.mode.atype.btype d, a, b, c` (§9.7.1.23-24).
@@ -197,8 +197,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let a = self.rd(&ops[1], Ty::I32, false)?;
         let b = self.rd(&ops[2], Ty::I32, false)?;
         let c = self.rd(&ops[3], Ty::I32, false)?;
-        let a64 = self.op(format_args!("zext i32 {a} to i64"));
-        let b64 = self.op(format_args!("zext i32 {b} to i64"));
+        let a64 = opv!(self, [&"zext i32 ", &a, &" to i64"]);
+        let b64 = opv!(self, [&"zext i32 ", &b, &" to i64"]);
         let mut acc = c;
         let hi = mods.contains(&".hi");
         let n = if two { 2 } else { 4 };
@@ -210,8 +210,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             };
             let kb = if two && hi { k + 2 } else { k };
             let vb = self.lane(&b64, kb, 8, sg[1]);
-            let p = self.op(format_args!("mul i32 {va}, {vb}"));
-            acc = self.op(format_args!("add i32 {acc}, {p}"));
+            let p = opv!(self, [&"mul i32 ", &va, &", ", &vb]);
+            acc = opv!(self, [&"add i32 ", &acc, &", ", &p]);
         }
         self.wr(&ops[0], &acc, Ty::I32, false)
     }
@@ -267,46 +267,46 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let a = self.rd(&areg, Ty::I32, false)?;
         let b = self.rd(&breg, Ty::I32, false)?;
         let c = self.rd(&ops[3], Ty::I32, false)?;
-        let lo = self.op(format_args!("zext i32 {a} to i64"));
-        let hi0 = self.op(format_args!("zext i32 {b} to i64"));
-        let hi = self.op(format_args!("shl i64 {hi0}, 32"));
-        let x = self.op(format_args!("or i64 {hi}, {lo}"));
+        let lo = opv!(self, [&"zext i32 ", &a, &" to i64"]);
+        let hi0 = opv!(self, [&"zext i32 ", &b, &" to i64"]);
+        let hi = opv!(self, [&"shl i64 ", &hi0, &", 32"]);
+        let x = opv!(self, [&"or i64 ", &hi, &", ", &lo]);
         let (smax, smin): (i64, i64) = if sd {
             ((1 << (w - 1)) - 1, -(1 << (w - 1)))
         } else {
             ((1 << w) - 1, 0)
         };
-        let mut acc = if add { c.clone() } else { "0".to_string() };
+        let mut acc = if add { c.clone() } else { V::new("0") };
         let lm = (1u64 << w) - 1;
         for k in 0..n {
             let on = mask.contains(&k);
             if !on {
                 if !add {
                     // Lane k of c, in place.
-                    let v = self.op(format_args!(
-                        "and i32 {c}, {}",
-                        (lm << (k * w)) as u32 as i32
-                    ));
-                    acc = self.op(format_args!("or i32 {acc}, {v}"));
+                    let v = opv!(
+                        self,
+                        [&"and i32 ", &c, &", ", &((lm << (k * w)) as u32 as i32)]
+                    );
+                    acc = opv!(self, [&"or i32 ", &acc, &", ", &v]);
                 }
                 continue;
             }
             let va = self.lane(&x, asl[k as usize], w, sa);
             let vb = self.lane(&x, bsl[k as usize], w, sb);
             let t = match op {
-                "vadd" => self.op(format_args!("add i32 {va}, {vb}")),
-                "vsub" => self.op(format_args!("sub i32 {va}, {vb}")),
+                "vadd" => opv!(self, [&"add i32 ", &va, &", ", &vb]),
+                "vsub" => opv!(self, [&"sub i32 ", &va, &", ", &vb]),
                 "vavrg" => {
                     // (s + 1) >> 1 for s >= 0, s >> 1 otherwise.
-                    let s = self.op(format_args!("add i32 {va}, {vb}"));
-                    let neg = self.op(format_args!("icmp slt i32 {s}, 0"));
-                    let s1 = self.op(format_args!("add i32 {s}, 1"));
-                    let u = self.op(format_args!("select i1 {neg}, i32 {s}, i32 {s1}"));
-                    self.op(format_args!("ashr i32 {u}, 1"))
+                    let s = opv!(self, [&"add i32 ", &va, &", ", &vb]);
+                    let neg = opv!(self, [&"icmp slt i32 ", &s, &", 0"]);
+                    let s1 = opv!(self, [&"add i32 ", &s, &", 1"]);
+                    let u = opv!(self, [&"select i1 ", &neg, &", i32 ", &s, &", i32 ", &s1]);
+                    opv!(self, [&"ashr i32 ", &u, &", 1"])
                 }
                 "vabsdiff" => {
-                    let d = self.op(format_args!("sub i32 {va}, {vb}"));
-                    let nd = self.op(format_args!("sub i32 0, {d}"));
+                    let d = opv!(self, [&"sub i32 ", &va, &", ", &vb]);
+                    let nd = opv!(self, [&"sub i32 0, ", &d]);
                     self.intr2("smax", Ty::I32, &d, &nd)
                 }
                 "vmin" => self.intr2("smin", Ty::I32, &va, &vb),
@@ -317,8 +317,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         .find_map(|m| cmp_pred(m))
                         .ok_or(())
                         .or_else(|_| fail(form, "vset comparison"))?;
-                    let q = self.op(format_args!("icmp {pr} i32 {va}, {vb}"));
-                    self.op(format_args!("zext i1 {q} to i32"))
+                    let q = opv!(self, [&"icmp ", &pr, &" i32 ", &va, &", ", &vb]);
+                    opv!(self, [&"zext i1 ", &q, &" to i32"])
                 }
                 _ => return fail(form, "SIMD video operation"),
             };
@@ -329,18 +329,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 t
             };
             acc = if add {
-                self.op(format_args!("add i32 {acc}, {t}"))
+                opv!(self, [&"add i32 ", &acc, &", ", &t])
             } else {
-                let m = self.op(format_args!("and i32 {t}, {lm}"));
-                let s = self.op(format_args!("shl i32 {m}, {}", k * w));
-                self.op(format_args!("or i32 {acc}, {s}"))
+                let m = opv!(self, [&"and i32 ", &t, &", ", &lm]);
+                let s = opv!(self, [&"shl i32 ", &m, &", ", &(k * w)]);
+                opv!(self, [&"or i32 ", &acc, &", ", &s])
             };
         }
         self.wr(&dreg, &acc, Ty::I32, false)
     }
 
     /// Byte, half-word or word `sel` of the i32 `v`, extended to `it`.
-    fn part(&mut self, v: &str, sel: Option<&str>, sext: bool, it: &str) -> Option<String> {
+    fn part(&mut self, v: &str, sel: Option<&str>, sext: bool, it: &str) -> Option<V> {
         let (sh, w) = match sel {
             None => (0, 32),
             Some(".b0") => (0, 8),
@@ -352,13 +352,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(_) => return None,
         };
         let t = if w == 32 {
-            v.to_string()
+            V::new(v)
         } else {
-            let s = self.op(format_args!("lshr i32 {v}, {sh}"));
-            self.op(format_args!("trunc i32 {s} to i{w}"))
+            let s = opv!(self, [&"lshr i32 ", &v, &", ", &sh]);
+            opv!(self, [&"trunc i32 ", &s, &" to i", &w])
         };
         let e = if sext { "sext" } else { "zext" };
-        Some(self.op(format_args!("{e} i{w} {t} to {it}")))
+        Some(opv!(self, [&e, &" i", &w, &" ", &t, &" to ", &it]))
     }
 
     /// The scalar video instructions (§9.7.18.1.1-3), `vmad` excepted.
@@ -428,27 +428,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             None => return fail(form, format!("selector {}", bsel.unwrap_or(""))),
         };
         let tmp = match op {
-            "vadd" => self.op(format_args!("add {it} {ta}, {tb}")),
-            "vsub" => self.op(format_args!("sub {it} {ta}, {tb}")),
+            "vadd" => opv!(self, [&"add ", &it, &" ", &ta, &", ", &tb]),
+            "vsub" => opv!(self, [&"sub ", &it, &" ", &ta, &", ", &tb]),
             "vabsdiff" => {
-                let d = self.op(format_args!("sub {it} {ta}, {tb}"));
-                let nd = self.op(format_args!("sub {it} 0, {d}"));
+                let d = opv!(self, [&"sub ", &it, &" ", &ta, &", ", &tb]);
+                let nd = opv!(self, [&"sub ", &it, &" 0, ", &d]);
                 self.intr2("smax", ity, &d, &nd)
             }
             "vmin" => self.intr2("smin", ity, &ta, &tb),
             "vmax" => self.intr2("smax", ity, &ta, &tb),
             "vshl" | "vshr" => {
                 let n = if has(".wrap") {
-                    self.op(format_args!("and {it} {tb}, 31"))
+                    opv!(self, [&"and ", &it, &" ", &tb, &", 31"])
                 } else if has(".clamp") {
                     self.intr2("umin", ity, &tb, "32")
                 } else {
                     return fail(form, "vshl/vshr without .clamp or .wrap");
                 };
                 if op == "vshl" {
-                    self.op(format_args!("shl {it} {ta}, {n}"))
+                    opv!(self, [&"shl ", &it, &" ", &ta, &", ", &n])
                 } else {
-                    self.op(format_args!("ashr {it} {ta}, {n}"))
+                    opv!(self, [&"ashr ", &it, &" ", &ta, &", ", &n])
                 }
             }
             "vset" => {
@@ -457,8 +457,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     .find_map(|m| cmp_pred(m))
                     .ok_or(())
                     .or_else(|_| fail(form, "vset comparison"))?;
-                let q = self.op(format_args!("icmp {pr} {it} {ta}, {tb}"));
-                self.op(format_args!("zext i1 {q} to {it}"))
+                let q = opv!(self, [&"icmp ", &pr, &" ", &it, &" ", &ta, &", ", &tb]);
+                opv!(self, [&"zext i1 ", &q, &" to ", &it])
             }
             _ => return fail(form, "scalar video operation"),
         };
@@ -476,13 +476,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else {
                 (1 << bits) - 1
             };
-            let inr = self.op(format_args!("icmp ule {it} {tmp}, {mx}"));
-            self.op(format_args!("select i1 {inr}, {it} {tmp}, {it} {mx}"))
+            let inr = opv!(self, [&"icmp ule ", &it, &" ", &tmp, &", ", &mx]);
+            opv!(
+                self,
+                [
+                    &"select i1 ",
+                    &inr,
+                    &", ",
+                    &it,
+                    &" ",
+                    &tmp,
+                    &", ",
+                    &it,
+                    &" ",
+                    &mx
+                ]
+            )
         } else if sat {
             if shift {
                 // Wrapped to 34 bits (the ISA's .s34), then clamped.
-                let s1 = self.op(format_args!("shl {it} {tmp}, 30"));
-                let s = self.op(format_args!("ashr {it} {s1}, 30"));
+                let s1 = opv!(self, [&"shl ", &it, &" ", &tmp, &", 30"]);
+                let s = opv!(self, [&"ashr ", &it, &" ", &s1, &", 30"]);
                 if sd {
                     let t1 = self.intr2("smin", ity, &s, &i32::MAX.to_string());
                     self.intr2("smax", ity, &t1, &i32::MIN.to_string())
@@ -512,14 +526,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let c = self.rd(&ops[3], Ty::I32, false)?;
             if let Some(s) = secop {
                 let e = if sd { "sext" } else { "zext" };
-                let cx = self.op(format_args!("{e} i32 {c} to {it}"));
+                let cx = opv!(self, [&e, &" i32 ", &c, &" to ", &it]);
                 let (mn, mx) = if sd {
                     ("smin", "smax")
                 } else {
                     ("umin", "umax")
                 };
                 match *s {
-                    ".add" => self.op(format_args!("add {it} {t}, {cx}")),
+                    ".add" => opv!(self, [&"add ", &it, &" ", &t, &", ", &cx]),
                     ".min" => self.intr2(mn, ity, &t, &cx),
                     _ => self.intr2(mx, ity, &t, &cx),
                 }
@@ -531,18 +545,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     _ => 0,
                 };
                 let m: u32 = ((1u64 << bits) - 1) as u32;
-                let t32 = self.op(format_args!("trunc {it} {t} to i32"));
-                let t1 = self.op(format_args!("and i32 {t32}, {m}"));
-                let t2 = self.op(format_args!("shl i32 {t1}, {sh}"));
+                let t32 = opv!(self, [&"trunc ", &it, &" ", &t, &" to i32"]);
+                let t1 = opv!(self, [&"and i32 ", &t32, &", ", &m]);
+                let t2 = opv!(self, [&"shl i32 ", &t1, &", ", &sh]);
                 let keep = !(m << sh);
-                let c1 = self.op(format_args!("and i32 {c}, {}", keep as i32));
-                let r = self.op(format_args!("or i32 {c1}, {t2}"));
+                let c1 = opv!(self, [&"and i32 ", &c, &", ", &(keep as i32)]);
+                let r = opv!(self, [&"or i32 ", &c1, &", ", &t2]);
                 return self.wr(&dreg, &r, Ty::I32, false);
             }
         } else {
             t
         };
-        let d = self.op(format_args!("trunc {it} {r} to i32"));
+        let d = opv!(self, [&"trunc ", &it, &" ", &r, &" to i32"]);
         self.wr(&dreg, &d, Ty::I32, false)
     }
 
@@ -613,20 +627,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(v) => v,
             None => return fail(form, format!("selector {}", bsel.unwrap_or(""))),
         };
-        let mut p = self.op(format_args!("mul i64 {ta}, {tb}"));
+        let mut p = opv!(self, [&"mul i64 ", &ta, &", ", &tb]);
         let mut cw = cv;
         if nab {
-            p = self.op(format_args!("xor i64 {p}, -1"));
+            p = opv!(self, [&"xor i64 ", &p, &", -1"]);
         } else if nc {
-            cw = self.op(format_args!("xor i32 {cw}, -1"));
+            cw = opv!(self, [&"xor i32 ", &cw, &", -1"]);
         }
         let lsb = u32::from(po || nab || nc);
-        let cx = self.op(format_args!("sext i32 {cw} to i64"));
-        let s = self.op(format_args!("add i64 {p}, {cx}"));
-        let mut r = self.op(format_args!("add i64 {s}, {lsb}"));
+        let cx = opv!(self, [&"sext i32 ", &cw, &" to i64"]);
+        let s = opv!(self, [&"add i64 ", &p, &", ", &cx]);
+        let mut r = opv!(self, [&"add i64 ", &s, &", ", &lsb]);
         if scale > 0 {
             let sh = if signed_final { "ashr" } else { "lshr" };
-            r = self.op(format_args!("{sh} i64 {r}, {scale}"));
+            r = opv!(self, [&sh, &" i64 ", &r, &", ", &scale]);
         }
         if has(".sat") {
             let (lo, hi) = if signed_final {
@@ -637,13 +651,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let t = self.intr2("smax", Ty::I64, &r, &lo.to_string());
             r = self.intr2("smin", Ty::I64, &t, &hi.to_string());
         }
-        let d = self.op(format_args!("trunc i64 {r} to i32"));
+        let d = opv!(self, [&"trunc i64 ", &r, &" to i32"]);
         self.wr(&dreg, &d, Ty::I32, false)
     }
 
     /// The i64 `v` with its low 32 bits sign-extended (`sext(trunc v to i32)`).
-    fn sext32(&mut self, v: &str) -> String {
-        let t = self.op(format_args!("trunc i64 {v} to i32"));
-        self.op(format_args!("sext i32 {t} to i64"))
+    fn sext32(&mut self, v: &str) -> V {
+        let t = opv!(self, [&"trunc i64 ", &v, &" to i32"]);
+        opv!(self, [&"sext i32 ", &t, &" to i64"])
     }
 }

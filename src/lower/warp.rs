@@ -14,7 +14,7 @@ use super::*;
 
 /// The member-mask operand (`membermask`) of a warp instruction, or the active mask for the
 /// legacy non-`.sync` forms.
-fn member_mask<'a>(fx: &mut Fx<'_, '_, 'a>, o: Option<&Operand<'a>>) -> R<String> {
+fn member_mask<'a>(fx: &mut Fx<'_, '_, 'a>, o: Option<&Operand<'a>>) -> R<V> {
     match o {
         Some(o) => fx.rd(o, Ty::I32, false),
         None => Ok(fx.call("__wp_activemask", Ty::I32, &[])),
@@ -35,9 +35,12 @@ fn call_pair<'a>(
         .iter()
         .map(|(t, v)| format!("{} {v}", t.ll()))
         .collect();
-    let r = fx.opv(&[&format!("call {{ i32, i1 }} @{name}({})", a.join(", "))]);
-    let v = fx.opv(&[&format!("extractvalue {{ i32, i1 }} {r}, 0")]);
-    let p = fx.opv(&[&format!("extractvalue {{ i32, i1 }} {r}, 1")]);
+    let r = opv!(
+        fx,
+        [&format!("call {{ i32, i1 }} @{name}({})", a.join(", "))]
+    );
+    let v = opv!(fx, [&format!("extractvalue {{ i32, i1 }} {r}, 0")]);
+    let p = opv!(fx, [&format!("extractvalue {{ i32, i1 }} {r}, 1")]);
     match d {
         Operand::Pair(dv, dp) => {
             if *dv != "_" {

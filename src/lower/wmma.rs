@@ -67,7 +67,7 @@ fn struct_ty(t: Ty, n: usize) -> String {
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Generic pointer of address operand `o` in state space `s`.
-    fn wmma_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<String> {
+    fn wmma_ptr(&mut self, o: &Operand<'a>, s: Space) -> R<V> {
         self.addr_in(o, s, Space::Generic)
     }
 
@@ -126,7 +126,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let a = regs(&form, &ops[1], 8, "a")?;
             let b = regs(&form, &ops[2], 8, "b")?;
             let c = regs(&form, &ops[3], cn, "c")?;
-            let mut args: Vec<(&str, String)> = Vec::with_capacity(24);
+            let mut args: Vec<(&str, V)> = Vec::with_capacity(24);
             for o in a.iter().chain(b) {
                 args.push(("i32", self.rd(o, Ty::I32, false)?));
             }
@@ -176,7 +176,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let stride = match ops.get(2) {
             Some(o) => self.rd(o, Ty::I32, false)?,
-            None => (if lay == "row" { cols } else { rows }).to_string(),
+            None => (if lay == "row" { cols } else { rows }).to_string().into(),
         };
         let (fty, fnum) = frag(kind, t);
         let (addr, fr) = if load {
@@ -193,14 +193,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wmma_call_out(&name, &rt, &args, fr, fty);
         }
         let name = format!("__wp_wmma_store_d_{shape}_{lay}_{t}");
-        let mut args: Vec<(&str, String)> = vec![("ptr", p), ("i32", stride)];
+        let mut args: Vec<(&str, V)> = vec![("ptr", p), ("i32", stride)];
         for o in fr {
             args.push((fty.ll(), self.rd(o, fty, false)?));
         }
         let ptys: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
         self.declare(&name, "void", &ptys);
         let av: Vec<String> = args.iter().map(|(t, v)| format!("{t} {v}")).collect();
-        self.linev(&[&format!("call void @{name}({})", av.join(", "))]);
+        linev!(self, [&format!("call void @{name}({})", av.join(", "))]);
         Ok(())
     }
 
@@ -209,19 +209,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         &mut self,
         name: &str,
         rt: &str,
-        args: &[(&str, String)],
+        args: &[(&str, V)],
         out: &[Operand<'a>],
         t: Ty,
     ) -> R<()> {
         let ptys: Vec<&str> = args.iter().map(|(t, _)| *t).collect();
         self.declare(name, rt, &ptys);
         let av: Vec<String> = args.iter().map(|(t, v)| format!("{t} {v}")).collect();
-        let r = self.opv(&[&format!("call {rt} @{name}({})", av.join(", "))]);
+        let r = opv!(self, [&format!("call {rt} @{name}({})", av.join(", "))]);
         for (j, o) in out.iter().enumerate() {
             if matches!(o, Operand::Sink) {
                 continue;
             }
-            let v = self.opv(&[&format!("extractvalue {rt} {r}, {j}")]);
+            let v = opv!(self, [&format!("extractvalue {rt} {r}, {j}")]);
             self.wr(o, &v, t, false)?;
         }
         Ok(())
@@ -278,7 +278,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let a = regs(&form, &ops[1], 1, "a")?;
             let b = regs(&form, &ops[2], 1, "b")?;
             let c = regs(&form, &ops[3], 2, "c")?;
-            let mut args: Vec<(&str, String)> = Vec::new();
+            let mut args: Vec<(&str, V)> = Vec::new();
             for o in a.iter().chain(b).chain(c) {
                 args.push(("double", self.rd(o, Ty::F64, false)?));
             }
@@ -296,7 +296,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let a = regs(&form, &ops[1], 2, "a")?;
             let b = regs(&form, &ops[2], 2, "b")?;
             let c = regs(&form, &ops[3], cn, "c")?;
-            let mut args: Vec<(&str, String)> = Vec::new();
+            let mut args: Vec<(&str, V)> = Vec::new();
             for o in a.iter().chain(b) {
                 args.push(("i32", self.rd(o, Ty::I32, false)?));
             }
