@@ -97,13 +97,13 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok());
     // The form analysis alone (it is part of every lowering).
-    let ta = thread_cpu_s();
+    let ta = common::thread_cpu_s();
     for m in &modules {
         std::hint::black_box(wheelport::ptx::analysis::kernel_forms(m));
     }
-    let analysis = thread_cpu_s() - ta;
+    let analysis = common::thread_cpu_s() - ta;
     let t0 = Instant::now();
-    let c0 = thread_cpu_s();
+    let c0 = common::thread_cpu_s();
     let mut passes = 0;
     while match fixed {
         Some(n) => passes < n,
@@ -117,7 +117,7 @@ fn main() {
     }
     let wall = t0.elapsed().as_secs_f64() / passes as f64;
     // Per core: the CPU time of this thread (the machine may be shared; wall time is shown too).
-    let dt = (thread_cpu_s() - c0) / passes as f64;
+    let dt = (common::thread_cpu_s() - c0) / passes as f64;
     println!(
         "lowering: {:.1} ms CPU time per corpus pass ({passes} passes; wall {:.1} ms)",
         dt * 1e3,
@@ -220,17 +220,6 @@ fn main() {
         dt / ext * 100.0
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// CPU time of the calling thread in seconds (`CLOCK_THREAD_CPUTIME_ID`).
-fn thread_cpu_s() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// User + system CPU time of the waited-for child processes in seconds (`RUSAGE_CHILDREN`).

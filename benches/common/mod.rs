@@ -23,3 +23,15 @@ pub fn corpus_wheel(prefix: &str) -> Option<PathBuf> {
     }
     found
 }
+
+/// CPU time of the calling thread in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+#[allow(dead_code)] // not every bench times a single thread
+pub fn thread_cpu_s() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}

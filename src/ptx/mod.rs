@@ -20,6 +20,13 @@
 //! table in `src/ptx/modifiers.txt` ([`isa`]). Operands are typed ([`Operand`]): registers are
 //! told apart from symbols by scope (so inline-asm registers such as `p` work), labels are
 //! resolved when the function ends.
+//!
+//! Instruction statements of the common shape (`[@p] opcode.mods op, op, op;` on one line) are
+//! read by a context-directed byte scanner in front of the token stream (the instruction fast
+//! path, `parser/fast.rs`); anything else, and every statement with an error, goes through the
+//! token-based parser, so the result is the same either way ([`ParseOptions::fast_path`]; checked
+//! on the corpus by `tests/ptx_fast_path.rs` and by the `ptx_parse` fuzz target's differential
+//! oracle).
 
 pub mod analysis;
 pub mod ast;
