@@ -24,6 +24,7 @@ struct Sect {
     addr: u64,
     off: u64,
     size: u64,
+    #[allow(dead_code)] // shown by `Debug` in failure messages
     flags: String,
     ty: String,
 }

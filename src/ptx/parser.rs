@@ -7,27 +7,32 @@
 //! that is not closed before the next module-level directive (`.entry`, `.func`, `.visible`, ...)
 //! is closed there with an "unclosed `{`" error, so the following functions still parse.
 //!
-//! # Throughput (issue 3 asks for 200 MB/s per core; the bench measured 47–50 MB/s on 2026-11-29)
+//! # Throughput (issue 3 asks for 200 MB/s per core; not met)
 //!
-//! Callgrind on `benches/ptx_parse.rs` (`PTX_BENCH_PASSES=2`, the 5.25 MB xformers corpus):
-//! 363.6 M instructions per pass, 69 per input byte. Where they go: `logos` ≈ 19 per byte
-//! (66 per token); each operand ≈ 355 including its tokens, of which the scope lookup of a
-//! register (a per-prefix cache in front of a scan, `Parser::lookup`) is ≈ 115; building and
-//! moving the 184-byte `Statement`s, `TinyVec` spills for the 28 k instructions with more than
-//! three operands, and `Box<Address>` allocations ≈ 10 %. Tried and measured no better: a
-//! byte-table fast path in front of `logos` (70 instructions per token, tokens buffered 256 at a
-//! time) with line numbers carried in the tokens.
+//! Instruction statements of the common one-line shape are read by the fast path
+//! (`parser/fast.rs`): a scanner directed by the grammar (after the opcode head come operands;
+//! an operand starting with `%` is a name) instead of the `logos` token stream, with the
+//! blanks, newlines and `//` comments between statements skipped in the same loop and line
+//! numbers counted there. It reads 144,896 of the 146,990 instructions of the xformers corpus
+//! and its fixtures; the rest (and any statement with an error) go through the token path.
 //!
-//! What a faster front end needs, with the public AST as it is the limit:
-//! - AST (not changed here; the lowering depends on it): `Operands` as a range into one
-//!   `Vec<Operand>` per function body instead of `TinyVec<[Operand; 3]>` (128 bytes inline),
-//!   `Loc` as a `u32` byte offset with line/column computed on demand, would make a `Statement`
-//!   ≈ 48 bytes instead of 184: ≈ 20 M instructions per pass fewer (moves, spills, the allocator)
-//!   and 20 MB less written per corpus pass (9.5 → ≈ 5 MiB per MB of input), an estimated
-//!   10–20 % of the wall-clock time, i.e. ≈ 135–145 MB/s, not 200.
-//! - The rest is per-token and per-operand work that is independent of the AST: a lexer that
-//!   classifies identifiers without the `logos` DFA round trip, and register operands
-//!   resolved by an interned register table instead of text comparison.
+//! Figures for the 5.25 MB xformers corpus (`benches/ptx_parse.rs`, building the AST, thread CPU
+//! time, 2026-11-29 session 5): on an idle 16-core Xeon, 82.9–111.0 MB/s with the fast path,
+//! 76.0–80.6 MB/s with the token path alone, and 64.4–73.6 MB/s for the session-4 parser (same
+//! runs, side by side); on the shared 2-core EPYC build machine 64.6 against 60.7 MB/s.
+//! Callgrind, one pass through `ptx::parse_with`: 293.8 M instructions with the fast path
+//! (56 per byte), 387.9 M without (74 per byte).
+//!
+//! What limits it is the tree, not the text: cloning and dropping the finished ASTs of the
+//! corpus (no parsing at all) runs at 123–139 MB/s-equivalent on the build machine, where
+//! parsing and dropping runs at 63–65 MB/s. A `Statement` is 184 bytes (an `Instruction` with
+//! its three inline 40-byte operands), 36 MB written per corpus pass for 5.25 MB of text, with
+//! page faults for fresh memory about 20 % of the time (system time). 200 MB/s needs a compact
+//! AST, which the lowering consumes and so is a change across the front end and the lowering:
+//! operands in one `Vec<Operand>` per function body referenced by range (instead of a
+//! `TinyVec<[Operand; 3]>`), a smaller `Imm`/`Operand` (the 16-byte literal text plus a 16-byte
+//! value make the 40-byte operand), and `Loc` as a byte offset with line/column computed on
+//! demand, for a `Statement` of about 48 bytes.
 
 use std::collections::HashMap;
 
