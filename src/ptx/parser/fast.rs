@@ -407,33 +407,31 @@ impl<'a> Parser<'a> {
         let neg = c.at() == b'-';
         c.i += neg as usize;
         let bs = c.i;
+        // After a two-byte prefix (`0x`, `0f`, `0d`): the hex digits, and their count.
+        let hex = |c: &mut Cur<'_>| {
+            c.i += 2;
+            let s = c.i;
+            while c.at().is_ascii_hexdigit() {
+                c.i += 1;
+            }
+            c.i - s
+        };
         let kind = match (c.at(), c.at1()) {
             (b'0', b'x' | b'X') => {
-                c.i += 2;
-                while c.at().is_ascii_hexdigit() {
-                    c.i += 1;
-                }
+                hex(c);
                 if c.at() == b'U' {
                     c.i += 1;
                 }
                 Tok::Int
             }
             (b'0', b'f' | b'F') => {
-                c.i += 2;
-                while c.at().is_ascii_hexdigit() {
-                    c.i += 1;
-                }
-                if c.i - bs != 10 {
+                if hex(c) != 8 {
                     return None;
                 }
                 Tok::F32Hex
             }
             (b'0', b'd' | b'D') => {
-                c.i += 2;
-                while c.at().is_ascii_hexdigit() {
-                    c.i += 1;
-                }
-                if c.i - bs != 18 {
+                if hex(c) != 16 {
                     return None;
                 }
                 Tok::F64Hex
