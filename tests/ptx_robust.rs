@@ -191,3 +191,76 @@ fn literal_tokens() {
         ]
     );
 }
+
+/// Hostile nesting: 200,000 levels of `{` in a function body, a vector operand, an operand
+/// list and a variable initializer. The parser recurses per level, so without its nesting limit
+/// (64) this overflows the stack; with it each gives a diagnostic at the 65th level and the
+/// function is kept as invalid. Run on a thread with a 1 MiB stack (rayon workers and other
+/// embedders may give less than the main thread's 8 MiB).
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    const N: usize = 200_000;
+    let head = ".version 8.0\n.target sm_80\n.address_size 64\n";
+    let cases = [
+        (
+            "block",
+            format!(
+                "{head}.visible .entry k()\n{{\n{}\n{}\n}}\n",
+                "{".repeat(N),
+                "}".repeat(N)
+            ),
+        ),
+        (
+            "vector operand",
+            format!(
+                "{head}.visible .entry k()\n{{\n.reg .b32 %r<3>;\nmov.b32 %r1, {}%r2{};\n}}\n",
+                "{".repeat(N),
+                "}".repeat(N)
+            ),
+        ),
+        (
+            "operand list",
+            format!(
+                "{head}.visible .entry k()\n{{\n.reg .b32 %r<3>;\ncall f, {}%r2{};\n}}\n",
+                "(".repeat(N),
+                ")".repeat(N)
+            ),
+        ),
+        (
+            "initializer list",
+            format!(
+                "{head}.global .b32 g[1] = {}1{};\n",
+                "{".repeat(N),
+                "}".repeat(N)
+            ),
+        ),
+    ];
+    for (what, src) in cases {
+        let out = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let o = ptx::parse(&src, "deep.ptx");
+                o.diagnostics
+                    .iter()
+                    .map(|d| (d.line, d.col, d.message.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap()
+            .join()
+            .expect("parser thread");
+        let want = format!("{what} nested deeper than 64 levels");
+        let d = out
+            .iter()
+            .find(|d| d.2 == want)
+            .unwrap_or_else(|| panic!("{what}: no `{want}` among {:?}", &out[..out.len().min(5)]));
+        // The 65th opening bracket: line 6 in the bodies (after `{` and `.reg`), line 4 for the
+        // global; column = its 1-based byte position on that line.
+        let (line, col) = match what {
+            "block" => (6, 65),
+            "vector operand" => (7, 14 + 64),
+            "operand list" => (7, 9 + 64),
+            _ => (4, 21 + 64),
+        };
+        assert_eq!((d.0, d.1), (line, col), "{what}: position of the error");
+    }
+}

@@ -45,6 +45,11 @@ mod fast;
 
 type PResult<T> = Result<T, ()>;
 
+/// How deep `{ }` blocks, vector and list operands and initializer lists may nest. The parser
+/// recurses on each level, so hostile input such as 200,000 `{` would otherwise overflow the
+/// stack; compiler output nests blocks two or three deep and operands one level.
+pub(crate) const MAX_NESTING: u32 = 64;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum SymKind {
     Func,
@@ -186,6 +191,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) fast_path: bool,
     /// Instruction statements read by the fast path.
     pub(crate) fast_count: usize,
+    /// Current nesting depth of blocks, operands and initializers (see [`MAX_NESTING`]).
+    nesting: u32,
 }
 
 /// Directive words that can only start a module-level construct; seeing one inside a body means
@@ -333,6 +340,7 @@ impl<'a> Parser<'a> {
             unresolved: Vec::new(),
             fast_path: true,
             fast_count: 0,
+            nesting: 0,
         }
     }
 
@@ -389,6 +397,43 @@ impl<'a> Parser<'a> {
             "end of file".into()
         } else {
             format!("`{}`", self.text(t))
+        }
+    }
+
+    /// Run `f` one nesting level deeper, or report `what` at `t` if that is deeper than
+    /// [`MAX_NESTING`].
+    fn nested<T>(
+        &mut self,
+        t: Token,
+        what: &str,
+        f: impl FnOnce(&mut Self) -> PResult<T>,
+    ) -> PResult<T> {
+        if self.nesting >= MAX_NESTING {
+            self.error_at(t, format!("{what} nested deeper than {MAX_NESTING} levels"));
+            return Err(());
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        r
+    }
+
+    /// After a `{` that is nested too deep: skip to its matching `}` (consumed) or to the end
+    /// of the input, without recursion.
+    fn skip_balanced(&mut self) {
+        let mut depth = 1u32;
+        loop {
+            match self.bump().kind {
+                Tok::Eof => return,
+                Tok::LBrace => depth += 1,
+                Tok::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => {}
+            }
         }
     }
 
@@ -863,21 +908,21 @@ impl<'a> Parser<'a> {
     fn init(&mut self) -> PResult<Init<'a>> {
         let t = self.peek();
         match t.kind {
-            Tok::LBrace => {
-                self.bump();
+            Tok::LBrace => self.nested(t, "initializer list", |p| {
+                p.bump();
                 let mut v = Vec::new();
-                if !self.eat(Tok::RBrace) {
+                if !p.eat(Tok::RBrace) {
                     loop {
-                        v.push(self.init()?);
-                        if self.eat(Tok::Comma) {
+                        v.push(p.init()?);
+                        if p.eat(Tok::Comma) {
                             continue;
                         }
-                        self.expect(Tok::RBrace, "`,` or `}`")?;
+                        p.expect(Tok::RBrace, "`,` or `}`")?;
                         break;
                     }
                 }
                 Ok(Init::List(v))
-            }
+            }),
             Tok::Ident if self.lx.peek2().kind == Tok::Eq => {
                 self.bump();
                 self.bump();
@@ -1282,8 +1327,18 @@ impl<'a> Parser<'a> {
             }
             Tok::LBrace => {
                 let open = self.bump();
+                if self.nesting >= MAX_NESTING {
+                    self.error_at(
+                        open,
+                        format!("block nested deeper than {MAX_NESTING} levels"),
+                    );
+                    self.skip_balanced();
+                    return Ok(());
+                }
                 let loc = self.loc(open.start);
+                self.nesting += 1;
                 let stmts = self.block_body(open);
+                self.nesting -= 1;
                 self.stmts.push(Statement::Block(Block { stmts, loc }));
             }
             Tok::Semi => {
@@ -1665,39 +1720,39 @@ impl<'a> Parser<'a> {
             Tok::Minus | Tok::Int | Tok::Float | Tok::F32Hex | Tok::F64Hex => {
                 Ok(Operand::Imm(self.imm()?))
             }
-            Tok::LBrace => {
-                self.bump();
+            Tok::LBrace => self.nested(t, "vector operand", |p| {
+                p.bump();
                 let mut v = Vec::new();
                 loop {
-                    v.push(self.operand()?);
-                    if self.eat(Tok::Comma) {
+                    v.push(p.operand()?);
+                    if p.eat(Tok::Comma) {
                         continue;
                     }
-                    self.expect(Tok::RBrace, "`,` or `}`")?;
+                    p.expect(Tok::RBrace, "`,` or `}`")?;
                     break;
                 }
                 Ok(Operand::Vector(v))
-            }
-            Tok::LParen => {
-                self.bump();
+            }),
+            Tok::LParen => self.nested(t, "operand list", |p| {
+                p.bump();
                 let mut v = Vec::new();
-                if !self.eat(Tok::RParen) {
+                if !p.eat(Tok::RParen) {
                     loop {
-                        v.push(self.operand()?);
-                        if self.eat(Tok::Comma) {
+                        v.push(p.operand()?);
+                        if p.eat(Tok::Comma) {
                             continue;
                         }
-                        self.expect(Tok::RParen, "`,` or `)`")?;
+                        p.expect(Tok::RParen, "`,` or `)`")?;
                         break;
                     }
                 }
                 Ok(Operand::List(v))
-            }
-            Tok::LBracket => {
-                self.bump();
-                let a = self.address()?;
+            }),
+            Tok::LBracket => self.nested(t, "address operand", |p| {
+                p.bump();
+                let a = p.address()?;
                 Ok(Operand::Address(Box::new(a)))
-            }
+            }),
             _ => {
                 let d = self.describe(t);
                 self.error_at(t, format!("bad operand {d}"));

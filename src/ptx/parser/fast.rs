@@ -341,6 +341,10 @@ impl<'a> Parser<'a> {
                 let mut v = Vec::new();
                 loop {
                     c.blanks();
+                    // Elements are scalars; a nested `{` (invalid PTX) is the general path's.
+                    if c.at() == b'{' {
+                        return None;
+                    }
                     v.push(self.fast_operand(c)?);
                     c.blanks();
                     match c.at() {
