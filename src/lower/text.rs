@@ -42,7 +42,7 @@ pub(crate) fn put(s: &mut String, t: &str) {
 /// # Safety
 /// `src[..n]` readable, `dst[..n]` writable, not overlapping.
 #[inline(always)]
-unsafe fn copy_small(src: *const u8, dst: *mut u8, n: usize) {
+pub(crate) unsafe fn copy_small(src: *const u8, dst: *mut u8, n: usize) {
     use std::ptr::{read_unaligned as rd, write_unaligned as wr};
     if n >= 16 {
         let a = rd(src as *const u128);

@@ -49,9 +49,10 @@ impl V {
     #[inline]
     pub fn numbered(prefix: &str, n: u32) -> V {
         if let Some((d, dl)) = super::text::digits(n) {
-            if prefix.len() + 8 <= INLINE {
+            if prefix.len() + 8 <= INLINE && prefix.len() <= 8 {
                 let mut buf = [0u8; INLINE];
-                buf[..prefix.len()].copy_from_slice(prefix.as_bytes());
+                // SAFETY: `prefix.len() ≤ 8 < INLINE` bytes read from `prefix`, written to `buf`.
+                unsafe { super::text::copy_small(prefix.as_ptr(), buf.as_mut_ptr(), prefix.len()) };
                 buf[prefix.len()..prefix.len() + 8].copy_from_slice(&d);
                 return V(Repr::Inline {
                     len: (prefix.len() + dl) as u8,
