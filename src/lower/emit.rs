@@ -19,6 +19,7 @@ use crate::ptx::isa::Opcode;
 use crate::target::{Family, Profile};
 
 use super::sreg;
+use super::text;
 use super::ty::{imm, imm_v, of_ptx, Kind, Ty};
 pub(crate) use super::val::V;
 
@@ -29,9 +30,9 @@ pub(crate) use super::val::V;
 macro_rules! opv {
     ($fx:expr, [$($p:expr),* $(,)?]) => {{
         let r = $fx.t();
-        $fx.body.push_str("  ");
-        $fx.body.push_str(&r);
-        $fx.body.push_str(" = ");
+        $crate::lower::text::put(&mut $fx.body, "  ");
+        r.put_into(&mut $fx.body);
+        $crate::lower::text::put(&mut $fx.body, " = ");
         $(Piece::put($p, &mut $fx.body);)*
         $fx.body.push('\n');
         r
@@ -220,37 +221,44 @@ pub(crate) trait Piece {
 }
 
 impl Piece for str {
-    #[inline]
+    #[inline(always)]
     fn put(&self, s: &mut String) {
-        s.push_str(self);
+        text::put(s, self);
     }
 }
 
 impl<T: Piece + ?Sized> Piece for &T {
-    #[inline]
+    #[inline(always)]
     fn put(&self, s: &mut String) {
         (**self).put(s);
     }
 }
 
 impl Piece for String {
-    #[inline]
+    #[inline(always)]
     fn put(&self, s: &mut String) {
-        s.push_str(self);
+        text::put(s, self);
     }
 }
 
 impl Piece for std::borrow::Cow<'_, str> {
-    #[inline]
+    #[inline(always)]
     fn put(&self, s: &mut String) {
-        s.push_str(self);
+        text::put(s, self);
     }
 }
 
 impl Piece for V {
-    #[inline]
+    #[inline(always)]
     fn put(&self, s: &mut String) {
-        s.push_str(self.as_str());
+        self.put_into(s);
+    }
+}
+
+impl Piece for u32 {
+    #[inline(always)]
+    fn put(&self, s: &mut String) {
+        text::put_u32(s, *self);
     }
 }
 
@@ -264,12 +272,12 @@ macro_rules! int_piece {
         }
     )*};
 }
-int_piece!(u8, u16, u32, u64, u128, usize, i32, i64, i128);
+int_piece!(u8, u16, u64, u128, usize, i32, i64, i128);
 
 /// Append the decimal digits of `n`.
-#[inline]
+#[inline(always)]
 fn push_u32(s: &mut String, n: u32) {
-    s.push_str(itoa::Buffer::new().format(n));
+    text::put_u32(s, n);
 }
 
 #[derive(Clone, Debug)]
@@ -284,6 +292,10 @@ enum Local {
 #[derive(Default)]
 struct Scope<'a> {
     names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
+    /// Bit `min(len, 63)` set for the length of every name in `names`: most lookups of a
+    /// register (`%r12`) in a scope holding only parameters or inline-asm temporaries (`p`)
+    /// are answered by this mask without hashing the name.
+    name_lens: u64,
     /// `%name<N>` declarations, in order.
     ranges: Vec<RegRange<'a>>,
     /// The labels defined in this `{ }` block and their LLVM block names: a label is local to
@@ -292,6 +304,20 @@ struct Scope<'a> {
     /// The first definition of each name counts (a redefinition in the same block is not
     /// looked up).
     labels: HashMap<&'a str, V, foldhash::fast::FixedState>,
+}
+
+impl<'a> Scope<'a> {
+    /// Declare `name` as `l` in this scope.
+    fn add_name(&mut self, name: &'a str, l: Local) {
+        self.name_lens |= len_bit(name);
+        self.names.insert(name, l);
+    }
+}
+
+/// The bit of [`Scope::name_lens`] for `name`.
+#[inline(always)]
+fn len_bit(name: &str) -> u64 {
+    1u64 << name.len().min(63)
 }
 
 /// A parameterized register declaration `.reg .t <prefix><<count>>`: registers
@@ -311,10 +337,11 @@ struct RegRange<'a> {
 #[inline]
 fn prefix_key(p: &str) -> u64 {
     let b = p.as_bytes();
-    let mut k = 0u64;
-    for (i, &c) in b.iter().take(8).enumerate() {
-        k |= (c as u64) << (8 * i);
-    }
+    let mut e = [0u8; 8];
+    let n = b.len().min(8);
+    // SAFETY: `n ≤ 8` bytes read from `b`, written to `e`.
+    unsafe { text::copy_small(b.as_ptr(), e.as_mut_ptr(), n) };
+    let mut k = u64::from_le_bytes(e);
     if b.len() < 8 {
         k |= (b.len() as u64) << 56;
     }
@@ -437,9 +464,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn load_reg(&mut self, ty: Ty, id: u32) -> V {
         let r = self.t();
         let b = &mut self.body;
-        b.push_str("  ");
-        b.push_str(&r);
-        b.push_str(&self.reg_text.load[ty as usize]);
+        text::put(b, "  ");
+        r.put_into(b);
+        text::put(b, &self.reg_text.load[ty as usize]);
         push_u32(b, id);
         b.push('\n');
         r
@@ -448,9 +475,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// `  store <ty> <v>, <pa> %r<id>`: a register write.
     fn store_reg(&mut self, ty: Ty, v: &str, id: u32) {
         let b = &mut self.body;
-        b.push_str(self.reg_text.store[ty as usize]);
-        b.push_str(v);
-        b.push_str(&self.reg_text.store_mid);
+        text::put(b, self.reg_text.store[ty as usize]);
+        text::put(b, v);
+        text::put(b, &self.reg_text.store_mid);
         push_u32(b, id);
         b.push('\n');
     }
@@ -459,17 +486,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> V {
         let r = self.t();
         let b = &mut self.body;
-        b.push_str("  ");
-        b.push_str(&r);
-        b.push_str(" = ");
-        b.push_str(a);
+        text::put(b, "  ");
+        r.put_into(b);
+        text::put(b, " = ");
+        text::put(b, a);
         b.push(' ');
-        b.push_str(ty);
+        text::put(b, ty);
         b.push(' ');
-        b.push_str(x);
-        b.push_str(c);
+        text::put(b, x);
+        text::put(b, c);
         b.push(' ');
-        b.push_str(d);
+        text::put(b, d);
         b.push('\n');
         r
     }
@@ -578,9 +605,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.allocas.reserve(count as usize * (16 + tail.len()));
         for i in 0..count {
             let a = &mut self.allocas;
-            a.push_str("  %r");
+            text::put(a, "  %r");
             push_u32(a, first + i);
-            a.push_str(&tail);
+            text::put(a, &tail);
         }
         self.nreg += count;
         let sc = self.scopes.last_mut().unwrap();
@@ -593,7 +620,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 bits,
             }),
             None => {
-                sc.names.insert(name, Local::Reg { id: first, bits });
+                sc.add_name(name, Local::Reg { id: first, bits });
             }
         }
         Ok(())
@@ -626,8 +653,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn lookup(&self, name: &str) -> Option<Local> {
         let (prefix, num) = split_digits(name);
         let key = prefix_key(prefix);
+        let lb = len_bit(name);
         for sc in self.scopes.iter().rev() {
-            if !sc.names.is_empty() {
+            if sc.name_lens & lb != 0 {
                 if let Some(l) = sc.names.get(name) {
                     return Some(l.clone());
                 }
@@ -687,8 +715,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.scopes
                         .last_mut()
                         .unwrap()
-                        .names
-                        .insert(d.name, Local::Mem { ptr, aspace });
+                        .add_name(d.name, Local::Mem { ptr, aspace });
                 }
             }
             StateSpace::Shared | StateSpace::SharedCta | StateSpace::Global | StateSpace::Const => {
@@ -699,7 +726,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let gname = format!("__wp_fvar.{}.{}", self.cx.uniq, d.name);
                     let (text, aspace) = global_text(self.cx, v, d, &gname)?;
                     self.cx.extra_globals.push_str(&text);
-                    self.scopes.last_mut().unwrap().names.insert(
+                    self.scopes.last_mut().unwrap().add_name(
                         d.name,
                         Local::Mem {
                             ptr: ident('@', &gname).into(),
@@ -3913,6 +3940,36 @@ fn split_modifiers<'a>(m: &Modifiers<'a>, out: &mut [&'a str; MODS_INLINE]) -> O
 /// (`%r01` is not generated by a range) or overflows `u32`.
 fn split_digits(name: &str) -> (&str, Option<u32>) {
     let b = name.as_bytes();
+    // Fast path: up to 9 digits, accumulated from the last one (no overflow possible).
+    let mut i = b.len();
+    let mut n: u32 = 0;
+    let mut mul: u32 = 1;
+    while i > 0 && b.len() - i < 9 {
+        let d = b[i - 1].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        n += d as u32 * mul;
+        mul = mul.wrapping_mul(10);
+        i -= 1;
+    }
+    if i > 0 && b[i - 1].is_ascii_digit() {
+        return split_digits_long(name);
+    }
+    if i == b.len() || i == 0 {
+        return (name, None);
+    }
+    // `%r01` is not `%r<N>`-generated: leading zeros are not produced by a range.
+    if b[i] == b'0' && i + 1 < b.len() {
+        return (name, None);
+    }
+    (&name[..i], Some(n))
+}
+
+/// [`split_digits`] of a name ending in more than 9 digits (with overflow checks).
+#[cold]
+fn split_digits_long(name: &str) -> (&str, Option<u32>) {
+    let b = name.as_bytes();
     let mut i = b.len();
     while i > 0 && b[i - 1].is_ascii_digit() {
         i -= 1;
@@ -3920,7 +3977,6 @@ fn split_digits(name: &str) -> (&str, Option<u32>) {
     if i == b.len() || i == 0 {
         return (name, None);
     }
-    // `%r01` is not `%r<N>`-generated: leading zeros are not produced by a range.
     if b[i] == b'0' && i + 1 < b.len() {
         return (name, None);
     }
@@ -4260,7 +4316,7 @@ fn function_body<'m, 'a>(
             k += 1;
             match h {
                 ParamHome::Pointer { ptr, aspace } => {
-                    fx.scopes[0].names.insert(
+                    fx.scopes[0].add_name(
                         d.name,
                         Local::Mem {
                             ptr: ptr.clone(),
@@ -4284,9 +4340,7 @@ fn function_body<'m, 'a>(
                         let p = fx.alloca_bytes(slot.size(), slot.align());
                         let _ = writeln!(fx.allocas, "  store {} {arg}, {} {p}", slot.ll(), fx.pa);
                         let aspace = fx.cx.alloca_as;
-                        fx.scopes[0]
-                            .names
-                            .insert(d.name, Local::Mem { ptr: p, aspace });
+                        fx.scopes[0].add_name(d.name, Local::Mem { ptr: p, aspace });
                     }
                 }
             }
@@ -4303,9 +4357,7 @@ fn function_body<'m, 'a>(
             } else {
                 let p = fx.alloca_bytes(slot.size(), slot.align());
                 let aspace = fx.cx.alloca_as;
-                fx.scopes[0]
-                    .names
-                    .insert(d.name, Local::Mem { ptr: p, aspace });
+                fx.scopes[0].add_name(d.name, Local::Mem { ptr: p, aspace });
             }
             fx.rets.push((Operand::Symbol(d.name), slot));
             fx.ret_names.push(d.name);

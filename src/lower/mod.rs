@@ -17,6 +17,7 @@ mod emit;
 mod forms;
 mod module;
 mod sreg;
+mod text;
 mod ty;
 mod val;
 

@@ -191,7 +191,56 @@ pub(crate) fn imm_v(v: ImmValue, t: Ty) -> V {
             let s = ((m << (64 - bits)) as i64) >> (64 - bits);
             V::new(itoa::Buffer::new().format(s))
         }
+        (Ty::F32 | Ty::F64 | Ty::F16 | Ty::Bf16, _) => float_imm(v, t),
         _ => imm(v, t).into(),
+    }
+}
+
+/// `prefix` and the low `nd` hex digits of `x`, upper case (`format!("{prefix}{x:0nd$X}")`).
+fn hex_v(prefix: &str, x: u64, nd: usize) -> V {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut b = [0u8; 20];
+    b[..prefix.len()].copy_from_slice(prefix.as_bytes());
+    for i in 0..nd {
+        b[prefix.len() + i] = HEX[((x >> (4 * (nd - 1 - i))) & 0xf) as usize];
+    }
+    V::new(std::str::from_utf8(&b[..prefix.len() + nd]).unwrap_or_default())
+}
+
+/// [`imm`] of a `.f32`/`.f64`/`.f16`/`.bf16` instruction type as a [`V`] (LLVM's hexadecimal
+/// float constants: `0x` + the 16 digits of the `double` holding the value, `0xH`/`0xR` + the
+/// 4 digits of a half/bfloat).
+fn float_imm(v: ImmValue, t: Ty) -> V {
+    match t {
+        Ty::F32 => {
+            let f = match v {
+                ImmValue::F32Bits(b) => f32::from_bits(b),
+                _ => as_f64(v) as f32,
+            };
+            hex_v("0x", (f as f64).to_bits(), 16)
+        }
+        Ty::F64 => {
+            let f = match v {
+                ImmValue::F64Bits(b) => f64::from_bits(b),
+                _ => as_f64(v),
+            };
+            hex_v("0x", f.to_bits(), 16)
+        }
+        Ty::F16 => hex_v("0xH", f32_to_f16_bits(as_f64(v) as f32) as u64, 4),
+        Ty::Bf16 => hex_v("0xR", f32_to_bf16_bits(as_f64(v) as f32) as u64, 4),
+        _ => imm(v, t).into(),
+    }
+}
+
+/// The value of a literal as an `f64` (integers converted by value, bit patterns
+/// reinterpreted).
+fn as_f64(v: ImmValue) -> f64 {
+    match v {
+        ImmValue::Int(i) => i as f64,
+        ImmValue::UInt(u) => u as f64,
+        ImmValue::F32Bits(b) => f32::from_bits(b) as f64,
+        ImmValue::F64Bits(b) => f64::from_bits(b),
+        ImmValue::Float(f) => f,
     }
 }
 
@@ -203,15 +252,6 @@ pub(crate) fn imm(v: ImmValue, t: Ty) -> String {
             ImmValue::F32Bits(b) => b as u64,
             ImmValue::F64Bits(b) => b,
             ImmValue::Float(f) => f as i64 as u64,
-        }
-    };
-    let as_f64 = |v: ImmValue| -> f64 {
-        match v {
-            ImmValue::Int(i) => i as f64,
-            ImmValue::UInt(u) => u as f64,
-            ImmValue::F32Bits(b) => f32::from_bits(b) as f64,
-            ImmValue::F64Bits(b) => f64::from_bits(b),
-            ImmValue::Float(f) => f,
         }
     };
     match t {
@@ -233,28 +273,7 @@ pub(crate) fn imm(v: ImmValue, t: Ty) -> String {
             s.to_string()
         }
         Ty::I128 => as_u64(v).to_string(),
-        Ty::F32 => {
-            let f = match v {
-                ImmValue::F32Bits(b) => f32::from_bits(b),
-                _ => as_f64(v) as f32,
-            };
-            format!("0x{:016X}", (f as f64).to_bits())
-        }
-        Ty::F64 => {
-            let f = match v {
-                ImmValue::F64Bits(b) => f64::from_bits(b),
-                _ => as_f64(v),
-            };
-            format!("0x{:016X}", f.to_bits())
-        }
-        Ty::F16 => {
-            let b = f32_to_f16_bits(as_f64(v) as f32);
-            format!("0xH{b:04X}")
-        }
-        Ty::Bf16 => {
-            let b = f32_to_bf16_bits(as_f64(v) as f32);
-            format!("0xR{b:04X}")
-        }
+        Ty::F32 | Ty::F64 | Ty::F16 | Ty::Bf16 => float_imm(v, t).as_str().to_string(),
         Ty::V2F16 | Ty::V2Bf16 => {
             let u = as_u64(v) as u32;
             let (lo, hi) = (u & 0xffff, u >> 16);

@@ -48,6 +48,18 @@ impl V {
     /// 36 bytes (the emitter's prefixes are `%t`, `%m`, `b`).
     #[inline]
     pub fn numbered(prefix: &str, n: u32) -> V {
+        if let Some((d, dl)) = super::text::digits(n) {
+            if prefix.len() + 8 <= INLINE && prefix.len() <= 8 {
+                let mut buf = [0u8; INLINE];
+                // SAFETY: `prefix.len() ≤ 8 < INLINE` bytes read from `prefix`, written to `buf`.
+                unsafe { super::text::copy_small(prefix.as_ptr(), buf.as_mut_ptr(), prefix.len()) };
+                buf[prefix.len()..prefix.len() + 8].copy_from_slice(&d);
+                return V(Repr::Inline {
+                    len: (prefix.len() + dl) as u8,
+                    buf,
+                });
+            }
+        }
         let mut digits = itoa::Buffer::new();
         let d = digits.format(n);
         let len = prefix.len() + d.len();
@@ -79,6 +91,17 @@ impl V {
             len: len as u8,
             buf,
         })
+    }
+
+    /// Append the text to `s` (inline text by one fixed-size copy, see
+    /// [`super::text::put_fixed`]).
+    #[inline(always)]
+    pub fn put_into(&self, s: &mut String) {
+        match &self.0 {
+            // SAFETY: `buf[..len]` is valid UTF-8 (see `Repr::Inline`) and `len ≤ INLINE`.
+            Repr::Inline { len, buf } => unsafe { super::text::put_fixed(s, buf, *len as usize) },
+            Repr::Heap(h) => s.push_str(h),
+        }
     }
 
     /// The text.
