@@ -13,13 +13,14 @@
 //! (`parser/fast.rs`): a scanner directed by the grammar (after the opcode head come operands;
 //! an operand starting with `%` is a name) instead of the `logos` token stream, with the
 //! blanks, newlines and `//` comments between statements skipped in the same loop and line
-//! numbers counted there. It reads 144,896 of the 146,990 instructions of the xformers corpus
+//! numbers counted there. It reads 145,853 of the 146,990 instructions of the xformers corpus
 //! and its fixtures; the rest (and any statement with an error) go through the token path.
 //!
 //! Figures for the 5.25 MB xformers corpus (`benches/ptx_parse.rs`, building the AST, thread CPU
-//! time, 2026-11-29 session 5): on an idle 16-core Xeon, 82.9–111.0 MB/s with the fast path,
-//! 76.0–80.6 MB/s with the token path alone, and 64.4–73.6 MB/s for the session-4 parser (same
-//! runs, side by side); on the shared 2-core EPYC build machine 64.6 against 60.7 MB/s.
+//! time, 2026-11-29 session 5): on the idle 16-core Xeon host of the device machine, 7 runs
+//! interleaved with the session-4 parser, a median of 127.0 MB/s (85.8–136.3) with the fast
+//! path, 101.6 with the token path alone, 100.0 for the session-4 parser; on the shared 2-core
+//! EPYC build machine 64.6 against 60.7 MB/s for the token path.
 //! Callgrind, one pass through `ptx::parse_with`: 293.8 M instructions with the fast path
 //! (56 per byte), 387.9 M without (74 per byte).
 //!
