@@ -460,6 +460,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         V::numbered("%t", self.tmp)
     }
 
+    /// `%t = select i1 <c>, <ty> <a>, <ty> <b>`: a new value (both arms of LLVM type `ty`).
+    fn select<A: Piece + ?Sized, B: Piece + ?Sized>(&mut self, c: &V, ty: &str, a: &A, b: &B) -> V {
+        opv!(
+            self,
+            [&"select i1 ", c, &", ", ty, &" ", a, &", ", ty, &" ", b]
+        )
+    }
+
     /// `  %t = load <ty>, <pa> %r<id>`: a register read.
     fn load_reg(&mut self, ty: Ty, id: u32) -> V {
         let r = self.t();
@@ -1668,21 +1676,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], t, false)?;
                 let b = self.rd(&ops[2], t, false)?;
                 let c = self.rd(&ops[3], Ty::I1, false)?;
-                let r = opv!(
-                    self,
-                    [
-                        &"select i1 ",
-                        &c,
-                        &", ",
-                        &(t.ll()),
-                        &" ",
-                        &a,
-                        &", ",
-                        &(t.ll()),
-                        &" ",
-                        &b,
-                    ]
-                );
+                let r = self.select(&c, t.ll(), &a, &b);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Slct => {
@@ -1697,21 +1691,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     opv!(self, [&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
                 };
-                let r = opv!(
-                    self,
-                    [
-                        &"select i1 ",
-                        &cond,
-                        &", ",
-                        &(t.ll()),
-                        &" ",
-                        &a,
-                        &", ",
-                        &(t.ll()),
-                        &" ",
-                        &b,
-                    ]
-                );
+                let r = self.select(&cond, t.ll(), &a, &b);
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
@@ -2286,21 +2266,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         } else {
                             V::new("0")
                         };
-                        opv!(
-                            self,
-                            [
-                                &"select i1 ",
-                                &m1,
-                                &", ",
-                                &ll,
-                                &" ",
-                                &alt,
-                                &", ",
-                                &ll,
-                                &" ",
-                                &q,
-                            ]
-                        )
+                        self.select(&m1, ll, &alt, &q)
                     }
                     None => q,
                 };
@@ -2576,21 +2542,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         } else {
             ("-1".to_string(), "0".to_string())
         };
-        let r = opv!(
-            self,
-            [
-                &"select i1 ",
-                &c,
-                &", ",
-                &(dt.ll()),
-                &" ",
-                &one,
-                &", ",
-                &(dt.ll()),
-                &" ",
-                &zero,
-            ]
-        );
+        let r = self.select(&c, dt.ll(), &one, &zero);
         self.wr(&ops[0], &r, dt, false)
     }
 
@@ -3214,21 +3166,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let v = if dt.bits() >= 32 && (st == Ty::F64 || dt.bits() == 64) {
                     let nan = opv!(self, [&"fcmp uno ", &(st.ll()), &" ", &a, &", 0.0"]);
                     let min = imm(ImmValue::Int(i64::MIN >> (64 - dt.bits())), dt);
-                    opv!(
-                        self,
-                        [
-                            &"select i1 ",
-                            &nan,
-                            &", ",
-                            &(dt.ll()),
-                            &" ",
-                            &min,
-                            &", ",
-                            &(dt.ll()),
-                            &" ",
-                            &v
-                        ]
-                    )
+                    self.select(&nan, dt.ll(), &min, &v)
                 } else {
                     v
                 };
@@ -3431,56 +3369,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let inc = opv!(self, [&"add ", &il, &" ", &b, &", 1"]);
         let dec = opv!(self, [&"sub ", &il, &" ", &b, &", 1"]);
         // Up: away from zero when positive; down: away from zero when negative.
-        let up0 = opv!(
-            self,
-            [
-                &"select i1 ",
-                &neg,
-                &", ",
-                &il,
-                &" ",
-                &dec,
-                &", ",
-                &il,
-                &" ",
-                &inc
-            ]
-        );
+        let up0 = self.select(&neg, il, &dec, &inc);
         let up = opv!(
             self,
             [&"select i1 ", &zero, &", ", &il, &" 1, ", &il, &" ", &up0]
         );
-        let dn0 = opv!(
-            self,
-            [
-                &"select i1 ",
-                &neg,
-                &", ",
-                &il,
-                &" ",
-                &inc,
-                &", ",
-                &il,
-                &" ",
-                &dec
-            ]
-        );
+        let dn0 = self.select(&neg, il, &inc, &dec);
         let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
-        let dn = opv!(
-            self,
-            [
-                &"select i1 ",
-                &zero,
-                &", ",
-                &il,
-                &" ",
-                &neg_min,
-                &", ",
-                &il,
-                &" ",
-                &dn0
-            ]
-        );
+        let dn = self.select(&zero, il, &neg_min, &dn0);
         let (go_dn, go_up) = match m {
             "rm" => (V::new(gt), V::new("false")),
             "rp" => (V::new("false"), V::new(lt)),
@@ -3491,36 +3387,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (d, u)
             }
         };
-        let v = opv!(
-            self,
-            [
-                &"select i1 ",
-                &go_up,
-                &", ",
-                &il,
-                &" ",
-                &up,
-                &", ",
-                &il,
-                &" ",
-                &b
-            ]
-        );
-        let v = opv!(
-            self,
-            [
-                &"select i1 ",
-                &go_dn,
-                &", ",
-                &il,
-                &" ",
-                &dn,
-                &", ",
-                &il,
-                &" ",
-                &v
-            ]
-        );
+        let v = self.select(&go_up, il, &up, &b);
+        let v = self.select(&go_dn, il, &dn, &v);
         opv!(self, [&"bitcast ", &il, &" ", &v, &" to ", &(t.ll())])
     }
 
