@@ -30,11 +30,7 @@ fn warp_fixtures_give_the_h200_results_on_simulated_wave64() {
     let dir = scratch("wave64-exec");
 
     // 1. The PTX of the fixture, lowered for dtk.
-    let mut modules = Vec::new();
-    let mut kernels = Vec::new();
-    for ptx in fixture_ptx("warp_fixtures.so") {
-        lower_into(&ptx, "warp_fixtures.ptx", &mut modules, &mut kernels);
-    }
+    let (modules, kernels) = lower_fixture("warp_fixtures.so");
     assert_eq!(kernels.len(), 12, "the 12 warp kernels of warp.cu");
 
     // 2-5. The support library (the shipped sections of kernels-ir/amdgcn.ll), launch

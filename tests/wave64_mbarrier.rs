@@ -127,11 +127,7 @@ fn mbarrier_fixtures_match_the_ptx_isa_on_simulated_wave64() {
     let dir = scratch("wave64-mbarrier");
 
     // 1. The (compute_90) PTX of the fixture, lowered for dtk.
-    let mut modules = Vec::new();
-    let mut kernels = Vec::new();
-    for ptx in fixture_ptx("mbarrier_fixtures.so") {
-        lower_into(&ptx, "mbarrier_fixtures.ptx", &mut modules, &mut kernels);
-    }
+    let (modules, kernels) = lower_fixture("mbarrier_fixtures.so");
     assert_eq!(kernels.len(), 4, "the 4 kernels of mbarrier.cu");
 
     // 2-5. The support library (the shipped mbarrier section of kernels-ir/amdgcn.ll; the

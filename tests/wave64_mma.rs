@@ -164,11 +164,7 @@ fn mma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
     let dir = scratch("wave64-mma");
 
     // 1. The PTX of the fixture, lowered for dtk.
-    let mut modules = Vec::new();
-    let mut kernels = Vec::new();
-    for ptx in fixture_ptx("mma_fixtures.so") {
-        lower_into(&ptx, "mma_fixtures.ptx", &mut modules, &mut kernels);
-    }
+    let (modules, kernels) = lower_fixture("mma_fixtures.so");
     assert_eq!(kernels.len(), 8, "the 8 kernels of mma.cu");
 
     // 2-5. The support library (the shipped sections of kernels-ir/amdgcn.ll, plus the

@@ -570,11 +570,7 @@ fn video_fixtures_match_the_ptx_isa_on_the_cpu() {
     let fk = fixture_kernels();
     assert_eq!(fk.len(), 25, "the 25 kernels of video.cu");
 
-    let mut modules = Vec::new();
-    let mut kernels = Vec::new();
-    for ptx in fixture_ptx("video_fixtures.so") {
-        lower_into(&ptx, "video_fixtures.ptx", &mut modules, &mut kernels);
-    }
+    let (modules, kernels) = lower_fixture("video_fixtures.so");
     assert_eq!(kernels.len(), fk.len(), "every kernel lowered");
     let sim = build_simulator(&dir, &tools, &modules, &library(&[]), &kernels);
     let man = harness_inputs(&dir, &tools, "fixtures/gpu/video_cases.json");

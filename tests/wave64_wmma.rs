@@ -300,11 +300,7 @@ fn wmma_fixtures_match_the_ptx_isa_on_simulated_wave64() {
     let dir = scratch("wave64-wmma");
 
     // 1. The PTX of the fixture, lowered for dtk.
-    let mut modules = Vec::new();
-    let mut kernels = Vec::new();
-    for ptx in fixture_ptx("wmma_fixtures.so") {
-        lower_into(&ptx, "wmma_fixtures.ptx", &mut modules, &mut kernels);
-    }
+    let (modules, kernels) = lower_fixture("wmma_fixtures.so");
     assert_eq!(kernels.len(), KERNELS.len() + M8, "the kernels of wmma.cu");
 
     // 2-5. Library sections, launch wrappers, simulator, harness inputs.

@@ -138,6 +138,18 @@ pub fn lower_into(ptx: &str, name: &str, modules: &mut Vec<String>, kernels: &mu
     }
 }
 
+/// Every PTX module of `fixtures/gpu/<so>` lowered for dtk with [`lower_into`]: the host IR
+/// modules and the kernels (every kernel must lower).
+#[allow(dead_code)] // wave64_tensor_mem lowers module by module (it also checks the forms)
+pub fn lower_fixture(so: &str) -> (Vec<String>, Vec<Kernel>) {
+    let name = format!("{}.ptx", so.trim_end_matches(".so"));
+    let (mut modules, mut kernels) = (Vec::new(), Vec::new());
+    for ptx in fixture_ptx(so) {
+        lower_into(&ptx, &name, &mut modules, &mut kernels);
+    }
+    (modules, kernels)
+}
+
 /// The PTX texts of `fixtures/gpu/<so>`, read with wheelport's fatbin reader.
 pub fn fixture_ptx(so: &str) -> Vec<String> {
     let data = std::fs::read(root().join("fixtures/gpu").join(so)).unwrap();
