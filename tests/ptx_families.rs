@@ -64,14 +64,14 @@ fn integer() {
         assert_eq!(kinds(i), ["reg", "reg", "reg", "reg"]);
         let i = instr(m, "add.sat.s32");
         match &i.operands[2] {
-            Operand::Imm(imm) => assert_eq!(imm.value, ptx::ImmValue::Int(-7)),
+            Operand::Imm(imm) => assert_eq!(imm.value(), ptx::ImmValue::Int(-7)),
             o => panic!("{o:?}"),
         }
         let i = instr(m, "add.u64");
         match &i.operands[2] {
             Operand::Imm(imm) => {
-                assert_eq!(imm.value, ptx::ImmValue::UInt(4294967296));
-                assert_eq!(imm.text, "4294967296U");
+                assert_eq!(imm.value(), ptx::ImmValue::UInt(4294967296));
+                assert_eq!(imm.text(), "4294967296U");
             }
             o => panic!("{o:?}"),
         }
@@ -81,7 +81,7 @@ fn integer() {
         let oct = instructions(m)
             .into_iter()
             .find_map(|i| match i.operands.get(2) {
-                Some(Operand::Imm(x)) if x.text == "017" => Some(x.value),
+                Some(Operand::Imm(x)) if x.text() == "017" => Some(x.value()),
                 _ => None,
             });
         assert_eq!(oct, Some(ptx::ImmValue::Int(15)));
@@ -94,11 +94,11 @@ fn integer() {
 fn float_and_half() {
     family("float.ptx", |m| {
         match &instr(m, "mov.f32").operands[1] {
-            Operand::Imm(x) => assert_eq!(x.value, ptx::ImmValue::F32Bits(0x3F80_0000)),
+            Operand::Imm(x) => assert_eq!(x.value(), ptx::ImmValue::F32Bits(0x3F80_0000)),
             o => panic!("{o:?}"),
         }
         match &instr(m, "mov.f64").operands[1] {
-            Operand::Imm(x) => assert_eq!(x.value, ptx::ImmValue::F64Bits(0x3FF0_0000_0000_0000)),
+            Operand::Imm(x) => assert_eq!(x.value(), ptx::ImmValue::F64Bits(0x3FF0_0000_0000_0000)),
             o => panic!("{o:?}"),
         }
         assert_eq!(kinds(instr(m, "fma.rn.relu.bf16x2")), ["reg"; 4]);
@@ -112,7 +112,7 @@ fn float_and_half() {
 fn compare_and_logic() {
     family("compare_logic.ptx", |m| {
         let i = instr(m, "setp.gtu.ftz.f32");
-        assert_eq!(i.operands[0], Operand::Pair("%p3", "%p4"));
+        assert_eq!(i.operands[0], Operand::Pair(Box::new(("%p3", "%p4"))));
         let i = instr(m, "setp.eq.or.s32");
         assert_eq!(i.operands[3], Operand::Not("%p2"));
         let i = instr(m, "lop3.or.b32");
@@ -192,7 +192,7 @@ fn async_bulk_mbarrier_tensormap_multimem() {
                     assert_eq!(v[0], Operand::Reg("%rd2"));
                     assert_eq!(
                         v[1],
-                        Operand::Vector(vec![Operand::Reg("%r1"), Operand::Reg("%r4")])
+                        Operand::Vector(Box::new([Operand::Reg("%r1"), Operand::Reg("%r4")]))
                     );
                 }
                 a => panic!("{a:?}"),

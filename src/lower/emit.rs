@@ -754,7 +754,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     fn rd(&mut self, o: &Operand<'a>, t: Ty, signed: bool) -> R<V> {
         match o {
             Operand::Reg(n) => self.rd_reg(n, t, signed),
-            Operand::Imm(i) => Ok(imm_v(i.value, t)),
+            Operand::Imm(i) => Ok(imm_v(i.value(), t)),
             Operand::SpecialReg(n) => {
                 if *n == "WARP_SZ" {
                     // A PTX warp is 32 lanes on every target (docs/warp-model.md).
@@ -1411,11 +1411,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let Operand::Imm(lut) = &ops[4] else {
                     return fail(&form_of(i), "lop3 with a non-constant LUT");
                 };
-                let lut = imm(lut.value, Ty::I32).parse::<i64>().unwrap_or(0) as u32 & 0xff;
+                let lut = imm(lut.value(), Ty::I32).parse::<i64>().unwrap_or(0) as u32 & 0xff;
                 let r = self.lop3(lut, &a, &b, &c);
                 match (bop, &ops[0]) {
                     // lop3.or/.and (PTX 8.2): p = (d != 0) BOP q.
-                    (Some(bo), Operand::Pair(d, p)) => {
+                    (Some(bo), Operand::Pair(pair)) => {
+                        let (d, p) = &**pair;
                         let q = self.rd(&ops[5], Ty::I1, false)?;
                         let nz = opv!(self, [&"icmp ne i32 ", &r, &", 0"]);
                         let pv = opv!(self, [&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
@@ -2400,7 +2401,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let b = self.ftz_in(mods, t, &b);
         let c = self.compare(mods[0], t, k, &a, &b)?;
         let (p, q) = match &ops[0] {
-            Operand::Pair(p, q) => (Operand::Reg(p), Some(*q)),
+            Operand::Pair(pair) => (Operand::Reg(pair.0), Some(pair.1)),
             o => (o.clone(), None),
         };
         let bop = mods
@@ -3579,7 +3580,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 return fail(&form, "bar.red with a thread count");
             }
             let id = match &ops[1] {
-                Operand::Imm(i) => imm(i.value, Ty::I32).into(),
+                Operand::Imm(i) => imm(i.value(), Ty::I32).into(),
                 o => self.rd(o, Ty::I32, false)?,
             };
             if id != "0" {
@@ -3605,7 +3606,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&form, "barrier form");
         }
         let id = match ops.first() {
-            Some(Operand::Imm(i)) => imm(i.value, Ty::I32).into(),
+            Some(Operand::Imm(i)) => imm(i.value(), Ty::I32).into(),
             Some(o) => self.rd(o, Ty::I32, false)?,
             None => "0".into(),
         };
@@ -4019,7 +4020,7 @@ fn init_text(cx: &ModCx<'_, '_>, v: &VarDecl<'_>, d: &Declarator<'_>, size: u64)
             Init::Imm(imm_) => {
                 let t = Ty::int((eb * 8) as u32);
                 let s = imm(
-                    imm_.value,
+                    imm_.value(),
                     if eb == 4 || eb == 8 || eb == 2 || eb == 1 {
                         t
                     } else {

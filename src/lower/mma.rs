@@ -94,7 +94,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let name = if sparse {
             args.push((Ty::I32, self.rd(&ops[4], Ty::I32, false)?));
             let sel = match &ops[5] {
-                Operand::Imm(im) => im.value,
+                Operand::Imm(im) => im.value(),
                 _ => return fail(&form, "sparsity selector must be an immediate"),
             };
             let sel = match sel {

@@ -73,7 +73,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     return fail(&form, "cp.async.wait_group needs an immediate group count");
                 };
                 if nv {
-                    let n = imm(n.value, Ty::I32);
+                    let n = imm(n.value(), Ty::I32);
                     self.decl(
                         "llvm.nvvm.cp.async.wait.group",
                         "declare void @llvm.nvvm.cp.async.wait.group(i32 immarg)",
@@ -211,11 +211,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(form, format!("{} operands, expected 3 or 4", ops.len()));
         }
         let n = match &ops[2] {
-            Operand::Imm(v) => match v.value {
+            Operand::Imm(v) => match v.value() {
                 ImmValue::Int(4) | ImmValue::UInt(4) => 4u32,
                 ImmValue::Int(8) | ImmValue::UInt(8) => 8,
                 ImmValue::Int(16) | ImmValue::UInt(16) => 16,
-                _ => return fail(form, format!("cp-size {} (4, 8 or 16)", v.text)),
+                _ => return fail(form, format!("cp-size {} (4, 8 or 16)", v.text())),
             },
             _ => return fail(form, "cp-size must be an immediate"),
         };

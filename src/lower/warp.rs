@@ -42,7 +42,8 @@ fn call_pair<'a>(
     let v = opv!(fx, [&format!("extractvalue {{ i32, i1 }} {r}, 0")]);
     let p = opv!(fx, [&format!("extractvalue {{ i32, i1 }} {r}, 1")]);
     match d {
-        Operand::Pair(dv, dp) => {
+        Operand::Pair(pair) => {
+            let (dv, dp) = &**pair;
             if *dv != "_" {
                 fx.wr(&Operand::Reg(dv), &v, Ty::I32, false)?;
             }

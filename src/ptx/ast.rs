@@ -419,13 +419,38 @@ pub enum Init<'a> {
     },
 }
 
-/// A numeric literal (§4.5): its exact spelling and its value.
+/// A numeric literal (§4.5): its exact spelling, from which [`Imm::value`] decodes the value.
+///
+/// Only the text is stored (16 bytes), which keeps [`Operand`] at 24 bytes; the parser has
+/// checked that the text is a valid literal, and [`Imm::new`] checks it for an `Imm` built by
+/// hand, so decoding cannot fail.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Imm<'a> {
+    text: &'a str,
+}
+
+impl<'a> Imm<'a> {
+    /// The literal `text` (as the parser reads it: an optional `-`, then an integer, `0f`/`0d`
+    /// bit pattern or decimal float token, §4.5), or `None` if it is not one.
+    pub fn new(text: &'a str) -> Option<Self> {
+        crate::ptx::parser::decode_literal(text).map(|_| Imm { text })
+    }
+
+    /// Wrap text the parser has already decoded successfully.
+    pub(crate) fn from_valid(text: &'a str) -> Self {
+        Imm { text }
+    }
+
     /// The literal exactly as written (including a leading `-` and a `U` suffix).
-    pub text: &'a str,
-    /// The decoded value.
-    pub value: ImmValue,
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The decoded value (decoded from the text on each call, by the parser's rules).
+    pub fn value(&self) -> ImmValue {
+        // The text was checked when the `Imm` was made (parser or [`Imm::new`]).
+        crate::ptx::parser::decode_literal(self.text).unwrap_or(ImmValue::Int(0))
+    }
 }
 
 /// The value of a numeric literal.
@@ -612,6 +637,9 @@ pub type Operands<'a> = tinyvec::TinyVec<[Operand<'a>; 3]>;
 ///
 /// Registers and special registers keep a component or selector suffix in their text
 /// (`%tid.x`, `%r1.h0` for video instructions, `v.x` for vector variables).
+///
+/// An operand is 24 bytes (no variant holds more than 16: a name, a literal's text, a boxed
+/// slice or box), so three fit inline in [`Operands`]; the sizes are checked by a unit test.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand<'a> {
     /// A declared register (`.reg`), e.g. `%r12`, or `p` declared in an inline-asm block.
@@ -628,17 +656,18 @@ pub enum Operand<'a> {
     /// A numeric literal.
     Imm(Imm<'a>),
     /// A vector operand `{a, b, c, d}` (elements may be `_`).
-    Vector(Vec<Operand<'a>>),
+    Vector(Box<[Operand<'a>]>),
     /// A memory address `[...]`.
     Address(Box<Address<'a>>),
     /// A parenthesised list `(a, b)`, as in `call (ret), f, (p0, p1);`.
-    List(Vec<Operand<'a>>),
+    List(Box<[Operand<'a>]>),
     /// The sink `_`.
     Sink,
     /// A negated predicate `!p`.
     Not(&'a str),
-    /// A predicate pair `p|q` (setp, shfl, ... second destination).
-    Pair(&'a str, &'a str),
+    /// A predicate pair `p|q` (setp, shfl, ... second destination): `(p, q)`, boxed because
+    /// pairs are rare and two names would make every operand 8 bytes larger.
+    Pair(Box<(&'a str, &'a str)>),
     /// A negated register source `-r` (with any selector, `-%r1.b0`): the `vmad` sources
     /// (PTX ISA 9.x §9.7.18.1, `{-}a{.asel}, {-}b{.bsel}, {-}c`).
     Neg(&'a str),
@@ -690,7 +719,7 @@ impl<'a> Operand<'a> {
             Operand::List(_) => "list",
             Operand::Sink => "sink",
             Operand::Not(_) => "not",
-            Operand::Pair(_, _) => "pair",
+            Operand::Pair(_) => "pair",
             Operand::Neg(_) => "neg",
         }
     }
@@ -756,7 +785,7 @@ impl<'a> VarDecl<'a> {
         fn walk(i: &Init<'_>, width: usize, out: &mut Vec<u8>) -> Option<()> {
             match i {
                 Init::Imm(imm) => {
-                    let v: u64 = match imm.value {
+                    let v: u64 = match imm.value() {
                         ImmValue::Int(v) => v as u64,
                         ImmValue::UInt(v) => v,
                         ImmValue::F32Bits(b) => b as u64,
@@ -827,5 +856,45 @@ impl<'a> Block<'a> {
         let mut n = 0;
         self.for_each_instruction(&mut |_| n += 1);
         n
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The layout the parser's throughput depends on (64-bit targets): an operand holds at most
+    /// 16 bytes of payload, so three stay inline in an instruction.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn node_sizes() {
+        assert_eq!(std::mem::size_of::<Imm<'_>>(), 16);
+        assert_eq!(std::mem::size_of::<Operand<'_>>(), 24);
+        assert!(std::mem::size_of::<Operands<'_>>() <= 88);
+        assert!(std::mem::size_of::<Statement<'_>>() <= 152);
+    }
+
+    /// `Imm::value` decodes by the lexer's literal rules (PTX ISA 9.x §4.5): the values below
+    /// are the literals' definitions (octal, binary, `U`, `0f`/`0d` bit patterns, the sign).
+    #[test]
+    fn imm_values() {
+        let v = |t: &str| Imm::new(t).map(|i| i.value());
+        assert_eq!(v("42"), Some(ImmValue::Int(42)));
+        assert_eq!(v("-42"), Some(ImmValue::Int(-42)));
+        assert_eq!(v("- 7"), Some(ImmValue::Int(-7)));
+        assert_eq!(v("017"), Some(ImmValue::Int(15)));
+        assert_eq!(v("0b101"), Some(ImmValue::Int(5)));
+        assert_eq!(v("0x10U"), Some(ImmValue::UInt(16)));
+        assert_eq!(v("18446744073709551615"), Some(ImmValue::UInt(u64::MAX)));
+        assert_eq!(v("-9223372036854775808"), Some(ImmValue::Int(i64::MIN)));
+        assert_eq!(v("0f3F800000"), Some(ImmValue::F32Bits(0x3F80_0000)));
+        assert_eq!(v("-0f3F800000"), Some(ImmValue::F32Bits(0xBF80_0000)));
+        assert_eq!(v("0dBFF0000000000000"), Some(ImmValue::F64Bits(0xBFF0_0000_0000_0000)));
+        assert_eq!(v("1.5"), Some(ImmValue::Float(1.5)));
+        assert_eq!(v("1e-3"), Some(ImmValue::Float(1e-3)));
+        for bad in ["", "-", "x", "1 2", "0f3F80", "%r1", "--1", "-18446744073709551615"] {
+            assert_eq!(v(bad), None, "{bad:?}");
+        }
+        assert_eq!(Imm::new("0x1F").unwrap().text(), "0x1F");
     }
 }

@@ -319,6 +319,36 @@ fn imm_value(kind: Tok, body: &str, neg: bool) -> Result<ImmValue, String> {
     })
 }
 
+/// The value of literal text as the parser reads it (an optional `-`, then one `Int`,
+/// `F32Hex`, `F64Hex` or `Float` token, blanks and comments allowed in between; §4.5), or
+/// `None` if `text` is not such a literal or its value is out of range.
+pub(crate) fn decode_literal(text: &str) -> Option<ImmValue> {
+    // The common case, a plain decimal of up to 18 digits (no `i64` overflow), without the
+    // lexer; leading zeros (octal) and everything else take the general rule below.
+    let b = text.as_bytes();
+    let digits = b.strip_prefix(b"-").unwrap_or(b);
+    if !digits.is_empty()
+        && digits.len() <= 18
+        && (digits[0] != b'0' || digits.len() == 1)
+        && digits.iter().all(u8::is_ascii_digit)
+    {
+        let v = digits.iter().fold(0i64, |v, d| v * 10 + (d - b'0') as i64);
+        return Some(ImmValue::Int(if digits.len() < b.len() { -v } else { v }));
+    }
+    let mut lx = Lexer::new(text);
+    let mut t = lx.bump();
+    let neg = t.kind == Tok::Minus;
+    if neg {
+        t = lx.bump();
+    }
+    if !matches!(t.kind, Tok::Int | Tok::F32Hex | Tok::F64Hex | Tok::Float)
+        || lx.bump().kind != Tok::Eof
+    {
+        return None;
+    }
+    imm_value(t.kind, &text[t.start as usize..t.end as usize], neg).ok()
+}
+
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a str, file: &str) -> Self {
         Parser {
@@ -956,7 +986,7 @@ impl<'a> Parser<'a> {
                     offset,
                 })
             }
-            _ => Ok(Init::Imm(self.imm()?)),
+            _ => Ok(Init::Imm(self.imm()?.0)),
         }
     }
 
@@ -968,8 +998,8 @@ impl<'a> Parser<'a> {
             _ => return Ok(0),
         };
         self.bump();
-        let imm = self.imm()?;
-        let v = match imm.value {
+        let (_, value) = self.imm()?;
+        let v = match value {
             ImmValue::Int(v) => v,
             ImmValue::UInt(v) => v as i64,
             _ => {
@@ -981,7 +1011,8 @@ impl<'a> Parser<'a> {
         Ok(if neg { v.wrapping_neg() } else { v })
     }
 
-    fn imm(&mut self) -> PResult<Imm<'a>> {
+    /// A literal and its value.
+    fn imm(&mut self) -> PResult<(Imm<'a>, ImmValue)> {
         let first = self.peek();
         let neg = if first.kind == Tok::Minus {
             self.bump();
@@ -1003,10 +1034,10 @@ impl<'a> Parser<'a> {
             }
         };
         self.bump();
-        Ok(Imm {
-            text: &self.src[first.start as usize..t.end as usize],
+        Ok((
+            Imm::from_valid(&self.src[first.start as usize..t.end as usize]),
             value,
-        })
+        ))
     }
 
     // ----- functions ---------------------------------------------------------------------------
@@ -1689,7 +1720,7 @@ impl<'a> Parser<'a> {
                     if full != "_" {
                         self.check_declared(t, full);
                     }
-                    return Ok(Operand::Pair(full, second));
+                    return Ok(Operand::Pair(Box::new((full, second))));
                 }
                 Ok(self.classify(t, full))
             }
@@ -1698,7 +1729,7 @@ impl<'a> Parser<'a> {
                 if self.peek().kind == Tok::Pipe {
                     self.bump();
                     let q = self.expect_ident("a predicate")?;
-                    return Ok(Operand::Pair("_", q));
+                    return Ok(Operand::Pair(Box::new(("_", q))));
                 }
                 Ok(Operand::Sink)
             }
@@ -1719,7 +1750,7 @@ impl<'a> Parser<'a> {
                 Ok(Operand::Neg(full))
             }
             Tok::Minus | Tok::Int | Tok::Float | Tok::F32Hex | Tok::F64Hex => {
-                Ok(Operand::Imm(self.imm()?))
+                Ok(Operand::Imm(self.imm()?.0))
             }
             Tok::LBrace => self.nested(t, "vector operand", |p| {
                 p.bump();
@@ -1732,7 +1763,7 @@ impl<'a> Parser<'a> {
                     p.expect(Tok::RBrace, "`,` or `}`")?;
                     break;
                 }
-                Ok(Operand::Vector(v))
+                Ok(Operand::Vector(v.into_boxed_slice()))
             }),
             Tok::LParen => self.nested(t, "operand list", |p| {
                 p.bump();
@@ -1747,7 +1778,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
-                Ok(Operand::List(v))
+                Ok(Operand::List(v.into_boxed_slice()))
             }),
             Tok::LBracket => self.nested(t, "address operand", |p| {
                 p.bump();
@@ -1797,8 +1828,8 @@ impl<'a> Parser<'a> {
                 }
             }
             Tok::Int | Tok::Minus => {
-                let imm = self.imm()?;
-                let offset = match imm.value {
+                let (_, value) = self.imm()?;
+                let offset = match value {
                     ImmValue::Int(v) => v,
                     ImmValue::UInt(v) => v as i64,
                     _ => {

@@ -118,7 +118,7 @@ impl Printer {
 
     fn init(&mut self, i: &Init<'_>) {
         match i {
-            Init::Imm(imm) => self.out.push_str(imm.text),
+            Init::Imm(imm) => self.out.push_str(imm.text()),
             Init::Symbol {
                 name,
                 generic,
@@ -323,7 +323,7 @@ impl Printer {
             | Operand::Symbol(n)
             | Operand::Func(n)
             | Operand::Label(n) => self.out.push_str(n),
-            Operand::Imm(i) => self.out.push_str(i.text),
+            Operand::Imm(i) => self.out.push_str(i.text()),
             Operand::Vector(v) => {
                 self.out.push('{');
                 self.operands(v);
@@ -359,7 +359,8 @@ impl Printer {
                 self.out.push('-');
                 self.out.push_str(n);
             }
-            Operand::Pair(p, q) => {
+            Operand::Pair(pq) => {
+                let (p, q) = **pq;
                 self.out.push_str(p);
                 self.out.push('|');
                 self.out.push_str(q);

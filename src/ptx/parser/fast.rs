@@ -325,7 +325,7 @@ impl<'a> Parser<'a> {
                     Some(Operand::Sink)
                 }
             }
-            b'0'..=b'9' | b'-' => self.fast_imm(c).map(Operand::Imm),
+            b'0'..=b'9' | b'-' => self.fast_imm(c).map(|(imm, _)| Operand::Imm(imm)),
             b'!' => {
                 c.i += 1;
                 let s = c.i;
@@ -356,7 +356,7 @@ impl<'a> Parser<'a> {
                         _ => return None,
                     }
                 }
-                Some(Operand::Vector(v))
+                Some(Operand::Vector(v.into_boxed_slice()))
             }
             b'[' => {
                 c.i += 1;
@@ -375,8 +375,8 @@ impl<'a> Parser<'a> {
                         let neg = c.at() == b'-';
                         c.i += 1;
                         c.blanks();
-                        let imm = self.fast_imm(c)?;
-                        let v = match imm.value {
+                        let (_, value) = self.fast_imm(c)?;
+                        let v = match value {
                             ImmValue::Int(v) => v,
                             ImmValue::UInt(v) => v as i64,
                             _ => return None,
@@ -406,7 +406,7 @@ impl<'a> Parser<'a> {
     /// An integer (decimal, `0x` hex, optional `U`) or a `0f`/`0d` bit-pattern literal,
     /// optionally with a `-` written right before it. Other literals (floats, `0b`, octal) are
     /// left to the general path.
-    fn fast_imm(&mut self, c: &mut Cur<'_>) -> Option<Imm<'a>> {
+    fn fast_imm(&mut self, c: &mut Cur<'_>) -> Option<(Imm<'a>, ImmValue)> {
         let s = c.i;
         let neg = c.at() == b'-';
         c.i += neg as usize;
@@ -471,9 +471,6 @@ impl<'a> Parser<'a> {
             }
             _ => imm_value(kind, body, neg).ok()?,
         };
-        Some(Imm {
-            text: &self.src[s..c.i],
-            value,
-        })
+        Some((Imm::from_valid(&self.src[s..c.i]), value))
     }
 }
