@@ -103,7 +103,7 @@ pub fn ptx_body(module: &Module<'_>, name: &str) -> Option<PtxBody> {
             Opcode::Ld | Opcode::St if !i.has(".param") => return Some(PtxBody::Real),
             Opcode::Mov if string_symbol.is_none() => {
                 string_symbol = i.operands.iter().skip(1).find_map(|o| match o {
-                    Operand::Symbol(s) => Some(*s),
+                    Operand::Symbol(s) => Some(s.as_str()),
                     _ => None,
                 });
             }

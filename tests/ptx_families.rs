@@ -114,7 +114,7 @@ fn compare_and_logic() {
         let i = instr(m, "setp.gtu.ftz.f32");
         assert_eq!(i.operands[0], Operand::Pair(Box::new(("%p3", "%p4"))));
         let i = instr(m, "setp.eq.or.s32");
-        assert_eq!(i.operands[3], Operand::Not("%p2"));
+        assert_eq!(i.operands[3], Operand::Not("%p2".into()));
         let i = instr(m, "lop3.or.b32");
         assert_eq!(kinds(i), ["pair", "reg", "reg", "reg", "imm", "reg"]);
         let g = instructions(m)
@@ -189,10 +189,14 @@ fn async_bulk_mbarrier_tensormap_multimem() {
         match &i.operands[1] {
             Operand::Address(a) => match &**a {
                 Address::Tuple(v) => {
-                    assert_eq!(v[0], Operand::Reg("%rd2"));
+                    assert_eq!(v[0], Operand::Reg("%rd2".into()));
                     assert_eq!(
                         v[1],
-                        Operand::Vector(Box::new([Operand::Reg("%r1"), Operand::Reg("%r4")]))
+                        Operand::Vector(Box::new(
+                            [Operand::Reg("%r1".into()), Operand::Reg("%r4".into())]
+                                .into_iter()
+                                .collect()
+                        ))
                     );
                 }
                 a => panic!("{a:?}"),
@@ -229,7 +233,7 @@ fn texture_and_surface() {
         let i = instr(m, "tex.1d.v4.f32.s32");
         match &i.operands[1] {
             Operand::Address(a) => match &**a {
-                Address::Tuple(v) => assert_eq!(v[0], Operand::Symbol("tex0")),
+                Address::Tuple(v) => assert_eq!(v[0], Operand::Symbol("tex0".into())),
                 a => panic!("{a:?}"),
             },
             o => panic!("{o:?}"),
@@ -395,15 +399,15 @@ fn tcgen05_and_blackwell() {
 fn video() {
     family("video.ptx", |m| {
         let i = instr(m, "vadd.s32.u32.s32.sat.add");
-        assert_eq!(i.operands[1], Operand::Reg("%r1.b0"));
-        assert_eq!(i.operands[2], Operand::Reg("%r2.b1"));
+        assert_eq!(i.operands[1], Operand::Reg("%r1.b0".into()));
+        assert_eq!(i.operands[2], Operand::Reg("%r2.b1".into()));
         assert_eq!(
             instr(m, "vabsdiff.u32.u32.u32").operands[0],
-            Operand::Reg("%r6.b0")
+            Operand::Reg("%r6.b0".into())
         );
         assert_eq!(
             instr(m, "vsub4.s32.s32.s32").operands[1],
-            Operand::Reg("%r1.b3210")
+            Operand::Reg("%r1.b3210".into())
         );
     });
 }
@@ -414,7 +418,7 @@ fn special_registers() {
         let names: Vec<&str> = instructions(m)
             .into_iter()
             .filter_map(|i| match i.operands.get(1) {
-                Some(Operand::SpecialReg(n)) if i.opcode == Opcode::Mov => Some(*n),
+                Some(Operand::SpecialReg(n)) if i.opcode == Opcode::Mov => Some(n.as_str()),
                 _ => None,
             })
             .collect();
@@ -511,7 +515,7 @@ fn module_directives_and_variables() {
         );
         // Registers declared in nested inline-asm blocks without `%` are registers.
         assert_eq!(kinds(instr(m, "selp.b32")), ["reg", "imm", "imm", "reg"]);
-        assert_eq!(instr(m, "mov.f32").operands[0], Operand::Reg("vv.x"));
+        assert_eq!(instr(m, "mov.f32").operands[0], Operand::Reg("vv.x".into()));
         assert_eq!(kinds(instr(m, "bra")), ["label"]);
         let body = k.body.as_ref().unwrap();
         assert!(body.stmts.iter().any(|s| matches!(s, ptx::Statement::Block(b) if b.stmts.iter().any(|s| matches!(s, ptx::Statement::Block(_))))));

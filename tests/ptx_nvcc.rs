@@ -69,7 +69,7 @@ fn inline_asm_blocks() {
         // `p` declared in a nested block is a register operand.
         let mut saw_p = false;
         k.body.as_ref().unwrap().for_each_instruction(&mut |i| {
-            if i.operands.contains(&Operand::Reg("p")) {
+            if i.operands.contains(&Operand::Reg("p".into())) {
                 saw_p = true;
             }
         });

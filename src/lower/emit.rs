@@ -1151,7 +1151,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         match i.guard {
             None => self.inst(i),
             Some(g) => {
-                let c = self.rd_reg(g.reg, Ty::I1, false)?;
+                let c = self.rd_reg(&g.reg, Ty::I1, false)?;
                 let c = if g.negated {
                     opv!(self, [&"xor i1 ", &c, &", true"])
                 } else {
@@ -1420,9 +1420,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let q = self.rd(&ops[5], Ty::I1, false)?;
                         let nz = opv!(self, [&"icmp ne i32 ", &r, &", 0"]);
                         let pv = opv!(self, [&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
-                        self.wr(&Operand::Reg(d), &r, Ty::I32, false)?;
+                        self.wr(&Operand::Reg((*d).into()), &r, Ty::I32, false)?;
                         if *p != "_" {
-                            self.wr(&Operand::Reg(p), &pv, Ty::I1, false)?;
+                            self.wr(&Operand::Reg((*p).into()), &pv, Ty::I1, false)?;
                         }
                     }
                     (Some(_), _) => return fail(&form_of(i), "lop3 predicate form"),
@@ -1827,7 +1827,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let idx = self.rd(&ops[0], Ty::I32, false)?;
                 let tl = match ops.get(1) {
                     Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
-                        self.btargets.get(l).copied()
+                        self.btargets.get(l.as_str()).copied()
                     }
                     _ => None,
                 };
@@ -2401,7 +2401,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let b = self.ftz_in(mods, t, &b);
         let c = self.compare(mods[0], t, k, &a, &b)?;
         let (p, q) = match &ops[0] {
-            Operand::Pair(pair) => (Operand::Reg(pair.0), Some(pair.1)),
+            Operand::Pair(pair) => (Operand::Reg(pair.0.into()), Some(pair.1)),
             o => (o.clone(), None),
         };
         let bop = mods
@@ -2425,7 +2425,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.wr(&p, &pv, Ty::I1, false)?;
         if let Some(q) = q {
             if q != "_" {
-                self.wr(&Operand::Reg(q), &qv, Ty::I1, false)?;
+                self.wr(&Operand::Reg(q.into()), &qv, Ty::I1, false)?;
             }
         }
         Ok(())
@@ -3646,15 +3646,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let _ = i;
         let (callee, sig) = match target {
-            Operand::Func(n) | Operand::Symbol(n) if self.cx.funcs.contains_key(n) => {
-                let sig = self.cx.funcs[n].clone();
+            Operand::Func(n) | Operand::Symbol(n) if self.cx.funcs.contains_key(n.as_str()) => {
+                let sig = self.cx.funcs[n.as_str()].clone();
                 (V::from(format!("@{}", sig.llname)), sig)
             }
             Operand::Reg(r) => {
                 // Indirect: the prototype gives the signature.
                 let proto = match ops.get(k + 2) {
                     Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
-                        self.protos.get(l).copied()
+                        self.protos.get(l.as_str()).copied()
                     }
                     _ => None,
                 };
@@ -3678,7 +3678,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         // .calltargets: all targets share the signature of the first.
                         let tl = match ops.get(k + 2) {
                             Some(Operand::Label(l)) | Some(Operand::Symbol(l)) => {
-                                self.btargets.get(l).copied()
+                                self.btargets.get(l.as_str()).copied()
                             }
                             _ => None,
                         };
@@ -4228,7 +4228,7 @@ fn function_body<'m, 'a>(
                 let aspace = fx.cx.alloca_as;
                 fx.scopes[0].add_name(d.name, Local::Mem { ptr: p, aspace });
             }
-            fx.rets.push((Operand::Symbol(d.name), slot));
+            fx.rets.push((Operand::Symbol(d.name.into()), slot));
             fx.ret_names.push(d.name);
         }
     }

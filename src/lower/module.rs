@@ -468,7 +468,7 @@ fn reach_from<'a, 'm>(
         b.for_each_instruction(&mut |i| {
             for o in i.operands.iter() {
                 match o {
-                    Operand::Func(n) | Operand::Symbol(n) => found.push(n),
+                    Operand::Func(n) | Operand::Symbol(n) => found.push(n.as_str()),
                     Operand::Address(a) => {
                         if let Address::Offset {
                             base: Some(AddrBase::Symbol(n)),

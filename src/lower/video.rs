@@ -27,8 +27,8 @@ use super::*;
 /// Split a video operand `%r1.b0` into the register and its selector (`.b0`).
 fn split_sel<'a>(o: &Operand<'a>) -> (Operand<'a>, Option<&'a str>) {
     match o {
-        Operand::Reg(n) => match n.find('.') {
-            Some(k) => (Operand::Reg(&n[..k]), Some(&n[k..])),
+        Operand::Reg(n) => match n.as_str().find('.') {
+            Some(k) => (Operand::Reg(n.as_str()[..k].into()), Some(&n.as_str()[k..])),
             None => (o.clone(), None),
         },
         _ => (o.clone(), None),
@@ -587,7 +587,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(form, "vmad operands");
         }
         let unneg = |o: &Operand<'a>| match o {
-            Operand::Neg(n) => (true, Operand::Reg(n)),
+            Operand::Neg(n) => (true, Operand::Reg(*n)),
             _ => (false, o.clone()),
         };
         let (na, a) = unneg(&ops[1]);

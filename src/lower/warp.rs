@@ -45,9 +45,9 @@ fn call_pair<'a>(
         Operand::Pair(pair) => {
             let (dv, dp) = &**pair;
             if *dv != "_" {
-                fx.wr(&Operand::Reg(dv), &v, Ty::I32, false)?;
+                fx.wr(&Operand::Reg((*dv).into()), &v, Ty::I32, false)?;
             }
-            fx.wr(&Operand::Reg(dp), &p, Ty::I1, false)?;
+            fx.wr(&Operand::Reg((*dp).into()), &p, Ty::I1, false)?;
         }
         Operand::Sink => {}
         o => fx.wr(o, &v, Ty::I32, false)?,

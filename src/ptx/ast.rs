@@ -28,6 +28,125 @@ impl PartialEq for Loc {
     }
 }
 
+/// A name or literal spelling borrowed from the source text: a `&'a str` stored in 12 bytes (a
+/// pointer and a 32-bit length, 4-byte aligned) instead of 16, so that an [`Operand`] holding
+/// one is 16 bytes.
+/// It dereferences to `str` and compares equal to `str`/`&str`; [`Name::as_str`] gives the
+/// `&'a str` back with the source's lifetime.
+///
+/// Sources are limited to 4 GiB already (token offsets are 32-bit), so a name always fits;
+/// [`Name::new`] panics on a longer string.
+#[derive(Clone, Copy)]
+// 4-byte alignment makes it 12 bytes (not 16), so an enum's tag fits beside it in 16.
+#[repr(packed(4))]
+pub struct Name<'a> {
+    ptr: std::ptr::NonNull<u8>,
+    len: u32,
+    _src: std::marker::PhantomData<&'a str>,
+}
+
+// SAFETY: a `Name` is a shared borrow of `str` data (like `&'a str`, which is Send and Sync).
+unsafe impl Send for Name<'_> {}
+// SAFETY: as above.
+unsafe impl Sync for Name<'_> {}
+
+impl<'a> Name<'a> {
+    /// Borrow `s` (at most `u32::MAX` bytes).
+    #[inline(always)]
+    pub fn new(s: &'a str) -> Self {
+        assert!(s.len() <= u32::MAX as usize, "name longer than 4 GiB");
+        Name {
+            // A `&str`'s pointer is never null (a dangling but non-null one when empty).
+            ptr: std::ptr::NonNull::from(s.as_bytes()).cast(),
+            len: s.len() as u32,
+            _src: std::marker::PhantomData,
+        }
+    }
+
+    /// The text, with the source's lifetime.
+    #[inline(always)]
+    pub fn as_str(self) -> &'a str {
+        // SAFETY: `ptr` and `len` were taken from a `&'a str` in `new`; the borrow lives for
+        // `'a` (the `PhantomData`), and the bytes are that string's, so valid UTF-8.
+        unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                self.ptr.as_ptr(),
+                self.len as usize,
+            ))
+        }
+    }
+}
+
+impl<'a> From<&'a str> for Name<'a> {
+    fn from(s: &'a str) -> Self {
+        Name::new(s)
+    }
+}
+
+impl std::ops::Deref for Name<'_> {
+    type Target = str;
+    #[inline(always)]
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Name<'_> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::borrow::Borrow<str> for Name<'_> {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl std::hash::Hash for Name<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h)
+    }
+}
+
+impl PartialEq<str> for Name<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Name<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<Name<'_>> for &str {
+    fn eq(&self, other: &Name<'_>) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl std::fmt::Debug for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A parsed PTX module (PTX ISA 9.x §11.1 "PTX module directives" plus everything after them).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Module<'a> {
@@ -426,30 +545,34 @@ pub enum Init<'a> {
 /// hand, so decoding cannot fail.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Imm<'a> {
-    text: &'a str,
+    text: Name<'a>,
 }
 
 impl<'a> Imm<'a> {
     /// The literal `text` (as the parser reads it: an optional `-`, then an integer, `0f`/`0d`
     /// bit pattern or decimal float token, §4.5), or `None` if it is not one.
     pub fn new(text: &'a str) -> Option<Self> {
-        crate::ptx::parser::decode_literal(text).map(|_| Imm { text })
+        crate::ptx::parser::decode_literal(text).map(|_| Imm {
+            text: Name::new(text),
+        })
     }
 
     /// Wrap text the parser has already decoded successfully.
     pub(crate) fn from_valid(text: &'a str) -> Self {
-        Imm { text }
+        Imm {
+            text: Name::new(text),
+        }
     }
 
     /// The literal exactly as written (including a leading `-` and a `U` suffix).
     pub fn text(&self) -> &'a str {
-        self.text
+        self.text.as_str()
     }
 
     /// The decoded value (decoded from the text on each call, by the parser's rules).
     pub fn value(&self) -> ImmValue {
         // The text was checked when the `Imm` was made (parser or [`Imm::new`]).
-        crate::ptx::parser::decode_literal(self.text).unwrap_or(ImmValue::Int(0))
+        crate::ptx::parser::decode_literal(self.text.as_str()).unwrap_or(ImmValue::Int(0))
     }
 }
 
@@ -474,7 +597,7 @@ pub struct Guard<'a> {
     /// `true` for `@!p`.
     pub negated: bool,
     /// The predicate register.
-    pub reg: &'a str,
+    pub reg: Name<'a>,
 }
 
 /// An instruction statement: guard, opcode, modifiers, operands (§9.7).
@@ -509,7 +632,7 @@ impl<'a> Instruction<'a> {
             return None;
         }
         self.operands.iter().find_map(|o| match *o {
-            Operand::Func(n) | Operand::Symbol(n) | Operand::Reg(n) => Some(n),
+            Operand::Func(n) | Operand::Symbol(n) | Operand::Reg(n) => Some(n.as_str()),
             _ => None,
         })
     }
@@ -633,44 +756,49 @@ impl<'a> Iterator for ModifierIter<'a> {
 /// tree outlive-check against the source text it borrows the way `Vec` does.)
 pub type Operands<'a> = tinyvec::TinyVec<[Operand<'a>; 3]>;
 
+/// The elements of a vector operand `{a, b, c, d}` or list operand `(a, b)`: up to four inline
+/// (one allocation, the operand's box, for the common 2- and 4-element vectors). It
+/// dereferences to `[Operand]`.
+pub type VectorOperands<'a> = tinyvec::TinyVec<[Operand<'a>; 4]>;
+
 /// An instruction operand (§6).
 ///
 /// Registers and special registers keep a component or selector suffix in their text
 /// (`%tid.x`, `%r1.h0` for video instructions, `v.x` for vector variables).
 ///
-/// An operand is 24 bytes (no variant holds more than 16: a name, a literal's text, a boxed
-/// slice or box), so three fit inline in [`Operands`]; the sizes are checked by a unit test.
+/// An operand is 16 bytes (no variant holds more than 12: a [`Name`], a literal's text, or a
+/// box), so three fit inline in [`Operands`] in 56 bytes; the sizes are checked by a unit test.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Operand<'a> {
     /// A declared register (`.reg`), e.g. `%r12`, or `p` declared in an inline-asm block.
-    Reg(&'a str),
+    Reg(Name<'a>),
     /// A special register (§10), e.g. `%tid.x`, `%envreg3`, `%globaltimer_lo`, or the constant
     /// `WARP_SZ`.
-    SpecialReg(&'a str),
+    SpecialReg(Name<'a>),
     /// A variable or parameter name (addressable symbol).
-    Symbol(&'a str),
+    Symbol(Name<'a>),
     /// A function name (call target or address taken).
-    Func(&'a str),
+    Func(Name<'a>),
     /// A label of the enclosing function (branch target).
-    Label(&'a str),
+    Label(Name<'a>),
     /// A numeric literal.
     Imm(Imm<'a>),
     /// A vector operand `{a, b, c, d}` (elements may be `_`).
-    Vector(Box<[Operand<'a>]>),
+    Vector(Box<VectorOperands<'a>>),
     /// A memory address `[...]`.
     Address(Box<Address<'a>>),
     /// A parenthesised list `(a, b)`, as in `call (ret), f, (p0, p1);`.
-    List(Box<[Operand<'a>]>),
+    List(Box<VectorOperands<'a>>),
     /// The sink `_`.
     Sink,
     /// A negated predicate `!p`.
-    Not(&'a str),
+    Not(Name<'a>),
     /// A predicate pair `p|q` (setp, shfl, ... second destination): `(p, q)`, boxed because
     /// pairs are rare and two names would make every operand 8 bytes larger.
     Pair(Box<(&'a str, &'a str)>),
     /// A negated register source `-r` (with any selector, `-%r1.b0`): the `vmad` sources
     /// (PTX ISA 9.x §9.7.18.1, `{-}a{.asel}, {-}b{.bsel}, {-}c`).
-    Neg(&'a str),
+    Neg(Name<'a>),
 }
 
 /// A memory operand (§6.4.1 "Addresses as operands").
@@ -863,15 +991,19 @@ impl<'a> Block<'a> {
 mod tests {
     use super::*;
 
-    /// The layout the parser's throughput depends on (64-bit targets): an operand holds at most
-    /// 16 bytes of payload, so three stay inline in an instruction.
+    /// The layout the parser's throughput depends on (64-bit targets): a name is a pointer and
+    /// a 32-bit length, 4-aligned (12 bytes), so an operand (a tag and at most 12 bytes of
+    /// payload) is 16 bytes, and three stay inline in an instruction.
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn node_sizes() {
-        assert_eq!(std::mem::size_of::<Imm<'_>>(), 16);
-        assert_eq!(std::mem::size_of::<Operand<'_>>(), 24);
-        assert!(std::mem::size_of::<Operands<'_>>() <= 88);
-        assert!(std::mem::size_of::<Statement<'_>>() <= 152);
+        assert_eq!(std::mem::size_of::<Name<'_>>(), 12);
+        assert_eq!(std::mem::size_of::<Option<Name<'_>>>(), 12);
+        assert_eq!(std::mem::size_of::<Imm<'_>>(), 12);
+        assert_eq!(std::mem::size_of::<Operand<'_>>(), 16);
+        assert_eq!(std::mem::size_of::<Operands<'_>>(), 56);
+        assert_eq!(std::mem::size_of::<Option<Guard<'_>>>(), 16);
+        assert!(std::mem::size_of::<Statement<'_>>() <= 104);
     }
 
     /// `Imm::value` decodes by the lexer's literal rules (PTX ISA 9.x §4.5): the values below
@@ -889,10 +1021,22 @@ mod tests {
         assert_eq!(v("-9223372036854775808"), Some(ImmValue::Int(i64::MIN)));
         assert_eq!(v("0f3F800000"), Some(ImmValue::F32Bits(0x3F80_0000)));
         assert_eq!(v("-0f3F800000"), Some(ImmValue::F32Bits(0xBF80_0000)));
-        assert_eq!(v("0dBFF0000000000000"), Some(ImmValue::F64Bits(0xBFF0_0000_0000_0000)));
+        assert_eq!(
+            v("0dBFF0000000000000"),
+            Some(ImmValue::F64Bits(0xBFF0_0000_0000_0000))
+        );
         assert_eq!(v("1.5"), Some(ImmValue::Float(1.5)));
         assert_eq!(v("1e-3"), Some(ImmValue::Float(1e-3)));
-        for bad in ["", "-", "x", "1 2", "0f3F80", "%r1", "--1", "-18446744073709551615"] {
+        for bad in [
+            "",
+            "-",
+            "x",
+            "1 2",
+            "0f3F80",
+            "%r1",
+            "--1",
+            "-18446744073709551615",
+        ] {
             assert_eq!(v(bad), None, "{bad:?}");
         }
         assert_eq!(Imm::new("0x1F").unwrap().text(), "0x1F");

@@ -1245,7 +1245,7 @@ impl<'a> Parser<'a> {
             }
             fn fix<'a>(o: &mut Operand<'a>, labels: &std::collections::HashSet<&'a str, BuildFx>) {
                 match o {
-                    Operand::Symbol(n) if labels.contains(n) => *o = Operand::Label(n),
+                    Operand::Symbol(n) if labels.contains(n.as_str()) => *o = Operand::Label(*n),
                     Operand::List(l) | Operand::Vector(l) => {
                         l.iter_mut().for_each(|o| fix(o, labels))
                     }
@@ -1355,7 +1355,13 @@ impl<'a> Parser<'a> {
                 let r = self.peek();
                 let reg = self.expect_ident("a predicate register")?;
                 self.check_declared(r, reg);
-                self.instruction(Some(Guard { negated, reg }), t)?;
+                self.instruction(
+                    Some(Guard {
+                        negated,
+                        reg: reg.into(),
+                    }),
+                    t,
+                )?;
             }
             Tok::LBrace => {
                 let open = self.bump();
@@ -1658,7 +1664,7 @@ impl<'a> Parser<'a> {
             None => {
                 let base = self.text(t);
                 self.error_at(t, format!("undeclared register `{base}`"));
-                Operand::Reg(full)
+                Operand::Reg(full.into())
             }
         }
     }
@@ -1670,23 +1676,23 @@ impl<'a> Parser<'a> {
         let base = self.text(t);
         if let Some(is_reg) = self.lookup(base) {
             return Some(if is_reg {
-                Operand::Reg(full)
+                Operand::Reg(full.into())
             } else {
-                Operand::Symbol(full)
+                Operand::Symbol(full.into())
             });
         }
         if is_special_register(base) {
-            return Some(Operand::SpecialReg(full));
+            return Some(Operand::SpecialReg(full.into()));
         }
         match self.module_syms.get(base) {
-            Some(SymKind::Func) => Some(Operand::Func(full)),
-            Some(SymKind::Var) => Some(Operand::Symbol(full)),
+            Some(SymKind::Func) => Some(Operand::Func(full.into())),
+            Some(SymKind::Var) => Some(Operand::Symbol(full.into())),
             None => {
                 if base.starts_with('%') {
                     None
                 } else {
                     self.unresolved.push(t);
-                    Some(Operand::Symbol(full))
+                    Some(Operand::Symbol(full.into()))
                 }
             }
         }
@@ -1738,7 +1744,7 @@ impl<'a> Parser<'a> {
                 let r = self.peek();
                 let n = self.expect_ident("a predicate")?;
                 self.check_declared(r, n);
-                Ok(Operand::Not(n))
+                Ok(Operand::Not(n.into()))
             }
             Tok::Minus if self.lx.peek2().kind == Tok::Ident => {
                 // `-%r1.b0`: a negated register (the `vmad` sources, §9.7.18.1).
@@ -1747,14 +1753,14 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let full = self.ident_text(r);
                 self.check_declared(r, self.text(r));
-                Ok(Operand::Neg(full))
+                Ok(Operand::Neg(full.into()))
             }
             Tok::Minus | Tok::Int | Tok::Float | Tok::F32Hex | Tok::F64Hex => {
                 Ok(Operand::Imm(self.imm()?.0))
             }
             Tok::LBrace => self.nested(t, "vector operand", |p| {
                 p.bump();
-                let mut v = Vec::new();
+                let mut v = VectorOperands::new();
                 loop {
                     v.push(p.operand()?);
                     if p.eat(Tok::Comma) {
@@ -1763,11 +1769,11 @@ impl<'a> Parser<'a> {
                     p.expect(Tok::RBrace, "`,` or `}`")?;
                     break;
                 }
-                Ok(Operand::Vector(v.into_boxed_slice()))
+                Ok(Operand::Vector(Box::new(v)))
             }),
             Tok::LParen => self.nested(t, "operand list", |p| {
                 p.bump();
-                let mut v = Vec::new();
+                let mut v = VectorOperands::new();
                 if !p.eat(Tok::RParen) {
                     loop {
                         v.push(p.operand()?);
@@ -1778,7 +1784,7 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
-                Ok(Operand::List(v.into_boxed_slice()))
+                Ok(Operand::List(Box::new(v)))
             }),
             Tok::LBracket => self.nested(t, "address operand", |p| {
                 p.bump();
@@ -1812,9 +1818,9 @@ impl<'a> Parser<'a> {
                     }
                     _ => {
                         let base = match op {
-                            Operand::Reg(n) | Operand::SpecialReg(n) => AddrBase::Reg(n),
+                            Operand::Reg(n) | Operand::SpecialReg(n) => AddrBase::Reg(n.as_str()),
                             Operand::Symbol(n) | Operand::Func(n) | Operand::Label(n) => {
-                                AddrBase::Symbol(n)
+                                AddrBase::Symbol(n.as_str())
                             }
                             _ => AddrBase::Symbol(full),
                         };

@@ -285,7 +285,7 @@ impl Printer {
             if g.negated {
                 self.out.push('!');
             }
-            self.out.push_str(g.reg);
+            self.out.push_str(&g.reg);
             self.out.push(' ');
         }
         self.out.push_str(i.opcode.name());

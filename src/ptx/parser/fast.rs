@@ -186,7 +186,10 @@ impl<'a> Parser<'a> {
                 return None;
             }
             c.blanks();
-            Some(Guard { negated, reg })
+            Some(Guard {
+                negated,
+                reg: reg.into(),
+            })
         } else {
             None
         };
@@ -334,11 +337,11 @@ impl<'a> Parser<'a> {
                 if self.lookup(n).is_none() && !self.module_syms.contains_key(n) {
                     return None;
                 }
-                Some(Operand::Not(n))
+                Some(Operand::Not(n.into()))
             }
             b'{' => {
                 c.i += 1;
-                let mut v = Vec::new();
+                let mut v = VectorOperands::new();
                 loop {
                     c.blanks();
                     // Elements are scalars; a nested `{` (invalid PTX) is the general path's.
@@ -356,16 +359,16 @@ impl<'a> Parser<'a> {
                         _ => return None,
                     }
                 }
-                Some(Operand::Vector(v.into_boxed_slice()))
+                Some(Operand::Vector(Box::new(v)))
             }
             b'[' => {
                 c.i += 1;
                 c.blanks();
                 let op = self.fast_name(c)?;
                 let base = match op {
-                    Operand::Reg(n) | Operand::SpecialReg(n) => AddrBase::Reg(n),
+                    Operand::Reg(n) | Operand::SpecialReg(n) => AddrBase::Reg(n.as_str()),
                     Operand::Symbol(n) | Operand::Func(n) | Operand::Label(n) => {
-                        AddrBase::Symbol(n)
+                        AddrBase::Symbol(n.as_str())
                     }
                     _ => return None,
                 };
