@@ -77,6 +77,13 @@ impl<'a> Name<'a> {
     }
 }
 
+/// The empty name.
+impl Default for Name<'_> {
+    fn default() -> Self {
+        Name::new("")
+    }
+}
+
 impl<'a> From<&'a str> for Name<'a> {
     fn from(s: &'a str) -> Self {
         Name::new(s)
@@ -654,19 +661,19 @@ impl<'a> Instruction<'a> {
 /// sequences, not the spans.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Modifiers<'a> {
-    text: &'a str,
+    text: Name<'a>,
 }
 
 impl<'a> Modifiers<'a> {
     /// Wrap a span that consists of `.word` modifiers, optionally separated by whitespace and
     /// comments (as produced by the parser), e.g. `".sync.aligned.m8n8.x4.b16"`.
     pub fn from_span(text: &'a str) -> Self {
-        Modifiers { text }
+        Modifiers { text: text.into() }
     }
 
     /// The raw span.
     pub fn span(&self) -> &'a str {
-        self.text
+        self.text.as_str()
     }
 
     /// Whether there are no modifiers.
@@ -681,7 +688,9 @@ impl<'a> Modifiers<'a> {
 
     /// Each modifier with its dot, in source order.
     pub fn iter(&self) -> ModifierIter<'a> {
-        ModifierIter { rest: self.text }
+        ModifierIter {
+            rest: self.text.as_str(),
+        }
     }
 
     /// The `i`-th modifier.
@@ -1003,7 +1012,8 @@ mod tests {
         assert_eq!(std::mem::size_of::<Operand<'_>>(), 16);
         assert_eq!(std::mem::size_of::<Operands<'_>>(), 56);
         assert_eq!(std::mem::size_of::<Option<Guard<'_>>>(), 16);
-        assert!(std::mem::size_of::<Statement<'_>>() <= 104);
+        assert_eq!(std::mem::size_of::<Modifiers<'_>>(), 12);
+        assert!(std::mem::size_of::<Statement<'_>>() <= 96);
     }
 
     /// `Imm::value` decodes by the lexer's literal rules (PTX ISA 9.x §4.5): the values below
