@@ -1593,6 +1593,20 @@ impl<'a> Parser<'a> {
         self.scope.push(e);
     }
 
+    /// The register-prefix cache's answer for `prefix` (with [`name_tag`] `ptag`) and number
+    /// `n`: `Some(is_reg)` when a valid slot holds a range declaration of that prefix covering
+    /// `n`, else `None` (ask [`Parser::lookup`]).
+    #[inline(always)]
+    fn prefix_cached(&self, ptag: u32, prefix: &str, n: u32) -> Option<bool> {
+        let slot = &self.prefix_cache[prefix_slot(ptag)];
+        (slot.id != 0
+            && self.scope.get(slot.idx as usize).map(|e| e.id) == Some(slot.id)
+            && slot.ptag == ptag
+            && n < slot.range
+            && (prefix.len() <= 3 || slot.prefix == prefix))
+            .then_some(slot.is_reg)
+    }
+
     /// Whether `name` is declared in the function's scope: `Some(true)` for a register,
     /// `Some(false)` for another local symbol (a parameter, `.local`/`.shared` variable).
     ///
@@ -1609,14 +1623,8 @@ impl<'a> Parser<'a> {
         let plen = prefix.len().min(3);
         let ptag = (tag & (u32::MAX >> (8 * (3 - plen)))) & !0xff | prefix.len().min(255) as u32;
         if let Some(n) = num {
-            let slot = &self.prefix_cache[prefix_slot(ptag)];
-            if slot.id != 0
-                && self.scope.get(slot.idx as usize).map(|e| e.id) == Some(slot.id)
-                && slot.ptag == ptag
-                && n < slot.range
-                && (prefix.len() <= 3 || slot.prefix == prefix)
-            {
-                return Some(slot.is_reg);
+            if let Some(is_reg) = self.prefix_cached(ptag, prefix, n) {
+                return Some(is_reg);
             }
         }
         let mut clean = true;

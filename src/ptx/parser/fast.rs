@@ -303,9 +303,53 @@ impl<'a> Parser<'a> {
         self.classify_name(t, full)
     }
 
+    /// A register `%<letters><digits>` (with `.x`-style suffixes) answered by the register-prefix
+    /// cache, the shape of nearly every operand nvcc writes (`%r12`, `%rd4`, `%p1`, `%f3.x`):
+    /// prefix and number are read in one forward scan, and the cache slot is checked as
+    /// [`Parser::lookup`] checks it. Anything else (another shape, a cache miss) returns `None`
+    /// with the cursor unmoved, for [`Parser::fast_name`].
+    #[inline(always)]
+    fn fast_reg(&mut self, c: &mut Cur<'_>) -> Option<Operand<'a>> {
+        let b = c.b;
+        let s = c.i;
+        let mut i = s + 1;
+        while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+        }
+        let pe = i;
+        let mut n = 0u32;
+        while let Some(d) = b.get(i).map(|x| x.wrapping_sub(b'0')).filter(|d| *d < 10) {
+            n = n * 10 + d as u32;
+            i += 1;
+        }
+        // At least one letter and one digit, at most 8 digits (as `split_digits` takes them),
+        // and the name ends there.
+        if pe == s + 1 || i == pe || i - pe > 8 || b.get(i).is_some_and(|&x| is_word(x)) {
+            return None;
+        }
+        let prefix = &self.src[s..pe];
+        let ptag = super::name_tag(prefix);
+        if !self.prefix_cached(ptag, prefix, n)? {
+            return None;
+        }
+        c.i = i;
+        c.suffixes()?;
+        Some(Operand::Reg(Name::new(&self.src[s..c.i])))
+    }
+
     fn fast_operand(&mut self, c: &mut Cur<'_>) -> Option<Operand<'a>> {
         match c.at() {
-            b'%' | b'$' | b'A'..=b'Z' | b'a'..=b'z' => {
+            b'%' => {
+                let op = match self.fast_reg(c) {
+                    Some(op) => op,
+                    None => self.fast_name(c)?,
+                };
+                if c.at() == b'|' {
+                    return None;
+                }
+                Some(op)
+            }
+            b'$' | b'A'..=b'Z' | b'a'..=b'z' => {
                 let op = self.fast_name(c)?;
                 if c.at() == b'|' {
                     return None;
