@@ -88,3 +88,47 @@ fn plain_name_with_digits_beside_a_range() {
     let (_, diags) = body_operands(&src);
     assert_eq!(diags, ["9:14 undeclared register `%r5`"]);
 }
+
+/// Forward references to labels (PTX ISA 9.x §4.4 "Labels": a label may be used before its
+/// definition) become label operands wherever they are: in top-level statements, in nested
+/// blocks two deep, in a `brx.idx` target list, on both paths of the parser; a name that is
+/// never defined is reported at its use.
+#[test]
+fn forward_label_references_are_resolved_at_any_depth() {
+    let src = format!(
+        "{HEAD}.visible .entry k()\n{{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n\
+         @%p1 bra L_end;\nbra.uni L_mid;\n{{\n.reg .pred q;\n{{\n@q bra L_mid;\n}}\nbra L_end;\n}}\n\
+         L_mid:\nmov.b32 %r1, %r2;\nts: .branchtargets L_mid, L_end;\nbrx.idx %r1, ts;\n\
+         L_end:\nret;\n}}\n"
+    );
+    for fast_path in [true, false] {
+        let out = ptx::parse_with(&src, "scope.ptx", ptx::ParseOptions { fast_path });
+        assert_eq!(out.error_count(), 0, "{:?}", out.diagnostics);
+        let mut targets = Vec::new();
+        out.module
+            .functions()
+            .next()
+            .unwrap()
+            .body
+            .as_ref()
+            .unwrap()
+            .for_each_instruction(&mut |i| {
+                if i.opcode.name() == "bra" {
+                    targets.push(match &i.operands[0] {
+                        Operand::Label(n) => format!("label {n}"),
+                        o => o.kind_name().to_string(),
+                    });
+                }
+            });
+        assert_eq!(
+            targets,
+            ["label L_end", "label L_mid", "label L_mid", "label L_end"],
+            "fast path {fast_path}"
+        );
+    }
+    let bad = format!(
+        "{HEAD}.visible .entry k()\n{{\n.reg .b32 %r<4>;\n{{\nbra L_nowhere;\n}}\nret;\n}}\n"
+    );
+    let (_, diags) = body_operands(&bad);
+    assert_eq!(diags, ["8:5 undefined symbol `L_nowhere`"]);
+}

@@ -187,7 +187,13 @@ pub(crate) struct Parser<'a> {
     /// `%r<n>` below its count, when no inner declaration could shadow it (see [`Parser::lookup`]).
     prefix_cache: [PrefixSlot<'a>; PREFIX_SLOTS],
     labels: Vec<&'a str>,
-    unresolved: Vec<Token>,
+    /// Names not yet declared when used (forward references to labels, or errors), each with
+    /// the index of the function body's top-level statement that holds it.
+    unresolved: Vec<(Token, u32)>,
+    /// Depth of the statement block being read (1: a function body), and the index in the
+    /// function body of the outermost nested block being read (where its statement will go).
+    block_depth: u32,
+    nest_first: u32,
     /// Whether instruction statements go through the fast path first (`parser/fast.rs`).
     pub(crate) fast_path: bool,
     /// Instruction statements read by the fast path.
@@ -369,6 +375,8 @@ impl<'a> Parser<'a> {
             prefix_cache: [PrefixSlot::default(); PREFIX_SLOTS],
             labels: Vec::new(),
             unresolved: Vec::new(),
+            block_depth: 0,
+            nest_first: 0,
             fast_path: true,
             fast_count: 0,
             nesting: 0,
@@ -1209,7 +1217,8 @@ impl<'a> Parser<'a> {
     }
 
     /// After the body: turn unresolved symbols that name labels into [`Operand::Label`], and
-    /// report the ones that name nothing.
+    /// report the ones that name nothing. Only the top-level statements that hold a forward
+    /// reference to a label are visited (a `bra` to a later block, mostly), not the whole body.
     fn resolve_labels(&mut self, b: &mut Block<'a>) {
         if self.unresolved.is_empty() {
             return;
@@ -1217,16 +1226,18 @@ impl<'a> Parser<'a> {
         let labels: std::collections::HashSet<&'a str, BuildFx> =
             self.labels.iter().copied().collect();
         let unresolved = std::mem::take(&mut self.unresolved);
-        let mut any_label = false;
-        for t in unresolved {
+        let mut tops: Vec<u32> = Vec::new();
+        for (t, top) in unresolved {
             let name = self.text(t);
             if labels.contains(name) {
-                any_label = true;
+                if tops.last() != Some(&top) {
+                    tops.push(top);
+                }
             } else if !self.module_syms.contains_key(name) {
                 self.error_at(t, format!("undefined symbol `{name}`"));
             }
         }
-        if any_label {
+        if !tops.is_empty() {
             fn walk<'a>(
                 stmts: &mut [Statement<'a>],
                 labels: &std::collections::HashSet<&'a str, BuildFx>,
@@ -1252,7 +1263,15 @@ impl<'a> Parser<'a> {
                     _ => {}
                 }
             }
-            walk(&mut b.stmts, &labels);
+            // In source order already (statements are pushed in order), but a statement that
+            // failed to parse may leave a reference behind: sort for the dedup.
+            tops.sort_unstable();
+            tops.dedup();
+            for top in tops {
+                if let Some(s) = b.stmts.get_mut(top as usize) {
+                    walk(std::slice::from_mut(s), &labels);
+                }
+            }
         }
     }
 
@@ -1283,6 +1302,10 @@ impl<'a> Parser<'a> {
     fn block_body(&mut self, open: Token) -> Vec<Statement<'a>> {
         let first = self.stmts.len();
         let mark = self.scope.len();
+        self.block_depth += 1;
+        if self.block_depth == 2 {
+            self.nest_first = first as u32;
+        }
         loop {
             let t = self.peek();
             match t.kind {
@@ -1308,6 +1331,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.scope.truncate(mark);
+        self.block_depth -= 1;
         if first == 0 {
             // A function body: the vector itself.
             std::mem::take(&mut self.stmts)
@@ -1699,7 +1723,12 @@ impl<'a> Parser<'a> {
                 if base.starts_with('%') {
                     None
                 } else {
-                    self.unresolved.push(t);
+                    let top = if self.block_depth > 1 {
+                        self.nest_first
+                    } else {
+                        self.stmts.len() as u32
+                    };
+                    self.unresolved.push((t, top));
                     Some(Operand::Symbol(full.into()))
                 }
             }
