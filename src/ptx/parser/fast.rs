@@ -250,7 +250,7 @@ impl<'a> Parser<'a> {
                     std::mem::forget(std::mem::replace(&mut inline[n], op));
                 } else {
                     if n == 3 {
-                        spill.reserve(8);
+                        spill.reserve(5);
                         spill.extend(inline.iter_mut().map(std::mem::take));
                     }
                     spill.push(op);
