@@ -244,7 +244,11 @@ impl<'a> Parser<'a> {
             c.i += 1;
         } else {
             loop {
-                let op = self.fast_operand(&mut c)?;
+                // Registers answered by the prefix cache (most operands) without a call.
+                let op = match self.fast_reg_operand(&mut c) {
+                    Some(op) => op,
+                    None => self.fast_operand(&mut c)?,
+                };
                 if n < 3 {
                     // The slot holds the default `Sink`, which owns nothing: no drop needed.
                     std::mem::forget(std::mem::replace(&mut inline[n], op));
@@ -306,8 +310,8 @@ impl<'a> Parser<'a> {
     /// A register `%<letters><digits>` (with `.x`-style suffixes) answered by the register-prefix
     /// cache, the shape of nearly every operand nvcc writes (`%r12`, `%rd4`, `%p1`, `%f3.x`):
     /// prefix and number are read in one forward scan, and the cache slot is checked as
-    /// [`Parser::lookup`] checks it. Anything else (another shape, a cache miss) returns `None`
-    /// with the cursor unmoved, for [`Parser::fast_name`].
+    /// [`Parser::lookup`] checks it. Anything else (another shape, a cache miss, a `::` in a
+    /// suffix) returns `None` with the cursor unmoved, for [`Parser::fast_name`].
     #[inline(always)]
     fn fast_reg(&mut self, c: &mut Cur<'_>) -> Option<Operand<'a>> {
         let b = c.b;
@@ -333,8 +337,26 @@ impl<'a> Parser<'a> {
             return None;
         }
         c.i = i;
-        c.suffixes()?;
+        if c.suffixes().is_none() {
+            c.i = s;
+            return None;
+        }
         Some(Operand::Reg(Name::new(&self.src[s..c.i])))
+    }
+
+    /// [`Parser::fast_reg`] where an operand may start: a register not followed by `|`.
+    #[inline(always)]
+    fn fast_reg_operand(&mut self, c: &mut Cur<'_>) -> Option<Operand<'a>> {
+        if c.at() != b'%' {
+            return None;
+        }
+        let s = c.i;
+        let op = self.fast_reg(c)?;
+        if c.at() == b'|' {
+            c.i = s;
+            return None;
+        }
+        Some(op)
     }
 
     fn fast_operand(&mut self, c: &mut Cur<'_>) -> Option<Operand<'a>> {
