@@ -427,6 +427,9 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     pub body: String,
     /// The function's header line, `entry:` and the allocas (see [`emit_function`]).
     allocas: String,
+    /// Once the head is in `body` (see [`Fx::flush_head`]): where allocas declared later go,
+    /// and how much of `allocas` is already there.
+    head_at: Option<(usize, usize)>,
     /// Whether the carry flag `%cc` has its alloca.
     has_cc: bool,
     tmp: u32,
@@ -1123,6 +1126,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
         }
         for s in &b.stmts {
+            if !matches!(s, Statement::Variable(_)) {
+                self.flush_head();
+            }
             match s {
                 Statement::Variable(v) => self.declare_var(v)?,
                 Statement::Label(l) => {
@@ -1144,6 +1150,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             if !sc.names.is_empty() || !sc.ranges.is_empty() {}
         }
         Ok(())
+    }
+
+    /// Write the function's head (header, `entry:`, the allocas so far, the branch to
+    /// `start:`) to `body` before its first line: the declarations at the top of the body
+    /// are all there is in most functions, so the head need not be inserted in front of the
+    /// body at the end (a move of the whole body).
+    #[inline]
+    fn flush_head(&mut self) {
+        if self.head_at.is_none() {
+            self.flush_head_now();
+        }
+    }
+
+    fn flush_head_now(&mut self) {
+        self.body.push_str(&self.allocas);
+        let at = self.body.len();
+        self.body.push_str(BR_START);
+        self.head_at = Some((at, self.allocas.len()));
     }
 
     fn instruction(&mut self, i: &'m Instruction<'a>) -> R<()> {
@@ -3774,6 +3798,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 /// How many modifiers [`split_modifiers`] splits into a caller's array.
 const MODS_INLINE: usize = 16;
 
+/// The end of a function's head: the entry block branches to the body's first block.
+const BR_START: &str = "  br label %start\nstart:\n";
+
 /// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]),
 /// written to `out`, returning their number: split at the dots directly when the span is one
 /// `.a.b.c` run without spaces or comments (the usual case). `None` (the caller uses the AST's
@@ -4134,6 +4161,7 @@ pub(crate) fn emit_function<'m, 'a>(
         reg_text: RegText::new(&pa),
         body: std::mem::take(out),
         allocas: head,
+        head_at: None,
         has_cc: false,
         tmp: 0,
         nreg: 0,
@@ -4159,8 +4187,19 @@ pub(crate) fn emit_function<'m, 'a>(
         return Err(e);
     }
     let mut head = std::mem::take(&mut fx.allocas);
-    head.push_str("  br label %start\nstart:\n");
-    text.insert_str(start, &head);
+    match fx.head_at {
+        // Allocas declared after the first statement (in nested blocks, call sequences, the
+        // carry flag) go after the ones already written.
+        Some((at, done)) => {
+            if head.len() > done {
+                text.insert_str(at, &head[done..]);
+            }
+        }
+        None => {
+            head.push_str(BR_START);
+            text.insert_str(start, &head);
+        }
+    }
     text.push_str("}\n\n");
     *out = text;
     fx.cx.alloca_buf = head;
@@ -4234,6 +4273,7 @@ fn function_body<'m, 'a>(
     if let Some(b) = &f.body {
         fx.block(b)?;
     }
+    fx.flush_head();
     if !fx.terminated {
         linev!(fx, [&"br label %ret"]);
     }

@@ -171,14 +171,6 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
     // just before the kernel is lowered (one walk of each body besides the emitter's).
     let mut mf = ModuleForms::new(m);
     let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
-    // The lowered kernels' definitions, in order, written in place by the emitter (the
-    // module's head is inserted in front at the end): about 250 bytes of IR per instruction,
-    // estimated from the statements of the kernels' bodies (nested blocks count one).
-    let kernel_stmts: usize = entries
-        .iter()
-        .map(|f| f.body.as_ref().map_or(0, |b| b.stmts.len()))
-        .sum();
-    let mut kernel_text = String::with_capacity(kernel_stmts * 320 + 65536);
     let mut annotations: Vec<String> = Vec::new();
     let mut used_funcs: HashSet<&str> = HashSet::new();
 
@@ -228,6 +220,32 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             }
         }
     }
+
+    // The module's text: its head up to the globals, then the lowered kernels' definitions in
+    // order, written in place by the emitter (about 250 bytes of IR per instruction, estimated
+    // from the statements of the kernels' bodies; nested blocks count one). What else belongs
+    // in the head (function-scope shared variables, the functions the kernels use) is known
+    // only at the end and inserted then, in front of the kernels; most modules have none.
+    let kernel_stmts: usize = entries
+        .iter()
+        .map(|f| f.body.as_ref().map_or(0, |b| b.stmts.len()))
+        .sum();
+    let mut kernel_text = String::with_capacity(kernel_stmts * 320 + globals_text.len() + 65536);
+    let _ = writeln!(
+        kernel_text,
+        "; PTX lowered by wheelport for target {}",
+        profile.name
+    );
+    let _ = writeln!(
+        kernel_text,
+        "target datalayout = \"{}\"",
+        profile.datalayout
+    );
+    let _ = writeln!(kernel_text, "target triple = \"{}\"\n", profile.triple);
+    kernel_text.push_str(&globals_text);
+    kernel_text.push('\n');
+    // The position of that `\n`, which ends the head.
+    let head_end = kernel_text.len() - 1;
 
     // Emit every defined .func reachable from a kernel whose forms are all supported.
 
@@ -351,39 +369,35 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         });
     }
 
-    // Assemble: the head (target, globals, functions) in front of the kernels.
+    // Complete the head (globals, function-scope shared variables, `\n`, the functions used)
+    // in front of the kernels.
     let mut emitted: Vec<&str> = used_funcs.iter().copied().collect();
     emitted.sort();
-    let mut head = String::with_capacity(
-        emitted
-            .iter()
-            .map(|n| match func_text.get(n) {
-                Some(Ok((t, _))) => t.len(),
-                _ => 0,
-            })
-            .sum::<usize>()
-            + globals_text.len()
-            + cx.extra_globals.len()
+    let funcs_len: usize = emitted
+        .iter()
+        .map(|n| match func_text.get(n) {
+            Some(Ok((t, _))) => t.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut ir = kernel_text;
+    ir.reserve(
+        cx.extra_globals.len()
+            + funcs_len
+            + cx.decls.values().map(|l| l.len() + 1).sum::<usize>()
             + 4096,
     );
-    let _ = writeln!(
-        head,
-        "; PTX lowered by wheelport for target {}",
-        profile.name
-    );
-    let _ = writeln!(head, "target datalayout = \"{}\"", profile.datalayout);
-    let _ = writeln!(head, "target triple = \"{}\"\n", profile.triple);
-    head.push_str(&globals_text);
-    head.push_str(&cx.extra_globals);
-    head.push('\n');
-    for name in &emitted {
-        if let Some(Ok((t, _))) = func_text.get(name) {
-            head.push_str(t);
+    if !cx.extra_globals.is_empty() || funcs_len > 0 {
+        let mut rest = String::with_capacity(cx.extra_globals.len() + 1 + funcs_len);
+        rest.push_str(&cx.extra_globals);
+        rest.push('\n');
+        for name in &emitted {
+            if let Some(Ok((t, _))) = func_text.get(name) {
+                rest.push_str(t);
+            }
         }
+        ir.replace_range(head_end..head_end + 1, &rest);
     }
-    let mut ir = kernel_text;
-    ir.reserve(head.len() + cx.decls.values().map(|l| l.len() + 1).sum::<usize>() + 4096);
-    ir.insert_str(0, &head);
     // Declarations: extern functions used, then library functions and intrinsics.
     let mut declared: HashSet<String> = HashSet::new();
     for name in &emitted {
