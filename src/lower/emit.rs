@@ -2998,9 +2998,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         if tys.len() < 2 {
-            return fail(&form, "cvt needs a destination and a source type");
+            return fail(&form(), "cvt needs a destination and a source type");
         }
         if mods.contains(&".pack") && mods.contains(&".sat") && !mods.contains(&".satfinite") {
             // cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c / cvt.pack.sat.{s16,u16}.s32 d, a, b
@@ -3012,11 +3013,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Type::U8 => (8, false),
                 Type::S16 => (16, true),
                 Type::U16 => (16, false),
-                _ => return fail(&form, "cvt.pack type"),
+                _ => return fail(&form(), "cvt.pack type"),
             };
             let want = if nb == 8 { 4 } else { 3 };
             if tys.get(1) != Some(&Type::S32) || ops.len() != want {
-                return fail(&form, "cvt.pack operands");
+                return fail(&form(), "cvt.pack operands");
             }
             let nt = Ty::int(nb);
             let a = self.rd(&ops[1], Ty::I32, true)?;
@@ -3035,7 +3036,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         if mods.contains(&".pack") || mods.contains(&".satfinite") || tys.len() != 2 {
-            return fail(&form, "cvt form");
+            return fail(&form(), "cvt form");
         }
         if tys[0] == Type::Tf32 && tys[1] == Type::F32 && mods.contains(&".rna") {
             // cvt.rna.tf32.f32 (PTX ISA 9.x §9.7.9.21): f32 rounded to 10 mantissa bits,
@@ -3054,15 +3055,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: format!("cvt to {}", tys[0].as_str()),
         })?;
         let (st, sk) = of_ptx(tys[1]).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: format!("cvt from {}", tys[1].as_str()),
         })?;
         if tys[0] == Type::Tf32 || tys[1] == Type::Tf32 {
-            return fail(&form, "tf32 conversion");
+            return fail(&form(), "tf32 conversion");
         }
         let rnd = Self::rounding(mods);
         let sat = mods.contains(&".sat");
@@ -3070,7 +3071,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         // Packed pair: cvt.rn.f16x2.f32 d, a, b → d = {hi: a, lo: b}.
         if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
             if st != Ty::F32 || ops.len() != 3 || !matches!(rnd, Some("rn" | "rz")) {
-                return fail(&form, "packed conversion");
+                return fail(&form(), "packed conversion");
             }
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
             let a = self.rd(&ops[1], Ty::F32, false)?;
@@ -3122,7 +3123,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
-            return fail(&form, "conversion from a packed pair");
+            return fail(&form(), "conversion from a packed pair");
         }
         let a = self.rd(&ops[1], st, ssigned)?;
         let a = if st == Ty::F32 {
@@ -3155,7 +3156,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     Some("rzi") => "trunc",
                     Some("rmi") => "floor",
                     Some("rpi") => "ceil",
-                    _ => return fail(&form, "float-to-integer rounding"),
+                    _ => return fail(&form(), "float-to-integer rounding"),
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
                     (
@@ -3256,7 +3257,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         };
                         self.directed_fix(m, dt, &r, &gt, &lt)
                     }
-                    _ => return fail(&form, "integer-to-float rounding"),
+                    _ => return fail(&form(), "integer-to-float rounding"),
                 }
             }
             (true, true) => {
@@ -3269,10 +3270,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rmi") => Some("floor"),
                         Some("rpi") => Some("ceil"),
                         None | Some("rn") => None,
-                        _ => return fail(&form, "float conversion rounding"),
+                        _ => return fail(&form(), "float conversion rounding"),
                     };
                     if st != dt {
-                        return fail(&form, "f16 ↔ bf16 conversion");
+                        return fail(&form(), "f16 ↔ bf16 conversion");
                     }
                     match f {
                         Some(f) => self.intr1(f, st, &a),
@@ -3322,7 +3323,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
                             self.half_rn(&a, st, dt)
                         }
-                        _ => return fail(&form, "float narrowing rounding"),
+                        _ => return fail(&form(), "float narrowing rounding"),
                     }
                 }
             }
@@ -3452,19 +3453,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         let s = space_of(mods).map_err(|mut f| {
-            f.form = form.clone();
+            f.form = form();
             f
         })?;
         let Some(&pt) = tys.last() else {
-            return fail(&form, "atom without a type");
+            return fail(&form(), "atom without a type");
         };
         if Self::vec_len(mods) != 1 {
-            return fail(&form, "vector atomics");
+            return fail(&form(), "vector atomics");
         }
         let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: "type".into(),
         })?;
         let ss = syncscope(self.cx.nv, mods);
@@ -3500,7 +3502,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             })
             .copied()
             .ok_or_else(|| Fail {
-                form: form.clone(),
+                form: form(),
                 reason: "atomic operation".into(),
             })?;
         let b = self.rd(&ops[ai + 1], t, false)?;
@@ -3564,7 +3566,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (".max", false, false) => "umax",
                 (".min", true, _) => "fmin",
                 (".max", true, _) => "fmax",
-                _ => return fail(&form, "atomic operation on this type"),
+                _ => return fail(&form(), "atomic operation on this type"),
             };
             opv!(
                 self,
@@ -3594,20 +3596,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         if mods.contains(&".red") {
             // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c
             // (PTX ISA 9.x §9.7.13.1): a CTA barrier that also reduces c over the CTA's
             // threads (the support library's @__wp_bar_red_*). Barrier 0 over all threads.
             if ops.len() != 3 {
-                return fail(&form, "bar.red with a thread count");
+                return fail(&form(), "bar.red with a thread count");
             }
             let id = match &ops[1] {
                 Operand::Imm(i) => imm(i.value, Ty::I32).into(),
                 o => self.rd(o, Ty::I32, false)?,
             };
             if id != "0" {
-                return fail(&form, "bar.red on a barrier other than 0");
+                return fail(&form(), "bar.red on a barrier other than 0");
             }
             let c = self.rd(&ops[2], Ty::I1, false)?;
             let (f, rt) = if mods.contains(&".popc") {
@@ -3617,16 +3620,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else if mods.contains(&".or") {
                 ("__wp_bar_red_or", Ty::I1)
             } else {
-                return fail(&form, "bar.red operation");
+                return fail(&form(), "bar.red operation");
             };
             let r = self.call(f, rt, &[(Ty::I32, &id), (Ty::I1, &c)]);
             return self.wr(&ops[0], &r, rt, false);
         }
         if mods.contains(&".arrive") {
-            return fail(&form, "bar.arrive is not lowered");
+            return fail(&form(), "bar.arrive is not lowered");
         }
         if !(mods.contains(&".sync") || mods.is_empty()) {
-            return fail(&form, "barrier form");
+            return fail(&form(), "barrier form");
         }
         let id = match ops.first() {
             Some(Operand::Imm(i)) => imm(i.value, Ty::I32).into(),
@@ -3639,17 +3642,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.call_void("__wp_bar_sync_cnt", &[(Ty::I32, &id), (Ty::I32, &c)]);
                 return Ok(());
             }
-            return fail(&form, "a barrier with a thread count (named barriers)");
+            return fail(&form(), "a barrier with a thread count (named barriers)");
         }
         if id != "0" && !self.cx.nv {
-            return fail(&form, "a named barrier other than 0");
+            return fail(&form(), "a named barrier other than 0");
         }
         self.call_void("__wp_bar_sync", &[(Ty::I32, &id)]);
         Ok(())
     }
 
     fn callinst(&mut self, i: &'m Instruction<'a>, ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         // call [(rets),] target [, (args)] [, proto|targets]
         let mut k = 0;
         let rets: &[Operand<'a>] = match ops.first() {
@@ -3660,7 +3664,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => &[],
         };
         let target = ops.get(k).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: "call without a target".into(),
         })?;
         let args: &[Operand<'a>] = match ops.get(k + 1) {
@@ -3710,7 +3714,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             .and_then(|f| self.cx.funcs.get(f))
                         {
                             Some(s) => s.clone(),
-                            None => return fail(&form, "indirect call without a prototype"),
+                            None => return fail(&form(), "indirect call without a prototype"),
                         }
                     }
                 };
@@ -3718,11 +3722,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let p = opv!(self, [&"inttoptr i64 ", &v, &" to ptr"]);
                 (p, sig)
             }
-            _ => return fail(&form, "call target"),
+            _ => return fail(&form(), "call target"),
         };
         if sig.params.len() != args.len() || sig.rets.len() != rets.len() {
             return fail(
-                &form,
+                &form(),
                 "call with a parameter count that does not match the callee",
             );
         }
