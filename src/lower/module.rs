@@ -224,7 +224,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
     // The module's text: its head up to the globals, then the lowered kernels' definitions in
     // order, written in place by the emitter. Its capacity is estimated from the statements
     // of the kernels' bodies (nested blocks count one): 180-370 bytes of IR per statement
-    // on the xformers modules; 512 leaves room, so that the text is not copied as it grows
+    // on the xformers modules; 400 leaves room, so that the text is not copied as it grows
     // (the unused part of the allocation is not touched). What else belongs
     // in the head (function-scope shared variables, the functions the kernels use) is known
     // only at the end and inserted then, in front of the kernels; most modules have none.
@@ -232,7 +232,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         .iter()
         .map(|f| f.body.as_ref().map_or(0, |b| b.stmts.len()))
         .sum();
-    let mut kernel_text = String::with_capacity(kernel_stmts * 512 + globals_text.len() + 65536);
+    let mut kernel_text = String::with_capacity(kernel_stmts * 400 + globals_text.len() + 65536);
     let _ = writeln!(
         kernel_text,
         "; PTX lowered by wheelport for target {}",
