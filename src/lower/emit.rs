@@ -336,16 +336,31 @@ struct RegRange<'a> {
 /// keys are (longer ones compare their text too).
 #[inline]
 fn prefix_key(p: &str) -> u64 {
+    use std::ptr::read_unaligned as rd;
     let b = p.as_bytes();
-    let mut e = [0u8; 8];
-    let n = b.len().min(8);
-    // SAFETY: `n ≤ 8` bytes read from `b`, written to `e`.
-    unsafe { text::copy_small(b.as_ptr(), e.as_mut_ptr(), n) };
-    let mut k = u64::from_le_bytes(e);
-    if b.len() < 8 {
-        k |= (b.len() as u64) << 56;
-    }
-    k
+    let n = b.len();
+    let src = b.as_ptr();
+    // Built in registers from (overlapping) loads of `p`: going through a stack array written
+    // in pieces and read back as one `u64` stalls the load (no store-to-load forwarding).
+    // SAFETY: every load reads within `b[..n]` (the branch bounds `n`).
+    let k = unsafe {
+        if n >= 8 {
+            return u64::from_le(rd(src as *const u64));
+        } else if n >= 4 {
+            let lo = u32::from_le(rd(src as *const u32)) as u64;
+            let hi = u32::from_le(rd(src.add(n - 4) as *const u32)) as u64;
+            lo | hi << ((n - 4) * 8)
+        } else if n >= 2 {
+            let lo = u16::from_le(rd(src as *const u16)) as u64;
+            let hi = u16::from_le(rd(src.add(n - 2) as *const u16)) as u64;
+            lo | hi << ((n - 2) * 8)
+        } else if n == 1 {
+            *src as u64
+        } else {
+            0
+        }
+    };
+    k | (n as u64) << 56
 }
 
 /// The state space an instruction addresses.
@@ -1253,7 +1268,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let tys: &[Type] = if mods.len() <= MODS_INLINE {
             let mut n = 0;
             for m in mods {
-                if let Some(t) = Type::from_name(m) {
+                if let Some(t) = mod_type(m) {
                     tys_arr[n] = t;
                     n += 1;
                 }
@@ -3801,6 +3816,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
 /// How many modifiers [`split_modifiers`] splits into a caller's array.
 const MODS_INLINE: usize = 16;
+
+/// [`Type::from_name`] of a modifier, answering `None` at once for the many modifiers whose
+/// first letter no type name has (`.global`, `.rn`, `.lo`, `.wide`, `.v4`, ...).
+#[inline]
+fn mod_type(m: &str) -> Option<Type> {
+    match m.as_bytes().get(1) {
+        // The second byte of every type name in `Type::from_name` (`.b8`, `.u32`, `.s16`,
+        // `.f16x2`, `.bf16`, `.tf32`, `.e4m3`, `.pred`, `.texref`, `.samplerref`, `.surfref`).
+        Some(b'b' | b'u' | b's' | b'f' | b't' | b'e' | b'p') => Type::from_name(m),
+        _ => None,
+    }
+}
 
 /// The end of a function's head: the entry block branches to the body's first block.
 const BR_START: &str = "  br label %start\nstart:\n";
