@@ -6,6 +6,8 @@
 //! `../shared/corpus`), extracted with wheelport's fatbin reader and parsed once (parsing is
 //! not timed). The lowering runs over every module until ~2 s have passed. Reported:
 //! * MB/s of PTX input (whole modules; unsupported kernels are skipped after the form check);
+//! * the fastest pass's CPU time and MB/s (on a shared machine the pass least disturbed by
+//!   other processes: the steadier figure for comparing two versions side by side);
 //! * MB/s of the PTX of the lowered kernels only (the bytes from each lowered `.entry` to the
 //!   next module directive), the work the emitter really does;
 //! * instructions lowered per second and IR MB/s written;
