@@ -459,10 +459,10 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     is_kernel: bool,
     cur: Option<&'m Instruction<'a>>,
     /// Labels of `.callprototype`s and `.branchtargets` in this function.
-    protos: HashMap<&'a str, &'m CallPrototype<'a>>,
-    btargets: HashMap<&'a str, &'m TargetList<'a>>,
+    protos: HashMap<&'a str, &'m CallPrototype<'a>, foldhash::fast::FixedState>,
+    btargets: HashMap<&'a str, &'m TargetList<'a>, foldhash::fast::FixedState>,
     /// Every label name defined so far in the function (see `Scope::labels`).
-    labels_seen: HashMap<&'a str, u32>,
+    labels_seen: HashMap<&'a str, u32, foldhash::fast::FixedState>,
     pub notes: Vec<String>,
 }
 
@@ -4204,9 +4204,9 @@ pub(crate) fn emit_function<'m, 'a>(
         ret_names: Vec::new(),
         is_kernel: f.kind == FunctionKind::Entry,
         cur: None,
-        protos: HashMap::new(),
-        btargets: HashMap::new(),
-        labels_seen: HashMap::new(),
+        protos: HashMap::default(),
+        btargets: HashMap::default(),
+        labels_seen: HashMap::default(),
         notes: Vec::new(),
     };
     let r = function_body(&mut fx, f, param_homes);
