@@ -157,7 +157,13 @@ fn main() {
         }
         let mbs = |secs: f64| (passes * total) as f64 / 1e6 / secs;
         let best = total as f64 / 1e6 / fastest;
-        (mbs(parse_secs), mbs(parse_secs + drop_secs), passes, fast, best)
+        (
+            mbs(parse_secs),
+            mbs(parse_secs + drop_secs),
+            passes,
+            fast,
+            best,
+        )
     };
     let (slow_mbs, slow_drop_mbs, slow_passes, _, _) = measure(false);
     let (parse_mbs, drop_mbs, passes, fast, best_mbs) = measure(true);

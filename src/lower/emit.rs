@@ -336,16 +336,31 @@ struct RegRange<'a> {
 /// keys are (longer ones compare their text too).
 #[inline]
 fn prefix_key(p: &str) -> u64 {
+    use std::ptr::read_unaligned as rd;
     let b = p.as_bytes();
-    let mut e = [0u8; 8];
-    let n = b.len().min(8);
-    // SAFETY: `n ≤ 8` bytes read from `b`, written to `e`.
-    unsafe { text::copy_small(b.as_ptr(), e.as_mut_ptr(), n) };
-    let mut k = u64::from_le_bytes(e);
-    if b.len() < 8 {
-        k |= (b.len() as u64) << 56;
-    }
-    k
+    let n = b.len();
+    let src = b.as_ptr();
+    // Built in registers from (overlapping) loads of `p`: going through a stack array written
+    // in pieces and read back as one `u64` stalls the load (no store-to-load forwarding).
+    // SAFETY: every load reads within `b[..n]` (the branch bounds `n`).
+    let k = unsafe {
+        if n >= 8 {
+            return u64::from_le(rd(src as *const u64));
+        } else if n >= 4 {
+            let lo = u32::from_le(rd(src as *const u32)) as u64;
+            let hi = u32::from_le(rd(src.add(n - 4) as *const u32)) as u64;
+            lo | hi << ((n - 4) * 8)
+        } else if n >= 2 {
+            let lo = u16::from_le(rd(src as *const u16)) as u64;
+            let hi = u16::from_le(rd(src.add(n - 2) as *const u16)) as u64;
+            lo | hi << ((n - 2) * 8)
+        } else if n == 1 {
+            *src as u64
+        } else {
+            0
+        }
+    };
+    k | (n as u64) << 56
 }
 
 /// The state space an instruction addresses.
@@ -427,6 +442,9 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     pub body: String,
     /// The function's header line, `entry:` and the allocas (see [`emit_function`]).
     allocas: String,
+    /// Once the head is in `body` (see [`Fx::flush_head`]): where allocas declared later go,
+    /// and how much of `allocas` is already there.
+    head_at: Option<(usize, usize)>,
     /// Whether the carry flag `%cc` has its alloca.
     has_cc: bool,
     tmp: u32,
@@ -441,10 +459,10 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     is_kernel: bool,
     cur: Option<&'m Instruction<'a>>,
     /// Labels of `.callprototype`s and `.branchtargets` in this function.
-    protos: HashMap<&'a str, &'m CallPrototype<'a>>,
-    btargets: HashMap<&'a str, &'m TargetList<'a>>,
+    protos: HashMap<&'a str, &'m CallPrototype<'a>, foldhash::fast::FixedState>,
+    btargets: HashMap<&'a str, &'m TargetList<'a>, foldhash::fast::FixedState>,
     /// Every label name defined so far in the function (see `Scope::labels`).
-    labels_seen: HashMap<&'a str, u32>,
+    labels_seen: HashMap<&'a str, u32, foldhash::fast::FixedState>,
     pub notes: Vec<String>,
 }
 
@@ -1123,6 +1141,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
         }
         for s in &b.stmts {
+            if !matches!(s, Statement::Variable(_)) {
+                self.flush_head();
+            }
             match s {
                 Statement::Variable(v) => self.declare_var(v)?,
                 Statement::Label(l) => {
@@ -1144,6 +1165,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             if !sc.names.is_empty() || !sc.ranges.is_empty() {}
         }
         Ok(())
+    }
+
+    /// Write the function's head (header, `entry:`, the allocas so far, the branch to
+    /// `start:`) to `body` before its first line: the declarations at the top of the body
+    /// are all there is in most functions, so the head need not be inserted in front of the
+    /// body at the end (a move of the whole body).
+    #[inline]
+    fn flush_head(&mut self) {
+        if self.head_at.is_none() {
+            self.flush_head_now();
+        }
+    }
+
+    fn flush_head_now(&mut self) {
+        self.body.push_str(&self.allocas);
+        let at = self.body.len();
+        self.body.push_str(BR_START);
+        self.head_at = Some((at, self.allocas.len()));
     }
 
     fn instruction(&mut self, i: &'m Instruction<'a>) -> R<()> {
@@ -1229,7 +1268,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let tys: &[Type] = if mods.len() <= MODS_INLINE {
             let mut n = 0;
             for m in mods {
-                if let Some(t) = Type::from_name(m) {
+                if let Some(t) = mod_type(m) {
                     tys_arr[n] = t;
                     n += 1;
                 }
@@ -2975,9 +3014,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         if tys.len() < 2 {
-            return fail(&form, "cvt needs a destination and a source type");
+            return fail(&form(), "cvt needs a destination and a source type");
         }
         if mods.contains(&".pack") && mods.contains(&".sat") && !mods.contains(&".satfinite") {
             // cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c / cvt.pack.sat.{s16,u16}.s32 d, a, b
@@ -2989,11 +3029,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Type::U8 => (8, false),
                 Type::S16 => (16, true),
                 Type::U16 => (16, false),
-                _ => return fail(&form, "cvt.pack type"),
+                _ => return fail(&form(), "cvt.pack type"),
             };
             let want = if nb == 8 { 4 } else { 3 };
             if tys.get(1) != Some(&Type::S32) || ops.len() != want {
-                return fail(&form, "cvt.pack operands");
+                return fail(&form(), "cvt.pack operands");
             }
             let nt = Ty::int(nb);
             let a = self.rd(&ops[1], Ty::I32, true)?;
@@ -3012,7 +3052,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         if mods.contains(&".pack") || mods.contains(&".satfinite") || tys.len() != 2 {
-            return fail(&form, "cvt form");
+            return fail(&form(), "cvt form");
         }
         if tys[0] == Type::Tf32 && tys[1] == Type::F32 && mods.contains(&".rna") {
             // cvt.rna.tf32.f32 (PTX ISA 9.x §9.7.9.21): f32 rounded to 10 mantissa bits,
@@ -3031,15 +3071,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
         let (dt, dk) = of_ptx(tys[0]).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: format!("cvt to {}", tys[0].as_str()),
         })?;
         let (st, sk) = of_ptx(tys[1]).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: format!("cvt from {}", tys[1].as_str()),
         })?;
         if tys[0] == Type::Tf32 || tys[1] == Type::Tf32 {
-            return fail(&form, "tf32 conversion");
+            return fail(&form(), "tf32 conversion");
         }
         let rnd = Self::rounding(mods);
         let sat = mods.contains(&".sat");
@@ -3047,7 +3087,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         // Packed pair: cvt.rn.f16x2.f32 d, a, b → d = {hi: a, lo: b}.
         if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
             if st != Ty::F32 || ops.len() != 3 || !matches!(rnd, Some("rn" | "rz")) {
-                return fail(&form, "packed conversion");
+                return fail(&form(), "packed conversion");
             }
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
             let a = self.rd(&ops[1], Ty::F32, false)?;
@@ -3099,7 +3139,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
-            return fail(&form, "conversion from a packed pair");
+            return fail(&form(), "conversion from a packed pair");
         }
         let a = self.rd(&ops[1], st, ssigned)?;
         let a = if st == Ty::F32 {
@@ -3132,7 +3172,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     Some("rzi") => "trunc",
                     Some("rmi") => "floor",
                     Some("rpi") => "ceil",
-                    _ => return fail(&form, "float-to-integer rounding"),
+                    _ => return fail(&form(), "float-to-integer rounding"),
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
                     (
@@ -3233,7 +3273,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         };
                         self.directed_fix(m, dt, &r, &gt, &lt)
                     }
-                    _ => return fail(&form, "integer-to-float rounding"),
+                    _ => return fail(&form(), "integer-to-float rounding"),
                 }
             }
             (true, true) => {
@@ -3246,10 +3286,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rmi") => Some("floor"),
                         Some("rpi") => Some("ceil"),
                         None | Some("rn") => None,
-                        _ => return fail(&form, "float conversion rounding"),
+                        _ => return fail(&form(), "float conversion rounding"),
                     };
                     if st != dt {
-                        return fail(&form, "f16 ↔ bf16 conversion");
+                        return fail(&form(), "f16 ↔ bf16 conversion");
                     }
                     match f {
                         Some(f) => self.intr1(f, st, &a),
@@ -3299,7 +3339,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
                             self.half_rn(&a, st, dt)
                         }
-                        _ => return fail(&form, "float narrowing rounding"),
+                        _ => return fail(&form(), "float narrowing rounding"),
                     }
                 }
             }
@@ -3429,19 +3469,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn atom(&mut self, ret: bool, mods: &[&'a str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         let s = space_of(mods).map_err(|mut f| {
-            f.form = form.clone();
+            f.form = form();
             f
         })?;
         let Some(&pt) = tys.last() else {
-            return fail(&form, "atom without a type");
+            return fail(&form(), "atom without a type");
         };
         if Self::vec_len(mods) != 1 {
-            return fail(&form, "vector atomics");
+            return fail(&form(), "vector atomics");
         }
         let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: "type".into(),
         })?;
         let ss = syncscope(self.cx.nv, mods);
@@ -3477,7 +3518,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             })
             .copied()
             .ok_or_else(|| Fail {
-                form: form.clone(),
+                form: form(),
                 reason: "atomic operation".into(),
             })?;
         let b = self.rd(&ops[ai + 1], t, false)?;
@@ -3541,7 +3582,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 (".max", false, false) => "umax",
                 (".min", true, _) => "fmin",
                 (".max", true, _) => "fmax",
-                _ => return fail(&form, "atomic operation on this type"),
+                _ => return fail(&form(), "atomic operation on this type"),
             };
             opv!(
                 self,
@@ -3571,20 +3612,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         if mods.contains(&".red") {
             // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c
             // (PTX ISA 9.x §9.7.13.1): a CTA barrier that also reduces c over the CTA's
             // threads (the support library's @__wp_bar_red_*). Barrier 0 over all threads.
             if ops.len() != 3 {
-                return fail(&form, "bar.red with a thread count");
+                return fail(&form(), "bar.red with a thread count");
             }
             let id = match &ops[1] {
                 Operand::Imm(i) => imm(i.value(), Ty::I32).into(),
                 o => self.rd(o, Ty::I32, false)?,
             };
             if id != "0" {
-                return fail(&form, "bar.red on a barrier other than 0");
+                return fail(&form(), "bar.red on a barrier other than 0");
             }
             let c = self.rd(&ops[2], Ty::I1, false)?;
             let (f, rt) = if mods.contains(&".popc") {
@@ -3594,16 +3636,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             } else if mods.contains(&".or") {
                 ("__wp_bar_red_or", Ty::I1)
             } else {
-                return fail(&form, "bar.red operation");
+                return fail(&form(), "bar.red operation");
             };
             let r = self.call(f, rt, &[(Ty::I32, &id), (Ty::I1, &c)]);
             return self.wr(&ops[0], &r, rt, false);
         }
         if mods.contains(&".arrive") {
-            return fail(&form, "bar.arrive is not lowered");
+            return fail(&form(), "bar.arrive is not lowered");
         }
         if !(mods.contains(&".sync") || mods.is_empty()) {
-            return fail(&form, "barrier form");
+            return fail(&form(), "barrier form");
         }
         let id = match ops.first() {
             Some(Operand::Imm(i)) => imm(i.value(), Ty::I32).into(),
@@ -3616,17 +3658,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.call_void("__wp_bar_sync_cnt", &[(Ty::I32, &id), (Ty::I32, &c)]);
                 return Ok(());
             }
-            return fail(&form, "a barrier with a thread count (named barriers)");
+            return fail(&form(), "a barrier with a thread count (named barriers)");
         }
         if id != "0" && !self.cx.nv {
-            return fail(&form, "a named barrier other than 0");
+            return fail(&form(), "a named barrier other than 0");
         }
         self.call_void("__wp_bar_sync", &[(Ty::I32, &id)]);
         Ok(())
     }
 
     fn callinst(&mut self, i: &'m Instruction<'a>, ops: &[Operand<'a>]) -> R<()> {
-        let form = self.form();
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
         // call [(rets),] target [, (args)] [, proto|targets]
         let mut k = 0;
         let rets: &[Operand<'a>] = match ops.first() {
@@ -3637,7 +3680,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => &[],
         };
         let target = ops.get(k).ok_or_else(|| Fail {
-            form: form.clone(),
+            form: form(),
             reason: "call without a target".into(),
         })?;
         let args: &[Operand<'a>] = match ops.get(k + 1) {
@@ -3687,7 +3730,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             .and_then(|f| self.cx.funcs.get(f))
                         {
                             Some(s) => s.clone(),
-                            None => return fail(&form, "indirect call without a prototype"),
+                            None => return fail(&form(), "indirect call without a prototype"),
                         }
                     }
                 };
@@ -3695,11 +3738,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let p = opv!(self, [&"inttoptr i64 ", &v, &" to ptr"]);
                 (p, sig)
             }
-            _ => return fail(&form, "call target"),
+            _ => return fail(&form(), "call target"),
         };
         if sig.params.len() != args.len() || sig.rets.len() != rets.len() {
             return fail(
-                &form,
+                &form(),
                 "call with a parameter count that does not match the callee",
             );
         }
@@ -3774,6 +3817,21 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
 /// How many modifiers [`split_modifiers`] splits into a caller's array.
 const MODS_INLINE: usize = 16;
+
+/// [`Type::from_name`] of a modifier, answering `None` at once for the many modifiers whose
+/// first letter no type name has (`.global`, `.rn`, `.lo`, `.wide`, `.v4`, ...).
+#[inline]
+fn mod_type(m: &str) -> Option<Type> {
+    match m.as_bytes().get(1) {
+        // The second byte of every type name in `Type::from_name` (`.b8`, `.u32`, `.s16`,
+        // `.f16x2`, `.bf16`, `.tf32`, `.e4m3`, `.pred`, `.texref`, `.samplerref`, `.surfref`).
+        Some(b'b' | b'u' | b's' | b'f' | b't' | b'e' | b'p') => Type::from_name(m),
+        _ => None,
+    }
+}
+
+/// The end of a function's head: the entry block branches to the body's first block.
+const BR_START: &str = "  br label %start\nstart:\n";
 
 /// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]),
 /// written to `out`, returning their number: split at the dots directly when the span is one
@@ -4135,6 +4193,7 @@ pub(crate) fn emit_function<'m, 'a>(
         reg_text: RegText::new(&pa),
         body: std::mem::take(out),
         allocas: head,
+        head_at: None,
         has_cc: false,
         tmp: 0,
         nreg: 0,
@@ -4146,9 +4205,9 @@ pub(crate) fn emit_function<'m, 'a>(
         ret_names: Vec::new(),
         is_kernel: f.kind == FunctionKind::Entry,
         cur: None,
-        protos: HashMap::new(),
-        btargets: HashMap::new(),
-        labels_seen: HashMap::new(),
+        protos: HashMap::default(),
+        btargets: HashMap::default(),
+        labels_seen: HashMap::default(),
         notes: Vec::new(),
     };
     let r = function_body(&mut fx, f, param_homes);
@@ -4160,8 +4219,19 @@ pub(crate) fn emit_function<'m, 'a>(
         return Err(e);
     }
     let mut head = std::mem::take(&mut fx.allocas);
-    head.push_str("  br label %start\nstart:\n");
-    text.insert_str(start, &head);
+    match fx.head_at {
+        // Allocas declared after the first statement (in nested blocks, call sequences, the
+        // carry flag) go after the ones already written.
+        Some((at, done)) => {
+            if head.len() > done {
+                text.insert_str(at, &head[done..]);
+            }
+        }
+        None => {
+            head.push_str(BR_START);
+            text.insert_str(start, &head);
+        }
+    }
     text.push_str("}\n\n");
     *out = text;
     fx.cx.alloca_buf = head;
@@ -4235,6 +4305,7 @@ fn function_body<'m, 'a>(
     if let Some(b) = &f.body {
         fx.block(b)?;
     }
+    fx.flush_head();
     if !fx.terminated {
         linev!(fx, [&"br label %ret"]);
     }

@@ -28,10 +28,18 @@ fn dense_regs(k: u32) -> (usize, usize) {
 }
 
 /// The elements of vector operand `o` (exactly `n` of them).
-fn elems<'o, 'a>(form: &str, o: &'o Operand<'a>, n: usize, what: &str) -> R<&'o [Operand<'a>]> {
+fn elems<'o, 'a>(
+    form: &dyn Fn() -> String,
+    o: &'o Operand<'a>,
+    n: usize,
+    what: &str,
+) -> R<&'o [Operand<'a>]> {
     match o {
         Operand::Vector(v) if v.len() == n => Ok(v),
-        _ => fail(form, format!("{what}: expected a vector of {n} registers")),
+        _ => fail(
+            &form(),
+            format!("{what}: expected a vector of {n} registers"),
+        ),
     }
 }
 
@@ -40,7 +48,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     pub(super) fn mma_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
         let mods: Vec<&'a str> = i.modifiers.iter().collect();
         let ops: &[Operand<'a>] = &i.operands;
-        let form = form_of(i);
+        let form = || form_of(i);
         let has = |m: &str| mods.contains(&m);
         let sparse = has(".sp::ordered_metadata");
         if has(".m8n8k4") && !sparse {
@@ -48,14 +56,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         if has(".sp") {
             // Plain `.sp` takes metadata in the older (unordered) layout (§9.7.14.6.1).
-            return fail(&form, "mma.sp without ::ordered_metadata is not lowered");
+            return fail(&form(), "mma.sp without ::ordered_metadata is not lowered");
         }
         if !(has(".sync") && has(".row") && has(".col")) {
-            return fail(&form, "only mma.sync .row.col is lowered");
+            return fail(&form(), "only mma.sync .row.col is lowered");
         }
         let k = if sparse {
             if !has(".m16n8k32") {
-                return fail(&form, "mma.sp shape (only m16n8k32)");
+                return fail(&form(), "mma.sp shape (only m16n8k32)");
             }
             32
         } else if has(".m16n8k16") {
@@ -63,7 +71,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         } else if has(".m16n8k8") {
             8
         } else {
-            return fail(&form, "mma shape (only m16n8k8, m16n8k16)");
+            return fail(&form(), "mma shape (only m16n8k8, m16n8k16)");
         };
         // Types: .dtype .atype .btype .ctype in source order.
         let tys: Vec<&str> = mods
@@ -73,12 +81,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             .collect();
         let t = match tys.as_slice() {
             [".f32", a, b, ".f32"] if a == b && (*a == ".f16" || *a == ".bf16") => &a[1..],
-            _ => return fail(&form, "mma types (only .f32.{f16,bf16}.{f16,bf16}.f32)"),
+            _ => return fail(&form(), "mma types (only .f32.{f16,bf16}.{f16,bf16}.f32)"),
         };
         let (na, nb) = if sparse { (4, 4) } else { dense_regs(k) };
         let want = if sparse { 6 } else { 4 };
         if ops.len() != want {
-            return fail(&form, format!("{} operands, expected {want}", ops.len()));
+            return fail(&form(), format!("{} operands, expected {want}", ops.len()));
         }
         let d = elems(&form, &ops[0], 4, "d")?;
         let a = elems(&form, &ops[1], na, "a")?;
@@ -95,14 +103,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             args.push((Ty::I32, self.rd(&ops[4], Ty::I32, false)?));
             let sel = match &ops[5] {
                 Operand::Imm(im) => im.value(),
-                _ => return fail(&form, "sparsity selector must be an immediate"),
+                _ => return fail(&form(), "sparsity selector must be an immediate"),
             };
             let sel = match sel {
                 ImmValue::Int(0) | ImmValue::UInt(0) => 0,
                 ImmValue::Int(1) | ImmValue::UInt(1) => 1,
                 _ => {
                     return fail(
-                        &form,
+                        &form(),
                         "sparsity selector for m16n8k32 .f16/.bf16 must be 0 or 1",
                     )
                 }

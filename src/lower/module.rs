@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
-use crate::ptx::analysis::{kernel_forms, unsupported_forms};
+use crate::ptx::analysis::{invalid_kernel, kernel_forms, ModuleForms};
 use crate::ptx::ast::*;
 use crate::target::{Family, Profile};
 
@@ -60,14 +60,13 @@ pub fn lower_ptx(text: &str, file: &str, profile: &Profile) -> LoweredModule {
 /// (as [`crate::ptx::analysis::form_of`] names them) or the reason. A profile without an LLVM
 /// backend (`musa`) reports every kernel unsupported.
 pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
-    let forms = kernel_forms(m);
     let mut results: Vec<KernelResult> = Vec::new();
     let entries: Vec<&Function<'a>> = m
         .functions()
         .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
         .collect();
     if profile.family == Family::Musa || profile.datalayout.is_empty() {
-        for k in &forms {
+        for k in &kernel_forms(m) {
             let f = entries.iter().find(|f| f.name == k.kernel);
             results.push(KernelResult {
                 name: k.kernel.clone(),
@@ -168,14 +167,10 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             init_refs.insert(d.name, refs);
         }
     }
+    // The kernels' forms and the symbols each function names, summarised kernel by kernel
+    // just before the kernel is lowered (one walk of each body besides the emitter's).
+    let mut mf = ModuleForms::new(m);
     let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
-    // The lowered kernels' definitions, in order, written in place by the emitter (the
-    // module's head is inserted in front at the end): about 250 bytes of IR per instruction.
-    let kernel_insts: usize = forms
-        .iter()
-        .flat_map(|k| k.forms.iter().map(|f| f.count))
-        .sum();
-    let mut kernel_text = String::with_capacity(kernel_insts * 256 + 65536);
     let mut annotations: Vec<String> = Vec::new();
     let mut used_funcs: HashSet<&str> = HashSet::new();
 
@@ -192,7 +187,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         for d in &v.decls {
             // The initializer is emitted whichever kernels lower, so every function whose
             // address it takes (and what those call) is defined in the IR, not declared.
-            let reach = reachable_names(&[d.name], &defined, &cx.funcs, &init_refs);
+            let reach = reachable_names(&mut mf, &[d.name], &defined, &cx.funcs, &init_refs);
             let mut init_fail = None;
             for name in &reach {
                 if let Some(g) = defined.get(name) {
@@ -226,33 +221,78 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         }
     }
 
+    // The module's text: its head up to the globals, then the lowered kernels' definitions in
+    // order, written in place by the emitter. Its capacity is estimated from the statements
+    // of the kernels' bodies (nested blocks count one): 180-370 bytes of IR per statement
+    // on the xformers modules; 400 leaves room, so that the text is not copied as it grows
+    // (the unused part of the allocation is not touched). What else belongs
+    // in the head (function-scope shared variables, the functions the kernels use) is known
+    // only at the end and inserted then, in front of the kernels; most modules have none.
+    let kernel_stmts: usize = entries
+        .iter()
+        .map(|f| f.body.as_ref().map_or(0, |b| b.stmts.len()))
+        .sum();
+    let mut kernel_text = String::with_capacity(kernel_stmts * 400 + globals_text.len() + 65536);
+    let _ = writeln!(
+        kernel_text,
+        "; PTX lowered by wheelport for target {}",
+        profile.name
+    );
+    let _ = writeln!(
+        kernel_text,
+        "target datalayout = \"{}\"",
+        profile.datalayout
+    );
+    let _ = writeln!(kernel_text, "target triple = \"{}\"\n", profile.triple);
+    kernel_text.push_str(&globals_text);
+    kernel_text.push('\n');
+    // The position of that `\n`, which ends the head.
+    let head_end = kernel_text.len() - 1;
+
     // Emit every defined .func reachable from a kernel whose forms are all supported.
 
-    for kf in &forms {
-        let f = entries.iter().find(|f| f.name == kf.kernel).copied();
+    // A kernel name lowers the first `.entry` of that name.
+    let mut first_entry: HashMap<&str, &Function<'a>> = HashMap::with_capacity(entries.len());
+    for f in &entries {
+        first_entry.entry(f.name).or_insert(f);
+    }
+    // Every `.entry` in source order (as `kernel_forms` lists them).
+    for d in &m.items {
+        let (kname, item) = match d {
+            Directive::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
+                (f.name, Ok(f))
+            }
+            Directive::Invalid(i) if i.kind == Some(FunctionKind::Entry) => {
+                (i.name.unwrap_or("<unnamed>"), Err(i))
+            }
+            _ => continue,
+        };
+        let f = first_entry.get(kname).copied();
         let params = f.map(param_layout).unwrap_or_default();
         let unsupported =
             |forms: Vec<String>, reason: String| KernelOutcome::Unsupported { forms, reason };
         let Some(f) = f else {
+            let invalid = match item {
+                Err(i) => invalid_kernel(i).invalid,
+                Ok(_) => Vec::new(),
+            };
             results.push(KernelResult {
-                name: kf.kernel.clone(),
-                outcome: unsupported(
-                    Vec::new(),
-                    format!("invalid PTX: {}", kf.invalid.join("; ")),
-                ),
+                name: kname.to_string(),
+                outcome: unsupported(Vec::new(), format!("invalid PTX: {}", invalid.join("; "))),
                 params,
                 notes: Vec::new(),
             });
             continue;
         };
-        let missing: Vec<String> = unsupported_forms(kf)
-            .iter()
-            .map(|u| u.form.clone())
-            .collect();
+        // The forms of this `.entry` (an invalid one has none) that have no lowering.
+        let missing: Vec<String> = match item {
+            Ok(g) => mf.kernel_unsupported(g),
+            Err(_) => Vec::new(),
+        };
         if !missing.is_empty() {
             let reason = format!("no lowering for {}", missing.join(", "));
             results.push(KernelResult {
-                name: kf.kernel.clone(),
+                name: kname.to_string(),
                 outcome: unsupported(missing, reason),
                 params,
                 notes: Vec::new(),
@@ -260,7 +300,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             continue;
         }
         // Reachable functions (called or address-taken).
-        let reach = reachable(f, &defined, &cx.funcs, &init_refs);
+        let reach = reachable(&mut mf, f, &defined, &cx.funcs, &init_refs);
         let mut fail_outcome: Option<KernelOutcome> = None;
         let mut notes = Vec::new();
         for name in &reach {
@@ -324,46 +364,42 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         notes.sort();
         notes.dedup();
         results.push(KernelResult {
-            name: kf.kernel.clone(),
+            name: kname.to_string(),
             outcome: fail_outcome.unwrap_or(KernelOutcome::Lowered),
             params,
             notes: if nv { Vec::new() } else { notes },
         });
     }
 
-    // Assemble: the head (target, globals, functions) in front of the kernels.
+    // Complete the head (globals, function-scope shared variables, `\n`, the functions used)
+    // in front of the kernels.
     let mut emitted: Vec<&str> = used_funcs.iter().copied().collect();
     emitted.sort();
-    let mut head = String::with_capacity(
-        emitted
-            .iter()
-            .map(|n| match func_text.get(n) {
-                Some(Ok((t, _))) => t.len(),
-                _ => 0,
-            })
-            .sum::<usize>()
-            + globals_text.len()
-            + cx.extra_globals.len()
+    let funcs_len: usize = emitted
+        .iter()
+        .map(|n| match func_text.get(n) {
+            Some(Ok((t, _))) => t.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut ir = kernel_text;
+    ir.reserve(
+        cx.extra_globals.len()
+            + funcs_len
+            + cx.decls.values().map(|l| l.len() + 1).sum::<usize>()
             + 4096,
     );
-    let _ = writeln!(
-        head,
-        "; PTX lowered by wheelport for target {}",
-        profile.name
-    );
-    let _ = writeln!(head, "target datalayout = \"{}\"", profile.datalayout);
-    let _ = writeln!(head, "target triple = \"{}\"\n", profile.triple);
-    head.push_str(&globals_text);
-    head.push_str(&cx.extra_globals);
-    head.push('\n');
-    for name in &emitted {
-        if let Some(Ok((t, _))) = func_text.get(name) {
-            head.push_str(t);
+    if !cx.extra_globals.is_empty() || funcs_len > 0 {
+        let mut rest = String::with_capacity(cx.extra_globals.len() + 1 + funcs_len);
+        rest.push_str(&cx.extra_globals);
+        rest.push('\n');
+        for name in &emitted {
+            if let Some(Ok((t, _))) = func_text.get(name) {
+                rest.push_str(t);
+            }
         }
+        ir.replace_range(head_end..head_end + 1, &rest);
     }
-    let mut ir = kernel_text;
-    ir.reserve(head.len() + cx.decls.values().map(|l| l.len() + 1).sum::<usize>() + 4096);
-    ir.insert_str(0, &head);
     // Declarations: extern functions used, then library functions and intrinsics.
     let mut declared: HashSet<String> = HashSet::new();
     for name in &emitted {
@@ -408,28 +444,34 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
 /// Functions and module variables reachable from `f` through calls, address-of operands and
 /// the address-of initializers of the variables it uses (`init_refs`), including undefined
 /// (extern) functions, in discovery order.
-fn reachable<'a>(
-    f: &Function<'a>,
-    defined: &HashMap<&'a str, &Function<'a>>,
+fn reachable<'m, 'a>(
+    mf: &mut ModuleForms<'m, 'a>,
+    f: &'m Function<'a>,
+    defined: &HashMap<&'a str, &'m Function<'a>>,
     funcs: &HashMap<&'a str, Sig>,
     init_refs: &HashMap<&'a str, Vec<&'a str>>,
 ) -> Vec<&'a str> {
-    reach_from(f.body.as_ref(), &[], defined, funcs, init_refs)
+    reach_from(mf, Some(f), &[], defined, funcs, init_refs)
 }
 
 /// [`reachable`] from module variables `names`: themselves, then what their initializers take
 /// the address of, transitively.
-fn reachable_names<'a>(
+fn reachable_names<'m, 'a>(
+    mf: &mut ModuleForms<'m, 'a>,
     names: &[&'a str],
-    defined: &HashMap<&'a str, &Function<'a>>,
+    defined: &HashMap<&'a str, &'m Function<'a>>,
     funcs: &HashMap<&'a str, Sig>,
     init_refs: &HashMap<&'a str, Vec<&'a str>>,
 ) -> Vec<&'a str> {
-    reach_from(None, names, defined, funcs, init_refs)
+    reach_from(mf, None, names, defined, funcs, init_refs)
 }
 
+/// What [`reachable`] finds from function `start` and module variables `names`. The
+/// symbols each function names come from its summary in `mf` ([`ModuleForms::refs`]), made
+/// by the same walk that finds its forms.
 fn reach_from<'a, 'm>(
-    body: Option<&'m Block<'a>>,
+    mf: &mut ModuleForms<'m, 'a>,
+    start: Option<&'m Function<'a>>,
     names: &[&'a str],
     defined: &HashMap<&'a str, &'m Function<'a>>,
     funcs: &HashMap<&'a str, Sig>,
@@ -437,17 +479,17 @@ fn reach_from<'a, 'm>(
 ) -> Vec<&'a str> {
     let mut out: Vec<&'a str> = Vec::new();
     let mut seen: HashSet<&'a str> = HashSet::new();
-    let mut stack: Vec<Option<&'m Block<'a>>> = Vec::new();
-    // Visit a symbol: a function (its body is searched later) or a module variable (what its
-    // initializer takes the address of, at once).
-    let mut visit = |n: &'a str, out: &mut Vec<&'a str>, stack: &mut Vec<Option<&'m Block<'a>>>| {
+    let mut stack: Vec<&'m Function<'a>> = Vec::new();
+    // Visit a symbol: a function (its symbols are visited later) or a module variable (what
+    // its initializer takes the address of, at once).
+    let mut visit = |n: &'a str, out: &mut Vec<&'a str>, stack: &mut Vec<&'m Function<'a>>| {
         let mut pending = vec![n];
         while let Some(n) = pending.pop() {
             if funcs.contains_key(n) {
                 if seen.insert(n) {
                     out.push(n);
                     if let Some(g) = defined.get(n) {
-                        stack.push(g.body.as_ref());
+                        stack.push(g);
                     }
                 }
             } else if let Some(refs) = init_refs.get(n) {
@@ -461,28 +503,9 @@ fn reach_from<'a, 'm>(
     for n in names {
         visit(n, &mut out, &mut stack);
     }
-    stack.push(body);
-    while let Some(b) = stack.pop() {
-        let Some(b) = b else { continue };
-        let mut found: Vec<&'a str> = Vec::new();
-        b.for_each_instruction(&mut |i| {
-            for o in i.operands.iter() {
-                match o {
-                    Operand::Func(n) | Operand::Symbol(n) => found.push(n.as_str()),
-                    Operand::Address(a) => {
-                        if let Address::Offset {
-                            base: Some(AddrBase::Symbol(n)),
-                            ..
-                        } = &**a
-                        {
-                            found.push(n)
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        });
-        for n in found {
+    stack.extend(start);
+    while let Some(g) = stack.pop() {
+        for &n in mf.refs(g) {
             visit(n, &mut out, &mut stack);
         }
     }

@@ -52,7 +52,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mods: Vec<&'a str> = i.modifiers.iter().collect();
         let ops: &[Operand<'a>] = &i.operands;
         let has = |m: &str| mods.contains(&m);
-        let form = form_of(i);
+        let form = || form_of(i);
         let shared = has(".shared") || has(".shared::cta");
         let nv = self.cx.nv;
         match i.opcode {
@@ -70,7 +70,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Cp if has(".async") && has(".wait_group") => {
                 let Some(Operand::Imm(n)) = ops.first() else {
-                    return fail(&form, "cp.async.wait_group needs an immediate group count");
+                    return fail(
+                        &form(),
+                        "cp.async.wait_group needs an immediate group count",
+                    );
                 };
                 if nv {
                     let n = imm(n.value(), Ty::I32);
@@ -98,7 +101,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Ldmatrix | Opcode::Stmatrix if shared && has(".m8n8") && has(".b16") => {
                 let Some(n) = matrices(&mods) else {
-                    return fail(&form, "matrix count (.x1/.x2/.x4)");
+                    return fail(&form(), "matrix count (.x1/.x2/.x4)");
                 };
                 let trans = has(".trans");
                 let (frag, addr) = if i.opcode == Opcode::Ldmatrix {
@@ -107,12 +110,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (&ops[1], &ops[0])
                 };
                 if ops.len() != 2 {
-                    return fail(&form, format!("{} operands, expected 2", ops.len()));
+                    return fail(&form(), format!("{} operands, expected 2", ops.len()));
                 }
                 let regs = fragment_regs(frag);
                 if regs.len() != n {
                     return fail(
-                        &form,
+                        &form(),
                         format!("{} fragment registers, expected {n}", regs.len()),
                     );
                 }
@@ -189,39 +192,44 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Movmatrix if has(".m8n8") && has(".trans") && has(".b16") => {
                 if ops.len() != 2 {
-                    return fail(&form, format!("{} operands, expected 2", ops.len()));
+                    return fail(&form(), format!("{} operands, expected 2", ops.len()));
                 }
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let r = self.call("__wp_movmatrix_trans", Ty::I32, &[(Ty::I32, &a)]);
                 self.wr(&ops[0], &r, Ty::I32, false)
             }
             _ => fail(
-                &form,
+                &form(),
                 "no lowering for this asynchronous-copy or matrix form",
             ),
         }
     }
 
     /// `cp.async.{ca,cg}.shared{::cta}.global` (§9.7.9.25).
-    fn cp_async(&mut self, mods: &[&'a str], ops: &[Operand<'a>], form: &str) -> R<()> {
+    fn cp_async(
+        &mut self,
+        mods: &[&'a str],
+        ops: &[Operand<'a>],
+        form: &dyn Fn() -> String,
+    ) -> R<()> {
         let has = |m: &str| mods.contains(&m);
         // A `.L2::cache_hint` adds a trailing 64-bit cache-policy operand (a hint: ignored).
         let nops = ops.len() - usize::from(has(".L2::cache_hint"));
         if !(3..=4).contains(&nops) {
-            return fail(form, format!("{} operands, expected 3 or 4", ops.len()));
+            return fail(&form(), format!("{} operands, expected 3 or 4", ops.len()));
         }
         let n = match &ops[2] {
             Operand::Imm(v) => match v.value() {
                 ImmValue::Int(4) | ImmValue::UInt(4) => 4u32,
                 ImmValue::Int(8) | ImmValue::UInt(8) => 8,
                 ImmValue::Int(16) | ImmValue::UInt(16) => 16,
-                _ => return fail(form, format!("cp-size {} (4, 8 or 16)", v.text())),
+                _ => return fail(&form(), format!("cp-size {} (4, 8 or 16)", v.text())),
             },
-            _ => return fail(form, "cp-size must be an immediate"),
+            _ => return fail(&form(), "cp-size must be an immediate"),
         };
         let cg = has(".cg");
         if cg && n != 16 {
-            return fail(form, "cp.async.cg needs cp-size 16");
+            return fail(&form(), "cp.async.cg needs cp-size 16");
         }
         let dst = self.space_ptr(&ops[0], Space::Shared)?;
         let src = self.space_ptr(&ops[1], Space::Global)?;

@@ -62,25 +62,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let mods: Vec<&'a str> = i.modifiers.iter().collect();
         let ops: &[Operand<'a>] = &i.operands;
         let has = |m: &str| mods.contains(&m);
-        let form = form_of(i);
+        let form = || form_of(i);
         let sync = has(".sync");
         let need = |n: usize| -> R<()> {
             if ops.len() == n {
                 Ok(())
             } else {
-                fail(&form, format!("{} operands, expected {n}", ops.len()))
+                fail(&form(), format!("{} operands, expected {n}", ops.len()))
             }
         };
         match i.opcode {
             Opcode::Shfl => {
                 if !has(".b32") {
-                    return fail(&form, "shfl type");
+                    return fail(&form(), "shfl type");
                 }
                 let Some(mode) = ["up", "down", "bfly", "idx"]
                     .into_iter()
                     .find(|m| mods.iter().any(|x| x[1..] == **m))
                 else {
-                    return fail(&form, "shfl mode");
+                    return fail(&form(), "shfl mode");
                 };
                 need(if sync { 5 } else { 4 })?;
                 let a = self.rd(&ops[1], Ty::I32, false)?;
@@ -119,7 +119,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else if has(".b32") {
                     (Ty::I32, 32)
                 } else {
-                    return fail(&form, "match type");
+                    return fail(&form(), "match type");
                 };
                 let a = self.rd(&ops[1], t, false)?;
                 let m = self.rd(&ops[2], Ty::I32, false)?;
@@ -131,7 +131,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let f = format!("__wp_match_all_b{w}");
                     call_pair(self, &f, &[(t, &a), (Ty::I32, &m)], &ops[0])
                 } else {
-                    fail(&form, "match mode")
+                    fail(&form(), "match mode")
                 }
             }
             Opcode::Redux => {
@@ -139,7 +139,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let signed = has(".s32");
                 if !(signed || has(".u32") || has(".b32")) {
                     return fail(
-                        &form,
+                        &form(),
                         "redux type (only the 32-bit integer forms are lowered)",
                     );
                 }
@@ -164,7 +164,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else if has(".xor") {
                     "xor"
                 } else {
-                    return fail(&form, "redux operation");
+                    return fail(&form(), "redux operation");
                 };
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let m = self.rd(&ops[2], Ty::I32, false)?;
@@ -188,7 +188,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.call_void("__wp_bar_warp_sync", &[(Ty::I32, &m)]);
                 Ok(())
             }
-            _ => fail(&form, "not a warp-level instruction"),
+            _ => fail(&form(), "not a warp-level instruction"),
         }
     }
 }

@@ -80,25 +80,65 @@ fn push_form(s: &mut String, i: &Instruction<'_>) {
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// One function's own instructions, summarised once per module: (form id, count, first
-/// line) in order of first appearance, and the call targets in source order.
+/// line) in order of first appearance, the call targets in source order, and the symbols its
+/// instructions name (see [`ModuleForms::refs`]).
 struct FuncSummary<'a> {
     forms: Vec<(u32, usize, u32)>,
     callees: Vec<&'a str>,
+    refs: Vec<&'a str>,
 }
 
 /// The forms of a module, interned: the form strings and a map from (opcode, modifier span)
 /// to the form id, so that each distinct spelling is formatted once per module.
-#[derive(Default)]
 struct Interner<'a> {
     forms: Vec<String>,
     by_text: FastMap<String, u32>,
     by_span: FastMap<(crate::ptx::isa::Opcode, &'a str), u32>,
+    /// The last few keys looked up and their ids (most instructions repeat a recent form).
+    recent: [(crate::ptx::isa::Opcode, &'a str, u32); RECENT],
+    next_recent: usize,
     buf: String,
+    /// Per form id: 0 not yet known, 1 supported, 2 not (see [`is_supported`]).
+    supported: Vec<u8>,
 }
 
+/// How many recent (opcode, modifier span) keys [`Interner::id`] checks before hashing.
+const RECENT: usize = 4;
+
 impl<'a> Interner<'a> {
+    fn new() -> Interner<'a> {
+        Interner {
+            forms: Vec::new(),
+            by_text: FastMap::default(),
+            by_span: FastMap::default(),
+            recent: [(crate::ptx::isa::Opcode::Ret, "\u{0}", u32::MAX); RECENT],
+            next_recent: 0,
+            buf: String::new(),
+            supported: Vec::new(),
+        }
+    }
+
+    #[inline]
     fn id(&mut self, i: &Instruction<'a>) -> u32 {
-        let key = (i.opcode, i.modifiers.span());
+        let span = i.modifiers.span();
+        for &(op, sp, k) in &self.recent {
+            // Same opcode and the same span (same text at the same place, or equal text).
+            if k != u32::MAX
+                && op == i.opcode
+                && sp.len() == span.len()
+                && (sp.as_ptr() == span.as_ptr() || sp == span)
+            {
+                return k;
+            }
+        }
+        let k = self.id_slow(i.opcode, span, i);
+        self.recent[self.next_recent] = (i.opcode, span, k);
+        self.next_recent = (self.next_recent + 1) % RECENT;
+        k
+    }
+
+    fn id_slow(&mut self, op: crate::ptx::isa::Opcode, span: &'a str, i: &Instruction<'a>) -> u32 {
+        let key = (op, span);
         if let Some(&k) = self.by_span.get(&key) {
             return k;
         }
@@ -117,28 +157,218 @@ impl<'a> Interner<'a> {
         k
     }
 
+    /// Whether form `k` is in the supported-forms table (looked up once per form).
+    fn is_supported(&mut self, k: u32) -> bool {
+        let k = k as usize;
+        if self.supported.len() <= k {
+            self.supported.resize(self.forms.len().max(k + 1), 0);
+        }
+        if self.supported[k] == 0 {
+            self.supported[k] = if is_supported(&self.forms[k]) { 1 } else { 2 };
+        }
+        self.supported[k] == 1
+    }
+
     fn summarise(&mut self, b: &Block<'a>) -> FuncSummary<'a> {
-        let mut forms: Vec<(u32, usize, u32)> = Vec::new();
-        // Position of each form id in `forms` (ids are dense per module).
-        let mut pos: Vec<u32> = Vec::new();
-        let mut callees = Vec::new();
-        b.for_each_instruction(&mut |i| {
-            let k = self.id(i) as usize;
-            if pos.len() <= k {
-                pos.resize(k + 1, u32::MAX);
+        let mut s = Summariser {
+            forms: Vec::new(),
+            pos: Vec::new(),
+            callees: Vec::new(),
+            refs: Vec::new(),
+        };
+        s.block(self, b);
+        FuncSummary {
+            forms: s.forms,
+            callees: s.callees,
+            refs: s.refs,
+        }
+    }
+}
+
+/// The state of one [`Interner::summarise`] walk.
+struct Summariser<'a> {
+    forms: Vec<(u32, usize, u32)>,
+    /// Position of each form id in `forms` (ids are dense per module).
+    pos: Vec<u32>,
+    callees: Vec<&'a str>,
+    refs: Vec<&'a str>,
+}
+
+impl<'a> Summariser<'a> {
+    fn block(&mut self, it: &mut Interner<'a>, b: &Block<'a>) {
+        for st in &b.stmts {
+            match st {
+                Statement::Instruction(i) => self.instruction(it, i),
+                Statement::Block(inner) => self.block(it, inner),
+                _ => {}
             }
-            match pos[k] {
-                u32::MAX => {
-                    pos[k] = forms.len() as u32;
-                    forms.push((k as u32, 1, i.loc.line));
+        }
+    }
+
+    #[inline]
+    fn instruction(&mut self, it: &mut Interner<'a>, i: &Instruction<'a>) {
+        let k = it.id(i) as usize;
+        if self.pos.len() <= k {
+            self.pos.resize(k + 1, u32::MAX);
+        }
+        match self.pos[k] {
+            u32::MAX => {
+                self.pos[k] = self.forms.len() as u32;
+                self.forms.push((k as u32, 1, i.loc.line));
+            }
+            p => self.forms[p as usize].1 += 1,
+        }
+        if let Some(t) = i.call_target() {
+            self.callees.push(t);
+        }
+        for o in i.operands.iter() {
+            match o {
+                Operand::Func(n) | Operand::Symbol(n) => self.refs.push(n.as_str()),
+                Operand::Address(a) => {
+                    if let Address::Offset {
+                        base: Some(AddrBase::Symbol(n)),
+                        ..
+                    } = &**a
+                    {
+                        self.refs.push(n)
+                    }
                 }
-                p => forms[p as usize].1 += 1,
+                _ => {}
             }
-            if let Some(t) = i.call_target() {
-                callees.push(t);
+        }
+    }
+}
+
+/// The instruction forms of a module's kernels, computed kernel by kernel on demand (each
+/// function's body is summarised once, on first use), and the symbols each function names.
+///
+/// [`kernel_forms`] is this for every `.entry` in order; the lowering asks for one kernel's
+/// forms just before it lowers that kernel (its body is then still in the cache), and for the
+/// functions a kernel reaches from the same summaries instead of walking the bodies again.
+pub(crate) struct ModuleForms<'m, 'a> {
+    /// Functions with a body, by name (the last definition of a name).
+    funcs: HashMap<&'a str, &'m Function<'a>>,
+    interner: Interner<'a>,
+    /// Summaries by the function's address (a name may be defined twice).
+    summaries: FastMap<usize, FuncSummary<'a>>,
+}
+
+impl<'m, 'a> ModuleForms<'m, 'a> {
+    /// Ready to analyse the kernels of `m` (nothing is summarised yet).
+    pub(crate) fn new(m: &'m Module<'a>) -> ModuleForms<'m, 'a> {
+        ModuleForms {
+            funcs: m
+                .functions()
+                .filter(|f| f.body.is_some())
+                .map(|f| (f.name, f))
+                .collect(),
+            interner: Interner::new(),
+            summaries: FastMap::default(),
+        }
+    }
+
+    /// The summary of `f`, made on first use.
+    fn summary(&mut self, f: &'m Function<'a>) -> &FuncSummary<'a> {
+        let key = f as *const Function<'a> as usize;
+        if !self.summaries.contains_key(&key) {
+            let s = match &f.body {
+                Some(b) => self.interner.summarise(b),
+                None => FuncSummary {
+                    forms: Vec::new(),
+                    callees: Vec::new(),
+                    refs: Vec::new(),
+                },
+            };
+            self.summaries.insert(key, s);
+        }
+        &self.summaries[&key]
+    }
+
+    /// The symbols the instructions of `f` name, in source order with repeats: `Func` and
+    /// `Symbol` operands and the symbol bases of `[sym+off]` addresses (not inside
+    /// vector or list operands).
+    pub(crate) fn refs(&mut self, f: &'m Function<'a>) -> &[&'a str] {
+        &self.summary(f).refs
+    }
+
+    /// Walk kernel `f` and the functions it calls (transitively), in the order of
+    /// [`kernel_forms`]: `each(form id, count, first line)` for every function's forms, and
+    /// the callees by name.
+    fn walk(
+        &mut self,
+        f: &'m Function<'a>,
+        mut each: impl FnMut(&mut Interner<'a>, u32, usize, u32),
+    ) -> Vec<String> {
+        let mut seen: HashSet<&str> = HashSet::new();
+        let mut queue = vec![f];
+        let mut callees: Vec<String> = Vec::new();
+        seen.insert(f.name);
+        while let Some(g) = queue.pop() {
+            if g.body.is_none() {
+                continue;
+            }
+            self.summary(g);
+            let key = g as *const Function<'a> as usize;
+            let sum = &self.summaries[&key];
+            for &(k, n, line) in &sum.forms {
+                each(&mut self.interner, k, n, line);
+            }
+            for &c in &sum.callees {
+                if let Some(h) = self.funcs.get(c) {
+                    if seen.insert(h.name) {
+                        callees.push(h.name.to_string());
+                        queue.push(h);
+                    }
+                } else if !callees.iter().any(|x| x == c) && seen.insert(c) {
+                    callees.push(c.to_string());
+                }
+            }
+        }
+        callees
+    }
+
+    /// The forms of kernel `f` (an `.entry` with a body) and the functions it calls.
+    pub(crate) fn kernel(&mut self, f: &'m Function<'a>) -> KernelForms {
+        let mut forms: Vec<FormUse> = Vec::new();
+        let mut pos: Vec<u32> = Vec::new();
+        let callees = self.walk(f, |it, k, n, line| {
+            if pos.len() <= k as usize {
+                pos.resize(it.forms.len().max(k as usize + 1), u32::MAX);
+            }
+            match pos[k as usize] {
+                u32::MAX => {
+                    pos[k as usize] = forms.len() as u32;
+                    forms.push(FormUse {
+                        form: it.forms[k as usize].clone(),
+                        count: n,
+                        first_line: line,
+                    });
+                }
+                p => forms[p as usize].count += n,
             }
         });
-        FuncSummary { forms, callees }
+        KernelForms {
+            kernel: f.name.to_string(),
+            line: f.loc.line,
+            forms,
+            callees,
+            invalid: Vec::new(),
+        }
+    }
+
+    /// The forms of kernel `f` (and the functions it calls) that the lowering does not
+    /// support, in order of first appearance: [`unsupported_forms`] of [`Self::kernel`]'s
+    /// result, without building it.
+    pub(crate) fn kernel_unsupported(&mut self, f: &'m Function<'a>) -> Vec<String> {
+        let mut out: Vec<u32> = Vec::new();
+        self.walk(f, |it, k, _, _| {
+            if !it.is_supported(k) && !out.contains(&k) {
+                out.push(k);
+            }
+        });
+        out.iter()
+            .map(|&k| self.interner.forms[k as usize].clone())
+            .collect()
     }
 }
 
@@ -148,81 +378,31 @@ impl<'a> Interner<'a> {
 /// opcode and modifier span), and each kernel merges the summaries of the functions it
 /// reaches, in the same order as a walk of the kernel and then its callees would visit them.
 pub fn kernel_forms(m: &Module<'_>) -> Vec<KernelForms> {
-    let funcs: HashMap<&str, &Function<'_>> = m
-        .functions()
-        .filter(|f| f.body.is_some())
-        .map(|f| (f.name, f))
-        .collect();
-    let mut interner = Interner::default();
-    let mut summaries: FastMap<&str, FuncSummary<'_>> = FastMap::default();
+    let mut mf = ModuleForms::new(m);
     let mut out = Vec::new();
     for d in &m.items {
         match d {
             Directive::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
-                let mut forms: Vec<FormUse> = Vec::new();
-                let mut pos: Vec<u32> = vec![u32::MAX; interner.forms.len()];
-                let mut seen: HashSet<&str> = HashSet::new();
-                let mut queue = vec![f];
-                let mut callees = Vec::new();
-                seen.insert(f.name);
-                while let Some(g) = queue.pop() {
-                    let Some(b) = &g.body else { continue };
-                    // Summaries are per function, so a function defined twice (the kernel
-                    // itself or a redefinition) is keyed by its address.
-                    let key: &str = if std::ptr::eq(g, f) { "" } else { g.name };
-                    if key.is_empty() || !summaries.contains_key(key) {
-                        let s = interner.summarise(b);
-                        summaries.insert(key, s);
-                    }
-                    let sum = &summaries[key];
-                    if pos.len() < interner.forms.len() {
-                        pos.resize(interner.forms.len(), u32::MAX);
-                    }
-                    for &(k, n, line) in &sum.forms {
-                        match pos[k as usize] {
-                            u32::MAX => {
-                                pos[k as usize] = forms.len() as u32;
-                                forms.push(FormUse {
-                                    form: interner.forms[k as usize].clone(),
-                                    count: n,
-                                    first_line: line,
-                                });
-                            }
-                            p => forms[p as usize].count += n,
-                        }
-                    }
-                    for &c in &sum.callees {
-                        if let Some(h) = funcs.get(c) {
-                            if seen.insert(h.name) {
-                                callees.push(h.name.to_string());
-                                queue.push(h);
-                            }
-                        } else if !callees.iter().any(|x| x == c) && seen.insert(c) {
-                            callees.push(c.to_string());
-                        }
-                    }
-                }
-                out.push(KernelForms {
-                    kernel: f.name.to_string(),
-                    line: f.loc.line,
-                    forms,
-                    callees,
-                    invalid: Vec::new(),
-                });
+                out.push(mf.kernel(f));
             }
             Directive::Invalid(i) if i.kind == Some(FunctionKind::Entry) => {
-                out.push(KernelForms {
-                    kernel: i.name.unwrap_or("<unnamed>").to_string(),
-                    line: i.loc.line,
-                    forms: Vec::new(),
-                    callees: Vec::new(),
-                    invalid: i.reasons.clone(),
-                });
+                out.push(invalid_kernel(i));
             }
             _ => {}
         }
     }
     out
+}
+
+/// The [`KernelForms`] of an `.entry` that did not parse.
+pub(crate) fn invalid_kernel(i: &InvalidDirective<'_>) -> KernelForms {
+    KernelForms {
+        kernel: i.name.unwrap_or("<unnamed>").to_string(),
+        line: i.loc.line,
+        forms: Vec::new(),
+        callees: Vec::new(),
+        invalid: i.reasons.clone(),
+    }
 }
 
 /// The supported-forms table source (`kernels-ir/supported-forms.txt`).
