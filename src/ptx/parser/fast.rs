@@ -40,6 +40,22 @@ fn is_word(c: u8) -> bool {
     WORD[c as usize]
 }
 
+/// `src[s..e]` without the checks of `str` slicing, for the spans the fast path cuts.
+///
+/// Every position the fast path cuts at is either the start of a token (a char boundary) or
+/// a position right before or right after a byte it has read and matched as ASCII (a word
+/// character, `.`, `:`, `%`, a digit, ...). An ASCII byte is a whole UTF-8 character, so such a
+/// position is a char boundary, and `s <= e <= src.len()` holds because the cursor only moves
+/// forward over bytes it has read. Debug builds (and the fuzz target, which is built with debug
+/// assertions) check this on every call.
+#[inline(always)]
+fn span(src: &str, s: usize, e: usize) -> &str {
+    debug_assert!(s <= e && src.is_char_boundary(s) && src.is_char_boundary(e));
+    // SAFETY: `s <= e <= src.len()` and both are char boundaries (see above), which is all
+    // `get_unchecked` on `str` requires.
+    unsafe { src.get_unchecked(s..e) }
+}
+
 /// The bytes of the source with a cursor. Reads past the end yield 0, which no rule accepts.
 struct Cur<'s> {
     b: &'s [u8],
@@ -181,7 +197,7 @@ impl<'a> Parser<'a> {
             c.i += negated as usize;
             let s = c.i;
             let e = c.ident()?;
-            let reg = &src[s..e];
+            let reg = span(src, s, e);
             if self.lookup(reg).is_none() && !self.module_syms.contains_key(reg) {
                 return None;
             }
@@ -198,7 +214,7 @@ impl<'a> Parser<'a> {
             let s = c.i;
             if let Some(e) = c.ident() {
                 if c.at() == b':' {
-                    let name = &src[s..e];
+                    let name = span(src, s, e);
                     self.labels.push(name);
                     self.stmts.push(Statement::Label(Label { name, loc }));
                     return Some(e + 1);
@@ -231,9 +247,9 @@ impl<'a> Parser<'a> {
         if !matches!(c.at(), b' ' | b'\t' | b';') {
             return None;
         }
-        let head = &src[op_start..c.i];
+        let head = span(src, op_start, c.i);
         let opcode = *self.heads.get(head)?;
-        let modifiers = Modifiers::from_span(&src[op_end..c.i]);
+        let modifiers = Modifiers::from_span(span(src, op_end, c.i));
         c.blanks();
         // Up to three operands stay in the instruction (the `Operands` inline capacity);
         // more go to the heap.
@@ -302,7 +318,7 @@ impl<'a> Parser<'a> {
             start: s as u32,
             end: e as u32,
         };
-        let full = &self.src[s..c.i];
+        let full = span(self.src, s, c.i);
         // `None` for an undeclared `%` register: the general path reports it.
         self.classify_name(t, full)
     }
@@ -331,7 +347,7 @@ impl<'a> Parser<'a> {
         if pe == s + 1 || i == pe || i - pe > 8 || b.get(i).is_some_and(|&x| is_word(x)) {
             return None;
         }
-        let prefix = &self.src[s..pe];
+        let prefix = span(self.src, s, pe);
         let ptag = super::name_tag(prefix);
         if !self.prefix_cached(ptag, prefix, n)? {
             return None;
@@ -341,7 +357,7 @@ impl<'a> Parser<'a> {
             c.i = s;
             return None;
         }
-        Some(Operand::Reg(Name::new(&self.src[s..c.i])))
+        Some(Operand::Reg(Name::new(span(self.src, s, c.i))))
     }
 
     /// [`Parser::fast_reg`] where an operand may start: a register not followed by `|`.
@@ -399,7 +415,7 @@ impl<'a> Parser<'a> {
                 c.i += 1;
                 let s = c.i;
                 let e = c.ident()?;
-                let n = &self.src[s..e];
+                let n = span(self.src, s, e);
                 if self.lookup(n).is_none() && !self.module_syms.contains_key(n) {
                     return None;
                 }
@@ -525,7 +541,7 @@ impl<'a> Parser<'a> {
         if is_word(c.at()) || c.at() == b'.' {
             return None;
         }
-        let body = &self.src[bs..c.i];
+        let body = span(self.src, bs, c.i);
         let value = match kind {
             // Up to 18 decimal digits cannot overflow an i64: decoded here; longer ones and
             // the other forms by the general rule.
@@ -540,6 +556,6 @@ impl<'a> Parser<'a> {
             }
             _ => imm_value(kind, body, neg).ok()?,
         };
-        Some((Imm::from_valid(&self.src[s..c.i]), value))
+        Some((Imm::from_valid(span(self.src, s, c.i)), value))
     }
 }
