@@ -339,7 +339,8 @@ impl<'a> Parser<'a> {
         let pe = i;
         let mut n = 0u32;
         while let Some(d) = b.get(i).map(|x| x.wrapping_sub(b'0')).filter(|d| *d < 10) {
-            n = n * 10 + d as u32;
+            // Wraps past 9 digits; such a name is refused below.
+            n = n.wrapping_mul(10).wrapping_add(d as u32);
             i += 1;
         }
         // At least one letter and one digit, at most 8 digits (as `split_digits` takes them),
