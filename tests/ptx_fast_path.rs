@@ -150,3 +150,25 @@ fn edge_statements_parse_the_same() {
     // fall back to the token path, which is what they test).
     assert!(fast >= 40, "the fast path read only {fast} edge statements");
 }
+
+/// Statements inside blocks nested up to and past the nesting limit (hostile input): the token
+/// path reports operands that would nest deeper than 64 levels, and the fast path must leave
+/// such statements to it rather than read them (a divergence the fuzz target found).
+#[test]
+fn statements_near_the_nesting_limit_parse_the_same() {
+    for depth in [61, 62, 63, 64, 70] {
+        let stmts = "ld.global.u32 %r1, [%rd1];\nld.global.u32 %r1, [%rd1];\n\
+                     ld.global.v2.u32 {%r1, %r2}, [%rd1+4];\nadd.s32 %r1, %r2, 1;\n";
+        let src = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .b32 %r<5>;\n.reg .b64 %rd<3>;\n{stmts}{}{stmts}{}\nret;\n}}\n",
+            "{\n".repeat(depth),
+            "}\n".repeat(depth)
+        );
+        let (a, b) = both(&src, &format!("deep{depth}.ptx"));
+        assert!(a == b, "depth {depth}: the fast path changes the parse");
+        let errors = parse_with(&src, "deep.ptx", ParseOptions { fast_path: false }).error_count();
+        // Blocks nest 65 levels deep (the function body plus `depth`) only for depth 64 and 70.
+        assert_eq!(errors > 0, depth >= 64, "depth {depth}: {errors} errors");
+    }
+}

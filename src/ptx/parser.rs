@@ -7,33 +7,37 @@
 //! that is not closed before the next module-level directive (`.entry`, `.func`, `.visible`, ...)
 //! is closed there with an "unclosed `{`" error, so the following functions still parse.
 //!
-//! # Throughput (issue 3 asks for 200 MB/s per core; not met)
+//! # Throughput (issue 3 asks for 200 MB/s per core)
 //!
 //! Instruction statements of the common one-line shape are read by the fast path
 //! (`parser/fast.rs`): a scanner directed by the grammar (after the opcode head come operands;
 //! an operand starting with `%` is a name) instead of the `logos` token stream, with the
 //! blanks, newlines and `//` comments between statements skipped in the same loop and line
 //! numbers counted there. It reads 145,853 of the 146,990 instructions of the xformers corpus
-//! and its fixtures; the rest (and any statement with an error) go through the token path.
+//! and the fixtures (144,896 per pass of the bench's 11 xformers modules); the rest (and any
+//! statement with an error) go through the token path. Registers of the
+//! `%<letters><digits>` shape are answered by the register-prefix cache in the same forward
+//! scan, and forward label references are fixed up in the statements that hold them only.
+//!
+//! What limits the figure is the size of the tree more than the scanning: every pass writes
+//! the tree into fresh memory. Session 6 made it compact: a `Name` is a `&str` in 12 bytes, an
+//! `Operand` 16 bytes (from 40; a literal keeps only its text, vector operands and `p|q`
+//! pairs are boxed), a `Statement` 96 bytes (from 184), and the AST 4.4 MiB per MB of PTX (from
+//! 8.6). That alone took the build machine from about 67 to 87–98 MB/s before any scanning
+//! change.
 //!
 //! Figures for the 5.25 MB xformers corpus (`benches/ptx_parse.rs`, building the AST, thread CPU
-//! time, 2026-11-29 session 5): on the idle 16-core Xeon host of the device machine, 7 runs
-//! interleaved with the session-4 parser, a median of 127.0 MB/s (85.8–136.3) with the fast
-//! path, 101.6 with the token path alone, 100.0 for the session-4 parser; on the shared 2-core
-//! EPYC build machine 64.6 against 60.7 MB/s for the token path.
-//! Callgrind, one pass through `ptx::parse_with`: 293.8 M instructions with the fast path
-//! (56 per byte), 387.9 M without (74 per byte).
+//! time, mean over all passes), 2026-11-29 session 6: on the idle 16-core Xeon host of the
+//! device machine, 7 runs interleaved with the session-5 parser, a median of 235.6 MB/s
+//! (154.2–265.2; the two low runs were disturbed on the host, the session-5 parser dropped in
+//! the same rounds) against 142.9 for the session-5 parser; on the shared 2-core EPYC build
+//! machine 156–196 MB/s as the mean of a run (other jobs running) and 216–219 MB/s for the
+//! fastest pass. Callgrind, one pass through `ptx::parse_with`: 223.9 M instructions (43 per
+//! byte; 293.8 M at the end of session 5). Peak RSS 5.8 MiB per MB of input (10.0 before).
 //!
-//! What limits it is the tree, not the text: cloning and dropping the finished ASTs of the
-//! corpus (no parsing at all) runs at 123–139 MB/s-equivalent on the build machine, where
-//! parsing and dropping runs at 63–65 MB/s. A `Statement` is 184 bytes (an `Instruction` with
-//! its three inline 40-byte operands), 36 MB written per corpus pass for 5.25 MB of text, with
-//! page faults for fresh memory about 20 % of the time (system time). 200 MB/s needs a compact
-//! AST, which the lowering consumes and so is a change across the front end and the lowering:
-//! operands in one `Vec<Operand>` per function body referenced by range (instead of a
-//! `TinyVec<[Operand; 3]>`), a smaller `Imm`/`Operand` (the 16-byte literal text plus a 16-byte
-//! value make the 40-byte operand), and `Loc` as a byte offset with line/column computed on
-//! demand, for a `Statement` of about 48 bytes.
+//! Further gains would come from `Loc` as a byte offset and a guard without its own `bool`
+//! (an 88-byte `Statement`), and from keeping operands of a body in one arena; both change
+//! what the lowering reads.
 
 use std::collections::HashMap;
 

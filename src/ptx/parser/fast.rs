@@ -129,6 +129,13 @@ impl<'a> Parser<'a> {
     /// lexer and the line tracker are moved to the first statement the fast path does not read.
     /// Returns whether any statement was read (if not, nothing has changed).
     pub(super) fn fast_statements(&mut self, start: u32) -> bool {
+        // The fast path opens at most two operand levels (an address inside a vector) without
+        // counting them; near the nesting limit the token path reads the statements, so that
+        // the "nested deeper than" errors are the same (hostile input only: compiler output
+        // nests blocks two or three deep).
+        if self.nesting + 2 > super::MAX_NESTING {
+            return false;
+        }
         let src = self.src;
         let b = src.as_bytes();
         // Line bookkeeping of the run: the tracker answers for `start`, the run counts the
