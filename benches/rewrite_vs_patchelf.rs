@@ -27,7 +27,7 @@ fn main() {
         .map(|d| d.join("patchelf"))
         .find(|p| p.is_file());
     let dir = tempfile::tempdir().unwrap();
-    let table = wheelport::relink::load_builtin(wheelport::relink::Target::Rocm).unwrap();
+    let table = wheelport::relink::load_builtin("rocm").unwrap();
     println!(
         "{:<48} {:>10} {:>12} {:>8}",
         "object", "wp ms", "patchelf ms", "ratio"

@@ -13,6 +13,7 @@ identically into both files; tests/lower_semantics.rs runs it on the host with l
 Every function is `linkonce_odr` so that opt drops the unused ones.
 """
 import pathlib
+import tomllib
 
 import tensor_mem
 import wave64
@@ -22,10 +23,14 @@ import mbarrier
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
-AMD_DL = ("e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-"
-          "p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-"
-          "v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9")
-NV_DL = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+def family_datalayout(family):
+    """The LLVM data layout of a code family, from its defaults file (the one source)."""
+    with open(ROOT.parent / "targets" / "families" / f"{family}.toml", "rb") as f:
+        return tomllib.load(f)["datalayout"]
+
+
+AMD_DL = family_datalayout("amdgcn")
+NV_DL = family_datalayout("nvptx")
 
 ATTR = "alwaysinline nounwind"
 

@@ -6,6 +6,15 @@ use std::process::ExitCode;
 use wheelport::cli::{self, exit, Command, PtxCommand};
 
 fn main() -> ExitCode {
+    // The target registry is made before the arguments are parsed: `--target` takes its
+    // profile names, and a broken `WHEELPORT_TARGETS_DIR` must be reported as such.
+    if let Err(e) = wheelport::target::registry() {
+        eprintln!(
+            "wheelport: error: {}: {e}",
+            wheelport::target::TARGETS_DIR_ENV
+        );
+        return ExitCode::from(exit::INPUT_ERROR);
+    }
     let cli = cli::parse_args();
     match run(cli.command) {
         Ok(code) => ExitCode::from(code),
@@ -16,24 +25,22 @@ fn main() -> ExitCode {
     }
 }
 
-/// The built-in relink table of `target` with the user's tables merged over it.
+/// The relink table of `profile` with the user's tables merged over it.
 fn load_relink_table(
-    target: cli::Target,
+    profile: &wheelport::target::Profile,
     files: &[std::path::PathBuf],
 ) -> Result<wheelport::relink::Table, wheelport::Error> {
-    let t = match target {
-        cli::Target::Dtk => wheelport::relink::Target::Dtk,
-        cli::Target::Rocm => wheelport::relink::Target::Rocm,
-        cli::Target::Musa => wheelport::relink::Target::Musa,
-        cli::Target::Cuda => {
-            return Err(wheelport::Error::new(
-                wheelport::error::ErrorKind::Input,
-                "--target cuda",
-                "the cuda twin target keeps CUDA imports; it has no relink table",
-            ))
-        }
-    };
-    let mut table = wheelport::relink::load_builtin(t).map_err(wheelport::Error::from)?;
+    if !profile.relinks() {
+        return Err(wheelport::Error::new(
+            wheelport::error::ErrorKind::Input,
+            format!("--target {}", profile.name),
+            format!(
+                "the {} target keeps CUDA imports; it has no relink table",
+                profile.name
+            ),
+        ));
+    }
+    let mut table = wheelport::relink::load_for(profile).map_err(wheelport::Error::from)?;
     for f in files {
         table.merge_user(f).map_err(wheelport::Error::from)?;
     }
@@ -107,7 +114,7 @@ fn write_stdout(text: &str) -> Result<(), wheelport::Error> {
 #[allow(clippy::too_many_arguments)]
 fn batch(
     inputs: Vec<std::path::PathBuf>,
-    target: Option<cli::Target>,
+    target: Option<String>,
     out: std::path::PathBuf,
     jobs: usize,
     shard: Option<(u32, u32)>,
@@ -135,7 +142,7 @@ fn batch(
         }
         let conv = batch::process::ProcessConverter {
             exe,
-            target: format!("{target:?}").to_lowercase(),
+            target: target.clone(),
             extra_args,
             // Each conversion may use as many threads as the batch: two conversions on two
             // cores then share them, and one long conversion alone still uses both.
@@ -335,15 +342,21 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             all_kernels,
             quiet,
         } => {
-            let profile = wheelport::target::profile(target.name())
-                .expect("every --target value has a built-in profile");
-            let relink = match target {
-                cli::Target::Cuda if !relink_tables.is_empty() => {
-                    eprintln!("wheelport: error: --relink-table does not apply to --target cuda");
+            let profile = profile_of(&target)?;
+            let relink = if !profile.relinks() {
+                if !relink_tables.is_empty() {
+                    eprintln!(
+                        "wheelport: error: --relink-table does not apply to --target {}",
+                        profile.name
+                    );
                     return Ok(exit::USAGE);
                 }
-                cli::Target::Cuda => None,
-                t => Some(std::sync::Arc::new(load_relink_table(t, &relink_tables)?)),
+                None
+            } else {
+                Some(std::sync::Arc::new(load_relink_table(
+                    profile,
+                    &relink_tables,
+                )?))
             };
             let label = local_version.unwrap_or_default();
             if !label.is_empty() {
@@ -442,7 +455,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             let kernels = kernels || html.is_some();
             let untranslatable = untranslatable || html.is_some();
             let relink = match target {
-                Some(t) => Some(std::sync::Arc::new(load_relink_table(t, &relink_tables)?)),
+                Some(t) => Some(std::sync::Arc::new(load_relink_table(
+                    profile_of(&t)?,
+                    &relink_tables,
+                )?)),
                 None => None,
             };
             let opts = wheelport::inspect::Options {

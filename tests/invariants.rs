@@ -15,7 +15,7 @@ use common::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wheelport::relink::{load_builtin, Target};
+use wheelport::relink::load_builtin;
 use wheelport::rewrite::{rewrite_host, ShimPlacement};
 
 #[derive(Debug, Clone)]
@@ -546,7 +546,7 @@ fn invariants_hold_on_every_rewritten_object() {
     let tmp = tempfile::tempdir().unwrap();
     let objs = objects(tmp.path());
     assert!(objs.len() >= 11, "{} objects", objs.len());
-    let table = load_builtin(Target::Dtk).unwrap();
+    let table = load_builtin("dtk").unwrap();
     let profile = wheelport::target::profile("dtk").unwrap();
     let runtime = wheelport::shim::runtime_soname(&table).unwrap();
     let (shim_name, shim) = wheelport::shim::shim_for_table(&table).unwrap();
@@ -705,7 +705,7 @@ fn mixed_alignment_and_full_dynamic() {
         "{aligns:?}"
     );
 
-    let mut table = load_builtin(Target::Dtk).unwrap();
+    let mut table = load_builtin("dtk").unwrap();
     // A long target name forces .dynstr (and more) into a new segment.
     let long = format!("hipMalloc_{}", "x".repeat(3000));
     table
@@ -798,7 +798,7 @@ fn mixed_alignment_and_full_dynamic() {
         "lld left spare .dynamic slots"
     );
     let data = std::fs::read(&full).unwrap();
-    let table = load_builtin(Target::Dtk).unwrap();
+    let table = load_builtin("dtk").unwrap();
     // (Its libc version requirement stays, so no DT_VERNEED slot is freed.)
     let (v, _) = readelf(&["-V"], &full);
     assert!(v.contains("GLIBC_2.2.5"), "{v}");

@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use std::collections::BTreeMap;
 use std::process::Command;
-use wheelport::relink::{load_builtin, plan, Target};
+use wheelport::relink::{load_builtin, plan};
 use wheelport::rewrite::{rewrite, rewrite_host, Registration, ShimPlacement};
 
 /// HIP functions the shim library imports (shims/hip/wheelport_shim.c), provided by the stub.
@@ -65,7 +65,7 @@ fn wrapper_points_at_a_hip_bundle() {
     // The one wrapper (v1) registers container 1; the device-link container has none.
     assert_eq!(so.wrappers.len(), 1);
     let w = &so.wrappers[0];
-    let table = load_builtin(Target::Rocm).unwrap();
+    let table = load_builtin("rocm").unwrap();
     let mut p = plan(&table, &so);
     // The registration entry points go through the shim, which registers HIPF wrappers with
     // HIP's own ABI (reference §3.1) and skips SASS-only modules.

@@ -29,7 +29,7 @@ fn demo_wheel_repacks_and_installs() {
     let mut r = wheelport::wheel::WheelReader::open(&input).unwrap();
     let so_bytes = r.read_member(so_name).unwrap();
     let so = wheelport::elf::scan(&so_bytes, so_name).unwrap();
-    let table = wheelport::relink::load_builtin(wheelport::relink::Target::Rocm).unwrap();
+    let table = wheelport::relink::load_builtin("rocm").unwrap();
     let p = wheelport::relink::plan(&table, &so);
     let (new_so, _) = wheelport::rewrite::rewrite(&so_bytes, &p.edits, so_name).unwrap();
     let plan = RepackPlan {

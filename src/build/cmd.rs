@@ -4,7 +4,7 @@
 use super::{build_modules, BuildOptions, ModuleInput};
 use crate::error::{Error, Result};
 use crate::lower::{KernelOutcome, LoweredModule};
-use crate::target::{Family, Profile};
+use crate::target::Profile;
 use crate::toolchain::Toolchain;
 use crate::twin::LowerFn;
 use std::path::{Path, PathBuf};
@@ -118,11 +118,7 @@ pub fn lower_files(
                 let b = b?;
                 let several = b.objects.len() > 1;
                 for o in b.objects {
-                    let name = match profile.family {
-                        Family::Nvptx if !several => format!("{stem}.ptx"),
-                        Family::Nvptx => format!("{stem}-{}.ptx", o.arch),
-                        _ => format!("{stem}-{}.co", o.arch),
-                    };
+                    let name = profile.backend().object_file_name(stem, &o.arch, several);
                     outputs.push((out_dir.join(name), o.bytes));
                 }
             }

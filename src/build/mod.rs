@@ -41,7 +41,7 @@ pub mod notes;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::lower::{KernelOutcome, LoweredModule};
-use crate::target::{Family, Profile};
+use crate::target::Profile;
 use crate::toolchain::{run_tool, run_tool_output, Tool, Toolchain};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -232,7 +232,7 @@ fn partitions<'t>(
     lowered: &LoweredModule,
     split_bytes: Option<usize>,
 ) -> Option<(&'t Tool, usize)> {
-    if profile.family != Family::Amdgcn {
+    if !profile.backend().splits_modules() {
         return None;
     }
     let splitter = tc.tool("llvm-split")?;
@@ -310,16 +310,9 @@ pub fn build_module(
     opts: &BuildOptions,
 ) -> Result<BuiltModule> {
     let module = input.name;
-    let family = profile.family;
-    if family == Family::Musa {
-        return Err(Error::new(
-            ErrorKind::Build,
-            module,
-            format!(
-                "target `{}` has no device build here (needs the vendor compiler mcc)",
-                profile.name
-            ),
-        ));
+    let backend = profile.backend();
+    if let Some(why) = backend.no_device_build(profile) {
+        return Err(Error::new(ErrorKind::Build, module, why));
     }
     let archs: Vec<String> = if opts.archs.is_empty() {
         profile.default_archs.clone()
@@ -329,11 +322,26 @@ pub fn build_module(
     let link = tc.require("llvm-link", module)?;
     let opt = tc.require("opt", module)?;
     let llc = tc.require("llc", module)?;
-    let lld = if family == Family::Amdgcn {
+    let lld = if backend.links_objects() {
         Some(tc.require("ld.lld", module)?)
     } else {
         None
     };
+    // A per-arch support library (a profile's `[arch.X] ir_library`) must be the module's
+    // own: the lowering wrote calls for the library it was given.
+    for arch in &archs {
+        let lib = profile.ir_library_for(arch);
+        if lib != profile.ir_library && lib != input.lowered.support_library {
+            return Err(Error::new(
+                ErrorKind::Build,
+                module,
+                format!(
+                    "{arch}: the profile's support library for this arch ({lib}) is not the one the module was lowered with ({}); build this arch on its own",
+                    input.lowered.support_library
+                ),
+            ));
+        }
+    }
     let lib = support_library(&input.lowered.support_library, module)?;
     let tmp = tempfile::Builder::new()
         .prefix("wheelport-build-")
@@ -354,32 +362,27 @@ pub fn build_module(
     }
     link_args.extend(["-o".into(), s(&linked)]);
     let triple = &profile.triple;
-    let ext = if family == Family::Amdgcn {
-        "co"
-    } else {
-        "ptx"
-    };
-    let nv_attr = crate::lower::nvptx_llc_features(&input.lowered.ir);
+    let input_ir = &input.lowered.ir;
+    let ext = backend.object_extension();
     let split = partitions(profile, tc, input.lowered, opts.split_bytes);
     let mut linked_done = false;
     let mut objects = Vec::new();
     for arch in &archs {
         let t0 = Instant::now();
         let out = dir.join(format!("{arch}.{ext}"));
-        let opt_step = |input: &Path, output: &Path| Step {
-            tool: opt,
-            args: [
-                version_flags(opt),
-                vec![
-                    "-O3".into(),
-                    format!("-mtriple={triple}"),
-                    format!("-mcpu={arch}"),
-                    s(input),
-                    "-o".into(),
-                    s(output),
-                ],
-            ]
-            .concat(),
+        let mattr = profile.mattr_for(arch);
+        let opt_step = |input: &Path, output: &Path| {
+            let mut args = version_flags(opt);
+            args.extend([
+                "-O3".into(),
+                format!("-mtriple={triple}"),
+                format!("-mcpu={arch}"),
+            ]);
+            if let Some(m) = mattr {
+                args.push(format!("-mattr={m}"));
+            }
+            args.extend([s(input), "-o".into(), s(output)]);
+            Step { tool: opt, args }
         };
         let llc_step = |input: &Path, output: &Path| {
             let mut args = version_flags(llc);
@@ -388,11 +391,7 @@ pub fn build_module(
                 format!("-mtriple={triple}"),
                 format!("-mcpu={arch}"),
             ]);
-            if family == Family::Amdgcn {
-                args.push("-filetype=obj".into());
-            } else if let Some(f) = nv_attr {
-                args.push(format!("-mattr={f}"));
-            }
+            args.extend(backend.llc_args(&input_ir, mattr));
             args.extend([s(input), "-o".into(), s(output)]);
             Step { tool: llc, args }
         };
@@ -505,34 +504,7 @@ pub fn build_module(
                 bytes
             }
         };
-        match family {
-            Family::Amdgcn => check::code_object(&bytes, module, arch, &input.lowered.kernels)?,
-            _ => {
-                let text = std::str::from_utf8(&bytes).map_err(|_| {
-                    Error::new(
-                        ErrorKind::Build,
-                        module,
-                        format!("{arch}: llc's PTX is not UTF-8"),
-                    )
-                })?;
-                check::ptx(text, module, arch, &input.lowered.kernels)?;
-                if let Some(l) = text.lines().find(|l| {
-                    l.trim_start().starts_with(".extern .func")
-                        && !CUDA_SYSTEM_FUNCTIONS
-                            .iter()
-                            .any(|f| l.trim_end().trim_end_matches(['(', ';']).ends_with(f))
-                }) {
-                    return Err(Error::new(
-                        ErrorKind::Build,
-                        module,
-                        format!(
-                            "{arch}: the PTX calls a function nothing defines (missing from the support library?): `{}`",
-                            l.trim()
-                        ),
-                    ));
-                }
-            }
-        }
+        backend.check(&bytes, module, arch, &input.lowered.kernels)?;
         if !from_cache {
             if let Some(c) = &opts.cache {
                 c.put(&key, ext, &bytes)?;

@@ -80,9 +80,19 @@ pub fn write(entries: &[(&str, &[u8])], align: u64) -> Vec<u8> {
     out
 }
 
-/// A HIP bundle: the empty host entry, then one code object per (arch, bytes).
+/// A HIP bundle: the empty host entry, then one code object per (arch, bytes), with the
+/// IDs of [`hip_id`].
 pub fn write_hip(objects: &[(&str, &[u8])]) -> Vec<u8> {
-    let ids: Vec<String> = objects.iter().map(|(a, _)| hip_id(a)).collect();
+    write_with_prefix("hipv4-amdgcn-amd-amdhsa--", objects)
+}
+
+/// A HIP bundle whose code-object IDs are `prefix` followed by the arch (a profile's
+/// `bundle_entry_prefix`): the empty host entry first, then one entry per (arch, bytes).
+pub fn write_with_prefix(prefix: &str, objects: &[(&str, &[u8])]) -> Vec<u8> {
+    let ids: Vec<String> = objects
+        .iter()
+        .map(|(a, _)| format!("{prefix}{a}"))
+        .collect();
     let mut entries: Vec<(&str, &[u8])> = vec![(HOST_ID, &[])];
     entries.extend(
         ids.iter()

@@ -41,9 +41,12 @@ pub mod exit {
     pub const UNRESOLVED_IMPORTS: u8 = 7;
 }
 
-/// Target names that have a profile (`targets/*.toml`), for `--target` of the device
-/// subcommands.
-pub const PROFILE_NAMES: [&str; 4] = ["dtk", "rocm", "cuda", "musa"];
+/// The `--target` values: the names of the target registry's profiles
+/// ([`crate::target::names`]; `dtk`, `rocm`, `cuda`, `musa` and any profile of
+/// `WHEELPORT_TARGETS_DIR`).
+pub fn target_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::target::names())
+}
 
 /// Toolchain options shared by the subcommands that run device tools.
 #[derive(Debug, Clone, clap::Args)]
@@ -95,32 +98,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Target GPU stacks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Target {
-    /// Hygon DCU, DTK (HIP), wave64 gfx906/926/928.
-    Dtk,
-    /// AMD ROCm (HIP).
-    Rocm,
-    /// Moore Threads MUSA.
-    Musa,
-    /// The NVIDIA twin target: the same lowering built for nvptx64, to check conversions on
-    /// an NVIDIA GPU (imports stay CUDA).
-    Cuda,
-}
-
-impl Target {
-    /// The profile name (`dtk`, `rocm`, `musa`, `cuda`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Dtk => "dtk",
-            Target::Rocm => "rocm",
-            Target::Musa => "musa",
-            Target::Cuda => "cuda",
-        }
-    }
-}
-
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -129,9 +106,9 @@ pub enum Command {
         /// `.whl` files, ELF `.so` files, or directories holding them.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// The target stack.
-        #[arg(long, value_enum)]
-        target: Target,
+        /// The target stack (a profile name: dtk, rocm, musa, cuda, ...).
+        #[arg(long, value_parser = target_names())]
+        target: String,
         /// Output directory (created if needed; default `wheelhouse`).
         #[arg(short = 'o', long, default_value = "wheelhouse")]
         out: PathBuf,
@@ -184,8 +161,8 @@ pub enum Command {
         untranslatable: bool,
         /// Also show what the host rewrite would do for this target: DT_NEEDED replacements,
         /// renamed and shimmed imports, and imports that cannot be re-targeted.
-        #[arg(long, value_enum)]
-        target: Option<Target>,
+        #[arg(long, value_parser = target_names())]
+        target: Option<String>,
         /// A relink table (same format as `relink-tables/<target>/*.tsv`) whose rows win over
         /// the built-in ones; may be given several times. Needs `--target`.
         #[arg(long = "relink-table", requires = "target")]
@@ -199,7 +176,7 @@ pub enum Command {
     /// Exit code 8 when `--target` is given and a tool it needs is missing.
     Doctor {
         /// Only this target (default: all).
-        #[arg(long, value_parser = PROFILE_NAMES)]
+        #[arg(long, value_parser = target_names())]
         target: Option<String>,
         /// Print JSON.
         #[arg(long)]
@@ -217,8 +194,8 @@ pub enum Command {
         /// The mirror; with `--merge`, the shard output trees to merge into `--out`.
         inputs: Vec<PathBuf>,
         /// The target stack (not needed with `--merge`).
-        #[arg(long, value_enum, required_unless_present = "merge")]
-        target: Option<Target>,
+        #[arg(long, value_parser = target_names(), required_unless_present = "merge")]
+        target: Option<String>,
         /// The output tree (`files/`, `simple/`, `.wheelport/`).
         #[arg(long)]
         out: PathBuf,
@@ -271,7 +248,7 @@ pub enum PtxCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// The target profile.
-        #[arg(long, value_parser = PROFILE_NAMES)]
+        #[arg(long, value_parser = target_names())]
         target: String,
         /// Architectures, comma-separated (default: the profile's, e.g. gfx906 or sm_80).
         #[arg(long, value_delimiter = ',')]
@@ -353,7 +330,7 @@ mod tests {
         match cli.command {
             Command::Convert { inputs, target, .. } => {
                 assert_eq!(inputs, vec![PathBuf::from("x.whl")]);
-                assert_eq!(target, Target::Dtk);
+                assert_eq!(target, "dtk");
             }
             other => panic!("parsed as {other:?}"),
         }

@@ -206,26 +206,14 @@ impl LoweringBuilder {
             Ok(b) => b,
             Err(e) => return not_built(format!("device build failed: {e}")),
         };
-        let container = match req.profile.family {
-            crate::target::Family::Nvptx => {
-                let texts: Vec<&str> = built
-                    .objects
-                    .iter()
-                    .filter_map(|o| std::str::from_utf8(&o.bytes).ok())
-                    .collect();
-                match crate::fatbin::write::ptx_container(&texts, &name) {
-                    Ok(c) => c,
-                    Err(e) => return not_built(format!("fatbin: {e}")),
-                }
-            }
-            _ => {
-                let objs: Vec<(&str, &[u8])> = built
-                    .objects
-                    .iter()
-                    .map(|o| (o.arch.as_str(), o.bytes.as_slice()))
-                    .collect();
-                crate::bundle::write_hip(&objs)
-            }
+        let objs: Vec<(&str, &[u8])> = built
+            .objects
+            .iter()
+            .map(|o| (o.arch.as_str(), o.bytes.as_slice()))
+            .collect();
+        let container = match req.profile.backend().container(req.profile, &objs, &name) {
+            Ok(c) => c,
+            Err(e) => return not_built(format!("container: {}", e.message)),
         };
         let archs: Vec<String> = built.objects.iter().map(|o| o.arch.clone()).collect();
         let kernels = m
@@ -260,11 +248,8 @@ impl LoweringBuilder {
 
 impl DeviceBuilder for LoweringBuilder {
     fn available(&self, profile: &Profile) -> std::result::Result<(), String> {
-        if profile.family == crate::target::Family::Musa {
-            return Err(format!(
-                "target `{}` has no device build here (needs the vendor compiler mcc)",
-                profile.name
-            ));
+        if let Some(why) = profile.backend().no_device_build(profile) {
+            return Err(why);
         }
         if !self.toolchain.is_complete() {
             let names: Vec<String> = self

@@ -33,7 +33,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::inspect::model::{InputKind, KernelStatus, SharedObjectReport};
 use crate::report::*;
 use crate::rewrite::{HostEdits, Registration};
-use crate::target::{Family, Profile};
+use crate::target::Profile;
 use crate::wheel::splice;
 use device::{DeviceBuilder, DeviceRequest, KernelBuild, ModuleRequest, PtxText};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -193,7 +193,7 @@ pub fn convert(
     // The shim library (built with the host C compiler, cached per process) is built while
     // the inputs are read; the write stage picks it up if an object needs it.
     if let Some(t) = opts.relink.clone() {
-        if t.target() != crate::relink::Target::Musa {
+        if t.target().has_hip_shim() {
             std::thread::spawn(move || {
                 let _ = crate::shim::shim_for_table(&t);
             });
@@ -555,10 +555,7 @@ fn read_one(
     } else {
         device.build(&req)?
     };
-    let magic = match opts.profile.family {
-        Family::Nvptx => crate::rewrite::CUDA_WRAPPER_MAGIC,
-        _ => crate::rewrite::HIP_WRAPPER_MAGIC,
-    };
+    let magic = opts.profile.backend().wrapper_magic();
     let mut built: HashMap<(usize, String), Vec<String>> = HashMap::new();
     let mut not_built: HashMap<(usize, String), String> = HashMap::new();
     let mut registrations = Vec::new();

@@ -65,7 +65,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         .functions()
         .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
         .collect();
-    if profile.family == Family::Musa || profile.datalayout.is_empty() {
+    if profile.family == Family::None || profile.datalayout.is_empty() {
         for k in &kernel_forms(m) {
             let f = entries.iter().find(|f| f.name == k.kernel);
             results.push(KernelResult {

@@ -26,6 +26,6 @@ pub mod tables;
 pub use plan::{plan, Plan, Unresolved};
 
 pub use tables::{
-    load_builtin, Kind, MergeStats, Origin, Result, SonameRow, Source, SymbolRow, Table,
+    load_builtin, load_for, Kind, MergeStats, Origin, Result, SonameRow, Source, SymbolRow, Table,
     TableError, Target,
 };

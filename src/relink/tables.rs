@@ -7,7 +7,7 @@
 //! ignored. Two directives are required before the first row:
 //!
 //! * `#% schema: wheelport-relink-symbols/1` or `#% schema: wheelport-relink-sonames/1`;
-//! * `#% target: dtk|rocm|musa`.
+//! * `#% target: <set>`, the relink-table set (`dtk`, `rocm`, `musa`) the file belongs to.
 //!
 //! `provenance`, `date` and `domain` directives are kept as they are ([`Table::sources`]).
 //! In every column `-` means "none"; no column may be empty.
@@ -83,57 +83,47 @@ impl From<TableError> for crate::Error {
     }
 }
 
-/// A target stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Target {
-    /// Hygon DCU with DTK (HIP runtime `libgalaxyhip.so.5`).
-    Dtk,
-    /// AMD ROCm (HIP runtime `libamdhip64.so.6`).
-    Rocm,
-    /// Moore Threads MUSA (runtime `libmusart.so.4` for SDK 4.x).
-    Musa,
+/// What a table is for: the relink-table set its rows come from and the target profile
+/// whose soname choice and shim it serves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Target {
+    /// The profile name (`dtk`, `rocm`, `musa`, or a profile of `WHEELPORT_TARGETS_DIR`).
+    pub profile: String,
+    /// The relink-table set (`relink-tables/<set>/`), which every file's `#% target:`
+    /// directive names.
+    pub set: String,
+    /// The SDK major version soname lookups use ([`Table::soname`]); `None`: rows for any
+    /// version only.
+    pub sdk: Option<String>,
+    /// The shim library flavour (`hip`), empty when the target has none.
+    pub shim: String,
 }
 
 impl Target {
-    /// Every target, in table order.
-    pub const ALL: [Target; 3] = [Target::Dtk, Target::Rocm, Target::Musa];
-
-    /// The name used on the command line and in `#% target:` (`dtk`, `rocm`, `musa`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Target::Dtk => "dtk",
-            Target::Rocm => "rocm",
-            Target::Musa => "musa",
+    /// The target of `profile`.
+    pub fn of(profile: &crate::target::Profile) -> Target {
+        Target {
+            profile: profile.name.clone(),
+            set: profile.relink_tables.clone(),
+            sdk: profile.sdk.clone(),
+            shim: profile.shim.clone(),
         }
     }
 
-    /// The SDK major version soname lookups use unless told otherwise: `None` for DTK
-    /// (its rows are for any version), `6` for ROCm, `4` for MUSA.
-    pub fn default_sdk(self) -> Option<&'static str> {
-        match self {
-            Target::Dtk => None,
-            Target::Rocm => Some("6"),
-            Target::Musa => Some("4"),
-        }
+    /// The profile name (`dtk`, `rocm`, `musa`).
+    pub fn name(&self) -> &str {
+        &self.profile
+    }
+
+    /// Whether the target has the HIP shim library (`shims/hip/`).
+    pub fn has_hip_shim(&self) -> bool {
+        self.shim == "hip"
     }
 }
 
 impl fmt::Display for Target {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Target {
-    type Err = String;
-    /// Parse `dtk`, `rocm` or `musa`.
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s {
-            "dtk" => Ok(Target::Dtk),
-            "rocm" => Ok(Target::Rocm),
-            "musa" => Ok(Target::Musa),
-            o => Err(format!("unknown target {o:?} (expected dtk, rocm or musa)")),
-        }
+        f.write_str(&self.profile)
     }
 }
 
@@ -263,51 +253,54 @@ pub struct Table {
     sources: Vec<Source>,
 }
 
-/// The built-in files, as (display path, text).
-fn builtin_files(target: Target) -> [(&'static str, &'static str); 4] {
-    macro_rules! files {
-        ($t:literal) => {
-            [
-                (
-                    concat!("relink-tables/", $t, "/sonames.tsv"),
-                    include_str!(concat!("../../relink-tables/", $t, "/sonames.tsv")),
-                ),
-                (
-                    concat!("relink-tables/", $t, "/cudart12.tsv"),
-                    include_str!(concat!("../../relink-tables/", $t, "/cudart12.tsv")),
-                ),
-                (
-                    concat!("relink-tables/", $t, "/torch.tsv"),
-                    include_str!(concat!("../../relink-tables/", $t, "/torch.tsv")),
-                ),
-                (
-                    concat!("relink-tables/", $t, "/cublas.tsv"),
-                    include_str!(concat!("../../relink-tables/", $t, "/cublas.tsv")),
-                ),
-            ]
-        };
-    }
-    match target {
-        Target::Dtk => files!("dtk"),
-        Target::Rocm => files!("rocm"),
-        Target::Musa => files!("musa"),
-    }
-}
-
-/// Load the built-in table of `target` (all four files of `relink-tables/<target>/`).
+/// Load the table of the target profile `name` (its relink-table set from the target
+/// registry, [`crate::target::registry`], with the profile's SDK version and shim).
 ///
 /// # Errors
-/// A [`TableError`] if an embedded file is malformed or two built-in files define the
-/// same CUDA name (a build of a broken tree; the tests catch it).
-pub fn load_builtin(target: Target) -> Result<Table> {
+/// A [`TableError`] naming the profile when it does not exist or names no relink-table set,
+/// or naming a file if one is malformed or two files of the set define the same CUDA name
+/// (a build of a broken tree; the tests catch it).
+pub fn load_builtin(name: &str) -> Result<Table> {
+    let profile = crate::target::profile(name).ok_or_else(|| TableError {
+        file: format!("--target {name}"),
+        line: None,
+        message: format!(
+            "no target profile `{name}` (known: {})",
+            crate::target::names().join(", ")
+        ),
+    })?;
+    load_for(profile)
+}
+
+/// Load the table of `profile` (see [`load_builtin`]).
+///
+/// # Errors
+/// As [`load_builtin`].
+pub fn load_for(profile: &crate::target::Profile) -> Result<Table> {
+    let target = Target::of(profile);
+    let no_set = |m: String| TableError {
+        file: profile.source.clone(),
+        line: None,
+        message: m,
+    };
+    if target.set.is_empty() {
+        return Err(no_set(format!(
+            "target `{}` keeps CUDA imports; it has no relink table",
+            profile.name
+        )));
+    }
+    let registry = crate::target::registry().map_err(|e| no_set(e.to_string()))?;
+    let files = registry
+        .relink_set(&target.set)
+        .ok_or_else(|| no_set(format!("relink-table set `{}` not found", target.set)))?;
     let mut t = Table::empty(target);
-    for (file, text) in builtin_files(target) {
-        let parsed = parse(text, file, Some(target))?;
+    for f in files {
+        let parsed = parse(&f.text, &f.display, Some(&t.target.set))?;
         for row in parsed.symbols {
             if let Some(&i) = t.by_name.get(&row.cuda_name) {
                 let prev = &t.symbols[i].origin;
                 return Err(TableError::at(
-                    file,
+                    &f.display,
                     row.origin.line,
                     format!(
                         "{} is already defined at {}:{}",
@@ -333,10 +326,10 @@ fn opt(s: &str) -> Option<String> {
     (s != "-").then(|| s.to_string())
 }
 
-/// Parse one table file. `expect` is the target it must declare, if known.
-fn parse(text: &str, file: &str, expect: Option<Target>) -> Result<Parsed> {
+/// Parse one table file. `expect` is the relink-table set it must declare, if known.
+fn parse(text: &str, file: &str, expect: Option<&str>) -> Result<Parsed> {
     let mut schema: Option<String> = None;
-    let mut target: Option<Target> = None;
+    let mut target: Option<String> = None;
     let mut source = Source {
         file: file.to_string(),
         schema: String::new(),
@@ -370,7 +363,10 @@ fn parse(text: &str, file: &str, expect: Option<Target>) -> Result<Parsed> {
                     schema = Some(v);
                 }
                 "target" => {
-                    let t: Target = v.parse().map_err(|e| TableError::at(file, ln, e))?;
+                    let t = v.clone();
+                    if t.is_empty() {
+                        return Err(TableError::at(file, ln, "empty `#% target:` directive"));
+                    }
                     if let Some(want) = expect {
                         if t != want {
                             return Err(TableError::at(
@@ -562,8 +558,8 @@ impl Table {
     }
 
     /// The target this table is for.
-    pub fn target(&self) -> Target {
-        self.target
+    pub fn target(&self) -> &Target {
+        &self.target
     }
 
     /// Merge a user's table file (`--relink-table FILE`): its rows replace built-in rows
@@ -588,7 +584,7 @@ impl Table {
     /// # Errors
     /// As [`Table::merge_user`].
     pub fn merge_user_text(&mut self, text: &str, file: &str) -> Result<MergeStats> {
-        let parsed = parse(text, file, Some(self.target))?;
+        let parsed = parse(text, file, Some(&self.target.set))?;
         let mut stats = MergeStats::default();
         for row in parsed.symbols {
             if self.insert_symbol(row) {
@@ -636,10 +632,9 @@ impl Table {
             .filter(move |r| r.cuda_library.as_deref() == Some(soname))
     }
 
-    /// The soname row for a CUDA soname at the target's default SDK version
-    /// ([`Target::default_sdk`]).
+    /// The soname row for a CUDA soname at the target's SDK version ([`Target::sdk`]).
     pub fn soname(&self, cuda_soname: &str) -> Option<&SonameRow> {
-        self.soname_for_sdk(cuda_soname, self.target.default_sdk())
+        self.soname_for_sdk(cuda_soname, self.target.sdk.as_deref())
     }
 
     /// The soname row for a CUDA soname at SDK major version `sdk`: a row for exactly

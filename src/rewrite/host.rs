@@ -14,10 +14,10 @@
 //! `__cudaRegisterFunction`/`__cudaRegisterVar` calls into no-ops (`shims/hip/wheelport_shim.c`),
 //! so the other modules of the object still load and run.
 
-use super::{HostEdits, Registration, RewriteSummary, CUDA_WRAPPER_MAGIC, HIP_WRAPPER_MAGIC};
+use super::{HostEdits, Registration, RewriteSummary};
 use crate::error::Result;
 use crate::fatbin::EntryKind;
-use crate::relink::{Table, Target, Unresolved};
+use crate::relink::{Table, Unresolved};
 use crate::target::Profile;
 use std::collections::BTreeMap;
 
@@ -117,7 +117,7 @@ pub fn rewrite_host(
     };
 
     // Shim rows the shim library does not implement yet will not resolve.
-    let hip = matches!(table.target(), Target::Dtk | Target::Rocm);
+    let hip = table.target().has_hip_shim();
     let defined = crate::shim::hip_shim_symbols();
     let mut shimmed: Vec<String> = Vec::new();
     for s in &plan.shimmed {
@@ -147,11 +147,7 @@ pub fn rewrite_host(
     shimmed.dedup();
 
     // Registration wrappers.
-    let magic = if profile.container == "hip-offload-bundle" {
-        HIP_WRAPPER_MAGIC
-    } else {
-        CUDA_WRAPPER_MAGIC
-    };
+    let magic = profile.backend().wrapper_magic();
     let containers = crate::fatbin::parse_object_sections(data, &so, file)?;
     for w in &so.wrappers {
         if w.registered != Some(true) {

@@ -47,12 +47,13 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
         .collect()
 }
 
-/// The symbols the shim library of `target` defines: [`hip_shim_symbols`] for DTK and ROCm,
-/// none for MUSA (no shim library yet).
-pub fn shim_symbols(target: crate::relink::Target) -> Vec<&'static str> {
-    match target {
-        crate::relink::Target::Dtk | crate::relink::Target::Rocm => hip_shim_symbols(),
-        crate::relink::Target::Musa => Vec::new(),
+/// The symbols the shim library of `target` defines: [`hip_shim_symbols`] for targets with
+/// the HIP shim (DTK, ROCm), none for the others (MUSA has no shim library yet).
+pub fn shim_symbols(target: &crate::relink::Target) -> Vec<&'static str> {
+    if target.has_hip_shim() {
+        hip_shim_symbols()
+    } else {
+        Vec::new()
     }
 }
 
@@ -155,17 +156,20 @@ pub fn runtime_soname(table: &crate::relink::Table) -> Result<String> {
 /// calls return the cached bytes. Only HIP targets (DTK, ROCm) have a shim.
 ///
 /// # Errors
-/// [`ErrorKind::Input`] for MUSA (no shim yet) or a table without a runtime soname;
+/// [`ErrorKind::Input`] for a target without the HIP shim (MUSA) or a table without a runtime soname;
 /// [`ErrorKind::Io`] when the compiler fails.
 pub fn shim_for_table(table: &crate::relink::Table) -> Result<(String, Vec<u8>)> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<String, Vec<u8>>>> = OnceLock::new();
-    if table.target() == crate::relink::Target::Musa {
+    if !table.target().has_hip_shim() {
         return Err(Error::new(
             ErrorKind::Input,
             "shim",
-            "no shim library for target musa yet (its shim rows stay unresolved)",
+            format!(
+                "no shim library for target {} yet (its shim rows stay unresolved)",
+                table.target()
+            ),
         ));
     }
     let rt = runtime_soname(table)?;

@@ -1,30 +1,66 @@
-//! Target profiles: what the lowering and the toolchain need to know about one GPU stack.
+//! Target profiles and code-family backends: what the lowering, the device build and the host
+//! rewrite need to know about one GPU stack.
 //!
-//! A profile is data, one TOML file per target under `targets/` (`dtk`, `rocm`, `cuda`,
-//! `musa`), embedded into the binary with `include_str!`. Adding a target means adding a
-//! profile, its relink tables (`relink-tables/<name>/`) and, for a new code family, its
-//! device support library (`kernels-ir/`), not editing the core.
+//! A profile is data: one TOML file per target under `targets/` (`dtk`, `rocm`, `cuda`,
+//! `musa`, and whatever else is there), completed from the defaults of its code family
+//! (`targets/families/<family>.toml`). The [`registry`] embeds every file found at build
+//! time; `WHEELPORT_TARGETS_DIR` replaces them at run time by the profiles of another folder.
+//! Adding a target or processor is adding a profile (and, for a runtime with other sonames,
+//! a relink-table set `relink-tables/<set>/`), not editing the core.
+//!
+//! What differs between code families in code, not data (the compile steps for an arch, the
+//! container of device code, the registration-wrapper magic, the checks of a built object), is
+//! the [`Backend`] of the profile's [`Family`]: [`backend::Amdgcn`], [`backend::Nvptx`] and
+//! [`backend::NoDevice`].
 //!
 //! `cuda` is the NVIDIA twin target: the same lowering built for nvptx64, used to prove on a
 //! real NVIDIA GPU that the lowered code computes what the original computes.
 
-use serde::Deserialize;
-use std::sync::OnceLock;
+pub mod backend;
+pub mod registry;
 
-/// The code family of a target: which LLVM backend and container the device code goes through.
+pub use backend::Backend;
+pub use registry::{builtin, names, profile, registry, Registry, TARGETS_DIR_ENV};
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The code family of a target: which backend builds and carries its device code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Family {
-    /// AMD GCN/CDNA (`amdgcn-amd-amdhsa`): HIP code objects in a clang offload bundle.
+    /// AMD GCN/CDNA/RDNA (`amdgcn-amd-amdhsa`): HIP code objects in a clang offload bundle.
     Amdgcn,
     /// NVIDIA PTX (`nvptx64-nvidia-cuda`): the twin target, PTX in a CUDA fatbin.
     Nvptx,
-    /// Moore Threads MUSA: no device compiler available here; host relinking only.
-    Musa,
+    /// No device compiler available here (Moore Threads MUSA needs `mcc`): host relinking
+    /// only, every kernel reported as not translated.
+    None,
+}
+
+impl Family {
+    /// The family's name as profiles spell it (`amdgcn`, `nvptx`, `none`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Amdgcn => "amdgcn",
+            Family::Nvptx => "nvptx",
+            Family::None => "none",
+        }
+    }
+
+    /// The backend of the family.
+    pub fn backend(self) -> &'static dyn Backend {
+        match self {
+            Family::Amdgcn => &backend::Amdgcn,
+            Family::Nvptx => &backend::Nvptx,
+            Family::None => &backend::NoDevice,
+        }
+    }
 }
 
 /// LLVM address-space numbers for the PTX state spaces (PTX ISA 9.x §5.1) on one target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AddrSpaces {
     /// Generic (flat) pointers.
     pub generic: u32,
@@ -41,19 +77,37 @@ pub struct AddrSpaces {
     pub param: u32,
 }
 
-/// One target profile, as read from `targets/<name>.toml`.
+/// Per-processor settings of a profile (`[arch.gfx1100]` in its TOML), over the profile's own.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchOverride {
+    /// Hardware threads per wavefront on this processor, when it differs from the profile's
+    /// [`Profile::wave_size`] (RDNA can run wave32 or wave64).
+    #[serde(default)]
+    pub wave_size: Option<u32>,
+    /// Device support library for this processor, relative to the repository root.
+    #[serde(default)]
+    pub ir_library: Option<String>,
+    /// LLVM target features for `opt` and `llc` on this processor (`-mattr=`, e.g.
+    /// `+wavefrontsize64`).
+    #[serde(default)]
+    pub mattr: Option<String>,
+}
+
+/// One target profile: `targets/<name>.toml` completed from its family's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Profile {
     /// The name used on the command line (`--target dtk`).
     pub name: String,
     /// One line for `wheelport doctor` and reports.
     pub description: String,
-    /// Backend family.
+    /// Code family: which [`Backend`] builds and carries the device code.
     pub family: Family,
-    /// LLVM target triple, e.g. `amdgcn-amd-amdhsa`.
+    /// LLVM target triple, e.g. `amdgcn-amd-amdhsa` (family default).
     pub triple: String,
-    /// LLVM `target datalayout` string for emitted modules (empty when the family has no LLVM
-    /// backend here).
+    /// LLVM `target datalayout` string for emitted modules (family default; empty when the
+    /// family has no LLVM backend here).
     pub datalayout: String,
     /// Hardware threads per wavefront/warp (64 on DCU gfx9, 32 on NVIDIA).
     pub wave_size: u32,
@@ -61,54 +115,84 @@ pub struct Profile {
     pub default_archs: Vec<String>,
     /// Architectures known to work with this target (others are accepted with a warning).
     pub known_archs: Vec<String>,
-    /// Address-space numbers of the PTX state spaces.
+    /// Address-space numbers of the PTX state spaces (family default).
     pub addrspace: AddrSpaces,
-    /// LLVM calling convention keyword for kernels (`amdgpu_kernel`, `ptx_kernel`).
+    /// LLVM calling convention keyword for kernels (`amdgpu_kernel`, `ptx_kernel`; family
+    /// default).
     pub kernel_cc: String,
-    /// Device support library (LLVM IR text), relative to the repository root; empty if none.
+    /// Device support library (LLVM IR text), relative to the repository root; empty if none
+    /// (family default).
     pub ir_library: String,
     /// How device code is carried in the host `.so`: `hip-offload-bundle`, `cuda-fatbin` or
-    /// `none`.
+    /// `none` (family default; the backend writes it, see [`Backend::container`]).
     pub container: String,
-    /// Offload-bundle entry id prefix; the arch is appended (`hipv4-amdgcn-amd-amdhsa--gfx906`).
+    /// Offload-bundle entry id prefix; the arch is appended (`hipv4-amdgcn-amd-amdhsa--gfx906`;
+    /// family default).
     pub bundle_entry_prefix: String,
     /// Environment variables naming a toolchain root, tried in order.
     pub toolchain_env: Vec<String>,
     /// Fixed directories tried after the environment variables.
     pub toolchain_dirs: Vec<String>,
-    /// Tools the device build needs (base names; versioned names like `llc-19` are also found).
+    /// Tools the device build needs (base names; versioned names like `llc-19` are also found;
+    /// family default).
     pub tools: Vec<String>,
     /// Tools used when found, never reported missing: `llvm-split` (a large module is split
     /// into partitions built in parallel, see [`crate::build`]). Taken from PATH only in the
     /// same LLVM major version as the required tools.
     #[serde(default)]
     pub optional_tools: Vec<String>,
+    /// The relink-table set the host rewrite uses (`relink-tables/<set>/`); empty for a
+    /// target whose imports stay CUDA (the `cuda` twin).
+    #[serde(default)]
+    pub relink_tables: String,
+    /// The SDK major version soname rows are chosen for (`6` for ROCm 6); absent: rows for
+    /// any version.
+    #[serde(default)]
+    pub sdk: Option<String>,
+    /// The shim library for CUDA entry points a rename cannot serve: `hip` (`shims/hip/`), or
+    /// empty when the target has none.
+    #[serde(default)]
+    pub shim: String,
+    /// Per-processor overrides (`[arch.<name>]`).
+    #[serde(default)]
+    pub arch: BTreeMap<String, ArchOverride>,
+    /// Where the profile was read from (`targets/dtk.toml`, or the file under
+    /// `WHEELPORT_TARGETS_DIR`); set by the registry.
+    #[serde(skip)]
+    pub source: String,
 }
 
-const SOURCES: &[(&str, &str)] = &[
-    ("dtk", include_str!("../../targets/dtk.toml")),
-    ("rocm", include_str!("../../targets/rocm.toml")),
-    ("cuda", include_str!("../../targets/cuda.toml")),
-    ("musa", include_str!("../../targets/musa.toml")),
-];
+impl Profile {
+    /// The backend of the profile's family.
+    pub fn backend(&self) -> &'static dyn Backend {
+        self.family.backend()
+    }
 
-/// All built-in profiles, in the order `dtk`, `rocm`, `cuda`, `musa`.
-///
-/// # Panics
-/// Never at run time for a released binary: the embedded files are checked by the unit tests.
-pub fn builtin() -> &'static [Profile] {
-    static P: OnceLock<Vec<Profile>> = OnceLock::new();
-    P.get_or_init(|| {
-        SOURCES
-            .iter()
-            .map(|(n, s)| toml::from_str(s).unwrap_or_else(|e| panic!("targets/{n}.toml: {e}")))
-            .collect()
-    })
-}
+    /// The wave size on `arch` (its override, else [`Profile::wave_size`]).
+    pub fn wave_size_for(&self, arch: &str) -> u32 {
+        self.arch
+            .get(arch)
+            .and_then(|o| o.wave_size)
+            .unwrap_or(self.wave_size)
+    }
 
-/// The built-in profile named `name` (`dtk`, `rocm`, `cuda`, `musa`), or `None`.
-pub fn profile(name: &str) -> Option<&'static Profile> {
-    builtin().iter().find(|p| p.name == name)
+    /// The support library on `arch` (its override, else [`Profile::ir_library`]).
+    pub fn ir_library_for(&self, arch: &str) -> &str {
+        self.arch
+            .get(arch)
+            .and_then(|o| o.ir_library.as_deref())
+            .unwrap_or(&self.ir_library)
+    }
+
+    /// The LLVM target features on `arch` (`-mattr=`), if the profile sets any.
+    pub fn mattr_for(&self, arch: &str) -> Option<&str> {
+        self.arch.get(arch).and_then(|o| o.mattr.as_deref())
+    }
+
+    /// Whether the host rewrite re-targets imports (a relink-table set is named).
+    pub fn relinks(&self) -> bool {
+        !self.relink_tables.is_empty()
+    }
 }
 
 #[cfg(test)]
@@ -117,7 +201,7 @@ mod tests {
 
     #[test]
     fn every_profile_parses_and_is_named_after_its_file() {
-        for (n, _) in SOURCES {
+        for (n, _, _) in registry::EMBEDDED_PROFILES {
             let p = profile(n).expect(n);
             assert_eq!(&p.name, n);
             assert!(!p.default_archs.is_empty(), "{n}");
@@ -125,6 +209,9 @@ mod tests {
         assert_eq!(profile("dtk").unwrap().wave_size, 64);
         assert_eq!(profile("cuda").unwrap().family, Family::Nvptx);
         assert_eq!(profile("dtk").unwrap().addrspace.local, 5);
+        assert_eq!(profile("dtk").unwrap().triple, "amdgcn-amd-amdhsa");
+        assert_eq!(profile("musa").unwrap().triple, "mtgpu-mthreads-musa");
+        assert_eq!(profile("musa").unwrap().tools, ["mcc"]);
         assert!(profile("nope").is_none());
     }
 }

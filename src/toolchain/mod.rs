@@ -223,11 +223,7 @@ pub fn install_hint(tool: &str) -> String {
 
 /// The LLVM backend name `llc --version` lists for a family (`amdgcn`, `nvptx64`).
 pub fn backend_of(family: Family) -> Option<&'static str> {
-    match family {
-        Family::Amdgcn => Some("amdgcn"),
-        Family::Nvptx => Some("nvptx64"),
-        Family::Musa => None,
-    }
+    family.backend().llvm_backend()
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -326,6 +322,20 @@ fn major_from_path(p: &Path, name: &str) -> Option<u32> {
 
 /// Candidates for `name` in the PATH step, with their major version (unknown = 0), in search
 /// order.
+/// One LLVM tool (`llvm-readelf`, `clang`, `lli`, ...) of LLVM major version `major`, found
+/// the way [`discover`] searches `PATH` (versioned names such as `llvm-readelf-19` too) and the
+/// Debian/Ubuntu trees `/usr/lib/llvm-N/bin` ([`SearchOptions::system_roots`]): the first
+/// candidate of that major version.
+pub fn find_llvm_tool(name: &str, major: u32, opts: &SearchOptions) -> Option<PathBuf> {
+    if let Some(p) = opts.overrides.get(name) {
+        return Some(p.clone());
+    }
+    path_candidates(name, opts)
+        .into_iter()
+        .find(|(_, v)| *v == major)
+        .map(|(p, _)| p)
+}
+
 fn path_candidates(name: &str, opts: &SearchOptions) -> Vec<(PathBuf, u32)> {
     let mut dirs: Vec<PathBuf> = opts
         .env

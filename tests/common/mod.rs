@@ -131,14 +131,35 @@ pub fn run(cmd: &mut Command) -> (i32, String, String) {
     )
 }
 
-/// An LLVM 14 tool (`/usr/lib/llvm-14/bin/NAME`, or `NAME-14` on PATH); fails under CI and
-/// skips loudly elsewhere when missing.
-pub fn llvm_tool(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from("/usr/lib/llvm-14/bin").join(name);
-    if p.is_file() {
-        return Some(p);
+/// The one rule for a missing prerequisite: under CI (`CI` set) the test fails, naming
+/// what is missing and how CI gets it; elsewhere it prints a loud SKIP line.
+pub fn missing<T>(test: &str, what: &str) -> Option<T> {
+    if std::env::var_os("CI").is_some() {
+        panic!("{test}: {what} (.ci/run installs it)");
     }
-    find_tool(&format!("{name}-14")).or_else(|| require_tool(&format!("{name}-14"), "llvm_tool"))
+    eprintln!("SKIP {test}: {what}");
+    None
+}
+
+/// An LLVM tool of major version `major`, found as `wheelport doctor` finds tools
+/// ([`wheelport::toolchain::find_llvm_tool`]: `PATH` with versioned names, then
+/// `/usr/lib/llvm-N/bin`), or [`missing`].
+pub fn require_llvm(name: &str, major: u32, test: &str) -> Option<PathBuf> {
+    let opts = wheelport::toolchain::SearchOptions::from_env();
+    match wheelport::toolchain::find_llvm_tool(name, major, &opts) {
+        Some(p) => Some(p),
+        None => missing(test, &format!("LLVM {major}'s `{name}` not found")),
+    }
+}
+
+/// An LLVM 19 tool (the LLVM the device build uses), or [`missing`].
+pub fn require_llvm_tool(name: &str, test: &str) -> Option<PathBuf> {
+    require_llvm(name, 19, test)
+}
+
+/// An LLVM 14 tool (the older LLVM some oracles are checked against), or [`missing`].
+pub fn llvm_tool(name: &str) -> Option<PathBuf> {
+    require_llvm(name, 14, "llvm_tool")
 }
 
 /// A real AMDGPU code object for `arch` (one empty kernel `_Z5saxpyifPKfPf`), built with
