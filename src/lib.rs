@@ -3,6 +3,8 @@
 //!
 //! The library is organised as one module per pipeline stage:
 //!
+//! * [`analyze`] — one analysis per host ELF object (scan, registration, runtime, fatbin,
+//!   kernels with status), made once and passed on to inspect, convert and the twin.
 //! * [`wheel`] — reading wheels (PEP 427 zip archives): `.so` members, `WHEEL`, `METADATA`.
 //! * [`elf`] — reading host ELF shared objects: dynamic section, versioned imports,
 //!   the fatbin sections and the `.nvFatBinSegment` registration wrappers.
@@ -28,6 +30,8 @@
 //!   provenance file and the terminal table.
 //! * [`cli`] — command-line argument definitions (clap).
 //! * [`toolchain`] — finding the external tools of a target (llc, opt, ld.lld) and running them.
+//! * [`device`] — the device pipeline shared by convert and the twin: PTX modules to the
+//!   target's device code, with per-kernel failure isolation.
 //! * [`build`] — the device build of a lowered module: code objects / PTX, checked, cached.
 //! * [`twin`] — the `cuda` twin: a `.so` whose PTX is replaced by the lowering's own PTX.
 //!
@@ -36,12 +40,14 @@
 
 #![warn(missing_docs)]
 
+pub mod analyze;
 pub mod batch;
 pub mod build;
 pub mod bundle;
 pub mod cli;
 pub mod convert;
 pub mod cubin;
+pub mod device;
 pub mod elf;
 pub mod error;
 pub mod fatbin;

@@ -405,8 +405,9 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 source_date_epoch,
                 progress: !quiet,
             };
-            let device = wheelport::convert::device::default_builder(profile);
-            let report = wheelport::convert::convert(&inputs, &opts, device.as_ref())?;
+            let pipeline = wheelport::device::Pipeline::discover(profile);
+            let mut report = wheelport::convert::convert(&inputs, &opts, &pipeline)?;
+            report.exit_code = exit::of_status(report.status);
             let text = wheelport::report::human::render(&report, all_kernels);
             if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {

@@ -21,7 +21,7 @@ fn os<S: AsRef<OsStr> + ?Sized>(s: &S) -> &OsStr {
 
 fn device_available(target: &str) -> bool {
     let p = wheelport::target::profile(target).unwrap();
-    wheelport::convert::device::default_builder(p)
+    wheelport::device::Pipeline::discover(p)
         .available(p)
         .is_ok()
 }

@@ -559,8 +559,7 @@ fn invariants_hold_on_every_rewritten_object() {
             libs_dir: "pkg.libs".into(),
         };
         let r = rewrite_host(
-            &data,
-            name,
+            &wheelport::analyze::analyze(&data, name, name, &Default::default()).unwrap(),
             profile,
             &table,
             &BTreeMap::new(),
@@ -720,8 +719,7 @@ fn mixed_alignment_and_full_dynamic() {
         libs_dir: "pkg.libs".into(),
     };
     let r = rewrite_host(
-        &data,
-        "mixed.so",
+        &wheelport::analyze::analyze(&data, "mixed.so", "mixed.so", &Default::default()).unwrap(),
         profile,
         &table,
         &BTreeMap::new(),
@@ -803,8 +801,7 @@ fn mixed_alignment_and_full_dynamic() {
     let (v, _) = readelf(&["-V"], &full);
     assert!(v.contains("GLIBC_2.2.5"), "{v}");
     let e = rewrite_host(
-        &data,
-        "full.so",
+        &wheelport::analyze::analyze(&data, "full.so", "full.so", &Default::default()).unwrap(),
         profile,
         &table,
         &BTreeMap::new(),

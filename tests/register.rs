@@ -159,8 +159,8 @@ fn wrapper_points_at_a_hip_bundle() {
         ("without", BTreeMap::new()),
     ] {
         let r = rewrite_host(
-            &data,
-            "sass_ptx.so",
+            &wheelport::analyze::analyze(&data, "sass_ptx.so", "sass_ptx.so", &Default::default())
+                .unwrap(),
             profile,
             &table,
             &device,

@@ -380,8 +380,7 @@ fn plan_and_rewrite_host_agree_on_every_import() {
                 libs_dir: "pkg.libs".into(),
             };
             let host = wheelport::rewrite::rewrite_host(
-                &data,
-                name,
+                &wheelport::analyze::analyze(&data, name, name, &Default::default()).unwrap(),
                 profile,
                 &table,
                 &BTreeMap::new(),

@@ -39,6 +39,18 @@ pub mod exit {
     /// `convert --strict`: CUDA imports or DT_NEEDED entries have no mapping on the target;
     /// nothing was written.
     pub const UNRESOLVED_IMPORTS: u8 = 7;
+
+    /// The exit code of a `convert` run that ended with `status`.
+    pub fn of_status(status: crate::report::Status) -> u8 {
+        use crate::report::Status;
+        match status {
+            Status::Converted => OK,
+            Status::Partial => PARTIAL,
+            Status::RefusedUntranslated => UNTRANSLATED,
+            Status::RefusedUnresolvedImports => UNRESOLVED_IMPORTS,
+            Status::InputError => INPUT_ERROR,
+        }
+    }
 }
 
 /// The `--target` values: the names of the target registry's profiles

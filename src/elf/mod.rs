@@ -15,4 +15,4 @@
 pub mod registration;
 pub mod scan;
 
-pub use scan::{scan, FatbinSectionInfo, Import, SharedObject, Wrapper};
+pub use scan::{scan, FatbinSectionInfo, Import, SectionSummary, SharedObject, Wrapper};

@@ -8,6 +8,12 @@
 //! `call` follows that reaches `__cudaRegisterFatBinary` — through its PLT entry (`.plt` or
 //! `.plt.sec`) or directly through its GOT slot (`-fno-plt`). Any other write to `rdi` forgets
 //! the address.
+//!
+//! With a statically linked CUDA runtime (`-cudart static`, CuPy, XGBoost, ...),
+//! `__cudaRegisterFatBinary` is the object's own function: the calls reach it directly. Its
+//! address comes from `.symtab` when the object has one; in a stripped object it is inferred
+//! as the one function that the calls with a wrapper's address in `rdi` reach
+//! ([`RegisterEntry::Inferred`]).
 
 use crate::error::{Error, ErrorKind, Result};
 use iced_x86::{Code, Decoder, DecoderOptions, Instruction, OpKind, Register};
@@ -19,12 +25,44 @@ use std::collections::{HashMap, HashSet};
 /// The registration entry point whose first argument is the wrapper.
 pub const REGISTER_FAT_BINARY: &str = "__cudaRegisterFatBinary";
 
+/// How the registration entry point was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RegisterEntry {
+    /// An import of a dynamically linked runtime (through its PLT entry or GOT slot).
+    Import,
+    /// The object's own function, named in `.symtab` (a statically linked runtime).
+    LocalSymbol(u64),
+    /// The object's own function, inferred in a stripped object: the direct-call target
+    /// that calls with a wrapper's address in `rdi` reach.
+    Inferred(u64),
+    /// Neither: no call registers a wrapper.
+    NotFound,
+}
+
+/// What [`registration_scan`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisterScan {
+    /// Addresses of the registered wrappers, in the order of the `wrappers` given.
+    pub registered: Vec<u64>,
+    /// How `__cudaRegisterFatBinary` was reached.
+    pub entry: RegisterEntry,
+}
+
 /// Addresses of the wrappers (among `wrappers`) that some call passes to
-/// [`REGISTER_FAT_BINARY`], in the order of `wrappers`.
+/// [`REGISTER_FAT_BINARY`], in the order of `wrappers` ([`registration_scan`]'s list).
 ///
 /// # Errors
 /// [`ErrorKind::Elf`] when the section or symbol tables cannot be read.
 pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<Vec<u64>> {
+    registration_scan(data, wrappers, file).map(|s| s.registered)
+}
+
+/// Which of `wrappers` are registered, and how the registration entry point is reached
+/// (see the module docs).
+///
+/// # Errors
+/// [`ErrorKind::Elf`] when the section or symbol tables cannot be read.
+pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<RegisterScan> {
     let oerr = |e: object::read::Error| {
         Error::new(ErrorKind::Elf, file, format!("registration scan: {e}"))
     };
@@ -34,23 +72,39 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
     let dynsyms = sections
         .symbols(endian, data, elf::SHT_DYNSYM)
         .map_err(oerr)?;
-    let Some(sym_index) = dynsyms.iter().position(|s| {
+    let sym_index = dynsyms.iter().position(|s| {
         s.st_shndx(endian) == elf::SHN_UNDEF
             && dynsyms
                 .symbol_name(endian, s)
                 .is_ok_and(|n| n == REGISTER_FAT_BINARY.as_bytes())
-    }) else {
-        return Ok(Vec::new());
+    });
+    // The object's own definition (static runtime), from .symtab.
+    let local = if sym_index.is_none() {
+        let symtab = sections
+            .symbols(endian, data, elf::SHT_SYMTAB)
+            .map_err(oerr)?;
+        symtab
+            .iter()
+            .find(|s| {
+                s.st_shndx(endian) != elf::SHN_UNDEF
+                    && s.st_type() == elf::STT_FUNC
+                    && symtab
+                        .symbol_name(endian, s)
+                        .is_ok_and(|n| n == REGISTER_FAT_BINARY.as_bytes())
+            })
+            .map(|s| s.st_value(endian))
+    } else {
+        None
     };
     // GOT slots of the symbol (JUMP_SLOT in .rela.plt, GLOB_DAT in .rela.dyn).
     let mut got = HashSet::new();
-    for s in sections.iter() {
+    for s in sections.iter().filter(|_| sym_index.is_some()) {
         if s.sh_type(endian) != elf::SHT_RELA {
             continue;
         }
         let relas: &[elf::Rela64<Endianness>] = s.data_as_array(endian, data).map_err(oerr)?;
         for r in relas {
-            if r.r_sym(endian, false) as usize == sym_index {
+            if Some(r.r_sym(endian, false) as usize) == sym_index {
                 got.insert(r.r_offset(endian));
             }
         }
@@ -66,7 +120,13 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
         .collect();
     // PLT entries that jump through one of those slots (entries are 16 bytes).
     let mut plt = HashSet::new();
-    for s in exec.iter().filter(|s| name_of(s).starts_with(b".plt")) {
+    if let Some(a) = local {
+        plt.insert(a);
+    }
+    for s in exec
+        .iter()
+        .filter(|s| sym_index.is_some() && name_of(s).starts_with(b".plt"))
+    {
         for_each_instruction(s, endian, data, |i| {
             if i.is_jmp_near_indirect()
                 && i.is_ip_rel_memory_operand()
@@ -78,6 +138,9 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
     }
     let wanted: HashSet<u64> = wrappers.iter().copied().collect();
     let mut found = HashSet::new();
+    // Stripped static runtime: direct-call targets of calls with a wrapper in rdi, counted.
+    let infer = sym_index.is_none() && local.is_none();
+    let mut targets: HashMap<u64, HashSet<u64>> = HashMap::new();
     for s in exec.iter().filter(|s| !name_of(s).starts_with(b".plt")) {
         let mut regs: HashMap<Register, u64> = HashMap::new();
         for_each_instruction(s, endian, data, |i| {
@@ -103,11 +166,14 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
                     || i.is_call_near_indirect()
                         && i.is_ip_rel_memory_operand()
                         && got.contains(&i.ip_rel_memory_address());
-                if target_hits {
-                    if let Some(v) = regs.get(&Register::RDI) {
-                        if wanted.contains(v) {
-                            found.insert(*v);
-                        }
+                if let Some(v) = regs.get(&Register::RDI).filter(|v| wanted.contains(v)) {
+                    if target_hits {
+                        found.insert(*v);
+                    } else if infer && i.is_call_near() {
+                        targets
+                            .entry(i.near_branch_target())
+                            .or_default()
+                            .insert(*v);
                     }
                 }
                 if i.is_call_near() || i.is_call_near_indirect() {
@@ -120,11 +186,31 @@ pub fn registered_wrappers(data: &[u8], wrappers: &[u64], file: &str) -> Result<
             }
         })?;
     }
-    Ok(wrappers
-        .iter()
-        .copied()
-        .filter(|w| found.contains(w))
-        .collect())
+    let entry = match (sym_index, local) {
+        (Some(_), _) => RegisterEntry::Import,
+        (None, Some(a)) => RegisterEntry::LocalSymbol(a),
+        (None, None) => {
+            // The target reached with the most distinct wrappers (ties: the lowest address).
+            match targets
+                .iter()
+                .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))
+            {
+                Some((&t, ws)) => {
+                    found.extend(ws.iter().copied());
+                    RegisterEntry::Inferred(t)
+                }
+                None => RegisterEntry::NotFound,
+            }
+        }
+    };
+    Ok(RegisterScan {
+        registered: wrappers
+            .iter()
+            .copied()
+            .filter(|w| found.contains(w))
+            .collect(),
+        entry,
+    })
 }
 
 fn for_each_instruction(

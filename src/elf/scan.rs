@@ -83,6 +83,32 @@ pub struct Wrapper {
     pub registered: Option<bool>,
 }
 
+/// One section header, as [`scan`] records it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SectionSummary {
+    /// The section name.
+    pub name: String,
+    /// `sh_type`.
+    pub sh_type: u32,
+    /// `sh_flags`.
+    pub flags: u64,
+    /// File offset of the contents.
+    pub offset: u64,
+    /// Size in bytes (no file bytes for `SHT_NOBITS`).
+    pub size: u64,
+}
+
+impl SectionSummary {
+    /// Allocated, read-only, not executable program data (`.rodata` and the like).
+    pub fn is_read_only_data(&self) -> bool {
+        let f = self.flags;
+        self.sh_type == elf::SHT_PROGBITS.0
+            && f & elf::SHF_ALLOC.0 as u64 != 0
+            && f & elf::SHF_WRITE.0 as u64 == 0
+            && f & elf::SHF_EXECINSTR.0 as u64 == 0
+    }
+}
+
 /// What [`scan`] reads from a host shared object; strings are copied, bulk data is not.
 #[derive(Debug, Clone, Default)]
 pub struct SharedObject {
@@ -106,6 +132,15 @@ pub struct SharedObject {
     pub fatbin_sections: Vec<FatbinSectionInfo>,
     /// Registration wrappers, in section order.
     pub wrappers: Vec<Wrapper>,
+    /// Every section header, in order.
+    pub sections: Vec<SectionSummary>,
+}
+
+impl SharedObject {
+    /// Whether a section named `name` exists.
+    pub fn has_section(&self, name: &str) -> bool {
+        self.sections.iter().any(|s| s.name == name)
+    }
 }
 
 fn s(b: &[u8]) -> String {
@@ -312,6 +347,13 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
     let mut segment = None;
     for section in sections.iter() {
         let name = sections.section_name(endian, section).unwrap_or_default();
+        out.sections.push(SectionSummary {
+            name: s(name),
+            sh_type: section.sh_type(endian).0,
+            flags: section.sh_flags(endian).0 as u64,
+            offset: section.sh_offset(endian),
+            size: section.sh_size(endian),
+        });
         let info = || FatbinSectionInfo {
             name: s(name),
             offset: section.sh_offset(endian),

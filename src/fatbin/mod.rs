@@ -24,7 +24,7 @@ pub use payload::Compression;
 pub fn parse_object_sections<'a>(
     data: &'a [u8],
     so: &crate::elf::SharedObject,
-    file: &'a str,
+    file: &str,
 ) -> crate::Result<Vec<(crate::elf::FatbinSectionInfo, Vec<Container<'a>>)>> {
     let mut secs = so.fatbin_sections.clone();
     secs.sort_by_key(|s| s.offset);

@@ -65,7 +65,7 @@ pub struct Entry<'a> {
     /// The payload as stored: `compressed_size` bytes when compressed, else `padded_size`.
     pub stored: &'a [u8],
     /// File name used in errors.
-    file: &'a str,
+    file: std::sync::Arc<str>,
 }
 
 impl<'a> Entry<'a> {
@@ -119,7 +119,7 @@ impl<'a> Entry<'a> {
             Compression::None => Ok(Cow::Borrowed(self.stored)),
             c => payload::decompress(c, self.stored, self.header.uncompressed_size)
                 .map(Cow::Owned)
-                .map_err(|m| Error::at(ErrorKind::Fatbin, self.file, off, m)),
+                .map_err(|m| Error::at(ErrorKind::Fatbin, &*self.file, off, m)),
         }
     }
 
@@ -131,7 +131,7 @@ impl<'a> Entry<'a> {
         if self.kind() != EntryKind::Ptx {
             return Err(Error::at(
                 ErrorKind::Fatbin,
-                self.file,
+                &*self.file,
                 self.offset,
                 "entry is not PTX",
             ));
@@ -201,8 +201,9 @@ impl Container<'_> {
 pub fn parse_section<'a>(
     data: &'a [u8],
     file_offset: u64,
-    file: &'a str,
+    file: &str,
 ) -> Result<Vec<Container<'a>>> {
+    let shared: std::sync::Arc<str> = file.into();
     let mut containers = Vec::new();
     let mut pos = 0usize;
     let err =
@@ -261,7 +262,7 @@ pub fn parse_section<'a>(
                 )
             })? as usize;
         let index = containers.len();
-        let entries = parse_entries(data, body_start, end, index, file_offset, file)?;
+        let entries = parse_entries(data, body_start, end, index, file_offset, &shared)?;
         containers.push(Container {
             index,
             offset: file_offset + pos as u64,
@@ -281,10 +282,11 @@ fn parse_entries<'a>(
     end: usize,
     container: usize,
     file_offset: u64,
-    file: &'a str,
+    file: &std::sync::Arc<str>,
 ) -> Result<Vec<Entry<'a>>> {
-    let err =
-        |at: usize, msg: String| Error::at(ErrorKind::Fatbin, file, file_offset + at as u64, msg);
+    let err = |at: usize, msg: String| {
+        Error::at(ErrorKind::Fatbin, &**file, file_offset + at as u64, msg)
+    };
     let mut entries = Vec::new();
     let mut pos = start;
     while pos < end {
@@ -385,7 +387,7 @@ fn parse_entries<'a>(
             identifier,
             options,
             stored,
-            file,
+            file: file.clone(),
         });
         pos = payload_start + padded;
     }

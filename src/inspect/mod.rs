@@ -13,11 +13,8 @@ pub mod model;
 pub mod ptx_entries;
 
 use crate::error::{Error, Result};
-use crate::fatbin::{self, EntryKind};
 use crate::wheel::{is_shared_object_name, WheelReader};
 use model::*;
-use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// What to include in the report.
@@ -174,107 +171,6 @@ fn inspect_wheel(path: &Path, opts: &Options, rep: &mut InputReport) -> Result<(
     Ok(())
 }
 
-/// What one entry contributes: its kernels, and for PTX the body class and forms of each.
-#[derive(Default)]
-struct EntryFacts {
-    kernels: Vec<String>,
-    /// Cubins: code bytes per kernel (same order as `kernels`).
-    code_sizes: Vec<u64>,
-    /// PTX: the body class per kernel (same order), `None` when the parser has no body.
-    bodies: Vec<Option<crate::stub::PtxBody>>,
-    /// PTX with `untranslatable`: unsupported forms per kernel (same order).
-    forms: Vec<Vec<FormReport>>,
-    /// PTX: why the kernel's function did not parse, per kernel (same order).
-    invalid: Vec<Option<String>>,
-    error: Option<Error>,
-}
-
-fn ptx_facts(text: &[u8], file: &str, entry: &fatbin::Entry<'_>, opts: &Options) -> EntryFacts {
-    let kernels = ptx_entries::entry_names(text);
-    let name = format!("{file} (PTX at offset {:#x})", entry.payload_offset());
-    let parsed = crate::ptx::parse_bytes(text, &name);
-    let bodies = kernels
-        .iter()
-        .map(|k| crate::stub::ptx_body(&parsed.module, k))
-        .collect();
-    // A kernel whose function did not parse is reported with the first diagnostic in it.
-    let invalid = kernels
-        .iter()
-        .map(|k| {
-            parsed
-                .module
-                .invalid()
-                .find(|d| d.name == Some(k.as_str()))
-                .map(|_| {
-                    parsed
-                        .diagnostics
-                        .iter()
-                        .find(|d| d.function.as_deref() == Some(k.as_str()))
-                        .map(|d| {
-                            format!(
-                                "PTX does not parse: line {}:{}: {}",
-                                d.line, d.col, d.message
-                            )
-                        })
-                        .unwrap_or_else(|| "PTX does not parse".to_string())
-                })
-        })
-        .collect();
-    let forms = if opts.untranslatable {
-        let all = crate::ptx::analysis::kernel_forms(&parsed.module);
-        kernels
-            .iter()
-            .map(|k| match all.iter().find(|f| &f.kernel == k) {
-                Some(kf) => crate::ptx::analysis::unsupported_forms(kf)
-                    .into_iter()
-                    .map(|u| FormReport {
-                        form: u.form.clone(),
-                        count: u.count,
-                        first_line: u.first_line,
-                    })
-                    .collect(),
-                None => Vec::new(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    EntryFacts {
-        kernels,
-        bodies,
-        forms,
-        invalid,
-        ..Default::default()
-    }
-}
-
-fn entry_facts(e: &fatbin::Entry<'_>, file: &str, opts: &Options) -> EntryFacts {
-    let result = match e.kind() {
-        EntryKind::Ptx => e.ptx_bytes().map(|t| ptx_facts(&t, file, e, opts)),
-        EntryKind::Elf => crate::cubin::entry_kernel_names(e, file).map(|ks| EntryFacts {
-            code_sizes: ks.iter().map(|k| k.code_size).collect(),
-            kernels: ks.into_iter().map(|k| k.name).collect(),
-            ..Default::default()
-        }),
-        _ => Ok(EntryFacts::default()),
-    };
-    result.unwrap_or_else(|err| EntryFacts {
-        error: Some(err),
-        ..Default::default()
-    })
-}
-
-/// Everything known about one kernel (a name in one container) while entries are read.
-struct KernelAcc {
-    container: usize,
-    name: String,
-    ptx_archs: Vec<String>,
-    sass: Vec<(String, u64)>,
-    body: Option<crate::stub::PtxBody>,
-    forms: Vec<FormReport>,
-    invalid: Option<String>,
-}
-
 /// Inspect the bytes of one ELF shared object. `path` is how the report names it,
 /// `file` how errors name it (`WHEEL!member` for wheel members).
 pub fn inspect_shared_object(
@@ -283,43 +179,36 @@ pub fn inspect_shared_object(
     file: &str,
     opts: &Options,
 ) -> SharedObjectReport {
-    let mut rep = SharedObjectReport {
-        path: path.to_string(),
-        size: data.len() as u64,
-        soname: None,
-        needed: Vec::new(),
-        runpath: None,
-        rpath: None,
-        cuda_imports: Vec::new(),
-        import_count: 0,
-        fatbin: None,
-        kernels: None,
-        relink: None,
-        verdict: Verdict::default(),
-        errors: Vec::new(),
+    let aopts = crate::analyze::Options {
+        forms: opts.untranslatable,
     };
-    let mut so = match crate::elf::scan(data, file) {
-        Ok(so) => so,
-        Err(e) => {
-            rep.errors.push((&e).into());
-            return rep;
-        }
-    };
-    if !so.wrappers.is_empty() {
-        let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
-        match crate::elf::registration::registered_wrappers(data, &addrs, file) {
-            Ok(reg) => {
-                for w in &mut so.wrappers {
-                    w.registered = Some(reg.contains(&w.address));
-                }
-            }
-            Err(e) => rep.errors.push((&e).into()),
-        }
+    match crate::analyze::analyze(data, path, file, &aopts) {
+        Ok(a) => report(&a, opts),
+        Err(e) => SharedObjectReport {
+            path: path.to_string(),
+            size: data.len() as u64,
+            soname: None,
+            needed: Vec::new(),
+            runpath: None,
+            rpath: None,
+            cuda_runtime: None,
+            cuda_imports: Vec::new(),
+            import_count: 0,
+            fatbin: None,
+            kernels: None,
+            relink: None,
+            verdict: Verdict::default(),
+            errors: vec![(&e).into()],
+        },
     }
-    rep.cuda_imports = cuda_stack::group_imports(&so.imports, &so.needed);
-    if let Some(table) = &opts.relink {
-        let p = crate::relink::plan(table, &so);
-        rep.relink = Some(RelinkReport {
+}
+
+/// The report of one analysed object ([`crate::analyze::analyze`]).
+pub fn report(a: &crate::analyze::ObjectAnalysis<'_>, opts: &Options) -> SharedObjectReport {
+    let so = &a.elf;
+    let relink = opts.relink.as_ref().map(|table| {
+        let p = crate::relink::plan(table, so);
+        RelinkReport {
             target: table.target().name().to_string(),
             needed: p
                 .edits
@@ -338,216 +227,31 @@ pub fn inspect_shared_object(
                     reason: u.reason.clone(),
                 })
                 .collect(),
-        });
-    }
-    rep.import_count = so.imports.len();
-    rep.soname = so.soname.clone();
-    rep.runpath = so.runpath.clone();
-    rep.rpath = so.rpath.clone();
-    rep.needed = so.needed.clone();
-    if so.fatbin_sections.is_empty() {
-        return rep;
-    }
-
-    let mut containers_rep = Vec::new();
-    let mut summary: BTreeMap<(String, String, String, String), (usize, u64)> = BTreeMap::new();
-    // A kernel is a name inside one container (the module the runtime registers): the same
-    // name in two containers is two device functions. (container, name) -> index into
-    // `kernels`, which holds (container, name, ptx archs, sass archs) in first-seen order.
-    let mut kernels: Vec<KernelAcc> = Vec::new();
-    let mut kindex: std::collections::HashMap<(usize, String), usize> =
-        std::collections::HashMap::new();
-    let mut entry_count = 0;
-    for sec in &so.fatbin_sections {
-        let start = sec.offset as usize;
-        let bytes = &data[start..start + sec.size as usize];
-        let containers = match fatbin::parse_section(bytes, sec.offset, file) {
-            Ok(c) => c,
-            Err(e) => {
-                rep.errors.push((&e).into());
-                continue;
-            }
-        };
-        let all: Vec<&fatbin::Entry<'_>> =
-            containers.iter().flat_map(|c| c.entries.iter()).collect();
-        let facts: Vec<EntryFacts> = all.par_iter().map(|e| entry_facts(e, file, opts)).collect();
-        let mut fi = facts.into_iter();
-        for c in &containers {
-            let mut entries = Vec::new();
-            for e in &c.entries {
-                let f = fi.next().expect("one fact per entry");
-                if let Some(err) = &f.error {
-                    rep.errors.push(err.into());
-                }
-                let kind = e.kind();
-                let kind_s = match kind {
-                    EntryKind::Unknown(_) => "unknown".to_string(),
-                    k => k.label().to_lowercase(),
-                };
-                let arch = e.arch_name();
-                let comp = e.compression();
-                let stored = e.stored.len() as u64;
-                let s = summary
-                    .entry((
-                        sec.name.clone(),
-                        kind_s.clone(),
-                        arch.clone(),
-                        comp.label().to_string(),
-                    ))
-                    .or_default();
-                s.0 += 1;
-                s.1 += stored;
-                let cidx = containers_rep.len();
-                for (n, k) in f.kernels.iter().enumerate() {
-                    let i = *kindex.entry((cidx, k.clone())).or_insert_with(|| {
-                        kernels.push(KernelAcc {
-                            container: cidx,
-                            name: k.clone(),
-                            ptx_archs: Vec::new(),
-                            sass: Vec::new(),
-                            body: None,
-                            forms: Vec::new(),
-                            invalid: None,
-                        });
-                        kernels.len() - 1
-                    });
-                    let acc = &mut kernels[i];
-                    if kind == EntryKind::Ptx {
-                        if !acc.ptx_archs.contains(&arch) {
-                            acc.ptx_archs.push(arch.clone());
-                        }
-                        // The first PTX entry that has a body decides (one PTX per container
-                        // in every known file).
-                        if acc.body.is_none() {
-                            acc.body = f.bodies.get(n).cloned().flatten();
-                        }
-                        if let Some(fs) = f.forms.get(n) {
-                            acc.forms.extend(fs.iter().cloned());
-                        }
-                        if let Some(Some(why)) = f.invalid.get(n) {
-                            acc.invalid.get_or_insert_with(|| why.clone());
-                        }
-                    } else if !acc.sass.iter().any(|(a, _)| a == &arch) {
-                        acc.sass
-                            .push((arch.clone(), f.code_sizes.get(n).copied().unwrap_or(0)));
-                    }
-                }
-                entries.push(EntryReport {
-                    kind: kind_s,
-                    kind_raw: e.header.kind,
-                    arch,
-                    code_version: e.code_version(),
-                    offset: e.offset,
-                    header_size: e.header.header_size,
-                    flags: e.header.flags,
-                    compression: comp.label().to_string(),
-                    stored_size: stored,
-                    uncompressed_size: if comp == fatbin::Compression::None {
-                        e.header.padded_size
-                    } else {
-                        e.header.uncompressed_size
-                    },
-                    identifier: e
-                        .identifier
-                        .map(|b| String::from_utf8_lossy(b).into_owned()),
-                    options: e
-                        .options
-                        .map(|b| String::from_utf8_lossy(b).trim().to_string()),
-                    kernel_count: f.kernels.len(),
-                });
-                entry_count += 1;
-            }
-            let wrappers = so
-                .wrappers
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| w.data_offset == Some(c.offset))
-                .map(|(i, _)| i)
-                .collect();
-            containers_rep.push(ContainerReport {
-                section: sec.name.clone(),
-                offset: c.offset,
-                size: c.total_size(),
-                version: c.version,
-                wrappers,
-                entries,
-            });
         }
-    }
-    let mut verdict = Verdict {
-        shared_objects_with_fatbin: 1,
-        ..Default::default()
-    };
-    let mut klist = Vec::new();
-    for k in kernels {
-        let sass_archs: Vec<String> = k.sass.iter().map(|(a, _)| a.clone()).collect();
-        let stub = k
-            .body
-            .as_ref()
-            .and_then(|b| crate::stub::classify(b, &k.sass).map(|real| (b, real)));
-        let (status, reason, stub_message) = if k.ptx_archs.is_empty() {
-            verdict.kernels_sass_only += 1;
-            let reason = format!("no PTX; SASS only for {}", sass_archs.join(", "));
-            (KernelStatus::SassOnly, Some(reason), None)
-        } else if let Some(why) = k.invalid.clone() {
-            verdict.kernels_invalid_ptx += 1;
-            (KernelStatus::InvalidPtx, Some(why), None)
-        } else if let Some((body, real)) = stub {
-            verdict.kernels_arch_guard_stub += 1;
-            let reason = if real.is_empty() {
-                "PTX is an arch-guard stub; no cubin to compare against".to_string()
-            } else {
-                format!(
-                    "PTX is an arch-guard stub; real code only in {} SASS",
-                    real.join(", ")
-                )
-            };
-            let message = match body {
-                crate::stub::PtxBody::StubLike { message, .. } => message.clone(),
-                crate::stub::PtxBody::Real => None,
-            };
-            (KernelStatus::ArchGuardStub, Some(reason), message)
-        } else {
-            verdict.kernels_with_ptx += 1;
-            (KernelStatus::Ptx, None, None)
-        };
-        if opts.kernels || opts.untranslatable {
-            klist.push(KernelReport {
-                container: k.container,
-                demangled: crate::cubin::demangle(&k.name),
-                name: k.name,
-                status,
-                ptx_archs: k.ptx_archs,
-                sass_archs,
-                reason,
-                stub_message,
-                unsupported_forms: opts.untranslatable.then_some(k.forms),
-            });
-        }
-    }
-    rep.verdict = verdict;
-    if opts.kernels || opts.untranslatable {
-        rep.kernels = Some(klist);
-    }
-    rep.fatbin = Some(FatbinReport {
+    });
+    let with_kernels = opts.kernels || opts.untranslatable;
+    let fatbin = (!so.fatbin_sections.is_empty()).then(|| FatbinReport {
         sections: so.fatbin_sections.clone(),
-        container_count: containers_rep.len(),
-        entry_count,
-        summary: summary
-            .into_iter()
-            .map(
-                |((section, kind, arch, compression), (count, stored_bytes))| EntryGroup {
-                    section,
-                    kind,
-                    arch,
-                    compression,
-                    count,
-                    stored_bytes,
-                },
-            )
-            .collect(),
-        containers: containers_rep,
+        container_count: a.containers.len(),
+        entry_count: a.containers.iter().map(|c| c.report.entries.len()).sum(),
+        summary: a.summary.clone(),
+        containers: a.containers.iter().map(|c| c.report.clone()).collect(),
         wrappers: so.wrappers.clone(),
     });
-    rep
+    SharedObjectReport {
+        path: a.path.clone(),
+        size: a.data.len() as u64,
+        soname: so.soname.clone(),
+        needed: so.needed.clone(),
+        runpath: so.runpath.clone(),
+        rpath: so.rpath.clone(),
+        cuda_runtime: Some(a.runtime.clone()),
+        cuda_imports: cuda_stack::group_imports(&so.imports, &so.needed),
+        import_count: so.imports.len(),
+        fatbin,
+        kernels: with_kernels.then(|| a.kernels.clone()),
+        relink,
+        verdict: a.verdict.clone(),
+        errors: a.errors.iter().map(|e| e.into()).collect(),
+    }
 }

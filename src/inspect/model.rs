@@ -147,6 +147,10 @@ pub struct SharedObjectReport {
     pub runpath: Option<String>,
     /// DT_RPATH.
     pub rpath: Option<String>,
+    /// The CUDA runtime the object uses: none, the shared `libcudart` (perhaps a vendored
+    /// copy), or one linked into the object (`wheelport::analyze::runtime`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cuda_runtime: Option<crate::analyze::runtime::CudaRuntime>,
     /// Imports attributed to CUDA-stack libraries, grouped by library.
     pub cuda_imports: Vec<ImportGroup>,
     /// Number of undefined dynamic symbols in total.

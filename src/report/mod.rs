@@ -90,7 +90,8 @@ pub struct ConvertReport {
     pub totals: Totals,
     /// How the run ended.
     pub status: Status,
-    /// The process exit code that goes with `status`.
+    /// The process exit code that goes with `status` (`wheelport::cli::exit::of_status`), set
+    /// by the command line; 0 in a report made by the library alone.
     pub exit_code: u8,
     /// One line explaining `status`.
     pub message: String,

@@ -1,7 +1,8 @@
 //! The host rewrite of one shared object for a target, in one call: [`rewrite_host`].
 //!
-//! Steps: scan the object ([`crate::elf::scan()`]); plan the imports and DT_NEEDED entries
-//! from the relink table ([`crate::relink::plan()`]); decide, per registration wrapper, whether
+//! Steps, from the object's analysis ([`crate::analyze::ObjectAnalysis`]: its ELF scan,
+//! registered wrappers and containers): plan the imports and DT_NEEDED entries from the relink
+//! table ([`crate::relink::plan()`]); decide, per registration wrapper, whether
 //! it is re-pointed at new device code, skipped (a module with SASS only, or one whose device
 //! code was not produced) or left alone (a device-link wrapper that no code registers,
 //! reference `fatbin-and-registration.md` §2.1); add the shim library to DT_NEEDED and its
@@ -16,7 +17,6 @@
 
 use super::{HostEdits, Registration, RewriteSummary};
 use crate::error::Result;
-use crate::fatbin::EntryKind;
 use crate::relink::{Table, Unresolved};
 use crate::target::Profile;
 use std::collections::BTreeMap;
@@ -80,34 +80,28 @@ pub struct HostRewrite {
     pub report: HostReport,
 }
 
-/// Rewrite the host side of one shared object for `profile`'s target.
+/// Rewrite the host side of one analysed shared object for `profile`'s target.
 ///
-/// * `data`, `file`: the object's bytes and the name used in errors and the report.
+/// * `a`: the object's analysis (its bytes, name for errors, ELF scan, registered wrappers,
+///   containers and kernels).
 /// * `table`: the relink table of the target (built-in rows with user tables merged).
 /// * `device`: new device code per registration-wrapper address: a clang offload bundle for
-///   HIP targets (profile container `hip-offload-bundle`), a CUDA fatbin for the `cuda` twin.
-///   A registered wrapper without an entry is skipped and reported.
+///   HIP targets, a CUDA fatbin for the `cuda` twin. A registered wrapper without an entry is
+///   skipped and reported.
 /// * `shim`: where the shim library is shipped; `None` adds no DT_RUNPATH (the shim must then
 ///   be found another way, e.g. `LD_LIBRARY_PATH`).
 ///
 /// # Errors
-/// As [`crate::elf::scan()`] and [`super::rewrite`] (a layout that cannot be made is refused,
-/// nothing is returned); [`crate::error::ErrorKind::Fatbin`] for a corrupt fatbin container.
+/// As [`super::rewrite`] (a layout that cannot be made is refused, nothing is returned).
 pub fn rewrite_host(
-    data: &[u8],
-    file: &str,
+    a: &crate::analyze::ObjectAnalysis<'_>,
     profile: &Profile,
     table: &Table,
     device: &BTreeMap<u64, Vec<u8>>,
     shim: Option<&ShimPlacement>,
 ) -> Result<HostRewrite> {
-    let mut so = crate::elf::scan(data, file)?;
-    let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
-    let registered = crate::elf::registration::registered_wrappers(data, &addrs, file)?;
-    for w in so.wrappers.iter_mut() {
-        w.registered = Some(registered.contains(&w.address));
-    }
-    let plan = crate::relink::plan(table, &so);
+    let (data, file, so) = (a.data, a.file.as_str(), &a.elf);
+    let plan = crate::relink::plan(table, so);
     let mut edits: HostEdits = plan.edits.clone();
     let mut report = HostReport {
         needed_changed: edits.needed.clone(),
@@ -148,20 +142,14 @@ pub fn rewrite_host(
 
     // Registration wrappers.
     let magic = profile.backend().wrapper_magic();
-    let containers = crate::fatbin::parse_object_sections(data, &so, file)?;
     for w in &so.wrappers {
         if w.registered != Some(true) {
             report.left_alone.push(w.address);
             continue;
         }
-        let module = w.data_offset.and_then(|off| {
-            containers
-                .iter()
-                .flat_map(|(_, cs)| cs.iter())
-                .find(|c| c.offset == off)
-        });
+        let module = w.data_offset.and_then(|off| a.container_at(off));
         let (kernels, has_ptx) = match module {
-            Some(c) => module_kernels(c, file)?,
+            Some((ci, c)) => (a.container_kernels(ci), !c.ptx.is_empty()),
             None => (Vec::new(), false),
         };
         match device.get(&w.address) {
@@ -223,33 +211,4 @@ pub fn rewrite_host(
     }
     report.summary = summary;
     Ok(HostRewrite { bytes, report })
-}
-
-/// Kernel names of one container and whether it carries PTX.
-fn module_kernels(c: &crate::fatbin::Container<'_>, file: &str) -> Result<(Vec<String>, bool)> {
-    let mut names: Vec<String> = Vec::new();
-    let mut has_ptx = false;
-    for e in &c.entries {
-        match e.kind() {
-            EntryKind::Elf => {
-                for k in crate::cubin::entry_kernel_names(e, file)? {
-                    if !names.contains(&k.name) {
-                        names.push(k.name);
-                    }
-                }
-            }
-            EntryKind::Ptx => has_ptx = true,
-            _ => {}
-        }
-    }
-    if names.is_empty() && has_ptx {
-        for e in c.entries.iter().filter(|e| e.kind() == EntryKind::Ptx) {
-            for n in crate::inspect::ptx_entries::entry_names(&e.ptx_bytes()?) {
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-        }
-    }
-    Ok((names, has_ptx))
 }

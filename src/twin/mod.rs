@@ -43,11 +43,11 @@
 //! After rewriting, the output is read back and every converted wrapper is checked to point
 //! at a container in the new section holding exactly the PTX built for it.
 
-use crate::build::{self, BuildOptions, ModuleInput};
+use crate::build;
 use crate::elf;
 use crate::error::{Error, ErrorKind, Result};
 use crate::fatbin::{self, EntryKind};
-use crate::lower::{KernelOutcome, KernelResult, LoweredModule};
+use crate::lower::{KernelOutcome, KernelResult};
 use crate::rewrite::{self, HostEdits, Registration, CUDA_WRAPPER_MAGIC};
 use crate::target::Profile;
 use crate::toolchain::Toolchain;
@@ -59,9 +59,8 @@ pub const TWIN_SECTION: &str = ".nv_fatbin.wheelport";
 /// takes its name.
 pub const ORIGINAL_SECTION: &str = ".nv_fatbin.orig";
 
-/// The lowering used by [`twin`]: PTX module and profile to a [`LoweredModule`]
-/// (the signature of `crate::lower::lower_module`).
-pub type LowerFn<'f> = dyn Fn(&crate::ptx::Module<'_>, &Profile) -> LoweredModule + Sync + 'f;
+/// The lowering used by [`twin`] (see [`crate::device::LowerFn`]).
+pub use crate::device::LowerFn;
 
 /// Options of [`twin`].
 #[derive(Clone, Debug)]
@@ -210,10 +209,11 @@ pub fn twin(
             format!("--arch `{}` is not an sm_NN architecture", opts.arch),
         )
     })?;
-    let so = elf::scan(data, file)?;
-    let addrs: Vec<u64> = so.wrappers.iter().map(|w| w.address).collect();
-    let registered = elf::registration::registered_wrappers(data, &addrs, file)?;
-    let sections = fatbin::parse_object_sections(data, &so, file)?;
+    let a = crate::analyze::analyze(data, file, file, &crate::analyze::Options::default())?;
+    if let Some(e) = a.errors.first() {
+        return Err(e.clone());
+    }
+    let so = &a.elf;
 
     struct Job {
         wrapper: usize,
@@ -235,110 +235,80 @@ pub fn twin(
             from_cache: false,
             variables_missing: Vec::new(),
         };
-        if !registered.contains(&w.address) {
+        if w.registered != Some(true) {
             reports.push(rep);
             continue;
         }
-        let found = w.data_offset.and_then(|off| {
-            sections.iter().find_map(|(info, cs)| {
-                cs.iter()
-                    .find(|c| c.offset == off)
-                    .map(|c| (info.name.clone(), c))
-            })
-        });
-        let Some((sec_name, container)) = found else {
+        let Some((_, c)) = w.data_offset.and_then(|off| a.container_at(off)) else {
             rep.status = WrapperStatus::NoContainer;
             reports.push(rep);
             continue;
         };
-        let ptx_entries: Vec<_> = container
-            .entries
+        let chosen = c
+            .ptx
             .iter()
-            .filter(|e| e.kind() == EntryKind::Ptx)
-            .collect();
-        let chosen = ptx_entries
-            .iter()
-            .filter(|e| e.header.arch <= want_sm)
-            .max_by_key(|e| e.header.arch)
-            .or_else(|| ptx_entries.iter().min_by_key(|e| e.header.arch));
+            .filter(|p| p.sm <= want_sm)
+            .max_by_key(|p| p.sm)
+            .or_else(|| c.ptx.first());
         let Some(entry) = chosen else {
             rep.status = WrapperStatus::SassOnly;
             reports.push(rep);
             continue;
         };
-        let text = entry.ptx_bytes()?;
-        let text = String::from_utf8(text.into_owned()).map_err(|e| {
+        let text = String::from_utf8(entry.text.clone()).map_err(|e| {
             Error::at(
                 ErrorKind::Fatbin,
                 file,
-                entry.payload_offset() + e.utf8_error().valid_up_to() as u64,
+                entry.payload_offset + e.utf8_error().valid_up_to() as u64,
                 "PTX entry is not UTF-8",
             )
         })?;
-        rep.source_ptx = Some((entry.arch_name(), entry.code_version()));
+        rep.source_ptx = Some((entry.arch.clone(), entry.version.clone()));
         jobs.push(Job {
             wrapper: wi,
-            module_name: format!("{file}!{sec_name}#{}", container.index),
+            module_name: format!("{file}!{}#{}", c.report.section, c.container.index),
             ptx: text,
-            source: (entry.arch_name(), entry.code_version()),
-            container: (container.offset, container.total_size()),
+            source: (entry.arch.clone(), entry.version.clone()),
+            container: (c.container.offset, c.container.total_size()),
         });
         reports.push(rep);
     }
 
-    // Lower (sequentially: it is fast) and build (in parallel).
-    let lowered: Vec<LoweredModule> = jobs
-        .iter()
-        .map(|j| {
-            let parsed = crate::ptx::parse(&j.ptx, &j.module_name);
-            lower(&parsed.module, profile)
-        })
-        .collect();
-    let inputs: Vec<ModuleInput<'_>> = jobs
-        .iter()
-        .zip(&lowered)
-        .map(|(j, l)| ModuleInput {
-            name: &j.module_name,
-            lowered: l,
-        })
-        .collect();
-    let bopts = BuildOptions {
-        archs: vec![opts.arch.clone()],
+    // Lower and build (the device pipeline: in parallel, failing kernels isolated).
+    let pipeline = crate::device::Pipeline {
+        toolchain: tc.clone(),
         cache: opts.cache.clone(),
         split_bytes: None,
     };
-    let built = build::build_modules(profile, tc, &inputs, &bopts);
+    let mjobs: Vec<crate::device::ModuleJob<'_>> = jobs
+        .iter()
+        .map(|j| crate::device::ModuleJob {
+            name: j.module_name.clone(),
+            ptx: &j.ptx,
+        })
+        .collect();
+    let built = pipeline.build(profile, std::slice::from_ref(&opts.arch), &mjobs, lower);
 
     let mut patched = data.to_vec();
     let mut edits = HostEdits::default();
     let mut zeroed = Vec::new();
     let mut new_ptx = Vec::new();
-    let mut lowered = lowered;
-    for ((job, low), b) in jobs.iter().zip(lowered.iter_mut()).zip(built) {
-        // A failed build is narrowed down to the kernels that cause it, which are reported
-        // as not lowered; the module is built without them.
-        let b = match b {
-            Ok(b) => b,
-            Err(e) => {
-                let (l, b) = build_isolating(
-                    &job.ptx,
+    for (job, r) in jobs.iter().zip(built) {
+        let (low, b) = match (r.built, r.error) {
+            (Some(b), None) => (r.lowered, b),
+            (_, e) => {
+                return Err(Error::new(
+                    ErrorKind::Build,
                     &job.module_name,
-                    low,
-                    e,
-                    profile,
-                    tc,
-                    &bopts,
-                    lower,
-                )?;
-                *low = l;
-                b
+                    e.unwrap_or_else(|| "the device build gave no result".into()),
+                ))
             }
         };
         let obj = &b.objects[0];
         let text = std::str::from_utf8(&obj.bytes).map_err(|_| {
             Error::new(ErrorKind::Build, &job.module_name, "llc's PTX is not UTF-8")
         })?;
-        let container = fatbin::write::ptx_container(&[text], &job.module_name)?;
+        let container = r.container;
         let rep = &mut reports[job.wrapper];
         rep.status = WrapperStatus::Converted;
         rep.kernels = low.kernels.clone();
@@ -366,14 +336,14 @@ pub fn twin(
             .filter(|r| r.status != WrapperStatus::NotRegistered)
             .filter_map(|r| r.container_offset)
             .collect();
-        for (info, cs) in &sections {
-            if info.name != elf::scan::NV_FATBIN {
-                continue;
-            }
-            for c in cs {
-                if !used.contains(&c.offset) && !zeroed.contains(&(c.offset, c.total_size())) {
-                    zeroed.push((c.offset, c.total_size()));
-                }
+        for c in a
+            .containers
+            .iter()
+            .filter(|c| c.report.section == elf::scan::NV_FATBIN)
+        {
+            let (off, size) = (c.container.offset, c.container.total_size());
+            if !used.contains(&off) && !zeroed.contains(&(off, size)) {
+                zeroed.push((off, size));
             }
         }
     }
@@ -394,10 +364,11 @@ pub fn twin(
         return Ok((data.to_vec(), report));
     }
     let (out, _summary) = rewrite::rewrite(&patched, &edits, file)?;
-    let old_zeroed = sections
+    let old_zeroed = so
+        .fatbin_sections
         .iter()
-        .filter(|(info, _)| info.name == elf::scan::NV_FATBIN)
-        .all(|(info, _)| {
+        .filter(|info| info.name == elf::scan::NV_FATBIN)
+        .all(|info| {
             patched[info.offset as usize..(info.offset + info.size) as usize]
                 .iter()
                 .all(|&b| b == 0)
@@ -419,95 +390,6 @@ pub fn twin(
             section: Some(section),
         },
     ))
-}
-
-/// Build the module `name` (PTX text `ptx`, lowered as `low`) whose whole build failed with
-/// `err`: each lowered kernel is built on its own (the other `.entry` directives removed from
-/// the PTX before lowering); the kernels whose own build fails are reported
-/// [`KernelOutcome::Unsupported`] with that build error, and the module is lowered and built
-/// again without them. Returns the lowering (every `.entry` of `low`, in order) and the build.
-///
-/// # Errors
-/// `err` when no single kernel fails on its own (the failure is not any one kernel's), or the
-/// build without the failing kernels fails.
-#[allow(clippy::too_many_arguments)]
-fn build_isolating(
-    ptx: &str,
-    name: &str,
-    low: &LoweredModule,
-    err: Error,
-    profile: &Profile,
-    tc: &Toolchain,
-    bopts: &BuildOptions,
-    lower: &LowerFn<'_>,
-) -> Result<(LoweredModule, build::BuiltModule)> {
-    use crate::ptx::ast::{Directive, FunctionKind};
-    use rayon::prelude::*;
-    let parsed = crate::ptx::parse(ptx, name);
-    let without = |keep: &dyn Fn(&str) -> bool| {
-        let mut m = parsed.module.clone();
-        m.items.retain(|d| match d {
-            Directive::Function(f) if f.kind == FunctionKind::Entry && f.body.is_some() => {
-                keep(f.name)
-            }
-            _ => true,
-        });
-        lower(&m, profile)
-    };
-    let lowered: Vec<&str> = low
-        .kernels
-        .iter()
-        .filter(|k| k.outcome == KernelOutcome::Lowered)
-        .map(|k| k.name.as_str())
-        .collect();
-    let failing: Vec<(&str, String)> = lowered
-        .par_iter()
-        .filter_map(|k| {
-            let one = without(&|n| n == *k);
-            let input = build::ModuleInput {
-                name,
-                lowered: &one,
-            };
-            build::build_module(profile, tc, input, bopts)
-                .err()
-                .map(|e| (*k, e.message))
-        })
-        .collect();
-    if failing.is_empty() {
-        return Err(err);
-    }
-    let rest = without(&|n| !failing.iter().any(|(f, _)| *f == n));
-    let built = build::build_module(
-        profile,
-        tc,
-        build::ModuleInput {
-            name,
-            lowered: &rest,
-        },
-        bopts,
-    )?;
-    let mut out = rest.clone();
-    out.kernels = low
-        .kernels
-        .iter()
-        .map(|k| {
-            if let Some((_, msg)) = failing.iter().find(|(f, _)| *f == k.name) {
-                let mut k = k.clone();
-                k.outcome = KernelOutcome::Unsupported {
-                    forms: Vec::new(),
-                    reason: format!("the device build of this kernel fails: {msg}"),
-                };
-                k
-            } else {
-                rest.kernels
-                    .iter()
-                    .find(|r| r.name == k.name)
-                    .cloned()
-                    .unwrap_or_else(|| k.clone())
-            }
-        })
-        .collect();
-    Ok((out, built))
 }
 
 /// Byte size of each module-scope `.global`/`.const` variable of `ptx` (by name).

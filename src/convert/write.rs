@@ -1,0 +1,193 @@
+//! Stage 5, write: every output into a staging folder, then renamed into place when all were
+//! written (see the [parent module](super)).
+
+use super::{bar, Options, Prepared};
+use crate::error::{Error, ErrorKind, Result};
+use crate::inspect::model::InputKind;
+use crate::report::*;
+use crate::wheel::splice;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Write every prepared input; returns the number of files written. On an error nothing is
+/// left behind (the staging folder is removed, and the output folder when this run made it),
+/// every input's `output` is cleared, the input the error names gets it, and the error comes
+/// back with what kind of failure it was (for the run's message).
+///
+/// # Errors
+/// (`"an input is malformed or lies"` or `"writing failed"`, the error).
+pub(super) fn write_all(
+    prepared: &mut [Prepared],
+    opts: &Options,
+) -> std::result::Result<usize, (&'static str, Error)> {
+    let created_out_dir = !opts.out_dir.exists();
+    let result = (|| -> Result<(tempfile::TempDir, Vec<PathBuf>)> {
+        std::fs::create_dir_all(&opts.out_dir)
+            .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
+        let staging = tempfile::Builder::new()
+            .prefix(".wheelport-")
+            .tempdir_in(&opts.out_dir)
+            .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
+        let mut outs = Vec::new();
+        for p in prepared.iter_mut() {
+            let out = write_output(p, opts, staging.path())?;
+            p.conv.output = Some(
+                opts.out_dir
+                    .join(out.file_name().expect("output has a name"))
+                    .display()
+                    .to_string(),
+            );
+            outs.push(out);
+        }
+        Ok((staging, outs))
+    })();
+    match result {
+        Ok((staging, outs)) => {
+            for o in &outs {
+                let dest = opts.out_dir.join(o.file_name().expect("name"));
+                std::fs::rename(o, &dest)
+                    .map_err(|e| ("writing failed", Error::io(dest.display().to_string(), e)))?;
+            }
+            drop(staging);
+            Ok(outs.len())
+        }
+        Err(e) => {
+            if created_out_dir {
+                // Only removes it when empty: nothing of anyone else's goes.
+                let _ = std::fs::remove_dir(&opts.out_dir);
+            }
+            let kind = if e.kind == ErrorKind::Wheel {
+                "an input is malformed or lies"
+            } else {
+                "writing failed"
+            };
+            for p in prepared.iter_mut() {
+                if p.conv.error.is_none()
+                    && (e.file == p.conv.path || e.file.starts_with(&format!("{}!", p.conv.path)))
+                {
+                    p.conv.error = Some((&e).into());
+                }
+                p.conv.output = None;
+            }
+            Err((kind, e))
+        }
+    }
+}
+
+/// Stages 5-6 for one input: compress its rewritten objects and write the output into
+/// `staging`, with the shim library when an object needs it.
+fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<PathBuf> {
+    let shim = if p.work.iter().any(|w| w.needs_shim) {
+        let table = opts
+            .relink
+            .as_ref()
+            .expect("only relinked objects need the shim");
+        Some(crate::shim::shim_for_table(table)?)
+    } else {
+        None
+    };
+    match p.kind {
+        InputKind::SharedObject => {
+            let name = p.path.file_name().expect("input has a name");
+            let final_path = opts.out_dir.join(name);
+            if std::fs::canonicalize(&final_path).ok() == std::fs::canonicalize(&p.path).ok() {
+                return Err(Error::new(
+                    ErrorKind::Input,
+                    p.path.display().to_string(),
+                    "the output would overwrite the input; choose another -o directory",
+                ));
+            }
+            let dest = staging.join(name);
+            let w = &p.work[0];
+            let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);
+            let mode = std::fs::metadata(&p.path)
+                .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()))
+                .unwrap_or(0o755);
+            std::fs::write(&dest, data).map_err(|e| Error::io(dest.display().to_string(), e))?;
+            let _ = std::fs::set_permissions(
+                &dest,
+                std::os::unix::fs::PermissionsExt::from_mode(mode & 0o777),
+            );
+            if let Some((soname, bytes)) = &shim {
+                // Without a wheel there is no `.libs` folder: the shim goes next to the
+                // object (found through LD_LIBRARY_PATH or the loader's search path).
+                let sp = staging.join(soname);
+                std::fs::write(&sp, bytes).map_err(|e| Error::io(sp.display().to_string(), e))?;
+            }
+            Ok(dest)
+        }
+        InputKind::Wheel => {
+            let pb = bar(opts, p.work.len() as u64, "deflating");
+            let pre: Vec<(String, crate::wheel::repack::Precompressed)> = p
+                .work
+                .par_iter()
+                .filter_map(|w| {
+                    let new = w.new_bytes.as_ref()?;
+                    pb.set_message(w.name.clone());
+                    let c = splice::deflate_member(&w.map, new, w.spliceable.as_ref());
+                    pb.inc(1);
+                    Some((w.name.clone(), c))
+                })
+                .collect();
+            pb.finish_and_clear();
+            let provenance = Provenance {
+                schema: Schema {
+                    name: PROVENANCE_SCHEMA_NAME.into(),
+                    version: SCHEMA_VERSION,
+                },
+                tool: "wheelport".into(),
+                tool_version: env!("CARGO_PKG_VERSION").into(),
+                target: opts.profile.name.clone(),
+                offload_archs: opts.archs(),
+                source_wheel: p
+                    .path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                source_sha256: p.conv.sha256.clone().unwrap_or_default(),
+                source_version: p.conv.version.clone().unwrap_or_default(),
+                shared_objects: p.conv.shared_objects.clone(),
+            };
+            let mut prov = serde_json::to_vec_pretty(&provenance).expect("provenance serializes");
+            prov.push(b'\n');
+            let dist = p
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
+                .map(|w| w.name)
+                .unwrap_or_default();
+            let plan = crate::wheel::repack::RepackPlan {
+                local_label: opts.label(),
+                replace: HashMap::new(),
+                dist_info_extra: vec![(PROVENANCE_FILE.to_string(), prov)],
+                source_date_epoch: opts.source_date_epoch,
+                target: Some(opts.profile.name.clone()),
+                verify_record: p
+                    .audit
+                    .as_ref()
+                    .map(|a| a.record.clone())
+                    .unwrap_or_default(),
+                precompressed: pre.into_iter().collect(),
+                extra_members: shim
+                    .into_iter()
+                    .map(|(soname, bytes)| {
+                        (
+                            format!("{}/{soname}", crate::shim::libs_dir(&dist)),
+                            bytes,
+                            0o755,
+                        )
+                    })
+                    .collect(),
+            };
+            let pb = bar(opts, 1, "writing");
+            pb.set_message(p.path.display().to_string());
+            let r = crate::wheel::repack::repack_with(&p.path, staging, &plan)?;
+            pb.finish_and_clear();
+            p.conv.dropped_requirements = r.dropped_requirements;
+            p.conv.new_version = Some(r.version);
+            Ok(r.path)
+        }
+    }
+}
