@@ -12,12 +12,7 @@ fn nvcc_ptx(name: &str) -> PathBuf {
 }
 
 fn llvm19_ready() -> bool {
-    if Path::new("/usr/lib/llvm-19/bin/llc").is_file() {
-        return true;
-    }
-    assert!(std::env::var_os("CI").is_none(), "LLVM 19 missing under CI");
-    eprintln!("SKIP build_cli: LLVM 19 missing");
-    false
+    common::require_llvm_tool("llc", "build_cli").is_some()
 }
 
 /// `.entry` names of a PTX file, in order.
@@ -84,7 +79,7 @@ fn emit_obj_for_dtk_writes_checked_code_objects() {
             let co = t.path().join("out").join(format!("{stem}-{arch}.co"));
             assert!(out.lines().any(|l| Path::new(l) == co), "{out}");
             let (c, syms, e) = common::run(
-                Command::new("/usr/lib/llvm-19/bin/llvm-readelf")
+                Command::new(common::require_llvm_tool("llvm-readelf", "build_cli").unwrap())
                     .args(["--dyn-syms", "-W", "-h"])
                     .arg(&co),
             );

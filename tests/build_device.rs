@@ -23,15 +23,10 @@ fn toolchain(target: &str, test: &str) -> Option<(&'static Profile, Toolchain)> 
     if tc.is_complete() {
         return Some((p, tc));
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test}: toolchain incomplete: {tc:?}"
-    );
-    eprintln!(
-        "SKIP {test}: toolchain for {target} incomplete: {:?}",
-        tc.missing
-    );
-    None
+    common::missing(
+        test,
+        &format!("toolchain for {target} incomplete: {:?}", tc.missing),
+    )
 }
 
 fn param(name: &str, offset: u32, size: u32, align: u32) -> ParamLayout {
@@ -92,7 +87,7 @@ fn module(family: &str) -> LoweredModule {
 
 fn readelf(args: &[&str], file: &Path) -> String {
     let (c, out, err) = common::run(
-        Command::new("/usr/lib/llvm-19/bin/llvm-readelf")
+        Command::new(common::require_llvm_tool("llvm-readelf", "build_device").unwrap())
             .args(args)
             .arg(file),
     );
@@ -191,17 +186,11 @@ fn amdgcn_code_objects_for_two_archs_pass_the_checks_and_bundle() {
     }
     let b = t.path().join("k.hipfb");
     std::fs::write(&b, &bundle).unwrap();
-    let cob = Path::new("/usr/lib/llvm-19/bin/clang-offload-bundler");
-    if !cob.is_file() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "clang-offload-bundler 19 missing under CI"
-        );
-        eprintln!("SKIP clang-offload-bundler-19 part: not installed");
+    let Some(cob) = common::require_llvm_tool("clang-offload-bundler", "build_device") else {
         return;
-    }
+    };
     let (c, out, err) = common::run(
-        Command::new(cob)
+        Command::new(&cob)
             .args(["-list", "-type=o"])
             .arg(format!("-input={}", b.display())),
     );
@@ -214,7 +203,7 @@ fn amdgcn_code_objects_for_two_archs_pass_the_checks_and_bundle() {
     for o in &built.objects {
         let x = t.path().join(format!("x-{}.co", o.arch));
         let (c, _, err) = common::run(
-            Command::new(cob)
+            Command::new(&cob)
                 .args(["-unbundle", "-type=o"])
                 .arg(format!("-targets=hipv4-amdgcn-amd-amdhsa--{}", o.arch))
                 .arg(format!("-input={}", b.display()))

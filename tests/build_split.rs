@@ -18,24 +18,15 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use wheelport::build::{build_module, BuildOptions, BuiltModule, ModuleInput};
 use wheelport::lower::{lower_module, LoweredModule};
-use wheelport::target::{profile, Profile};
-use wheelport::toolchain::{discover, SearchOptions, Toolchain};
+use wheelport::target::Profile;
+use wheelport::toolchain::Toolchain;
 
 fn dtk() -> Option<(&'static Profile, Toolchain)> {
-    let p = profile("dtk").unwrap();
-    let tc = discover(p, &SearchOptions::from_env());
-    if tc.is_complete() && tc.tool("llvm-split").is_some() {
+    let (p, tc) = common::require_toolchain("dtk", "build_split")?;
+    if tc.tool("llvm-split").is_some() {
         return Some((p, tc));
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "dtk toolchain with llvm-split incomplete: {tc:?}"
-    );
-    eprintln!(
-        "SKIP: dtk toolchain or llvm-split missing: {:?}",
-        tc.missing
-    );
-    None
+    common::missing("build_split", "LLVM 19's llvm-split not found")
 }
 
 fn build(

@@ -279,17 +279,11 @@ fn twin_is_current(fixture: &str, results: &str) {
     }
     let v = read_json(&path);
     let recorded = v["converted"]["sha256"].as_str().unwrap_or("").to_string();
-    let p = wheelport::target::profile("cuda").unwrap();
-    let tc = wheelport::toolchain::discover(p, &wheelport::toolchain::SearchOptions::from_env());
-    if !tc.is_complete() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "cuda toolchain (LLVM 19) incomplete: {:?}",
-            tc.missing
-        );
-        eprintln!("SKIP twin_results_are_for_the_current_lowering: cuda toolchain incomplete");
+    let Some((p, tc)) =
+        common::require_toolchain("cuda", "twin_results_are_for_the_current_lowering")
+    else {
         return;
-    }
+    };
     let so = gpu_dir().join(format!("{fixture}.so"));
     let data = std::fs::read(&so).unwrap();
     let lower = |m: &wheelport::ptx::Module<'_>, p: &wheelport::target::Profile| {

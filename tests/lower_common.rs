@@ -14,25 +14,13 @@ mod common;
 #[allow(unused_imports)]
 pub use common::*;
 
-/// An LLVM 19 tool: `/usr/lib/llvm-19/bin/NAME`, else `NAME-19` on PATH; fails under CI and
-/// skips loudly elsewhere.
+/// An LLVM 19 tool ([`common::require_llvm_tool`]).
 pub fn llvm19(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from("/usr/lib/llvm-19/bin").join(name);
-    if p.is_file() {
-        return Some(p);
-    }
-    common::require_tool(&format!("{name}-19"), "lower")
+    common::require_llvm_tool(name, "lower")
 }
 
-/// `ptxas` from `$WHEELPORT_CUDA_BIN` or PATH, or the CUDA 13.5 wheel's copy in the cache.
+/// `ptxas` from `$WHEELPORT_CUDA_BIN` or PATH ([`common::require_tool`]).
 pub fn ptxas() -> Option<PathBuf> {
-    if let Some(p) = common::find_tool("ptxas") {
-        return Some(p);
-    }
-    let cached = PathBuf::from("/work/cache/cuda/x/nvidia/cu13/bin/ptxas");
-    if cached.is_file() {
-        return Some(cached);
-    }
     common::require_tool("ptxas", "lower")
 }
 

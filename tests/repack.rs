@@ -9,16 +9,7 @@ use std::process::Command;
 use wheelport::wheel::repack::{repack, RepackPlan, WheelName};
 
 fn pytools() -> Option<std::path::PathBuf> {
-    match std::env::var_os("WHEELPORT_PYTOOLS") {
-        Some(p) => Some(p.into()),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("WHEELPORT_PYTOOLS not set (.ci/run installs installer and uv)")
-        }
-        None => {
-            eprintln!("SKIP installer/uv checks: set WHEELPORT_PYTOOLS to a pip --target folder with installer and uv");
-            None
-        }
-    }
+    common::require_pytools("installer/uv checks")
 }
 
 #[test]

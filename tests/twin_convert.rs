@@ -9,8 +9,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use wheelport::lower::{KernelOutcome, KernelResult, LoweredModule, ParamLayout};
-use wheelport::target::{profile, Profile};
-use wheelport::toolchain::{discover, SearchOptions, Toolchain};
+use wheelport::target::Profile;
+use wheelport::toolchain::Toolchain;
 use wheelport::twin::{twin, TwinOptions, TwinReport, WrapperStatus};
 
 const STANDIN_REASON: &str = "not in the stand-in IR (fixtures/ir/twin_kernels.cu)";
@@ -75,17 +75,7 @@ fn standin(m: &wheelport::ptx::Module<'_>, p: &Profile) -> LoweredModule {
 }
 
 fn cuda() -> Option<(&'static Profile, Toolchain)> {
-    let p = profile("cuda").unwrap();
-    let tc = discover(p, &SearchOptions::from_env());
-    if tc.is_complete() {
-        return Some((p, tc));
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "cuda toolchain incomplete: {tc:?}"
-    );
-    eprintln!("SKIP: cuda toolchain incomplete: {:?}", tc.missing);
-    None
+    common::require_toolchain("cuda", "cuda toolchain")
 }
 
 fn convert(fixture: &str, dir: &Path) -> Option<(PathBuf, Vec<u8>, TwinReport)> {
@@ -407,7 +397,7 @@ fn bad_inputs_are_errors_not_panics() {
     )
     .unwrap_err();
     assert_eq!(e.file, "cut.so");
-    let dtk = profile("dtk").unwrap();
+    let dtk = wheelport::target::profile("dtk").unwrap();
     let e = twin(&data, "x.so", dtk, &tc, &TwinOptions::default(), &standin).unwrap_err();
     assert!(e.message.contains("cuda (nvptx) profile"), "{e}");
     let opts = TwinOptions {

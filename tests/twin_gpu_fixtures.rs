@@ -8,21 +8,11 @@ mod common;
 
 use wheelport::build::{build_module, BuildOptions, ModuleInput};
 use wheelport::lower::{lower_ptx, KernelOutcome};
-use wheelport::target::{profile, Profile};
-use wheelport::toolchain::{discover, SearchOptions, Toolchain};
+use wheelport::target::Profile;
+use wheelport::toolchain::Toolchain;
 
 fn cuda() -> Option<(&'static Profile, Toolchain)> {
-    let p = profile("cuda").unwrap();
-    let tc = discover(p, &SearchOptions::from_env());
-    if tc.is_complete() {
-        return Some((p, tc));
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "cuda toolchain incomplete: {tc:?}"
-    );
-    eprintln!("SKIP: cuda toolchain incomplete: {:?}", tc.missing);
-    None
+    common::require_toolchain("cuda", "cuda toolchain")
 }
 
 /// Lower `ptx` for cuda, assert every kernel lowered, build it for sm_80 and return the PTX.

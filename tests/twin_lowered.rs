@@ -33,16 +33,7 @@ fn original_kernels(name: &str) -> BTreeSet<String> {
 }
 
 fn twin_cli(name: &str, dir: &Path) -> Option<(i32, serde_json::Value)> {
-    let cuda = wheelport::target::profile("cuda").unwrap();
-    let tc = wheelport::toolchain::discover(cuda, &wheelport::toolchain::SearchOptions::from_env());
-    if !tc.is_complete() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "cuda toolchain incomplete: {tc:?}"
-        );
-        eprintln!("SKIP twin_lowered: cuda toolchain incomplete");
-        return None;
-    }
+    common::require_toolchain("cuda", "twin_lowered")?;
     let out = dir.join(format!("{name}.so"));
     let t0 = std::time::Instant::now();
     let (code, json, err) = common::run(

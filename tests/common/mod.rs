@@ -27,19 +27,14 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Find a tool, or fail under CI / skip loudly elsewhere.
+/// Find a tool, or [`missing`].
 pub fn require_tool(name: &str, test: &str) -> Option<PathBuf> {
     match find_tool(name) {
         Some(p) => Some(p),
-        None if std::env::var_os("CI").is_some() => {
-            panic!(
-                "{test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH); .ci/run installs it"
-            )
-        }
-        None => {
-            eprintln!("SKIP {test}: `{name}` not found (set WHEELPORT_CUDA_BIN or PATH)");
-            None
-        }
+        None => missing(
+            test,
+            &format!("`{name}` not found (set WHEELPORT_CUDA_BIN or PATH)"),
+        ),
     }
 }
 
@@ -79,13 +74,12 @@ pub fn corpus_wheel(prefix: &str) -> Option<PathBuf> {
 pub fn require_corpus(prefix: &str, test: &str) -> Option<PathBuf> {
     match corpus_wheel(prefix) {
         Some(p) => Some(p),
-        None if std::env::var_os("CI").is_some() => {
-            panic!("{test}: corpus wheel {prefix}* not found; set WHEELPORT_CORPUS to fetch.sh's folder")
-        }
-        None => {
-            eprintln!("SKIP {test}: corpus wheel {prefix}* not found (set WHEELPORT_CORPUS)");
-            None
-        }
+        None => missing(
+            test,
+            &format!(
+                "corpus wheel {prefix}* not found (set WHEELPORT_CORPUS to fetch.sh's folder)"
+            ),
+        ),
     }
 }
 
@@ -139,6 +133,38 @@ pub fn missing<T>(test: &str, what: &str) -> Option<T> {
     }
     eprintln!("SKIP {test}: {what}");
     None
+}
+
+/// The device toolchain of `target` as `wheelport doctor` finds it
+/// ([`wheelport::toolchain::discover`]), complete, or [`missing`].
+pub fn require_toolchain(
+    target: &str,
+    test: &str,
+) -> Option<(
+    &'static wheelport::target::Profile,
+    wheelport::toolchain::Toolchain,
+)> {
+    let p = wheelport::target::profile(target).expect("a built-in profile");
+    let tc = wheelport::toolchain::discover(p, &wheelport::toolchain::SearchOptions::from_env());
+    if tc.is_complete() {
+        Some((p, tc))
+    } else {
+        missing(
+            test,
+            &format!("the {target} toolchain is incomplete: {:?}", tc.missing),
+        )
+    }
+}
+
+/// `$WHEELPORT_PYTOOLS` (a `pip --target` folder with installer and uv), or [`missing`].
+pub fn require_pytools(test: &str) -> Option<PathBuf> {
+    match std::env::var_os("WHEELPORT_PYTOOLS") {
+        Some(p) => Some(p.into()),
+        None => missing(
+            test,
+            "WHEELPORT_PYTOOLS not set (a pip --target folder with installer and uv)",
+        ),
+    }
 }
 
 /// An LLVM tool of major version `major`, found as `wheelport doctor` finds tools

@@ -7,33 +7,32 @@ use std::process::Command;
 
 use wheelport::ptx::{self, Module};
 
-/// `ptxas` from `PATH`, else from env `WHEELPORT_PTXAS`. `None` if neither is usable.
+/// `ptxas` from `$WHEELPORT_CUDA_BIN`, else `PATH` (as `tests/common` finds tools).
 pub fn find_ptxas() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("PATH") {
-        for dir in std::env::split_paths(&path) {
-            let p = dir.join("ptxas");
-            if p.is_file() {
-                return Some(p);
-            }
+    if let Some(d) = std::env::var_os("WHEELPORT_CUDA_BIN") {
+        let p = PathBuf::from(d).join("ptxas");
+        if p.is_file() {
+            return Some(p);
         }
     }
-    std::env::var_os("WHEELPORT_PTXAS")
-        .map(PathBuf::from)
-        .filter(|p| p.is_file())
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("ptxas"))
+        .find(|p| p.is_file())
 }
 
-/// `ptxas`, or: panic when env `CI` is set, else print a loud SKIP and return `None`.
+/// `ptxas`, or the one rule for a missing tool: the test fails under CI (`CI` set), and
+/// prints a loud SKIP line elsewhere.
 pub fn ptxas_or_skip(test: &str) -> Option<PathBuf> {
     match find_ptxas() {
         Some(p) => Some(p),
         None if std::env::var_os("CI").is_some() => {
-            panic!("{test}: ptxas not found on PATH or in WHEELPORT_PTXAS, and CI is set")
+            panic!(
+                "{test}: `ptxas` not found (set WHEELPORT_CUDA_BIN or PATH) (.ci/run installs it)"
+            )
         }
         None => {
-            eprintln!(
-                "\n**************** SKIP ptxas check in {test}: ptxas not found \
-                 (put it on PATH or set WHEELPORT_PTXAS) ****************\n"
-            );
+            eprintln!("SKIP {test}: `ptxas` not found (set WHEELPORT_CUDA_BIN or PATH)");
             None
         }
     }
