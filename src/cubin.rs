@@ -43,6 +43,43 @@ pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<CubinKernel>> {
     entry_symbols(endian, symbols.symbols(), symbols.strings(), file)
 }
 
+/// The architecture a cubin is for (`sm_90a`): the `-arch` option that `ptxas` records in
+/// its `.note.nv.tkinfo` note when present (it keeps the `a`/`f` suffix), else the SM
+/// number of `e_flags` (bits 8-15 for ELF ABI version 8 and later, CUDA 13; bits 0-7 before).
+///
+/// # Errors
+/// [`ErrorKind::Elf`] when the cubin's headers do not read.
+pub fn cubin_arch(cubin: &[u8], file: &str) -> Result<String> {
+    check_layout(cubin, file)?;
+    let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
+    let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
+    let endian = header.endian().map_err(oerr)?;
+    let sections = header.sections(endian, cubin).map_err(oerr)?;
+    for s in sections.iter() {
+        if sections.section_name(endian, s).ok() != Some(b".note.nv.tkinfo".as_slice()) {
+            continue;
+        }
+        let Ok(d) = s.data(endian, cubin) else {
+            continue;
+        };
+        if let Some(i) = memchr::memmem::find(d, b"-arch sm_") {
+            let rest = &d[i + 6..];
+            let end = rest
+                .iter()
+                .position(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+                .unwrap_or(rest.len());
+            return Ok(String::from_utf8_lossy(&rest[..end]).into_owned());
+        }
+    }
+    let flags = header.e_flags(endian).0;
+    let sm = if header.e_ident().abi_version >= 8 {
+        (flags >> 8) & 0xff
+    } else {
+        flags & 0xff
+    };
+    Ok(format!("sm_{sm}"))
+}
+
 /// The kernel names among `symbols`, whose names are in `strings`.
 fn entry_symbols<'d, R: object::ReadRef<'d>>(
     endian: Endianness,

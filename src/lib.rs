@@ -33,6 +33,7 @@
 //! * [`device`] — the device pipeline shared by convert and the twin: PTX modules to the
 //!   target's device code, with per-kernel failure isolation.
 //! * [`build`] — the device build of a lowered module: code objects / PTX, checked, cached.
+//! * [`verify`] — the load check: would a written object load on the target.
 //! * [`twin`] — the `cuda` twin: a `.so` whose PTX is replaced by the lowering's own PTX.
 //!
 //! Errors are reported through [`Error`], which always names the file and, where the
@@ -62,6 +63,7 @@ pub mod stub;
 pub mod target;
 pub mod toolchain;
 pub mod twin;
+pub mod verify;
 pub mod wheel;
 
 pub use error::{Error, Result};

@@ -90,7 +90,14 @@ pub struct ObjectAnalysis<'data> {
     pub verdict: Verdict,
     /// Problems found on the way; the rest of the analysis is what could be read.
     pub errors: Vec<Error>,
+    /// For a loose cubin (a device ELF, `e_machine` EM_CUDA, shipped as a file of its own and
+    /// loaded by the library at run time through the driver API): its architecture. Its
+    /// kernels are SASS only.
+    pub cubin_arch: Option<String>,
 }
+
+/// `e_machine` of NVIDIA device ELF (cubins).
+pub const EM_CUDA: u16 = 190;
 
 static SCANS: AtomicUsize = AtomicUsize::new(0);
 
@@ -251,6 +258,9 @@ pub fn analyze<'data>(
 ) -> Result<ObjectAnalysis<'data>> {
     SCANS.fetch_add(1, Ordering::Relaxed);
     let mut elf = crate::elf::scan(data, file)?;
+    if elf.machine == EM_CUDA {
+        return analyze_cubin(data, path, file, elf);
+    }
     let mut errors = Vec::new();
     let mut register = RegisterEntry::NotFound;
     if !elf.wrappers.is_empty() {
@@ -288,6 +298,7 @@ pub fn analyze<'data>(
         kernels: Vec::new(),
         verdict: Verdict::default(),
         errors,
+        cubin_arch: None,
     };
     if out.elf.fatbin_sections.is_empty() {
         return Ok(out);
@@ -298,6 +309,7 @@ pub fn analyze<'data>(
     // name in two containers is two device functions.
     let mut kernels: Vec<KernelAcc> = Vec::new();
     let mut kindex: HashMap<(usize, String), usize> = HashMap::new();
+    let mut rdc_ptx: std::collections::HashSet<String> = std::collections::HashSet::new();
     let sections = out.elf.fatbin_sections.clone();
     for sec in &sections {
         let start = sec.offset as usize;
@@ -348,7 +360,20 @@ pub fn analyze<'data>(
                     .or_default();
                 s.0 += 1;
                 s.1 += stored;
-                for (n, k) in f.kernels.iter().enumerate() {
+                // The relocatable (-rdc) copies are inputs of the device link, not modules the
+                // runtime loads: their kernels are the device-linked module's, as cuobjdump
+                // counts them.
+                if sec.name == crate::elf::scan::NV_RELFATBIN {
+                    if kind == EntryKind::Ptx {
+                        rdc_ptx.extend(f.kernels.iter().cloned());
+                    }
+                }
+                for (n, k) in f
+                    .kernels
+                    .iter()
+                    .enumerate()
+                    .filter(|_| sec.name != crate::elf::scan::NV_RELFATBIN)
+                {
                     let i = *kindex.entry((cidx, k.clone())).or_insert_with(|| {
                         kernels.push(KernelAcc {
                             container: cidx,
@@ -465,7 +490,14 @@ pub fn analyze<'data>(
             .and_then(|b| crate::stub::classify(b, &k.sass).map(|real| (b, real)));
         let (status, reason, stub_message) = if k.ptx_archs.is_empty() {
             verdict.kernels_sass_only += 1;
-            let reason = format!("no PTX; SASS only for {}", sass_archs.join(", "));
+            let reason = if rdc_ptx.contains(&k.name) {
+                format!(
+                    "no PTX in the registered (device-linked) module, SASS only for {}; its PTX is only in the relocatable -rdc copies (__nv_relfatbin), which wheelport does not device-link",
+                    sass_archs.join(", ")
+                )
+            } else {
+                format!("no PTX; SASS only for {}", sass_archs.join(", "))
+            };
             (KernelStatus::SassOnly, Some(reason), None)
         } else if let Some(why) = k.invalid.clone() {
             verdict.kernels_invalid_ptx += 1;
@@ -503,4 +535,48 @@ pub fn analyze<'data>(
     }
     out.verdict = verdict;
     Ok(out)
+}
+
+/// The analysis of a loose cubin: its kernels, SASS only for its arch.
+fn analyze_cubin<'data>(
+    data: &'data [u8],
+    path: &str,
+    file: &str,
+    elf: SharedObject,
+) -> Result<ObjectAnalysis<'data>> {
+    let arch = crate::cubin::cubin_arch(data, file)?;
+    let kernels: Vec<KernelReport> = crate::cubin::kernel_names(data, file)?
+        .into_iter()
+        .map(|k| KernelReport {
+            container: 0,
+            demangled: crate::cubin::demangle(&k.name),
+            name: k.name,
+            status: KernelStatus::SassOnly,
+            ptx_archs: Vec::new(),
+            sass_archs: vec![arch.clone()],
+            reason: Some(format!(
+                "no PTX; SASS only for {arch} (a loose cubin, which the library loads at run time through the driver API)"
+            )),
+            stub_message: None,
+            unsupported_forms: None,
+        })
+        .collect();
+    let verdict = Verdict {
+        kernels_sass_only: kernels.len(),
+        ..Default::default()
+    };
+    Ok(ObjectAnalysis {
+        data,
+        path: path.to_string(),
+        file: file.to_string(),
+        elf,
+        register: RegisterEntry::NotFound,
+        runtime: CudaRuntime::None,
+        containers: Vec::new(),
+        summary: Vec::new(),
+        kernels,
+        verdict,
+        errors: Vec::new(),
+        cubin_arch: Some(arch),
+    })
 }

@@ -53,6 +53,14 @@ pub fn unvendored(name: &str) -> Option<String> {
     Some(format!("{}{tail}", &stem[..stem.len() - 1]))
 }
 
+/// The CUDA-stack library that the object at `path` (a wheel member or file path) is a
+/// vendored copy of: its file name carries auditwheel's hash and, without it, names a CUDA
+/// library (`torchvision.libs/libnvjpeg.4a0b5c81.so.13` → `libnvjpeg.so.13`).
+pub fn vendored_cuda_library(path: &str) -> Option<String> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    unvendored(name).filter(|s| crate::inspect::cuda_stack::is_cuda_library(s))
+}
+
 /// `name` with a vendored hash removed, else `name` itself.
 pub fn canonical_soname(name: &str) -> String {
     unvendored(name).unwrap_or_else(|| name.to_string())

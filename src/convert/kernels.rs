@@ -40,12 +40,14 @@ fn not_all<'k>(
     }
 }
 
-/// Build the device code of `a` and give every kernel its outcome.
+/// Build the device code of `a` and give every kernel its outcome; with `skip`, nothing is
+/// built and every kernel with PTX gets that reason.
 pub fn device_code(
     a: &ObjectAnalysis<'_>,
     opts: &Options,
     archs: &[String],
     pipeline: &crate::device::Pipeline,
+    skip: Option<&str>,
 ) -> DeviceCode {
     let profile = opts.profile;
     // Containers to build: kernels with PTX (stubs are translated as the stub they are) and
@@ -73,6 +75,10 @@ pub fn device_code(
     let mut job_containers = Vec::new();
     for (&ci, names) in &wanted {
         let c = &a.containers[ci];
+        if let Some(why) = skip {
+            not_all(&mut outcome, ci, names, why.to_string());
+            continue;
+        }
         if c.report.wrappers.is_empty() {
             not_all(
                 &mut outcome,

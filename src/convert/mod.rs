@@ -14,10 +14,13 @@
 //!    for the kernels with PTX; every kernel gets an outcome with its reason.
 //! 3. **host** ([`host`]) — the host ELF rewrite ([`crate::rewrite::host::rewrite_host`]) of
 //!    every object with something to change, from the same analysis.
-//! 4. **policy** ([`policy`]) — the run's [`Status`]: by default one kernel not translated
+//! 4. **outputs** ([`outputs`]) — which objects the output holds: a vendored copy of a CUDA
+//!    library that the target's own library replaces is dropped; every other object passes
+//!    the load check ([`crate::verify`]) or is reported as not loadable with its problems.
+//! 5. **policy** ([`policy`]) — the run's [`Status`]: by default one kernel not translated
 //!    stops the run before anything is written, `--allow-partial` goes on, `--strict` also
 //!    stops on imports with no mapping.
-//! 5. **write** ([`write`]) — the rewritten objects deflated (by splicing the input's deflate
+//! 6. **write** ([`write`]) — the rewritten objects deflated (by splicing the input's deflate
 //!    stream where the bytes did not change, [`crate::wheel::splice`]) and the wheel repacked
 //!    ([`crate::wheel::repack::repack_with`]) with the provenance file, the shim library and
 //!    the new local version label.
@@ -32,6 +35,7 @@
 
 pub mod host;
 pub mod kernels;
+pub mod outputs;
 pub mod policy;
 pub mod read;
 pub mod write;
@@ -146,6 +150,14 @@ struct Work {
     needs_shim: bool,
     /// Offsets of the member inside the input wheel's deflate stream (for splicing).
     spliceable: Option<splice::Index>,
+    /// DT_SONAME of the input object.
+    soname: Option<String>,
+    /// The input object's CUDA runtime.
+    runtime: crate::analyze::runtime::CudaRuntime,
+    /// The CUDA library this member is a vendored copy of (wheels, re-targeted stacks).
+    vendored: Option<String>,
+    /// A loose cubin (device ELF): not rewritten, not load-checked, copied as it is.
+    cubin: bool,
 }
 
 /// One input after the read, kernels and host stages.

@@ -1,7 +1,26 @@
-//! Stage 4, policy: the run's status from its counts and the policy, before anything is
+//! Stage 5, policy: the run's status from its counts and the policy, before anything is
 //! written.
 
 use crate::report::{Policy, Status, Totals};
+
+/// What is wrong with a run's outputs, in words: kernels not translated, objects that would
+/// not load.
+fn shortfall(t: &Totals, target: &str) -> String {
+    let mut parts = Vec::new();
+    if t.not_translated > 0 {
+        parts.push(format!(
+            "{} of {} kernels cannot be translated",
+            t.not_translated, t.kernels
+        ));
+    }
+    if t.objects_not_loadable > 0 {
+        parts.push(format!(
+            "{} shared objects would not load on {target}",
+            t.objects_not_loadable
+        ));
+    }
+    parts.join(" and ")
+}
 
 /// The status of a run with `totals`, whether an input failed, and `policy`, with the one
 /// line that explains it. `target` is the profile name, for the message.
@@ -11,6 +30,7 @@ pub fn decide(
     policy: Policy,
     target: &str,
 ) -> (Status, String) {
+    let incomplete = totals.not_translated > 0 || totals.objects_not_loadable > 0;
     if input_errors {
         (
             Status::InputError,
@@ -24,20 +44,25 @@ pub fn decide(
                 totals.unresolved_imports
             ),
         )
-    } else if totals.not_translated > 0 && policy != Policy::AllowPartial {
+    } else if incomplete && policy != Policy::AllowPartial {
         (
             Status::RefusedUntranslated,
             format!(
-                "{} of {} kernels cannot be translated; nothing was written (--allow-partial writes the wheel anyway)",
-                totals.not_translated, totals.kernels
+                "{}; nothing was written (--allow-partial writes the wheel anyway)",
+                shortfall(totals, target)
             ),
         )
-    } else if totals.not_translated > 0 {
+    } else if incomplete {
         (
             Status::Partial,
             format!(
-                "--allow-partial: written with {} of {} kernels not translated",
-                totals.not_translated, totals.kernels
+                "--allow-partial: written with {}{}",
+                shortfall(totals, target).replace(" cannot be translated", " not translated"),
+                if totals.objects_not_loadable > 0 {
+                    " (those objects are left out)"
+                } else {
+                    ""
+                }
             ),
         )
     } else {

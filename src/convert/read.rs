@@ -89,7 +89,7 @@ fn prepare_rest(
         let names = a
             .names
             .iter()
-            .filter(|n| crate::wheel::is_shared_object_name(n) && !n.ends_with('/'))
+            .filter(|n| crate::wheel::is_elf_object_name(n) && !n.ends_with('/'))
             .cloned()
             .collect();
         audit = Some(a);
@@ -126,10 +126,12 @@ fn prepare_rest(
     pb.finish_and_clear();
     let mut work = Vec::new();
     for w in works {
-        let w = w.map_err(fail)?;
+        work.push(w.map_err(fail)?);
+    }
+    super::outputs::settle(&mut work, opts);
+    for w in &work {
         conv.totals.add(&w.conv.totals);
         conv.shared_objects.push(w.conv.clone());
-        work.push(w);
     }
     Ok(Prepared {
         path: path.to_path_buf(),
@@ -195,10 +197,42 @@ fn read_one(
         return Err(e.clone());
     }
 
-    let device = super::kernels::device_code(&analysis, opts, archs, pipeline);
-    let host = super::host::rewrite(&analysis, opts, dist, name, &device.registrations)?;
+    // An object the target cannot run as it is is not built or rewritten: a vendored copy of
+    // a CUDA library (the target's own library replaces it, or nothing can), or a statically
+    // linked CUDA runtime (it reaches the GPU through NVIDIA's driver API).
+    let retargeted = opts.profile.relinks();
+    let vendored =
+        crate::analyze::runtime::vendored_cuda_library(name).filter(|_| retargeted && is_wheel);
+    let cubin = analysis.cubin_arch.is_some();
+    let skip = match (&vendored, &analysis.runtime) {
+        (Some(lib), _) => Some(format!(
+            "it is in the vendored CUDA library {lib}, which {}",
+            match opts.relink.as_ref().and_then(|t| t.soname(lib)).and_then(|r| r.target_soname.clone()) {
+                Some(t) => format!("the target's {t} replaces"),
+                None => format!("has no counterpart on {}", opts.profile.name),
+            }
+        )),
+        (None, crate::analyze::runtime::CudaRuntime::Static { .. }) if retargeted => Some(format!(
+            "its object links the CUDA runtime statically; wheelport has no {} driver-API layer for it yet",
+            opts.profile.name
+        )),
+        _ => None,
+    };
+    let device = super::kernels::device_code(&analysis, opts, archs, pipeline, skip.as_deref());
+    let host = if skip.is_some() || cubin {
+        super::host::HostResult {
+            bytes: None,
+            report: None,
+            needs_shim: false,
+            unresolved: 0,
+        }
+    } else {
+        super::host::rewrite(&analysis, opts, dist, name, &device.registrations)?
+    };
     let mut totals = device.totals;
     totals.unresolved_imports += host.unresolved;
+    let soname = analysis.elf.soname.clone();
+    let runtime = analysis.runtime.clone();
     drop(analysis);
     Ok(Work {
         name: name.to_string(),
@@ -209,10 +243,16 @@ fn read_one(
             totals,
             kernels: device.kernels,
             host: host.report,
+            outcome: ObjectOutcome::Written,
+            problems: Vec::new(),
         },
         map,
         new_bytes: host.bytes,
         needs_shim: host.needs_shim,
         spliceable,
+        soname,
+        runtime,
+        vendored,
+        cubin,
     })
 }

@@ -31,7 +31,9 @@ pub(super) fn write_all(
             .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
         let mut outs = Vec::new();
         for p in prepared.iter_mut() {
-            let out = write_output(p, opts, staging.path())?;
+            let Some(out) = write_output(p, opts, staging.path())? else {
+                continue;
+            };
             p.conv.output = Some(
                 opts.out_dir
                     .join(out.file_name().expect("output has a name"))
@@ -77,8 +79,12 @@ pub(super) fn write_all(
 
 /// Stages 5-6 for one input: compress its rewritten objects and write the output into
 /// `staging`, with the shim library when an object needs it.
-fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<PathBuf> {
-    let shim = if p.work.iter().any(|w| w.needs_shim) {
+fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Option<PathBuf>> {
+    let shim = if p
+        .work
+        .iter()
+        .any(|w| w.needs_shim && w.conv.outcome == ObjectOutcome::Written)
+    {
         let table = opts
             .relink
             .as_ref()
@@ -100,6 +106,10 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
             }
             let dest = staging.join(name);
             let w = &p.work[0];
+            if w.conv.outcome != ObjectOutcome::Written {
+                // Not loadable on the target (`--allow-partial`): nothing is written for it.
+                return Ok(None);
+            }
             let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);
             let mode = std::fs::metadata(&p.path)
                 .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()))
@@ -115,7 +125,7 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                 let sp = staging.join(soname);
                 std::fs::write(&sp, bytes).map_err(|e| Error::io(sp.display().to_string(), e))?;
             }
-            Ok(dest)
+            Ok(Some(dest))
         }
         InputKind::Wheel => {
             let pb = bar(opts, p.work.len() as u64, "deflating");
@@ -180,6 +190,12 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                         )
                     })
                     .collect(),
+                leave_out: p
+                    .work
+                    .iter()
+                    .filter(|w| w.conv.outcome != ObjectOutcome::Written)
+                    .map(|w| w.name.clone())
+                    .collect(),
             };
             let pb = bar(opts, 1, "writing");
             pb.set_message(p.path.display().to_string());
@@ -187,7 +203,7 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
             pb.finish_and_clear();
             p.conv.dropped_requirements = r.dropped_requirements;
             p.conv.new_version = Some(r.version);
-            Ok(r.path)
+            Ok(Some(r.path))
         }
     }
 }

@@ -58,8 +58,11 @@ fn rules() -> &'static [Rule] {
         .get_or_init(|| parse_table(TABLE).expect("built-in relink-tables/cuda-stack.tsv is valid"))
 }
 
-/// True when `soname` belongs to the CUDA stack.
+/// True when `soname` belongs to the CUDA stack; a copy auditwheel vendored under a hashed
+/// name (`libcudart.3eda8113.so.13`) counts as the library it is
+/// ([`crate::analyze::runtime::canonical_soname`]).
 pub fn is_cuda_library(soname: &str) -> bool {
+    let soname = crate::analyze::runtime::canonical_soname(soname);
     rules()
         .iter()
         .any(|r| matches!(r, Rule::Soname(p) if soname.starts_with(p.as_str())))

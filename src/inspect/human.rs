@@ -119,6 +119,22 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     if let Some(r) = &so.rpath {
         let _ = writeln!(o, "    rpath:   {r}");
     }
+    if let Some(s) = crate::analyze::runtime::vendored_cuda_library(&so.path) {
+        let _ = writeln!(o, "    vendored CUDA library: {s}");
+    }
+    match &so.cuda_runtime {
+        Some(crate::analyze::runtime::CudaRuntime::Static { evidence }) => {
+            let _ = writeln!(o, "    CUDA runtime: static ({evidence})");
+        }
+        Some(crate::analyze::runtime::CudaRuntime::Dynamic {
+            needed,
+            soname,
+            vendored: true,
+        }) => {
+            let _ = writeln!(o, "    CUDA runtime: {soname}, vendored as {needed}");
+        }
+        _ => {}
+    }
     if !so.cuda_imports.is_empty() {
         let total: usize = so.cuda_imports.iter().map(|g| g.symbols.len()).sum();
         let _ = writeln!(o, "    CUDA-stack imports: {total} of {}", so.import_count);
@@ -179,6 +195,19 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     }
     for e in &so.errors {
         let _ = writeln!(o, "    error: {}", fmt_err(e));
+    }
+    if let Some(arch) = &so.cubin_arch {
+        let _ = writeln!(
+            o,
+            "    loose cubin (device ELF) for {arch}: {} kernels, SASS only",
+            so.verdict.kernels_sass_only
+        );
+        if kernels {
+            for k in so.kernels.iter().flatten() {
+                let _ = writeln!(o, "      SASS [{arch}] {}", k.demangled);
+            }
+        }
+        return;
     }
     let Some(fb) = &so.fatbin else {
         if so.errors.is_empty() {

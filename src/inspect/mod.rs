@@ -13,7 +13,7 @@ pub mod model;
 pub mod ptx_entries;
 
 use crate::error::{Error, Result};
-use crate::wheel::{is_shared_object_name, WheelReader};
+use crate::wheel::{is_elf_object_name, WheelReader};
 use model::*;
 use std::path::{Path, PathBuf};
 
@@ -63,7 +63,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
             walk(&path, out)?;
         } else if ft.is_file() {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".whl") || is_shared_object_name(name) {
+            if name.ends_with(".whl") || is_elf_object_name(name) {
                 out.push(path);
             }
         }
@@ -158,7 +158,7 @@ fn inspect_wheel(path: &Path, opts: &Options, rep: &mut InputReport) -> Result<(
     let mut w = WheelReader::open(path)?;
     rep.wheel = w.info()?;
     for name in w.member_names() {
-        if !is_shared_object_name(&name) {
+        if !is_elf_object_name(&name) {
             continue;
         }
         match w.shared_object(&name) {
@@ -191,6 +191,7 @@ pub fn inspect_shared_object(
             needed: Vec::new(),
             runpath: None,
             rpath: None,
+            cubin_arch: None,
             cuda_runtime: None,
             cuda_imports: Vec::new(),
             import_count: 0,
@@ -245,7 +246,8 @@ pub fn report(a: &crate::analyze::ObjectAnalysis<'_>, opts: &Options) -> SharedO
         needed: so.needed.clone(),
         runpath: so.runpath.clone(),
         rpath: so.rpath.clone(),
-        cuda_runtime: Some(a.runtime.clone()),
+        cubin_arch: a.cubin_arch.clone(),
+        cuda_runtime: (a.cubin_arch.is_none()).then(|| a.runtime.clone()),
         cuda_imports: cuda_stack::group_imports(&so.imports, &so.needed),
         import_count: so.imports.len(),
         fatbin,

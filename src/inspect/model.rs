@@ -64,7 +64,8 @@ pub struct InputReport {
     /// WHEEL/METADATA facts, for wheels that have a `.dist-info`.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub wheel: Option<WheelInfo>,
-    /// One per ELF shared object (a wheel may hold several, or none).
+    /// One per ELF object: shared objects, and loose cubins (`cubin_arch` set); a wheel may
+    /// hold several, or none.
     pub shared_objects: Vec<SharedObjectReport>,
     /// Errors that stopped parts of this input from being read (file and offset in text).
     pub errors: Vec<ErrorReport>,
@@ -147,6 +148,10 @@ pub struct SharedObjectReport {
     pub runpath: Option<String>,
     /// DT_RPATH.
     pub rpath: Option<String>,
+    /// For a loose cubin (device ELF shipped as a file of its own): its architecture; its
+    /// kernels are SASS only.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cubin_arch: Option<String>,
     /// The CUDA runtime the object uses: none, the shared `libcudart` (perhaps a vendored
     /// copy), or one linked into the object (`wheelport::analyze::runtime`).
     #[serde(skip_serializing_if = "Option::is_none", default)]

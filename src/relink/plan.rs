@@ -5,9 +5,13 @@
 //! shim-library name (`shim`/`noop` rows: same length as the CUDA name, see the table
 //! headers), or listed as unsupported with the row's notes. CUDA DT_NEEDED entries with a
 //! soname row are replaced; their version requirements are dropped, so the re-targeted
-//! imports become unversioned (reference `wheel-and-elf-rewriting.md` §0.1).
+//! imports become unversioned (reference `wheel-and-elf-rewriting.md` §0.1). A library that
+//! auditwheel vendored under a hashed name (`libcudart.3eda8113.so.13`) is looked up as the
+//! library it copies, so its DT_NEEDED entry and version requirements are re-targeted too; a
+//! CUDA-stack library with no soname row is listed as unresolved.
 
 use super::{Kind, Table};
+use crate::analyze::runtime::canonical_soname;
 use crate::elf::SharedObject;
 use crate::rewrite::HostEdits;
 
@@ -44,20 +48,26 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
     let mut p = Plan::default();
     let mut cuda_files: Vec<String> = Vec::new();
     for n in &so.needed {
-        match table.soname(n) {
+        // A vendored copy (`libcudart.3eda8113.so.13`) is the library it copies.
+        let canon = canonical_soname(n);
+        match table.soname(&canon) {
             Some(row) if row.kind == Kind::Rename && row.target_soname.is_some() => {
                 p.edits.needed.push((n.clone(), row.target_soname.clone()));
                 cuda_files.push(n.clone());
             }
             Some(_) => p.unresolved_needed.push(n.clone()),
+            None if crate::inspect::cuda_stack::is_cuda_library(&canon) => {
+                p.unresolved_needed.push(n.clone())
+            }
             None => {}
         }
     }
     for imp in &so.imports {
-        let from_cuda = imp
-            .version_file
-            .as_ref()
-            .is_some_and(|f| cuda_files.contains(f) || table.soname(f).is_some());
+        let from_cuda = imp.version_file.as_ref().is_some_and(|f| {
+            cuda_files.contains(f)
+                || table.soname(&canonical_soname(f)).is_some()
+                || crate::inspect::cuda_stack::is_cuda_library(f)
+        });
         match table.symbol(&imp.name) {
             Some(row) => match (row.kind, &row.target_name) {
                 (Kind::Rename, Some(t)) => {
@@ -85,7 +95,14 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
             },
             None if from_cuda => p.unresolved.push(Unresolved {
                 import: imp.display(),
-                reason: "no row in the relink table".into(),
+                reason: match imp.version_file.as_deref() {
+                    Some(f) if p.unresolved_needed.iter().any(|n| n == f) => format!(
+                        "from {}, which has no counterpart on {}",
+                        canonical_soname(f),
+                        table.target()
+                    ),
+                    _ => "no row in the relink table".into(),
+                },
             }),
             None => {}
         }

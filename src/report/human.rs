@@ -64,12 +64,17 @@ pub fn render(r: &ConvertReport, all_kernels: bool) -> String {
     let t = &r.totals;
     let _ = writeln!(
         o,
-        "total: {} kernels, {} translated{}, {} not translated; {} unresolved imports; {} files written",
+        "total: {} kernels, {} translated{}, {} not translated; {} unresolved imports; {}{} files written",
         t.kernels,
         t.translated,
         stubs(t.stubs),
         t.not_translated,
         t.unresolved_imports,
+        if t.objects_not_loadable > 0 {
+            format!("{} objects not loadable; ", t.objects_not_loadable)
+        } else {
+            String::new()
+        },
         t.outputs_written
     );
     let _ = writeln!(o, "{} (exit {})", r.message, r.exit_code);
@@ -95,8 +100,16 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
         t.translated,
         stubs(t.stubs),
         t.not_translated,
-        if so.rewritten { "" } else { " (not rewritten)" }
+        match so.outcome {
+            ObjectOutcome::Dropped => " (dropped)",
+            ObjectOutcome::NotLoadable => " (would not load on the target)",
+            ObjectOutcome::Written if so.rewritten => "",
+            ObjectOutcome::Written => " (not rewritten)",
+        }
     );
+    for p in &so.problems {
+        let _ = writeln!(o, "    problem: {p}");
+    }
     if let Some(h) = &so.host {
         let mut parts = Vec::new();
         if !h.needed.is_empty() {
@@ -125,8 +138,20 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
             h.wrappers_repointed, h.wrappers
         ));
         let _ = writeln!(o, "    host: {}", parts.join("; "));
-        for u in &h.unresolved {
+        let shown = if all {
+            h.unresolved.len()
+        } else {
+            NAMES_PER_REASON
+        };
+        for u in h.unresolved.iter().take(shown) {
             let _ = writeln!(o, "      unresolved import {}: {}", u.import, u.reason);
+        }
+        if h.unresolved.len() > shown {
+            let _ = writeln!(
+                o,
+                "      ... and {} more unresolved imports (all of them: --json REPORT)",
+                h.unresolved.len() - shown
+            );
         }
         for n in &h.unresolved_needed {
             let _ = writeln!(o, "      unresolved DT_NEEDED {n}: no target soname");

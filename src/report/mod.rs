@@ -114,6 +114,11 @@ pub struct Totals {
     pub stubs: usize,
     /// CUDA imports and DT_NEEDED entries with no mapping on the target.
     pub unresolved_imports: usize,
+    /// Shared objects that would not load (or would fail at their first CUDA call) on the
+    /// target, each with its problems ([`SharedObjectConversion::problems`]); under
+    /// `--allow-partial` they are left out of the output.
+    #[serde(default)]
+    pub objects_not_loadable: usize,
     /// Files written.
     pub outputs_written: usize,
 }
@@ -126,6 +131,7 @@ impl Totals {
         self.not_translated += o.not_translated;
         self.stubs += o.stubs;
         self.unresolved_imports += o.unresolved_imports;
+        self.objects_not_loadable += o.objects_not_loadable;
         self.outputs_written += o.outputs_written;
     }
 }
@@ -176,6 +182,30 @@ pub struct SharedObjectConversion {
     /// The host rewrite (absent for the `cuda` twin target, which keeps CUDA imports).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub host: Option<HostConversion>,
+    /// What the output holds for this object.
+    #[serde(default)]
+    pub outcome: ObjectOutcome,
+    /// Why it is dropped or would not load on the target (the load check,
+    /// `wheelport::verify`); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// What the output holds for one shared object.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectOutcome {
+    /// Written (rewritten, or copied when nothing needed to change); it passes the load check.
+    #[default]
+    Written,
+    /// Left out of the output on purpose: a vendored copy of a CUDA library that the target's
+    /// own library replaces (nothing written needs it any more).
+    Dropped,
+    /// It would not load (or would fail at its first CUDA call) on the target: the run is
+    /// refused, or under `--allow-partial` the object is left out of the output.
+    NotLoadable,
 }
 
 /// One kernel's outcome.

@@ -15,6 +15,12 @@ pub fn is_shared_object_name(name: &str) -> bool {
     base.ends_with(".so") || base.contains(".so.")
 }
 
+/// Whether a member or file name is an ELF object wheelport reads: a shared object
+/// ([`is_shared_object_name`]) or a loose cubin (`.cubin`, device ELF).
+pub fn is_elf_object_name(name: &str) -> bool {
+    is_shared_object_name(name) || name.ends_with(".cubin")
+}
+
 /// A wheel opened for reading.
 pub struct WheelReader {
     display: String,

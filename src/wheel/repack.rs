@@ -51,6 +51,10 @@ pub struct RepackPlan {
     /// input's members and before `.dist-info`, e.g. a shipped shim library in
     /// `<dist>.libs/`.
     pub extra_members: Vec<(String, Vec<u8>, u32)>,
+    /// Members of the input left out of the output (by their name in the input wheel), e.g.
+    /// a vendored CUDA library the target's own library replaces; RECORD lists what is
+    /// written.
+    pub leave_out: std::collections::HashSet<String>,
 }
 
 /// A member's new contents already deflated (raw RFC 1951 stream), with what the zip
@@ -411,8 +415,8 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
         {
             continue;
         }
-        if name.ends_with('/') {
-            continue; // directory entries are implied
+        if name.ends_with('/') || plan.leave_out.contains(name) {
+            continue; // directory entries are implied; left-out members are not written
         }
         let renamed = if let Some(rest) = name.strip_prefix(&format!("{old_dist}/")) {
             format!("{new_dist}/{rest}")
