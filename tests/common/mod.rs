@@ -86,6 +86,7 @@ pub fn require_corpus(prefix: &str, test: &str) -> Option<PathBuf> {
 /// Extract the `.so` members of a wheel into `dir`, returning (member name, path).
 pub fn extract_shared_objects(wheel: &Path, dir: &Path) -> Vec<(String, PathBuf)> {
     let mut r = wheelport::wheel::WheelReader::open(wheel).expect("open wheel");
+    std::fs::create_dir_all(dir).unwrap();
     let mut out = Vec::new();
     for name in r.member_names() {
         if !wheelport::wheel::is_shared_object_name(&name) {
