@@ -9,8 +9,9 @@ use super::*;
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Whether `vabsdiff4` takes the plain vector lowering of [`Self::int_inst`] (equal
     /// types, no `.sat`, selectors or mask); the other forms are in `video`.
-    pub(super) fn vabsdiff4_plain(mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> bool {
-        !mods.contains(&".sat")
+    pub(super) fn vabsdiff4_plain(mo: &Mods, ops: &[Operand<'a>]) -> bool {
+        let tys = mo.types();
+        !mo.has(Mod::Sat)
             && ops.len() == 4
             && tys.len() == 3
             && tys[0] == tys[1]
@@ -25,10 +26,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     pub(super) fn int_inst(
         &mut self,
         i: &'m Instruction<'a>,
-        mods: &[&'a str],
-        tys: &[Type],
+        mo: &Mods,
         ops: &[Operand<'a>],
     ) -> R<()> {
+        let tys = mo.types();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
                 form: form_of(i),
@@ -39,7 +40,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 reason: format!("type {}", t.as_str()),
             })
         };
-        let has = |m: &str| mods.contains(&m);
         let n = ops.len();
         use Opcode as O;
         match i.opcode {
@@ -57,7 +57,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 let (a, b) = (ext(self, &a), ext(self, &b));
                 let p = opv!(self, [&"mul i64 ", &a, &", ", &b]);
-                let r = if has(".hi") {
+                let r = if mo.has(Mod::Hi) {
                     let h = opv!(self, [&"lshr i64 ", &p, &", 16"]);
                     opv!(self, [&"trunc i64 ", &h, &" to i32"])
                 } else {
@@ -92,13 +92,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let (t, k) = ty1(0)?;
                 let a = self.rd(&ops[1], t, false)?;
                 let r = if k == Kind::Float {
-                    let a = self.ftz_in(&mods, t, &a);
+                    let a = self.ftz_in(mo, t, &a);
                     let r = if i.opcode == O::Abs {
                         self.intr1("fabs", t, &a)
                     } else {
                         opv!(self, [&"fneg ", &(t.ll()), &" ", &a])
                     };
-                    self.ftz_out(&mods, t, &r)
+                    self.ftz_out(mo, t, &r)
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
@@ -148,7 +148,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.wr(&ops[0], &r, t, false)?;
             }
             O::Lop3 => {
-                let bop = mods.iter().find(|m| matches!(**m, ".or" | ".and")).copied();
+                let bop = mo.bool_op.filter(|b| matches!(b, BoolOp::Or | BoolOp::And));
                 if n != 5 + bop.is_some() as usize {
                     return fail(&form_of(i), "lop3 operands");
                 }
@@ -166,7 +166,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         let (d, p) = &**pair;
                         let q = self.rd(&ops[5], Ty::I1, false)?;
                         let nz = opv!(self, [&"icmp ne i32 ", &r, &", 0"]);
-                        let pv = opv!(self, [&(&bo[1..]), &" i1 ", &nz, &", ", &q]);
+                        let pv = opv!(self, [&bo.bare(), &" i1 ", &nz, &", ", &q]);
                         self.wr(&Operand::Reg((*d).into()), &r, Ty::I32, false)?;
                         if *p != "_" {
                             self.wr(&Operand::Reg((*p).into()), &pv, Ty::I1, false)?;
@@ -211,10 +211,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let c = self.rd(&ops[3], Ty::I32, false)?;
-                let left = has(".l");
+                let left = mo.has(Mod::L);
                 let f = if left { "fshl" } else { "fshr" };
                 let r = self.intr3(f, Ty::I32, &b, &a, &c);
-                let r = if has(".clamp") {
+                let r = if mo.has(Mod::Clamp) {
                     let big = opv!(self, [&"icmp uge i32 ", &c, &", 32"]);
                     let sat = if left { &a } else { &b };
                     opv!(self, [&"select i1 ", &big, &", i32 ", &sat, &", i32 ", &r])
@@ -261,7 +261,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let s = if k == Kind::Signed { "s" } else { "u" };
                 let f = format!("__wp_bfind_{s}{}", t.bits());
                 let r = self.call(&f, Ty::I32, &[(t, &a)]);
-                let r = if has(".shiftamt") {
+                let r = if mo.has(Mod::Shiftamt) {
                     let nf = opv!(self, [&"icmp eq i32 ", &r, &", -1"]);
                     let sa = opv!(self, [&"sub i32 ", &(t.bits() - 1), &", ", &r]);
                     opv!(self, [&"select i1 ", &nf, &", i32 -1, i32 ", &sa])
@@ -297,7 +297,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let lim = |fx: &mut Self, v: &str| -> V {
-                    if has(".wrap") {
+                    if mo.has(Mod::Wrap) {
                         opv!(fx, [&"and i32 ", &v, &", 31"])
                     } else {
                         fx.intr2("umin", Ty::I32, v, "32")
@@ -319,7 +319,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let (_, k) = ty1(0)?;
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
-                let b = if has(".wrap") {
+                let b = if mo.has(Mod::Wrap) {
                     opv!(self, [&"and i32 ", &b, &", 31"])
                 } else {
                     self.intr2("umin", Ty::I32, &b, "32")
@@ -334,7 +334,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Vabsdiff4
-                if !has(".sat")
+                if !mo.has(Mod::Sat)
                     && n == 4
                     && tys.len() == 3
                     && tys[0] == tys[1]
@@ -348,7 +348,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // otherwise the bytes of d (mask .b3210) are the differences. Only the plain
                 // forms (equal types, no .sat, selectors or mask) take this vector lowering;
                 // the others go to src/lower/video.rs.
-                if has(".sat") || n != 4 || tys.len() != 3 {
+                if mo.has(Mod::Sat) || n != 4 || tys.len() != 3 {
                     return fail(&form_of(i), "vabsdiff4 with .sat, selectors or a mask");
                 }
                 let (_, ka) = ty1(1)?;
@@ -381,7 +381,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let hi = v4(self, mx);
                 let lo = v4(self, mn);
                 let d = opv!(self, [&"sub <4 x i8> ", &hi, &", ", &lo]);
-                let r = if has(".add") {
+                let r = if mo.has(Mod::Add) {
                     let w = opv!(self, [&"zext <4 x i8> ", &d, &" to <4 x i32>"]);
                     let sum = opv!(
                         self,
@@ -396,7 +396,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         "declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)",
                     );
                     opv!(self, [&"add i32 ", &sum, &", ", &c])
-                } else if mods.iter().any(|m| matches!(*m, ".min" | ".max")) {
+                } else if mo.has(Mod::Min) || mo.has(Mod::Max) {
                     return fail(&form_of(i), "vabsdiff4 with .min/.max");
                 } else {
                     opv!(self, [&"bitcast <4 x i8> ", &d, &" to i32"])
@@ -404,12 +404,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 self.wr(&ops[0], &r, Ty::I32, false)?;
             }
             O::Prmt => {
-                let mode = mods
-                    .iter()
-                    .find(|m| matches!(**m, ".f4e" | ".b4e" | ".rc8" | ".ecl" | ".ecr" | ".rc16"));
-                let f = match mode {
+                // The mode is prmt's operation word (.f4e, .b4e, .rc8, .ecl, .ecr, .rc16).
+                let f = match mo.op {
                     None => "__wp_prmt".to_string(),
-                    Some(m) => format!("__wp_prmt_{}", &m[1..]),
+                    Some(m) => format!("__wp_prmt_{}", &m.name()[1..]),
                 };
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
@@ -462,26 +460,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     pub(super) fn iarith(
         &mut self,
         op: Opcode,
-        mods: &[&str],
+        mo: &Mods,
         t: Ty,
         k: Kind,
         ops: &[Operand<'a>],
     ) -> R<()> {
         let s = k == Kind::Signed;
         let ll = t.ll();
-        let has = |m: &str| mods.contains(&m);
-        if has(".cc") {
-            return self.carry(op, mods, t, ops);
+        if mo.has(Mod::Cc) {
+            return self.carry(op, mo, t, ops);
         }
-        let wide = has(".wide");
-        let hi = has(".hi");
+        let wide = mo.has(Mod::Wide);
+        let hi = mo.has(Mod::Hi);
         let a = self.rd(&ops[1], t, s)?;
         let b = self.rd(&ops[2], t, s)?;
         let w = t.bits();
         let ext = if s { "sext" } else { "zext" };
         let (r, rt) = match op {
             Opcode::Add | Opcode::Sub => {
-                if has(".sat") {
+                if mo.has(Mod::Sat) {
                     let f = if op == Opcode::Add {
                         "sadd.sat"
                     } else {
@@ -513,7 +510,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 };
                 if op == Opcode::Mad {
                     let c = self.rd(&ops[3], pt, s)?;
-                    if has(".sat") {
+                    if mo.has(Mod::Sat) {
                         // mad.hi.sat.s32: saturate the sum (PTX ISA 9.x §9.7.1.4).
                         (self.intr2("sadd.sat", pt, &p, &c), pt)
                     } else {
@@ -574,7 +571,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (false, false) => "umax",
                 };
                 let r = self.intr2(f, t, &a, &b);
-                let r = if has(".relu") {
+                let r = if mo.has(Mod::Relu) {
                     self.intr2("smax", t, &r, "0")
                 } else {
                     r
@@ -588,7 +585,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// Extended-precision add/sub/mad with the carry flag (PTX ISA 9.x §9.7.2): the flag is a
     /// function-local `i1` (`%cc`).
-    pub(super) fn carry(&mut self, op: Opcode, mods: &[&str], t: Ty, ops: &[Operand<'a>]) -> R<()> {
+    pub(super) fn carry(&mut self, op: Opcode, mo: &Mods, t: Ty, ops: &[Operand<'a>]) -> R<()> {
         if !self.has_cc {
             self.has_cc = true;
             let s = self.alloca_suffix();
@@ -596,18 +593,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         let ll = t.ll();
         let pa = self.pa.clone();
-        let cc_out = mods.contains(&".cc");
+        let cc_out = mo.has(Mod::Cc);
         let a = self.rd(&ops[1], t, false)?;
         let b = self.rd(&ops[2], t, false)?;
         let (a, b) = if matches!(op, Opcode::Mad | Opcode::Madc) {
             let w = t.bits();
             let dt = Ty::int(w * 2);
-            let s = mods.contains(&".s32") || mods.contains(&".s64");
+            let s = mo.has(Mod::S32) || mo.has(Mod::S64);
             let ext = if s { "sext" } else { "zext" };
             let a2 = opv!(self, [&ext, &" ", &ll, &" ", &a, &" to ", &(dt.ll())]);
             let b2 = opv!(self, [&ext, &" ", &ll, &" ", &b, &" to ", &(dt.ll())]);
             let p = opv!(self, [&"mul ", &(dt.ll()), &" ", &a2, &", ", &b2]);
-            let p = if mods.contains(&".hi") {
+            let p = if mo.has(Mod::Hi) {
                 opv!(self, [&"lshr ", &(dt.ll()), &" ", &p, &", ", &w])
             } else {
                 p

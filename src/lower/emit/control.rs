@@ -8,7 +8,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     // ---------------------------------------------------------------- statements
 
     pub fn block(&mut self, b: &'m Block<'a>) -> R<()> {
-        self.scopes.push(Scope::default());
+        self.scopes.push(NameScope::default());
         // Prototype and branch-target labels are known before use.
         let mut last_label: Option<&'a str> = None;
         for s in &b.stmts {
@@ -210,10 +210,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    pub(super) fn bar(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
+    pub(super) fn bar(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
         let cur = self.cur;
         let form = || cur.map(form_of).unwrap_or_default();
-        if mods.contains(&".red") {
+        if mo.has(Mod::Red) {
             // bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c
             // (PTX ISA 9.x §9.7.13.1): a CTA barrier that also reduces c over the CTA's
             // threads (the support library's @__wp_bar_red_*). Barrier 0 over all threads.
@@ -228,11 +228,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 return fail(&form(), "bar.red on a barrier other than 0");
             }
             let c = self.rd(&ops[2], Ty::I1, false)?;
-            let (f, rt) = if mods.contains(&".popc") {
+            let (f, rt) = if mo.has(Mod::Popc) {
                 ("__wp_bar_red_popc", Ty::I32)
-            } else if mods.contains(&".and") {
+            } else if mo.bool_op == Some(BoolOp::And) {
                 ("__wp_bar_red_and", Ty::I1)
-            } else if mods.contains(&".or") {
+            } else if mo.bool_op == Some(BoolOp::Or) {
                 ("__wp_bar_red_or", Ty::I1)
             } else {
                 return fail(&form(), "bar.red operation");
@@ -240,10 +240,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let r = self.call(f, rt, &[(Ty::I32, &id), (Ty::I1, &c)]);
             return self.wr(&ops[0], &r, rt, false);
         }
-        if mods.contains(&".arrive") {
+        if mo.has(Mod::Arrive) {
             return fail(&form(), "bar.arrive is not lowered");
         }
-        if !(mods.contains(&".sync") || mods.is_empty()) {
+        if !(mo.has(Mod::Sync) || mo.is_empty()) {
             return fail(&form(), "barrier form");
         }
         let id = match ops.first() {

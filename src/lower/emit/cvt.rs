@@ -5,13 +5,14 @@
 use super::*;
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
-    pub(super) fn cvt(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+    pub(super) fn cvt(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let tys = mo.types();
         let cur = self.cur;
         let form = || cur.map(form_of).unwrap_or_default();
         if tys.len() < 2 {
             return fail(&form(), "cvt needs a destination and a source type");
         }
-        if mods.contains(&".pack") && mods.contains(&".sat") && !mods.contains(&".satfinite") {
+        if mo.has(Mod::Pack) && mo.has(Mod::Sat) && !mo.has(Mod::Satfinite) {
             // cvt.pack.sat.{s8,u8}.s32.b32 d, a, b, c / cvt.pack.sat.{s16,u16}.s32 d, a, b
             // (PTX ISA 9.x §9.7.9.22): a and b saturated to the narrow type; b in the lowest
             // field, a above it, the bits above taken from the low bits of c.
@@ -43,10 +44,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             return self.wr(&ops[0], &r, Ty::I32, false);
         }
-        if mods.contains(&".pack") || mods.contains(&".satfinite") || tys.len() != 2 {
+        if mo.has(Mod::Pack) || mo.has(Mod::Satfinite) || tys.len() != 2 {
             return fail(&form(), "cvt form");
         }
-        if tys[0] == Type::Tf32 && tys[1] == Type::F32 && mods.contains(&".rna") {
+        if tys[0] == Type::Tf32 && tys[1] == Type::F32 && mo.has(Mod::Rna) {
             // cvt.rna.tf32.f32 (PTX ISA 9.x §9.7.9.21): f32 rounded to 10 mantissa bits,
             // nearest with ties away from zero, as a .b32 with the low 13 bits zero; NaN and
             // infinity bits are truncated (as the H200 does: 0x7f800001 gives 0x7f800000).
@@ -73,12 +74,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if tys[0] == Type::Tf32 || tys[1] == Type::Tf32 {
             return fail(&form(), "tf32 conversion");
         }
-        let rnd = Self::rounding(mods);
-        let sat = mods.contains(&".sat");
+        let rnd = mo.rounding;
+        let sat = mo.has(Mod::Sat);
         let ssigned = sk == Kind::Signed;
         // Packed pair: cvt.rn.f16x2.f32 d, a, b → d = {hi: a, lo: b}.
         if matches!(dt, Ty::V2F16 | Ty::V2Bf16) {
-            if st != Ty::F32 || ops.len() != 3 || !matches!(rnd, Some("rn" | "rz")) {
+            if st != Ty::F32 || ops.len() != 3 || !matches!(rnd, Some(Rounding::Rn | Rounding::Rz))
+            {
                 return fail(&form(), "packed conversion");
             }
             let et = if dt == Ty::V2F16 { Ty::F16 } else { Ty::Bf16 };
@@ -86,18 +88,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let b = self.rd(&ops[2], Ty::F32, false)?;
             let one = |fx: &mut Self, x: &str| -> V {
                 let r = opv!(fx, [&"fptrunc float ", &x, &" to ", &(et.ll())]);
-                if rnd == Some("rz") {
+                if rnd == Some(Rounding::Rz) {
                     let rw = opv!(fx, [&"fpext ", &(et.ll()), &" ", &r, &" to float"]);
                     let gt = opv!(fx, [&"fcmp ogt float ", &rw, &", ", &x]);
                     let lt = opv!(fx, [&"fcmp olt float ", &rw, &", ", &x]);
-                    fx.directed_fix("rz", et, &r, &gt, &lt)
+                    fx.directed_fix(Rounding::Rz, et, &r, &gt, &lt)
                 } else {
                     r
                 }
             };
             let ah = one(self, &a);
             let bh = one(self, &b);
-            let (ah, bh) = if mods.contains(&".relu") {
+            let (ah, bh) = if mo.has(Mod::Relu) {
                 (self.relu(et, &ah), self.relu(et, &bh))
             } else {
                 (ah, bh)
@@ -135,7 +137,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         let a = self.rd(&ops[1], st, ssigned)?;
         let a = if st == Ty::F32 {
-            self.ftz_in(mods, st, &a)
+            self.ftz_in(mo, st, &a)
         } else {
             a
         };
@@ -160,10 +162,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // Float → integer: round to an integer value, then convert saturating (PTX ISA
                 // 9.x §9.7.9.21: float-to-integer conversions clamp, NaN gives 0).
                 let f = match rnd {
-                    Some("rni") | None => "roundeven",
-                    Some("rzi") => "trunc",
-                    Some("rmi") => "floor",
-                    Some("rpi") => "ceil",
+                    Some(Rounding::Rni) | None => "roundeven",
+                    Some(Rounding::Rzi) => "trunc",
+                    Some(Rounding::Rmi) => "floor",
+                    Some(Rounding::Rpi) => "ceil",
                     _ => return fail(&form(), "float-to-integer rounding"),
                 };
                 let (a, st) = if matches!(st, Ty::F16 | Ty::Bf16) {
@@ -208,20 +210,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (false, true) => {
                 let conv = if ssigned { "sitofp" } else { "uitofp" };
                 match rnd {
-                    Some("rn") | None => {
+                    Some(Rounding::Rn) | None => {
                         opv!(
                             self,
                             [&conv, &" ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
                         )
                     }
-                    Some(m @ ("rz" | "rm" | "rp"))
+                    Some(m @ (Rounding::Rz | Rounding::Rm | Rounding::Rp))
                         if matches!(dt, Ty::F32 | Ty::F64) && st.bits() == 32 =>
                     {
                         let s = if ssigned { "s" } else { "u" };
-                        let f = format!("__wp_cvt_{m}_{}_{s}{}", dt.suffix(), st.bits());
+                        let f = format!("__wp_cvt_{}_{}_{s}{}", m.bare(), dt.suffix(), st.bits());
                         self.call(&f, dt, &[(st, &a)])
                     }
-                    Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F16 | Ty::F32 | Ty::F64) => {
+                    Some(m @ (Rounding::Rz | Rounding::Rm | Rounding::Rp))
+                        if matches!(dt, Ty::F16 | Ty::F32 | Ty::F64) =>
+                    {
                         // Round to nearest, then one step toward the mode's direction when
                         // the nearest value is on the wrong side of the exact one (compared
                         // exactly in i128).
@@ -273,11 +277,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if st == dt || (sb == db) {
                     // Same type: round to an integral value (.rni/.rzi/.rmi/.rpi) or copy.
                     let f = match rnd {
-                        Some("rni") => Some("roundeven"),
-                        Some("rzi") => Some("trunc"),
-                        Some("rmi") => Some("floor"),
-                        Some("rpi") => Some("ceil"),
-                        None | Some("rn") => None,
+                        Some(Rounding::Rni) => Some("roundeven"),
+                        Some(Rounding::Rzi) => Some("trunc"),
+                        Some(Rounding::Rmi) => Some("floor"),
+                        Some(Rounding::Rpi) => Some("ceil"),
+                        None | Some(Rounding::Rn) => None,
                         _ => return fail(&form(), "float conversion rounding"),
                     };
                     if st != dt {
@@ -297,7 +301,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     x
                 } else {
                     match rnd {
-                        Some("rn") | None
+                        Some(Rounding::Rn) | None
                             if !(st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16)) =>
                         {
                             opv!(
@@ -305,11 +309,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                                 [&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
                             )
                         }
-                        Some(m @ ("rz" | "rm" | "rp")) if st == Ty::F64 && dt == Ty::F32 => {
-                            let f = format!("__wp_cvt_{m}_f32_f64");
+                        Some(m @ (Rounding::Rz | Rounding::Rm | Rounding::Rp))
+                            if st == Ty::F64 && dt == Ty::F32 =>
+                        {
+                            let f = format!("__wp_cvt_{}_f32_f64", m.bare());
                             self.call(&f, dt, &[(st, &a)])
                         }
-                        Some(m @ ("rz" | "rm" | "rp")) if matches!(dt, Ty::F16 | Ty::Bf16) => {
+                        Some(m @ (Rounding::Rz | Rounding::Rm | Rounding::Rp))
+                            if matches!(dt, Ty::F16 | Ty::Bf16) =>
+                        {
                             // Nearest, then one step toward the mode's direction when it is
                             // on the wrong side of the exact value (compared in f64, exact).
                             let r = self.half_rn(&a, st, dt);
@@ -328,7 +336,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                             let lt = opv!(self, [&"fcmp olt ", &wl, &" ", &rw, &", ", &xw]);
                             self.directed_fix(m, dt, &r, &gt, &lt)
                         }
-                        Some("rn") if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
+                        Some(Rounding::Rn) if st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16) => {
                             self.half_rn(&a, st, dt)
                         }
                         _ => return fail(&form(), "float narrowing rounding"),
@@ -336,14 +344,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
         };
-        let r = if mods.contains(&".relu") {
+        let r = if mo.has(Mod::Relu) {
             self.relu(dt, &r)
         } else {
             r
         };
-        let r = self.sat(mods, dt, &r);
+        let r = self.sat(mo, dt, &r);
         let r = if dt == Ty::F32 {
-            self.ftz_out(mods, dt, &r)
+            self.ftz_out(mo, dt, &r)
         } else {
             r
         };
@@ -391,7 +399,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// from zero, `rm` down when above, `rp` up when below (PTX ISA 9.x §9.7.9.21 rounding
     /// modifiers). A step is ±1 on the bit pattern (from ±0 to the smallest subnormal; from an
     /// infinity to the largest finite value).
-    pub(super) fn directed_fix(&mut self, m: &str, t: Ty, r: &str, gt: &str, lt: &str) -> V {
+    pub(super) fn directed_fix(&mut self, m: Rounding, t: Ty, r: &str, gt: &str, lt: &str) -> V {
         let it = Ty::int(t.bits());
         let il = it.ll();
         let sign_bit: i128 = 1i128 << (t.bits() - 1);
@@ -411,8 +419,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let neg_min = imm(ImmValue::Int((sign_bit | 1) as i64), it);
         let dn = self.select(&zero, il, &neg_min, &dn0);
         let (go_dn, go_up) = match m {
-            "rm" => (V::new(gt), V::new("false")),
-            "rp" => (V::new("false"), V::new(lt)),
+            Rounding::Rm => (V::new(gt), V::new("false")),
+            Rounding::Rp => (V::new("false"), V::new(lt)),
             _ => {
                 let pos = opv!(self, [&"xor i1 ", &neg, &", true"]);
                 let d = opv!(self, [&"and i1 ", &gt, &", ", &pos]);

@@ -10,10 +10,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     pub(super) fn float_inst(
         &mut self,
         i: &'m Instruction<'a>,
-        mods: &[&'a str],
-        tys: &[Type],
+        mo: &Mods,
         ops: &[Operand<'a>],
     ) -> R<()> {
+        let tys = mo.types();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
                 form: form_of(i),
@@ -24,7 +24,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 reason: format!("type {}", t.as_str()),
             })
         };
-        let has = |m: &str| mods.contains(&m);
         use Opcode as O;
         match i.opcode {
             O::Slct => {
@@ -34,7 +33,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let b = self.rd(&ops[2], t, false)?;
                 let c = self.rd(&ops[3], ct, false)?;
                 let cond = if ck == Kind::Float {
-                    let c = self.ftz_in(&mods, ct, &c);
+                    let c = self.ftz_in(mo, ct, &c);
                     opv!(self, [&"fcmp oge ", &(ct.ll()), &" ", &c, &", 0.0"])
                 } else {
                     opv!(self, [&"icmp sge ", &(ct.ll()), &" ", &c, &", 0"])
@@ -44,7 +43,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             O::Rcp | O::Sqrt | O::Rsqrt | O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Tanh => {
                 let (t, _) = ty1(0)?;
-                self.funary(i.opcode, &mods, t, ops)?;
+                self.funary(i.opcode, mo, t, ops)?;
             }
             O::Copysign => {
                 let (t, _) = ty1(0)?;
@@ -58,19 +57,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let a = self.rd(&ops[1], t, false)?;
                 let ab = self.intr1("fabs", t, &a);
                 let ll = t.ll();
-                let r = if has(".finite") {
+                let r = if mo.has(Mod::Finite) {
                     opv!(
                         self,
                         [&"fcmp one ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
                     )
-                } else if has(".infinite") {
+                } else if mo.has(Mod::Infinite) {
                     opv!(
                         self,
                         [&"fcmp oeq ", &ll, &" ", &ab, &", 0x7FF0000000000000"]
                     )
-                } else if has(".number") {
+                } else if mo.has(Mod::Number) {
                     opv!(self, [&"fcmp ord ", &ll, &" ", &a, &", 0.0"])
-                } else if has(".notanumber") {
+                } else if mo.has(Mod::Notanumber) {
                     opv!(self, [&"fcmp uno ", &ll, &" ", &a, &", 0.0"])
                 } else {
                     let min = if t == Ty::F32 {
@@ -78,7 +77,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     } else {
                         "0x0010000000000000"
                     };
-                    if has(".normal") {
+                    if mo.has(Mod::Normal) {
                         // Zero counts as normal (the H200 agrees: testp.normal 0.0 is true).
                         let x = opv!(self, [&"fcmp oge ", &ll, &" ", &ab, &", ", &min]);
                         let y = opv!(
@@ -101,20 +100,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    pub(super) fn ftz_in(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
-        if t == Ty::F32 && mods.contains(&".ftz") {
+    pub(super) fn ftz_in(&mut self, mo: &Mods, t: Ty, v: &str) -> V {
+        if t == Ty::F32 && mo.has(Mod::Ftz) {
             self.call("__wp_ftz_f32", Ty::F32, &[(Ty::F32, v)])
         } else {
             V::new(v)
         }
     }
 
-    pub(super) fn ftz_out(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
-        self.ftz_in(mods, t, v)
+    pub(super) fn ftz_out(&mut self, mo: &Mods, t: Ty, v: &str) -> V {
+        self.ftz_in(mo, t, v)
     }
 
-    pub(super) fn sat(&mut self, mods: &[&str], t: Ty, v: &str) -> V {
-        if !mods.contains(&".sat") {
+    pub(super) fn sat(&mut self, mo: &Mods, t: Ty, v: &str) -> V {
+        if !mo.has(Mod::Sat) {
             return V::new(v);
         }
         let z = imm(ImmValue::Float(0.0), t);
@@ -129,39 +128,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.intr2("minnum", t, &m, &one)
     }
 
-    pub(super) fn rounding(mods: &[&str]) -> Option<&'static str> {
-        for m in mods {
-            match *m {
-                ".rn" => return Some("rn"),
-                ".rz" => return Some("rz"),
-                ".rm" => return Some("rm"),
-                ".rp" => return Some("rp"),
-                ".rna" => return Some("rna"),
-                ".rni" => return Some("rni"),
-                ".rzi" => return Some("rzi"),
-                ".rmi" => return Some("rmi"),
-                ".rpi" => return Some("rpi"),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    pub(super) fn farith(
-        &mut self,
-        op: Opcode,
-        mods: &[&str],
-        t: Ty,
-        ops: &[Operand<'a>],
-    ) -> R<()> {
-        let rnd = Self::rounding(mods).unwrap_or("rn");
+    pub(super) fn farith(&mut self, op: Opcode, mo: &Mods, t: Ty, ops: &[Operand<'a>]) -> R<()> {
+        let rnd = mo.rounding.unwrap_or(Rounding::Rn);
         let ll = t.ll();
         let a = self.rd(&ops[1], t, false)?;
-        let a = self.ftz_in(mods, t, &a);
+        let a = self.ftz_in(mo, t, &a);
         let b = self.rd(&ops[2], t, false)?;
-        let b = self.ftz_in(mods, t, &b);
+        let b = self.ftz_in(mo, t, &b);
         let scalar = matches!(t, Ty::F32 | Ty::F64);
-        let directed = matches!(rnd, "rz" | "rm" | "rp");
+        let directed = rnd.is_directed();
         if directed && !scalar {
             return fail(&self.form(), "directed rounding of half precision");
         }
@@ -173,7 +148,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     b
                 };
                 if directed {
-                    let f = format!("__wp_add_{rnd}_{}", t.suffix());
+                    let f = format!("__wp_add_{}_{}", rnd.bare(), t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
                     opv!(self, [&"fadd ", &ll, &" ", &a, &", ", &b])
@@ -181,7 +156,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Mul => {
                 if directed {
-                    let f = format!("__wp_mul_{rnd}_{}", t.suffix());
+                    let f = format!("__wp_mul_{}_{}", rnd.bare(), t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
                 } else {
                     opv!(self, [&"fmul ", &ll, &" ", &a, &", ", &b])
@@ -189,9 +164,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Mad | Opcode::Fma => {
                 let c = self.rd(&ops[3], t, false)?;
-                let c = self.ftz_in(mods, t, &c);
+                let c = self.ftz_in(mo, t, &c);
                 if directed {
-                    let f = format!("__wp_fma_{rnd}_{}", t.suffix());
+                    let f = format!("__wp_fma_{}_{}", rnd.bare(), t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b), (t, &c)])
                 } else {
                     self.intr3("fma", t, &a, &b, &c)
@@ -199,23 +174,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Div => {
                 if directed {
-                    let f = format!("__wp_div_{rnd}_{}", t.suffix());
+                    let f = format!("__wp_div_{}_{}", rnd.bare(), t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b)])
-                } else if mods.contains(&".approx") && t == Ty::F32 {
+                } else if mo.has(Mod::Approx) && t == Ty::F32 {
                     // The support library's (nvptx: the hardware's div.approx, which is 0 for
                     // 2^126 < |b| < 2^128, PTX ISA 9.x §9.7.3.8).
                     self.call("__wp_div_approx_f32", t, &[(t, &a), (t, &b)])
-                } else if mods.contains(&".approx") {
+                } else if mo.has(Mod::Approx) {
                     opv!(self, [&"fdiv afn ", &ll, &" ", &a, &", ", &b])
                 } else {
                     opv!(self, [&"fdiv ", &ll, &" ", &a, &", ", &b])
                 }
             }
             Opcode::Min | Opcode::Max => {
-                if mods.contains(&".xorsign") {
+                if mo.has(Mod::Xorsign) {
                     return fail(&self.form(), "min/max .xorsign.abs");
                 }
-                let nan = mods.contains(&".NaN");
+                let nan = mo.has(Mod::NaN);
                 let f = match (op == Opcode::Min, nan) {
                     (true, false) => "minnum",
                     (false, false) => "maxnum",
@@ -226,7 +201,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             _ => return fail(&self.form(), "float opcode"),
         };
-        let r = if mods.contains(&".relu") {
+        let r = if mo.has(Mod::Relu) {
             // -0.0 becomes +0.0 as well (the H200 agrees).
             let z = opv!(self, [&"fcmp ole ", &ll, &" ", &r, &", zeroinitializer"]);
             opv!(
@@ -253,41 +228,35 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         } else {
             r
         };
-        let r = self.sat(mods, t, &r);
-        let r = self.ftz_out(mods, t, &r);
+        let r = self.sat(mo, t, &r);
+        let r = self.ftz_out(mo, t, &r);
         self.wr(&ops[0], &r, t, false)
     }
 
-    pub(super) fn funary(
-        &mut self,
-        op: Opcode,
-        mods: &[&str],
-        t: Ty,
-        ops: &[Operand<'a>],
-    ) -> R<()> {
+    pub(super) fn funary(&mut self, op: Opcode, mo: &Mods, t: Ty, ops: &[Operand<'a>]) -> R<()> {
         let ll = t.ll();
         let a = self.rd(&ops[1], t, false)?;
-        let a = self.ftz_in(mods, t, &a);
-        let rnd = Self::rounding(mods);
-        let directed = matches!(rnd, Some("rz" | "rm" | "rp"));
+        let a = self.ftz_in(mo, t, &a);
+        let rnd = mo.rounding;
+        let directed = rnd.is_some_and(Rounding::is_directed);
         let one = imm(ImmValue::Float(1.0), t);
         let r = match op {
             Opcode::Rcp => {
                 if directed {
-                    let f = format!("__wp_div_{}_{}", rnd.unwrap(), t.suffix());
+                    let f = format!("__wp_div_{}_{}", rnd.map_or("", Rounding::bare), t.suffix());
                     self.call(&f, t, &[(t, &one), (t, &a)])
-                } else if mods.contains(&".approx") && t == Ty::F32 {
-                    let f = if mods.contains(&".ftz") {
+                } else if mo.has(Mod::Approx) && t == Ty::F32 {
+                    let f = if mo.has(Mod::Ftz) {
                         "__wp_rcp_approx_ftz_f32"
                     } else {
                         "__wp_rcp_approx_f32"
                     };
                     self.call(f, t, &[(t, &a)])
-                } else if mods.contains(&".approx") && t == Ty::F64 {
+                } else if mo.has(Mod::Approx) && t == Ty::F64 {
                     // rcp.approx.ftz.f64 (PTX ISA 9.x §9.7.3.11): the support library's (nvptx:
                     // the hardware instruction, whose low 32 result bits are zero).
                     self.call("__wp_rcp_approx_ftz_f64", t, &[(t, &a)])
-                } else if mods.contains(&".approx") {
+                } else if mo.has(Mod::Approx) {
                     opv!(self, [&"fdiv afn ", &ll, &" ", &one, &", ", &a])
                 } else {
                     opv!(self, [&"fdiv ", &ll, &" ", &one, &", ", &a])
@@ -295,11 +264,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Sqrt => {
                 if directed {
-                    let f = format!("__wp_sqrt_{}_{}", rnd.unwrap(), t.suffix());
+                    let f = format!(
+                        "__wp_sqrt_{}_{}",
+                        rnd.map_or("", Rounding::bare),
+                        t.suffix()
+                    );
                     self.call(&f, t, &[(t, &a)])
-                } else if mods.contains(&".approx") && t == Ty::F32 {
+                } else if mo.has(Mod::Approx) && t == Ty::F32 {
                     self.call("__wp_sqrt_approx_f32", t, &[(t, &a)])
-                } else if mods.contains(&".approx") {
+                } else if mo.has(Mod::Approx) {
                     let n = format!("llvm.sqrt.{}", t.suffix());
                     self.decl(&n, &format!("declare {ll} @{n}({ll})"));
                     opv!(
@@ -315,7 +288,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // full-precision rsqrt refines, so its exact bits matter).
                 // rsqrt.approx.ftz.f64 is a different instruction from rsqrt.approx.f64 (the
                 // H200's results differ in the low bits).
-                let ftz = if t == Ty::F64 && mods.contains(&".ftz") {
+                let ftz = if t == Ty::F64 && mo.has(Mod::Ftz) {
                     "ftz_"
                 } else {
                     ""
@@ -344,12 +317,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             _ => return fail(&self.form(), "float opcode"),
         };
-        let r = self.ftz_out(mods, t, &r);
+        let r = self.ftz_out(mo, t, &r);
         self.wr(&ops[0], &r, t, false)
     }
 
-    pub(super) fn setp(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let Some(&pt) = tys.last() else {
+    pub(super) fn setp(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let Some(&pt) = mo.types().last() else {
             return fail(&self.form(), "setp without a type");
         };
         let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
@@ -360,22 +333,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "setp on packed halves");
         }
         let a = self.rd(&ops[1], t, false)?;
-        let a = self.ftz_in(mods, t, &a);
+        let a = self.ftz_in(mo, t, &a);
         let b = self.rd(&ops[2], t, false)?;
-        let b = self.ftz_in(mods, t, &b);
-        let c = self.compare(mods[0], t, k, &a, &b)?;
+        let b = self.ftz_in(mo, t, &b);
+        let c = self.compare(mo.cmp, t, k, &a, &b)?;
         let (p, q) = match &ops[0] {
             Operand::Pair(pair) => (Operand::Reg(pair.0.into()), Some(pair.1)),
             o => (o.clone(), None),
         };
-        let bop = mods
-            .get(1)
-            .copied()
-            .filter(|m| matches!(*m, ".and" | ".or" | ".xor"));
-        let (pv, qv) = match bop {
+        let (pv, qv) = match mo.bool_op {
             Some(bo) => {
                 let x = self.rd(&ops[3], Ty::I1, false)?;
-                let o = &bo[1..];
+                let o = bo.bare();
                 let pv = opv!(self, [&o, &" i1 ", &c, &", ", &x]);
                 let nc = opv!(self, [&"xor i1 ", &c, &", true"]);
                 let qv = opv!(self, [&o, &" i1 ", &nc, &", ", &x]);
@@ -395,46 +364,53 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    pub(super) fn compare(&mut self, cmp: &str, t: Ty, k: Kind, a: &str, b: &str) -> R<V> {
+    /// `cmp` of `a` and `b` (type `t` of kind `k`) as an `i1` (`None`: the instruction has no
+    /// comparison).
+    pub(super) fn compare(&mut self, cmp: Option<CmpOp>, t: Ty, k: Kind, a: &str, b: &str) -> R<V> {
+        let Some(cmp) = cmp else {
+            return fail(&self.form(), "comparison missing");
+        };
         let ll = t.ll();
+        use CmpOp as C;
         if k == Kind::Float {
             let p = match cmp {
-                ".eq" => "oeq",
-                ".ne" => "one",
-                ".lt" => "olt",
-                ".le" => "ole",
-                ".gt" => "ogt",
-                ".ge" => "oge",
-                ".equ" => "ueq",
-                ".neu" => "une",
-                ".ltu" => "ult",
-                ".leu" => "ule",
-                ".gtu" => "ugt",
-                ".geu" => "uge",
-                ".num" => "ord",
-                ".nan" => "uno",
-                _ => return fail(&self.form(), format!("comparison {cmp}")),
+                C::Eq => "oeq",
+                C::Ne => "one",
+                C::Lt => "olt",
+                C::Le => "ole",
+                C::Gt => "ogt",
+                C::Ge => "oge",
+                C::Equ => "ueq",
+                C::Neu => "une",
+                C::Ltu => "ult",
+                C::Leu => "ule",
+                C::Gtu => "ugt",
+                C::Geu => "uge",
+                C::Num => "ord",
+                C::Nan => "uno",
+                _ => return fail(&self.form(), format!("comparison {}", cmp.name())),
             };
             return Ok(opv!(self, [&"fcmp ", &p, &" ", &ll, &" ", &a, &", ", &b]));
         }
         let s = k == Kind::Signed;
         let p = match (cmp, s) {
-            (".eq", _) => "eq",
-            (".ne", _) => "ne",
-            (".lt", true) => "slt",
-            (".le", true) => "sle",
-            (".gt", true) => "sgt",
-            (".ge", true) => "sge",
-            (".lt", false) | (".lo", _) => "ult",
-            (".le", false) | (".ls", _) => "ule",
-            (".gt", false) | (".hi", _) => "ugt",
-            (".ge", false) | (".hs", _) => "uge",
-            _ => return fail(&self.form(), format!("comparison {cmp}")),
+            (C::Eq, _) => "eq",
+            (C::Ne, _) => "ne",
+            (C::Lt, true) => "slt",
+            (C::Le, true) => "sle",
+            (C::Gt, true) => "sgt",
+            (C::Ge, true) => "sge",
+            (C::Lt, false) | (C::Lo, _) => "ult",
+            (C::Le, false) | (C::Ls, _) => "ule",
+            (C::Gt, false) | (C::Hi, _) => "ugt",
+            (C::Ge, false) | (C::Hs, _) => "uge",
+            _ => return fail(&self.form(), format!("comparison {}", cmp.name())),
         };
         Ok(opv!(self, [&"icmp ", &p, &" ", &ll, &" ", &a, &", ", &b]))
     }
 
-    pub(super) fn set(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
+    pub(super) fn set(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let tys = mo.types();
         if tys.len() != 2 {
             return fail(&self.form(), "set needs two types");
         }
@@ -443,10 +419,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
             // set.CmpOp.{u32,s32,f16x2}.{f16x2,bf16x2} (PTX ISA 9.x §9.7.4.6): each half
             // compared; the half of d is 0xFFFF / 0 (integer d) or 1.0 / 0.0 (f16x2 d).
-            let bool_op = mods
-                .get(1)
-                .is_some_and(|m| matches!(*m, ".and" | ".or" | ".xor"));
-            if bool_op || mods.contains(&".ftz") {
+            if mo.bool_op.is_some() || mo.has(Mod::Ftz) {
                 return fail(
                     &self.form(),
                     "set on packed halves with .ftz or a boolean op",
@@ -454,7 +427,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             let a = self.rd(&ops[1], st, false)?;
             let b = self.rd(&ops[2], st, false)?;
-            let c = self.compare(mods[0], st, Kind::Float, &a, &b)?;
+            let c = self.compare(mo.cmp, st, Kind::Float, &a, &b)?;
             let r = match dt {
                 Ty::V2F16 | Ty::V2Bf16 => {
                     let one = if dt == Ty::V2F16 {
@@ -491,16 +464,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return fail(&self.form(), "set to packed halves from scalars");
         }
         let a = self.rd(&ops[1], st, false)?;
-        let a = self.ftz_in(mods, st, &a);
+        let a = self.ftz_in(mo, st, &a);
         let b = self.rd(&ops[2], st, false)?;
-        let b = self.ftz_in(mods, st, &b);
-        let mut c = self.compare(mods[0], st, sk, &a, &b)?;
-        if let Some(bo) = mods
-            .get(1)
-            .filter(|m| matches!(**m, ".and" | ".or" | ".xor"))
-        {
+        let b = self.ftz_in(mo, st, &b);
+        let mut c = self.compare(mo.cmp, st, sk, &a, &b)?;
+        if let Some(bo) = mo.bool_op {
             let x = self.rd(&ops[3], Ty::I1, false)?;
-            c = opv!(self, [&(&bo[1..]), &" i1 ", &c, &", ", &x]);
+            c = opv!(self, [&bo.bare(), &" i1 ", &c, &", ", &x]);
         }
         let (one, zero) = if dk == Kind::Float {
             (imm(ImmValue::Float(1.0), dt), imm(ImmValue::Float(0.0), dt))

@@ -120,7 +120,7 @@ pub(crate) fn emit_function<'m, 'a>(
         nreg: 0,
         nblk: 0,
         terminated: false,
-        scopes: vec![Scope::default()],
+        scopes: vec![NameScope::default()],
         pa,
         rets: Vec::new(),
         ret_names: Vec::new(),

@@ -5,9 +5,8 @@
 use super::*;
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
-    pub(super) fn mov(&mut self, mods: &[&str], tys: &[Type], ops: &[Operand<'a>]) -> R<()> {
-        let _ = mods;
-        let Some(&pt) = tys.first() else {
+    pub(super) fn mov(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let Some(&pt) = mo.types().first() else {
             return fail(&self.form(), "mov without a type");
         };
         let (t, _) = of_ptx(pt).ok_or_else(|| Fail {
@@ -19,38 +18,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.wr(&ops[0], &v, it, false)
     }
 
-    pub(super) fn vec_len(mods: &[&str]) -> u32 {
-        for m in mods {
-            match *m {
-                ".v2" => return 2,
-                ".v4" => return 4,
-                ".v8" => return 8,
-                _ => {}
-            }
-        }
-        1
+    /// (LLVM ordering, syncscope) of a `.relaxed`/`.acquire`/`.release` load or store.
+    pub(super) fn mem_order(&self, mo: &Mods) -> Option<(&'static str, &'static str)> {
+        let o = match mo.sem? {
+            Sem::Relaxed => "monotonic",
+            Sem::Acquire => "acquire",
+            Sem::Release => "release",
+            _ => return None,
+        };
+        Some((o, syncscope(self.cx.nv, mo)))
     }
 
-    pub(super) fn mem_order(&self, mods: &[&str]) -> Option<(&'static str, &'static str)> {
-        // (ordering, syncscope) for .relaxed/.acquire/.release with a scope.
-        for m in mods {
-            let o = match *m {
-                ".relaxed" => "monotonic",
-                ".acquire" => "acquire",
-                ".release" => "release",
-                _ => continue,
-            };
-            return Some((o, syncscope(self.cx.nv, mods)));
-        }
-        None
-    }
-
-    pub(super) fn ld(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
-        let s = space_of(mods).map_err(|mut f| {
+    pub(super) fn ld(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mo).map_err(|mut f| {
             f.form = self.form();
             f
         })?;
-        let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
+        let Some(&pt) = mo.types().last() else {
             return fail(&self.form(), "ld without a type");
         };
         let (et, k) = of_ptx(pt).ok_or_else(|| Fail {
@@ -59,22 +43,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         })?;
         let et = if et == Ty::I1 { Ty::I8 } else { et };
         let signed = k == Kind::Signed;
-        let n = Self::vec_len(mods);
+        let n = mo.vec_len();
         let (p, aspace) = self.addr(&ops[1], s)?;
         let pty = ptr_ty(aspace);
-        let vol = if mods.contains(&".volatile") {
+        let vol = if mo.has(Mod::Volatile) {
             " volatile"
         } else {
             ""
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
-        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
-            let v = self.nv_ordered(mods, "ld", &p, aspace, et, None);
+        if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
+            let v = self.nv_ordered(mo, "ld", &p, aspace, et, None);
             return self.wr(&ops[0], &v, et, signed);
         }
         if n == 1 {
-            let v = match self.mem_order(mods) {
+            let v = match self.mem_order(mo) {
                 Some((o, ss)) if o != "release" => opv!(
                     self,
                     [
@@ -140,12 +124,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Ok(())
     }
 
-    pub(super) fn st(&mut self, mods: &[&'a str], ops: &[Operand<'a>]) -> R<()> {
-        let s = space_of(mods).map_err(|mut f| {
+    pub(super) fn st(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mo).map_err(|mut f| {
             f.form = self.form();
             f
         })?;
-        let Some(pt) = mods.iter().rev().find_map(|m| Type::from_name(m)) else {
+        let Some(&pt) = mo.types().last() else {
             return fail(&self.form(), "st without a type");
         };
         let (et, _) = of_ptx(pt).ok_or_else(|| Fail {
@@ -153,24 +137,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             reason: format!("st of {}", pt.as_str()),
         })?;
         let et = if et == Ty::I1 { Ty::I8 } else { et };
-        let n = Self::vec_len(mods);
+        let n = mo.vec_len();
         let (p, aspace) = self.addr(&ops[0], s)?;
         let pty = ptr_ty(aspace);
-        let vol = if mods.contains(&".volatile") {
+        let vol = if mo.has(Mod::Volatile) {
             " volatile"
         } else {
             ""
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
-        if n == 1 && self.cx.nv && self.mem_order(mods).is_some() {
+        if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
             let v = self.rd(&ops[1], et, false)?;
-            self.nv_ordered(mods, "st", &p, aspace, et, Some(&v));
+            self.nv_ordered(mo, "st", &p, aspace, et, Some(&v));
             return Ok(());
         }
         if n == 1 {
             let v = self.rd(&ops[1], et, false)?;
-            match self.mem_order(mods) {
+            match self.mem_order(mo) {
                 Some((o, ss)) if o != "acquire" => linev!(
                     self,
                     [
@@ -258,31 +242,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// (inline asm), since LLVM 19's NVPTX backend cannot select ordered atomic loads/stores.
     pub(super) fn nv_ordered(
         &mut self,
-        mods: &[&str],
+        mo: &Mods,
         op: &str,
         p: &str,
         aspace: u32,
         et: Ty,
         val: Option<&str>,
     ) -> V {
+        // The PTX instruction in the ISA's order (`ld.sem.scope.space.bN`), whatever order the
+        // source wrote it in.
         let mut text = String::from(op);
-        for m in mods {
-            if matches!(
-                *m,
-                ".relaxed"
-                    | ".acquire"
-                    | ".release"
-                    | ".cta"
-                    | ".gpu"
-                    | ".sys"
-                    | ".global"
-                    | ".shared"
-                    | ".shared::cta"
-                    | ".local"
-            ) {
-                // `.shared::cta` is `.shared` (PTX ISA 9.x §5.1.4); llc writes `.version 7.0`.
-                text.push_str(if *m == ".shared::cta" { ".shared" } else { m });
-            }
+        if let Some(sem @ (Sem::Relaxed | Sem::Acquire | Sem::Release)) = mo.sem {
+            text.push_str(sem.name());
+        }
+        if let Some(sc @ (Scope::Cta | Scope::Gpu | Scope::Sys)) = mo.scope {
+            text.push_str(sc.name());
+        }
+        match mo.space() {
+            Some(StateSpace::Global) => text.push_str(".global"),
+            // `.shared::cta` is `.shared` (PTX ISA 9.x §5.1.4); llc writes `.version 7.0`.
+            Some(StateSpace::Shared | StateSpace::SharedCta) => text.push_str(".shared"),
+            Some(StateSpace::Local) => text.push_str(".local"),
+            _ => {}
         }
         let bits = et.bits();
         let (c, ct) = match bits {
@@ -336,17 +317,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
     }
 
-    pub(super) fn cvta(&mut self, mods: &[&str], ops: &[Operand<'a>]) -> R<()> {
-        let to = mods.contains(&".to");
-        let s = space_of(mods).map_err(|mut f| {
+    pub(super) fn cvta(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let to = mo.has(Mod::To);
+        let s = space_of(mo).map_err(|mut f| {
             f.form = self.form();
             f
         })?;
-        let it = if mods.contains(&".u32") {
-            Ty::I32
-        } else {
-            Ty::I64
-        };
+        let it = if mo.has(Mod::U32) { Ty::I32 } else { Ty::I64 };
         let sa = self.space_as(if s == Space::Param { Space::Param } else { s });
         let g = self.cx.prof.addrspace.generic;
         let (from_as, to_as) = if to { (g, sa) } else { (sa, g) };
@@ -432,67 +409,40 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.wr(&ops[0], &r, it, false)
     }
 
-    pub(super) fn atom(
-        &mut self,
-        ret: bool,
-        mods: &[&'a str],
-        tys: &[Type],
-        ops: &[Operand<'a>],
-    ) -> R<()> {
+    pub(super) fn atom(&mut self, ret: bool, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
         let cur = self.cur;
         let form = || cur.map(form_of).unwrap_or_default();
-        let s = space_of(mods).map_err(|mut f| {
+        let s = space_of(mo).map_err(|mut f| {
             f.form = form();
             f
         })?;
-        let Some(&pt) = tys.last() else {
+        let Some(&pt) = mo.types().last() else {
             return fail(&form(), "atom without a type");
         };
-        if Self::vec_len(mods) != 1 {
+        if mo.vec_len() != 1 {
             return fail(&form(), "vector atomics");
         }
         let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
             form: form(),
             reason: "type".into(),
         })?;
-        let ss = syncscope(self.cx.nv, mods);
-        let ord = if mods.contains(&".acquire") {
-            "acquire"
-        } else if mods.contains(&".release") {
-            "release"
-        } else if mods.contains(&".acq_rel") {
-            "acq_rel"
-        } else {
-            "monotonic"
+        let ss = syncscope(self.cx.nv, mo);
+        let ord = match mo.sem {
+            Some(Sem::Acquire) => "acquire",
+            Some(Sem::Release) => "release",
+            Some(Sem::AcqRel) => "acq_rel",
+            _ => "monotonic",
         };
         let (ai, di) = if ret { (1, Some(0)) } else { (0, None) };
         let (p, aspace) = self.addr(&ops[ai], s)?;
         let pty = ptr_ty(aspace);
         let ll = t.ll();
-        let opn = mods
-            .iter()
-            .find(|m| {
-                matches!(
-                    **m,
-                    ".and"
-                        | ".or"
-                        | ".xor"
-                        | ".exch"
-                        | ".add"
-                        | ".inc"
-                        | ".dec"
-                        | ".min"
-                        | ".max"
-                        | ".cas"
-                )
-            })
-            .copied()
-            .ok_or_else(|| Fail {
-                form: form(),
-                reason: "atomic operation".into(),
-            })?;
+        let opn = mo.op.ok_or_else(|| Fail {
+            form: form(),
+            reason: "atomic operation".into(),
+        })?;
         let b = self.rd(&ops[ai + 1], t, false)?;
-        let old = if opn == ".cas" {
+        let old = if opn == Mod::Cas {
             let c = self.rd(&ops[ai + 2], t, false)?;
             let (it, b, c) = if t.is_float() {
                 let it = Ty::int(t.bits());
@@ -538,20 +488,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let f = k == Kind::Float;
             let s = k == Kind::Signed;
             let rmw = match (opn, f, s) {
-                (".add", true, _) => "fadd",
-                (".add", false, _) => "add",
-                (".and", false, _) => "and",
-                (".or", false, _) => "or",
-                (".xor", false, _) => "xor",
-                (".exch", _, _) => "xchg",
-                (".inc", false, false) => "uinc_wrap",
-                (".dec", false, false) => "udec_wrap",
-                (".min", false, true) => "min",
-                (".max", false, true) => "max",
-                (".min", false, false) => "umin",
-                (".max", false, false) => "umax",
-                (".min", true, _) => "fmin",
-                (".max", true, _) => "fmax",
+                (Mod::Add, true, _) => "fadd",
+                (Mod::Add, false, _) => "add",
+                (Mod::And, false, _) => "and",
+                (Mod::Or, false, _) => "or",
+                (Mod::Xor, false, _) => "xor",
+                (Mod::Exch, _, _) => "xchg",
+                (Mod::Inc, false, false) => "uinc_wrap",
+                (Mod::Dec, false, false) => "udec_wrap",
+                (Mod::Min, false, true) => "min",
+                (Mod::Max, false, true) => "max",
+                (Mod::Min, false, false) => "umin",
+                (Mod::Max, false, false) => "umax",
+                (Mod::Min, true, _) => "fmin",
+                (Mod::Max, true, _) => "fmax",
                 _ => return fail(&form(), "atomic operation on this type"),
             };
             opv!(
@@ -582,31 +532,28 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `membar` and `fence` (not the proxy and mbarrier_init fences: `mbarrier`).
-    pub(super) fn fence_inst(&mut self, i: &'m Instruction<'a>, mods: &[&'a str]) -> R<()> {
-        let has = |m: &str| mods.contains(&m);
-        if has(".proxy") || mods.iter().any(|m| m.starts_with(".proxy")) {
+    pub(super) fn fence_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
+        if mo.has(Mod::Proxy) || mo.has(Mod::ProxyAny) {
             return fail(&form_of(i), "proxy fences are not lowered");
         }
         if self.cx.nv {
-            // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction.
-            let f = self.form();
+            // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction, written
+            // in the ISA's order (`fence.sem.scope`, `membar.level`).
+            let mut f = String::from(i.opcode.name());
+            if let Some(sem) = mo.sem {
+                f.push_str(sem.name());
+            }
+            if let Some(sc) = mo.scope {
+                f.push_str(sc.name());
+            }
             linev!(
                 self,
                 [&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]
             );
             return Ok(());
         }
-        let ss = syncscope(self.cx.nv, &mods);
-        let ss = if mods.contains(&".cta") {
-            ss
-        } else if has(".gl") || has(".gpu") {
-            ss
-        } else if has(".sys") {
-            ""
-        } else {
-            ss
-        };
-        let ord = if has(".acq_rel") {
+        let ss = syncscope(self.cx.nv, mo);
+        let ord = if mo.sem == Some(Sem::AcqRel) {
             "acq_rel"
         } else {
             "seq_cst"

@@ -31,6 +31,7 @@ use std::fmt::Write;
 use crate::ptx::analysis::form_of;
 use crate::ptx::ast::*;
 use crate::ptx::isa::Opcode;
+use crate::ptx::mods::{BoolOp, CmpOp, Layout, Mod, ModSet, Mods, Rounding, Scope, Sem, Shape};
 use crate::target::Profile;
 
 use super::sreg;
@@ -257,7 +258,7 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     nreg: u32,
     nblk: u32,
     terminated: bool,
-    scopes: Vec<Scope<'a>>,
+    scopes: Vec<NameScope<'a>>,
     pa: std::borrow::Cow<'static, str>,
     /// Homes of the return parameters (pointer, slot) or registers for `.reg` returns.
     rets: Vec<(Operand<'a>, Slot)>,
@@ -267,7 +268,7 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     /// Labels of `.callprototype`s and `.branchtargets` in this function.
     protos: HashMap<&'a str, &'m CallPrototype<'a>, foldhash::fast::FixedState>,
     btargets: HashMap<&'a str, &'m TargetList<'a>, foldhash::fast::FixedState>,
-    /// Every label name defined so far in the function (see `Scope::labels`).
+    /// Every label name defined so far in the function (see `NameScope::labels`).
     labels_seen: HashMap<&'a str, u32, foldhash::fast::FixedState>,
     pub notes: Vec<String>,
 }
@@ -417,33 +418,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        // Modifiers and types on the stack (no allocation for the usual few).
-        let mut mods_arr: [&'a str; MODS_INLINE] = [""; MODS_INLINE];
-        let mods_vec: Vec<&'a str>;
-        let mods: &[&'a str] = match split_modifiers(&i.modifiers, &mut mods_arr) {
-            Some(n) => &mods_arr[..n],
-            None => {
-                mods_vec = i.modifiers.iter().collect();
-                &mods_vec
-            }
+        // The modifiers, decoded once; every lowering below reads these typed fields.
+        let mo = match Mods::decode(i.opcode, &i.modifiers) {
+            Ok(mo) => mo,
+            Err(e) => return fail(&form_of(i), e.to_string()),
         };
+        let mo = &mo;
         let ops: &[Operand<'a>] = &i.operands;
-        // The type modifiers, in order.
-        let mut tys_arr = [Type::B32; MODS_INLINE];
-        let tys_vec: Vec<Type>;
-        let tys: &[Type] = if mods.len() <= MODS_INLINE {
-            let mut n = 0;
-            for m in mods {
-                if let Some(t) = mod_type(m) {
-                    tys_arr[n] = t;
-                    n += 1;
-                }
-            }
-            &tys_arr[..n]
-        } else {
-            tys_vec = mods.iter().filter_map(|m| Type::from_name(m)).collect();
-            &tys_vec
-        };
+        let tys = mo.types();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {
                 form: form_of(i),
@@ -454,28 +436,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 reason: format!("type {}", t.as_str()),
             })
         };
-        let has = |m: &str| mods.contains(&m);
         use Opcode as O;
         match i.opcode {
             O::Bra | O::Ret | O::Exit | O::Trap | O::Brkpt | O::Pmevent | O::Nanosleep | O::Brx => {
                 self.control_inst(i, ops)?
             }
-            O::Mov => self.mov(&mods, &tys, ops)?,
-            O::Ld | O::Ldu => self.ld(&mods, ops)?,
-            O::St => self.st(&mods, ops)?,
-            O::Cvta => self.cvta(&mods, ops)?,
-            O::Cvt => self.cvt(&mods, &tys, ops)?,
+            O::Mov => self.mov(mo, ops)?,
+            O::Ld | O::Ldu => self.ld(mo, ops)?,
+            O::St => self.st(mo, ops)?,
+            O::Cvta => self.cvta(mo, ops)?,
+            O::Cvt => self.cvt(mo, ops)?,
             O::Add | O::Sub | O::Mul | O::Mad | O::Fma | O::Div | O::Rem | O::Min | O::Max => {
                 let (t, k) = ty1(tys.len().saturating_sub(1))?;
                 if k == Kind::Float {
-                    self.farith(i.opcode, &mods, t, ops)?
+                    self.farith(i.opcode, mo, t, ops)?
                 } else {
-                    self.iarith(i.opcode, &mods, t, k, ops)?
+                    self.iarith(i.opcode, mo, t, k, ops)?
                 }
             }
             O::Addc | O::Subc | O::Madc => {
                 let (t, _) = ty1(0)?;
-                self.carry(i.opcode, &mods, t, ops)?
+                self.carry(i.opcode, mo, t, ops)?
             }
             O::Mul24
             | O::Mad24
@@ -500,12 +481,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             | O::Bmsk
             | O::Szext
             | O::Prmt
-            | O::Selp => self.int_inst(i, mods, tys, ops)?,
-            O::Vabsdiff4 if Self::vabsdiff4_plain(mods, tys, ops) => {
-                self.int_inst(i, mods, tys, ops)?
-            }
-            O::Setp => self.setp(&mods, &tys, ops)?,
-            O::Set => self.set(&mods, &tys, ops)?,
+            | O::Selp => self.int_inst(i, mo, ops)?,
+            O::Vabsdiff4 if Self::vabsdiff4_plain(mo, ops) => self.int_inst(i, mo, ops)?,
+            O::Setp => self.setp(mo, ops)?,
+            O::Set => self.set(mo, ops)?,
             O::Slct
             | O::Rcp
             | O::Sqrt
@@ -516,18 +495,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             | O::Ex2
             | O::Tanh
             | O::Copysign
-            | O::Testp => self.float_inst(i, mods, tys, ops)?,
-            O::Atom | O::Red => self.atom(i.opcode == O::Atom, &mods, &tys, ops)?,
-            O::Fence
-                if mods
-                    .first()
-                    .is_some_and(|m| *m == ".proxy" || *m == ".mbarrier_init") =>
-            {
-                self.async_fence(i)?
+            | O::Testp => self.float_inst(i, mo, ops)?,
+            O::Atom | O::Red => self.atom(i.opcode == O::Atom, mo, ops)?,
+            O::Fence if mo.has(Mod::Proxy) || mo.has(Mod::MbarrierInit) => {
+                self.async_fence(i, mo)?
             }
-            O::Membar | O::Fence => self.fence_inst(i, mods)?,
-            O::Bar if has(".warp") => self.warp_inst(i)?,
-            O::Mma => self.mma_inst(i)?,
+            O::Membar | O::Fence => self.fence_inst(i, mo)?,
+            O::Bar if mo.has(Mod::Warp) => self.warp_inst(i, mo)?,
+            O::Mma => self.mma_inst(i, mo)?,
             O::Dp4a
             | O::Dp2a
             | O::Vadd
@@ -552,15 +527,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             | O::Vabsdiff4
             | O::Vmin4
             | O::Vmax4
-            | O::Vset4 => self.video_inst(i)?,
-            O::Wmma => self.wmma_inst(i)?,
+            | O::Vset4 => self.video_inst(i, mo)?,
+            O::Wmma => self.wmma_inst(i, mo)?,
             O::Shfl | O::Vote | O::Match | O::Redux | O::Activemask | O::Elect => {
-                self.warp_inst(i)?
+                self.warp_inst(i, mo)?
             }
-            O::Cp if has(".bulk") => self.bulk_inst(i)?,
-            O::Mbarrier => self.mbarrier_inst(i)?,
-            O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i)?,
-            O::Bar | O::Barrier => self.bar(&mods, ops)?,
+            O::Cp if mo.has(Mod::Bulk) => self.bulk_inst(i, mo)?,
+            O::Mbarrier => self.mbarrier_inst(i, mo)?,
+            O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i, mo)?,
+            O::Bar | O::Barrier => self.bar(mo, ops)?,
             O::Call => self.callinst(i, ops)?,
             O::Prefetch | O::Prefetchu | O::Applypriority | O::Discard => {}
             _ => return fail(&form_of(i), "no lowering for this instruction"),
@@ -626,48 +601,4 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             ]
         )
     }
-}
-
-/// How many modifiers [`split_modifiers`] splits into a caller's array.
-const MODS_INLINE: usize = 16;
-
-/// [`Type::from_name`] of a modifier, answering `None` at once for the many modifiers whose
-/// first letter no type name has (`.global`, `.rn`, `.lo`, `.wide`, `.v4`, ...).
-#[inline]
-fn mod_type(m: &str) -> Option<Type> {
-    match m.as_bytes().get(1) {
-        // The second byte of every type name in `Type::from_name` (`.b8`, `.u32`, `.s16`,
-        // `.f16x2`, `.bf16`, `.tf32`, `.e4m3`, `.pred`, `.texref`, `.samplerref`, `.surfref`).
-        Some(b'b' | b'u' | b's' | b'f' | b't' | b'e' | b'p') => Type::from_name(m),
-        _ => None,
-    }
-}
-
-/// The modifiers of an instruction, each with its dot, in order (as [`Modifiers::iter`]),
-/// written to `out`, returning their number: split at the dots directly when the span is one
-/// `.a.b.c` run without spaces or comments (the usual case). `None` (the caller uses the AST's
-/// iterator) otherwise or when there are more than [`MODS_INLINE`].
-fn split_modifiers<'a>(m: &Modifiers<'a>, out: &mut [&'a str; MODS_INLINE]) -> Option<usize> {
-    let s = m.span();
-    let b = s.as_bytes();
-    if b.is_empty() {
-        return Some(0);
-    }
-    let plain = b[0] == b'.'
-        && b.iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'$' | b':'));
-    if !plain {
-        return None;
-    }
-    let mut n = 0;
-    let mut start = 0;
-    for (k, &c) in b.iter().enumerate().skip(1) {
-        if c == b'.' {
-            *out.get_mut(n)? = &s[start..k];
-            n += 1;
-            start = k;
-        }
-    }
-    *out.get_mut(n)? = &s[start..];
-    Some(n + 1)
 }

@@ -14,7 +14,7 @@ pub(super) enum Local {
 }
 
 #[derive(Default)]
-pub(super) struct Scope<'a> {
+pub(super) struct NameScope<'a> {
     pub(super) names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
     /// Bit `min(len, 63)` set for the length of every name in `names`: most lookups of a
     /// register (`%r12`) in a scope holding only parameters or inline-asm temporaries (`p`)
@@ -30,7 +30,7 @@ pub(super) struct Scope<'a> {
     pub(super) labels: HashMap<&'a str, V, foldhash::fast::FixedState>,
 }
 
-impl<'a> Scope<'a> {
+impl<'a> NameScope<'a> {
     /// Declare `name` as `l` in this scope.
     pub(super) fn add_name(&mut self, name: &'a str, l: Local) {
         self.name_lens |= len_bit(name);
@@ -38,7 +38,7 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// The bit of [`Scope::name_lens`] for `name`.
+/// The bit of [`NameScope::name_lens`] for `name`.
 #[inline(always)]
 pub(super) fn len_bit(name: &str) -> u64 {
     1u64 << name.len().min(63)
@@ -98,42 +98,38 @@ pub(super) enum Space {
     Param,
 }
 
-pub(super) fn space_of(mods: &[&str]) -> R<Space> {
-    for m in mods {
-        match *m {
-            ".global" => return Ok(Space::Global),
-            ".shared" | ".shared::cta" => return Ok(Space::Shared),
-            ".const" => return Ok(Space::Const),
-            ".local" => return Ok(Space::Local),
-            ".param" | ".param::entry" | ".param::func" => return Ok(Space::Param),
-            ".shared::cluster" => {
-                return fail(
-                    "",
-                    "the .shared::cluster state space (clusters) is not lowered",
-                )
-            }
-            _ => {}
+/// The state space an instruction addresses: its first state-space modifier (generic when
+/// it has none).
+pub(super) fn space_of(m: &Mods) -> R<Space> {
+    Ok(match m.space() {
+        None => Space::Generic,
+        Some(StateSpace::Global) => Space::Global,
+        Some(StateSpace::Shared | StateSpace::SharedCta) => Space::Shared,
+        Some(StateSpace::Const) => Space::Const,
+        Some(StateSpace::Local) => Space::Local,
+        Some(StateSpace::Param | StateSpace::ParamEntry | StateSpace::ParamFunc) => Space::Param,
+        Some(StateSpace::SharedCluster) => {
+            return fail(
+                "",
+                "the .shared::cluster state space (clusters) is not lowered",
+            )
         }
-    }
-    Ok(Space::Generic)
+        Some(_) => Space::Generic,
+    })
 }
 
-/// Memory-model scope of `.cta/.gpu/.sys` (PTX ISA 9.x §8.5) as an LLVM `syncscope` clause.
-pub(super) fn syncscope(nv: bool, mods: &[&str]) -> &'static str {
+/// Memory-model scope (PTX ISA 9.x §8.5) as an LLVM `syncscope` clause; `.gpu` (the PTX
+/// default scope of `atom`/`red`) when there is none, and for `.cluster`.
+pub(super) fn syncscope(nv: bool, m: &Mods) -> &'static str {
     if nv {
         // LLVM 19's NVPTX backend emits system scope for every syncscope; say so explicitly.
         return "";
     }
-    for m in mods {
-        match *m {
-            ".cta" => return " syncscope(\"workgroup\")",
-            ".gpu" | ".gl" => return " syncscope(\"agent\")",
-            ".sys" => return "",
-            _ => {}
-        }
+    match m.scope {
+        Some(Scope::Cta) => " syncscope(\"workgroup\")",
+        Some(Scope::Sys) => "",
+        _ => " syncscope(\"agent\")",
     }
-    // PTX default scope for atom/red is .gpu.
-    " syncscope(\"agent\")"
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
