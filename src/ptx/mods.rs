@@ -944,93 +944,126 @@ fn default_class(m: Mod) -> Class {
 
 /// The decoding tables, built once.
 struct Tables {
-    /// Open-addressing table of the exact words: (packed key, word, modifier).
-    slots: Vec<Option<(u128, &'static str, Mod)>>,
+    /// Open-addressing table of the exact words, by [`word_key`]: the key (`u64::MAX` marks
+    /// an empty slot), and the word's length and modifier.
+    keys: Vec<(u64, u64)>,
+    vals: Vec<(u32, Mod)>,
     mask: usize,
     /// Per modifier, its default class.
     class: Vec<Class>,
+    /// Per modifier, whether it is in an [`EXCLUSIVE`] group.
+    exclusive: Vec<bool>,
     /// Per opcode, its operation group.
     groups: Vec<ModSet>,
-    /// The union of [`EXCLUSIVE`].
-    exclusive_any: ModSet,
 }
 
-/// The first 15 bytes of a word and its length packed in a `u128` (words up to 15 bytes are
-/// told apart by the key alone; longer ones are compared by text too).
+/// A word's bytes as two `u64`s read at its start and end (overlapping for short words):
+/// with the length, they tell apart any two words of up to 16 bytes; longer words are also
+/// compared by text.
 #[inline(always)]
-fn word_key(w: &[u8]) -> u128 {
+fn word_key(w: &[u8]) -> (u64, u64) {
+    use std::ptr::read_unaligned as rd;
     let n = w.len();
-    let mut b = [0u8; 16];
-    let k = n.min(15);
-    b[..k].copy_from_slice(&w[..k]);
-    b[15] = n.min(255) as u8;
-    u128::from_le_bytes(b)
+    let p = w.as_ptr();
+    // SAFETY: every read lies within `w[..n]` (each branch bounds `n`).
+    unsafe {
+        if n >= 8 {
+            (
+                u64::from_le(rd(p as *const u64)),
+                u64::from_le(rd(p.add(n - 8) as *const u64)),
+            )
+        } else if n >= 4 {
+            let lo = u32::from_le(rd(p as *const u32)) as u64;
+            let hi = u32::from_le(rd(p.add(n - 4) as *const u32)) as u64;
+            (lo | hi << 32, n as u64)
+        } else if n >= 2 {
+            let lo = u16::from_le(rd(p as *const u16)) as u64;
+            let hi = u16::from_le(rd(p.add(n - 2) as *const u16)) as u64;
+            (lo | hi << 16, n as u64)
+        } else if n == 1 {
+            (*p as u64, 1)
+        } else {
+            (0, 0)
+        }
+    }
 }
 
 #[inline(always)]
-fn slot_of(key: u128, mask: usize) -> usize {
-    let x = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+fn slot_of(key: (u64, u64), n: usize, mask: usize) -> usize {
+    let x = key.0 ^ key.1.rotate_left(29) ^ n as u64;
     (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) as usize & mask
 }
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let size = (NMODS * 4).next_power_of_two();
+        let size = (NMODS * 2).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![None; size];
+        let mut keys = vec![(u64::MAX, u64::MAX); size];
+        let mut vals = vec![(0u32, Mod::ALL[0]); size];
         for &m in Mod::ALL {
             let name = m.name();
             if name.ends_with('*') {
                 continue;
             }
             let key = word_key(name.as_bytes());
-            let mut s = slot_of(key, mask);
-            while slots[s].is_some() {
+            let mut s = slot_of(key, name.len(), mask);
+            while keys[s] != (u64::MAX, u64::MAX) {
                 s = (s + 1) & mask;
             }
-            slots[s] = Some((key, name, m));
+            keys[s] = key;
+            vals[s] = (name.len() as u32, m);
         }
         let class = Mod::ALL.iter().map(|&m| default_class(m)).collect();
+        let exclusive = Mod::ALL
+            .iter()
+            .map(|m| EXCLUSIVE.iter().any(|g| g.contains(m)))
+            .collect();
         let groups = Opcode::ALL
             .iter()
             .map(|&op| ModSet::of(op_group(op)))
             .collect();
-        let mut exclusive_any = ModSet::EMPTY;
-        for g in EXCLUSIVE {
-            for &m in *g {
-                exclusive_any.insert(m);
-            }
-        }
         Tables {
-            slots,
+            keys,
+            vals,
             mask,
             class,
+            exclusive,
             groups,
-            exclusive_any,
         }
     })
 }
 
 /// The [`Mod`] of a modifier word (with its dot): an exact word, else its prefix family.
 pub fn lookup(word: &str) -> Option<Mod> {
-    lookup_in(tables(), word)
+    lookup_in(tables(), word.as_bytes())
 }
 
-#[inline]
-fn lookup_in(t: &Tables, word: &str) -> Option<Mod> {
-    let b = word.as_bytes();
+#[inline(always)]
+fn lookup_in(t: &Tables, b: &[u8]) -> Option<Mod> {
+    let n = b.len();
     let key = word_key(b);
-    let mut s = slot_of(key, t.mask);
-    while let Some((k, w, m)) = t.slots[s] {
-        if k == key && (b.len() < 16 || w == word) {
-            return Some(m);
+    let mut s = slot_of(key, n, t.mask);
+    loop {
+        let k = t.keys[s];
+        if k == key {
+            let (len, m) = t.vals[s];
+            if len as usize == n && (n <= 16 || m.name().as_bytes() == b) {
+                return Some(m);
+            }
+        } else if k == (u64::MAX, u64::MAX) {
+            return lookup_family(b);
         }
         s = (s + 1) & t.mask;
     }
+}
+
+/// The prefix family of a word not in the table.
+#[cold]
+fn lookup_family(b: &[u8]) -> Option<Mod> {
     FAMILIES
         .iter()
-        .find(|(p, _)| word.starts_with(p) && word.len() > p.len())
+        .find(|(p, _)| b.starts_with(p.as_bytes()) && b.len() > p.len())
         .map(|&(_, m)| m)
 }
 
@@ -1057,6 +1090,8 @@ pub const MAX_TYPES: usize = 8;
 pub struct Mods {
     words: ModSet,
     count: u8,
+    /// How many words of [`EXCLUSIVE`] groups.
+    nexcl: u8,
     ntypes: u8,
     types: [Type; MAX_TYPES],
     nspaces: u8,
@@ -1090,6 +1125,7 @@ impl Default for Mods {
         Mods {
             words: ModSet::EMPTY,
             count: 0,
+            nexcl: 0,
             ntypes: 0,
             types: [Type::B32; MAX_TYPES],
             nspaces: 0,
@@ -1147,39 +1183,51 @@ impl fmt::Display for ModError {
 
 impl std::error::Error for ModError {}
 
-/// Whether `span` is one `.a.b.c` run (no blanks or comments), which [`Mods::decode`] splits
-/// at the dots itself.
-#[inline(always)]
-fn plain(b: &[u8]) -> bool {
-    b.first() == Some(&b'.')
-        && b.iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'$' | b':'))
-}
+/// The bytes of a modifier word after its dot (`[A-Za-z0-9_$:]`).
+static WORD_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        t[i] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b':');
+        i += 1;
+    }
+    t
+};
 
 impl Mods {
     /// Decode the modifiers of an instruction of opcode `op` (one pass over the words).
     #[inline]
     pub fn decode(op: Opcode, m: &Modifiers<'_>) -> Result<Mods, ModError> {
-        let s = m.span();
-        let b = s.as_bytes();
+        let b = m.span().as_bytes();
         let t = tables();
         let mut d = Mods::default();
         if b.is_empty() {
             return Ok(d);
         }
-        if plain(b) {
+        // The usual span is one `.a.b.c` run: split it at the dots in the same pass; a blank
+        // or comment between the words sends it to the AST's iterator instead.
+        if b[0] == b'.' {
             let mut start = 0;
-            for k in 1..b.len() {
-                if b[k] == b'.' {
-                    d.add(t, op, &s[start..k])?;
-                    start = k;
+            let mut k = 1;
+            loop {
+                if k == b.len() {
+                    d.add(t, op, &b[start..])?;
+                    return d.finish(t, op, || m.iter());
                 }
+                let c = b[k];
+                if c == b'.' {
+                    d.add(t, op, &b[start..k])?;
+                    start = k;
+                } else if !WORD_BYTE[c as usize] {
+                    break;
+                }
+                k += 1;
             }
-            d.add(t, op, &s[start..])?;
-        } else {
-            for w in m.iter() {
-                d.add(t, op, w)?;
-            }
+            d = Mods::default();
+        }
+        for w in m.iter() {
+            d.add(t, op, w.as_bytes())?;
         }
         d.finish(t, op, || m.iter())
     }
@@ -1192,20 +1240,21 @@ impl Mods {
         let t = tables();
         let mut d = Mods::default();
         for w in words.clone() {
-            d.add(t, op, w)?;
+            d.add(t, op, w.as_bytes())?;
         }
         d.finish(t, op, || words.clone().into_iter())
     }
 
     /// Add one word.
     #[inline(always)]
-    fn add(&mut self, t: &Tables, op: Opcode, w: &str) -> Result<(), ModError> {
+    fn add(&mut self, t: &Tables, op: Opcode, w: &[u8]) -> Result<(), ModError> {
         let Some(m) = lookup_in(t, w) else {
-            return Err(ModError::Unknown(w.to_string()));
+            return Err(ModError::Unknown(String::from_utf8_lossy(w).into_owned()));
         };
         let class = class_in(t, op, m);
         self.count = self.count.saturating_add(1);
         let again = self.words.insert(m);
+        self.nexcl = self.nexcl.saturating_add(t.exclusive[m as usize] as u8);
         fn one<T: PartialEq + Copy>(f: &mut Option<T>, v: T) -> bool {
             match *f {
                 None => {
@@ -1251,7 +1300,7 @@ impl Mods {
             Class::Vec(v) => one(&mut self.vec, v),
             Class::Shape => {
                 // A family member (`.m64n128k16`) is read from its text.
-                match Shape::parse(w) {
+                match std::str::from_utf8(w).ok().and_then(Shape::parse) {
                     Some(s) => one(&mut self.shape, s),
                     None => true,
                 }
@@ -1259,7 +1308,7 @@ impl Mods {
             Class::Flag => true,
         };
         if !ok {
-            return Err(self.conflict(t, op, class, w));
+            return Err(self.conflict(op, class, w));
         }
         if again && self.duplicate.is_none() && !Self::family(m) {
             self.duplicate = Some(m);
@@ -1274,12 +1323,10 @@ impl Mods {
 
     /// The error for `w`, whose class `class` already holds another word.
     #[cold]
-    fn conflict(&self, t: &Tables, op: Opcode, class: Class, w: &str) -> ModError {
-        let _ = t;
+    fn conflict(&self, op: Opcode, class: Class, w: &[u8]) -> ModError {
         ModError::Conflict {
-            // The earlier word is found again when the caller lists the words (see `finish`).
-            first: format!("{}", self.first_of(op, class).map_or("", Mod::name)),
-            second: w.to_string(),
+            first: self.first_of(op, class).map_or("", Mod::name).to_string(),
+            second: String::from_utf8_lossy(w).into_owned(),
             class: class.describe(),
         }
     }
@@ -1298,12 +1345,12 @@ impl Mods {
         op: Opcode,
         words: impl Fn() -> I,
     ) -> Result<Mods, ModError> {
-        if self.words.intersection(&t.exclusive_any).len() > 1 {
+        if self.nexcl > 1 {
             for g in EXCLUSIVE {
                 let mut it = g.iter().filter(|&&m| self.words.contains(m));
                 if let (Some(a), Some(b)) = (it.next(), it.next()) {
                     // Report them in source order.
-                    let pos = |m: Mod| words().position(|w| lookup_in(t, w) == Some(m));
+                    let pos = |m: Mod| words().position(|w| lookup_in(t, w.as_bytes()) == Some(m));
                     let (a, b) = if pos(*a) <= pos(*b) { (a, b) } else { (b, a) };
                     return Err(ModError::Conflict {
                         first: a.name().to_string(),
@@ -1391,7 +1438,7 @@ pub fn canonical_words<'w>(op: Opcode, words: &[&'w str]) -> Result<Vec<&'w str>
     let t = tables();
     let mut v = Vec::with_capacity(words.len());
     for (i, &w) in words.iter().enumerate() {
-        let Some(m) = lookup_in(t, w) else {
+        let Some(m) = lookup_in(t, w.as_bytes()) else {
             return Err(ModError::Unknown(w.to_string()));
         };
         let c = class_in(t, op, m);

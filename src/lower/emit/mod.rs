@@ -280,12 +280,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// A new temporary `%t<N>` (numbered in order of creation).
+    #[inline]
     fn t(&mut self) -> V {
         self.tmp += 1;
         V::numbered("%t", self.tmp)
     }
 
     /// `%t = select i1 <c>, <ty> <a>, <ty> <b>`: a new value (both arms of LLVM type `ty`).
+    #[inline]
     fn select<A: Piece + ?Sized, B: Piece + ?Sized>(&mut self, c: &V, ty: &str, a: &A, b: &B) -> V {
         opv!(
             self,
@@ -294,6 +296,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = load <ty>, <pa> %r<id>`: a register read.
+    #[inline]
     fn load_reg(&mut self, ty: Ty, id: u32) -> V {
         let r = self.t();
         let b = &mut self.body;
@@ -306,6 +309,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  store <ty> <v>, <pa> %r<id>`: a register write.
+    #[inline]
     fn store_reg(&mut self, ty: Ty, v: &str, id: u32) {
         let b = &mut self.body;
         text::put(b, self.reg_text.store[ty as usize]);
@@ -316,6 +320,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `  %t = <a> <ty> <x><c> <d>` (e.g. `zext i32 %t1 to i64`, `add i32 %t1, %t2`).
+    #[inline]
     fn op4(&mut self, a: &str, ty: &str, x: &str, c: &str, d: &str) -> V {
         let r = self.t();
         let b = &mut self.body;
@@ -334,6 +339,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         r
     }
 
+    #[inline]
     fn decl(&mut self, name: &str, line: &str) {
         if !self.cx.decls.contains_key(name) {
             self.cx.decls.insert(name.to_string(), line.to_string());
@@ -385,6 +391,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
     }
 
+    #[inline]
     fn start_block(&mut self, name: &str) {
         if !self.terminated {
             self.body.push_str("  br label %");
@@ -396,17 +403,20 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.terminated = false;
     }
 
+    #[inline]
     fn new_block_name(&mut self) -> V {
         self.nblk += 1;
         V::numbered("b", self.nblk)
     }
 
     /// `<name>:` starting a block (after a terminator written by the caller).
+    #[inline]
     fn block_label(&mut self, name: &str) {
         self.body.push_str(name);
         self.body.push_str(":\n");
     }
 
+    #[inline]
     fn ensure_open(&mut self) {
         if self.terminated {
             self.nblk += 1;
@@ -547,6 +557,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// `llvm.<name>.<suffix of t>`.
     /// `llvm.<name>.<type suffix>`.
+    #[inline]
     fn intr_name(name: &str, t: Ty) -> V {
         V::concat(&["llvm.", name, ".", t.suffix()])
     }
