@@ -14,20 +14,25 @@
 /// * `"cluster"`: thread-block clusters (`mapa`, `getctarank`, `.shared::cluster`,
 ///   `barrier.cluster`, `clusterlaunchcontrol`, `multimem`; §9.7.9.x, §9.7.13).
 pub fn form_category(form: &str) -> Option<&'static str> {
-    let op = form.split('.').next().unwrap_or(form);
-    let rest = &form[op.len()..];
+    use crate::ptx::mods::{Mod, Mods};
+    use crate::ptx::StateSpace;
+    let (op, words) = crate::ptx::analysis::form_words(form);
+    let mods = crate::ptx::Opcode::from_name(op)
+        .and_then(|o| Mods::decode_words(o, words.iter().copied()).ok())
+        .unwrap_or_default();
+    let has = |m: Mod| mods.has(m);
     match op {
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" => Some("warp"),
-        "bar" if rest.starts_with(".warp") => Some("warp"),
-        "cp" if rest.starts_with(".async") || rest.starts_with(".reduce.async") => Some("async"),
+        "bar" if has(Mod::Warp) => Some("warp"),
+        "cp" if has(Mod::Async) => Some("async"),
         "mbarrier" => Some("async"),
-        "fence" if rest.contains(".proxy") || rest.contains(".mbarrier_init") => Some("async"),
+        "fence" if has(Mod::Proxy) || has(Mod::ProxyAny) || has(Mod::MbarrierInit) => Some("async"),
         "mma" | "wmma" | "ldmatrix" | "stmatrix" | "movmatrix" | "wgmma" | "tcgen05"
         | "tensormap" => Some("tensor"),
         "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep" => Some("texture"),
         "mapa" | "getctarank" | "clusterlaunchcontrol" | "multimem" => Some("cluster"),
-        "barrier" if rest.starts_with(".cluster") => Some("cluster"),
-        _ if form.contains(".shared::cluster") => Some("cluster"),
+        "barrier" if has(Mod::Cluster) => Some("cluster"),
+        _ if mods.spaces().contains(&StateSpace::SharedCluster) => Some("cluster"),
         "griddepcontrol" | "setmaxnreg" => Some("cluster"),
         _ => None,
     }
@@ -316,9 +321,6 @@ pub fn supported_forms() -> Vec<String> {
             for n in nc {
                 for vec in ["", ".v2", ".v4"] {
                     for t in mem_types {
-                        if !vec.is_empty() && t.ends_with("64") && vec == ".v4" && false {
-                            continue;
-                        }
                         add(format!("{op}{sp}{n}{vec}.{t}"));
                         if n.is_empty() && !matches!(sp, ".const" | ".param") {
                             add(format!("{op}.volatile{sp}{vec}.{t}"));
@@ -695,10 +697,11 @@ pub fn supported_forms_table() -> String {
          # `WHEELPORT_BLESS=1 cargo test --lib lower::forms`. tests/lower_forms.rs lowers one\n\
          # instruction of every form listed here and builds it for gfx906 and sm_80.\n\
          #\n\
-         # One form per line: the opcode followed by the modifiers that matter for lowering, in\n\
-         # source order, as printed by `wheelport inspect --untranslatable` (see\n\
-         # `wheelport::ptx::analysis::form_of`): cache operators and hints, .aligned, .uni are\n\
-         # dropped. Matching is exact.\n",
+         # One form per line: the opcode followed by the modifiers that matter for lowering, as\n\
+         # printed by `wheelport inspect --untranslatable` (see `wheelport::ptx::analysis::form_of`):\n\
+         # cache operators and hints, .aligned, .uni are dropped. Forms are listed in the order nvcc\n\
+         # writes them; a form matches in every order of its modifiers that ptxas leaves\n\
+         # free (`wheelport::ptx::analysis::form_key`: types, state spaces and layouts keep theirs).\n",
     );
     for f in supported_forms() {
         s.push_str(&f);
