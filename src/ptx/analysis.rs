@@ -167,7 +167,11 @@ impl<'a> Interner<'a> {
             self.supported.resize(self.forms.len().max(k + 1), 0);
         }
         if self.supported[k] == 0 {
-            self.supported[k] = if is_supported(&self.forms[k]) { 1 } else { 2 };
+            self.supported[k] = if is_supported_in(&self.forms[k], &mut self.buf) {
+                1
+            } else {
+                2
+            };
         }
         self.supported[k] == 1
     }
@@ -417,7 +421,7 @@ fn supported() -> &'static HashSet<String> {
     S.get_or_init(|| {
         parse_forms_table(SUPPORTED_FORMS)
             .into_iter()
-            .map(key_or_text)
+            .map(|f| form_key(f).unwrap_or_else(|| f.to_string()))
             .collect()
     })
 }
@@ -435,45 +439,63 @@ pub fn parse_forms_table(src: &str) -> HashSet<&str> {
 /// `ld.acquire.gpu.global.b32` have the same key), or `None` when the form's opcode or one of
 /// its words is no PTX one.
 pub fn form_key(form: &str) -> Option<String> {
-    let (op, words) = form_words(form);
-    let op = crate::ptx::isa::Opcode::from_name(op)?;
-    let words = crate::ptx::mods::canonical_words(op, &words).ok()?;
     let mut key = String::with_capacity(form.len());
-    key.push_str(op.name());
-    for w in words {
-        key.push_str(w);
-    }
-    Some(key)
+    push_form_key(form, &mut key).then_some(key)
+}
+
+/// [`form_key`] appended to `out`; `false` when the form has none.
+fn push_form_key(form: &str, out: &mut String) -> bool {
+    let (op, rest) = match form.find('.') {
+        Some(k) => form.split_at(k),
+        None => (form, ""),
+    };
+    let Some(op) = crate::ptx::isa::Opcode::from_name(op) else {
+        return false;
+    };
+    crate::ptx::mods::push_canonical(op, dotted_words(rest), out)
+}
+
+/// The `.word`s of `s` (`".global.u32"` → `.global`, `.u32`).
+fn dotted_words(s: &str) -> impl Iterator<Item = &str> {
+    let b = s.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        let end = b[start + 1..]
+            .iter()
+            .position(|&c| c == b'.')
+            .map_or(b.len(), |k| start + 1 + k);
+        let w = &s[start..end];
+        start = end;
+        Some(w)
+    })
 }
 
 /// A form's opcode and its modifier words (each with its dot): `ld.global.u32` →
 /// (`ld`, [`.global`, `.u32`]).
 pub fn form_words(form: &str) -> (&str, Vec<&str>) {
-    let Some(k) = form.find('.') else {
-        return (form, Vec::new());
-    };
-    let rest = &form[k..];
-    let mut words = Vec::new();
-    let mut start = 0;
-    for (j, c) in rest.char_indices().skip(1) {
-        if c == '.' {
-            words.push(&rest[start..j]);
-            start = j;
-        }
+    match form.find('.') {
+        Some(k) => (&form[..k], dotted_words(&form[k..]).collect()),
+        None => (form, Vec::new()),
     }
-    words.push(&rest[start..]);
-    (&form[..k], words)
-}
-
-/// [`form_key`], or the form itself when it has none.
-fn key_or_text(form: &str) -> String {
-    form_key(form).unwrap_or_else(|| form.to_string())
 }
 
 /// Whether the lowering supports `form`: a form of `kernels-ir/supported-forms.txt` with the
 /// same [`form_key`], so in any order of its modifiers that `ptxas` leaves free.
 pub fn is_supported(form: &str) -> bool {
-    supported().contains(&key_or_text(form))
+    is_supported_in(form, &mut String::new())
+}
+
+/// [`is_supported`] with `buf` for the key.
+fn is_supported_in(form: &str, buf: &mut String) -> bool {
+    buf.clear();
+    if push_form_key(form, buf) {
+        supported().contains(buf.as_str())
+    } else {
+        supported().contains(form)
+    }
 }
 
 /// The forms of `k` that the lowering does not support, in order of first appearance.

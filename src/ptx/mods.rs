@@ -1058,9 +1058,17 @@ fn lookup_in(t: &Tables, b: &[u8]) -> Option<Mod> {
     }
 }
 
-/// The prefix family of a word not in the table.
+/// The prefix family of a word not in the table (one of word bytes after its dot).
 #[cold]
 fn lookup_family(b: &[u8]) -> Option<Mod> {
+    if !b
+        .get(1..)
+        .unwrap_or(&[])
+        .iter()
+        .all(|&c| WORD_BYTE[c as usize])
+    {
+        return None;
+    }
     FAMILIES
         .iter()
         .find(|(p, _)| b.starts_with(p.as_bytes()) && b.len() > p.len())
@@ -1199,32 +1207,44 @@ impl Mods {
     /// Decode the modifiers of an instruction of opcode `op` (one pass over the words).
     #[inline]
     pub fn decode(op: Opcode, m: &Modifiers<'_>) -> Result<Mods, ModError> {
+        let mut d = Mods::default();
+        d.decode_into(op, m)?;
+        Ok(d)
+    }
+
+    /// [`Self::decode`] into `self` (a [`Mods::default`]), without moving the result.
+    #[inline]
+    pub fn decode_into(&mut self, op: Opcode, m: &Modifiers<'_>) -> Result<(), ModError> {
         let b = m.span().as_bytes();
         let t = tables();
-        let mut d = Mods::default();
+        let d = self;
         if b.is_empty() {
-            return Ok(d);
+            return Ok(());
         }
-        // The usual span is one `.a.b.c` run: split it at the dots in the same pass; a blank
-        // or comment between the words sends it to the AST's iterator instead.
+        // The usual span is one `.a.b.c` run: split it at the dots. A blank or comment between
+        // the words leaves a piece that is no modifier (every word is looked up exactly, and a
+        // family member must consist of word bytes), and then the AST's iterator splits it.
         if b[0] == b'.' {
             let mut start = 0;
             let mut k = 1;
-            loop {
-                if k == b.len() {
-                    d.add(t, op, &b[start..])?;
-                    return d.finish(t, op, || m.iter());
-                }
-                let c = b[k];
-                if c == b'.' {
-                    d.add(t, op, &b[start..k])?;
+            let plain = loop {
+                if k == b.len() || b[k] == b'.' {
+                    match d.add(t, op, &b[start..k]) {
+                        Ok(()) => {}
+                        Err(ModError::Unknown(_)) => break false,
+                        Err(e) => return Err(e),
+                    }
+                    if k == b.len() {
+                        break true;
+                    }
                     start = k;
-                } else if !WORD_BYTE[c as usize] {
-                    break;
                 }
                 k += 1;
+            };
+            if plain {
+                return d.finish(t, op, || m.iter());
             }
-            d = Mods::default();
+            *d = Mods::default();
         }
         for w in m.iter() {
             d.add(t, op, w.as_bytes())?;
@@ -1242,7 +1262,8 @@ impl Mods {
         for w in words.clone() {
             d.add(t, op, w.as_bytes())?;
         }
-        d.finish(t, op, || words.clone().into_iter())
+        d.finish(t, op, || words.clone().into_iter())?;
+        Ok(d)
     }
 
     /// Add one word.
@@ -1340,11 +1361,11 @@ impl Mods {
     /// The checks after the last word, and the `mbarrier.expect_tx` operation.
     #[inline(always)]
     fn finish<'w, I: Iterator<Item = &'w str>>(
-        mut self,
+        &mut self,
         t: &Tables,
         op: Opcode,
         words: impl Fn() -> I,
-    ) -> Result<Mods, ModError> {
+    ) -> Result<(), ModError> {
         if self.nexcl > 1 {
             for g in EXCLUSIVE {
                 let mut it = g.iter().filter(|&&m| self.words.contains(m));
@@ -1365,7 +1386,7 @@ impl Mods {
         if op == Opcode::Mbarrier && self.op.is_none() && self.has(Mod::ExpectTx) {
             self.op = Some(Mod::ExpectTx);
         }
-        Ok(self)
+        Ok(())
     }
 
     /// Whether word `m` is present.
@@ -1441,11 +1462,55 @@ pub fn canonical_words<'w>(op: Opcode, words: &[&'w str]) -> Result<Vec<&'w str>
         let Some(m) = lookup_in(t, w.as_bytes()) else {
             return Err(ModError::Unknown(w.to_string()));
         };
-        let c = class_in(t, op, m);
-        v.push((c.rank(), if c.ordered() { i } else { 0 }, w));
+        v.push((sort_key(class_in(t, op, m), i), w));
     }
     v.sort();
-    Ok(v.into_iter().map(|(_, _, w)| w).collect())
+    Ok(v.into_iter().map(|(_, w)| w).collect())
+}
+
+/// The order of a word of class `c` at position `i` in [`canonical_words`] (before its text).
+#[inline]
+fn sort_key(c: Class, i: usize) -> (u8, usize) {
+    (c.rank(), if c.ordered() { i } else { 0 })
+}
+
+/// Append `op` and `words` in the order of [`canonical_words`] to `out` (without allocating
+/// for up to 16 words); `false`, with `out` unspecified, when a word is no PTX modifier.
+pub fn push_canonical<'w>(
+    op: Opcode,
+    words: impl Iterator<Item = &'w str>,
+    out: &mut String,
+) -> bool {
+    let t = tables();
+    let mut inline: [((u8, usize), &str); 16] = [((0, 0), ""); 16];
+    let mut spill: Vec<((u8, usize), &str)> = Vec::new();
+    let mut n = 0;
+    for (i, w) in words.enumerate() {
+        let Some(m) = lookup_in(t, w.as_bytes()) else {
+            return false;
+        };
+        let e = (sort_key(class_in(t, op, m), i), w);
+        if n < inline.len() {
+            inline[n] = e;
+        } else {
+            if n == inline.len() {
+                spill.extend_from_slice(&inline);
+            }
+            spill.push(e);
+        }
+        n += 1;
+    }
+    let v: &mut [((u8, usize), &str)] = if n <= inline.len() {
+        &mut inline[..n]
+    } else {
+        &mut spill
+    };
+    v.sort_unstable();
+    out.push_str(op.name());
+    for (_, w) in v.iter() {
+        out.push_str(w);
+    }
+    true
 }
 
 #[cfg(test)]
@@ -1602,6 +1667,10 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.vec_len(), 4);
         assert!(a.has(Mod::Nc));
+        let h = dec(Opcode::Ld, ".global.L1::no_allocate /* c */ .u32").unwrap();
+        assert_eq!(h, dec(Opcode::Ld, ".global.L1::no_allocate.u32").unwrap());
+        assert_eq!(h.types(), [Type::U32]);
+        assert_eq!(lookup(""), None);
     }
 
     #[test]

@@ -280,7 +280,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// A new temporary `%t<N>` (numbered in order of creation).
-    #[inline]
+    #[inline(always)]
     fn t(&mut self) -> V {
         self.tmp += 1;
         V::numbered("%t", self.tmp)
@@ -429,11 +429,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     fn inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
         // The modifiers, decoded once; every lowering below reads these typed fields.
-        let mo = match Mods::decode(i.opcode, &i.modifiers) {
-            Ok(mo) => mo,
-            Err(e) => return fail(&form_of(i), e.to_string()),
-        };
-        let mo = &mo;
+        let mut decoded = Mods::default();
+        if let Err(e) = decoded.decode_into(i.opcode, &i.modifiers) {
+            return fail(&form_of(i), e.to_string());
+        }
+        let mo = &decoded;
         let ops: &[Operand<'a>] = &i.operands;
         let tys = mo.types();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
