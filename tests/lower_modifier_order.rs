@@ -209,7 +209,7 @@ fn permutations<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
         }
         for i in 0..k {
             go(k - 1, a, out);
-            let j = if k % 2 == 0 { i } else { 0 };
+            let j = if k.is_multiple_of(2) { i } else { 0 };
             a.swap(j, k - 1);
         }
     }

@@ -292,13 +292,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         None => a,
                     }
                 } else if sb < db {
-                    let x = if st == Ty::Bf16 && dt == Ty::F64 {
+                    if st == Ty::Bf16 && dt == Ty::F64 {
                         let t = opv!(self, [&"fpext bfloat ", &a, &" to float"]);
                         opv!(self, [&"fpext float ", &t, &" to double"])
                     } else {
                         opv!(self, [&"fpext ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())])
-                    };
-                    x
+                    }
                 } else {
                     match rnd {
                         Some(Rounding::Rn) | None
