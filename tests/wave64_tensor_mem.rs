@@ -1,5 +1,5 @@
 //! cp.async, ldmatrix and movmatrix on the wave64 warp model, executed on the CPU
-//! (kernels-ir/tensor_mem.py, src/lower/tensor_mem.rs, docs/warp-model.md).
+//! (kernels-ir/tensor_mem.py, src/lower/emit/tensor_mem.rs, docs/warp-model.md).
 //!
 //! The three kernels of `fixtures/gpu/tensor_mem_fixtures.so` (sources
 //! `fixtures/gpu/src/tensor_mem.cu`: ldmatrix x1/x2/x4 with and without .trans on random rows,

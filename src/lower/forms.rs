@@ -410,7 +410,7 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("cvt.{r}.f64.f64"));
     }
     // Directed rounding to half precision and from 64-bit integers (nearest, then one step;
-    // see emit.rs `directed_fix`), f64 → half through f32 rounded to odd.
+    // see emit/cvt.rs `directed_fix`), f64 → half through f32 rounded to odd.
     for r in drnd {
         for s in ["s64", "u64"] {
             add(format!("cvt.{r}.f32.{s}"));
@@ -531,7 +531,7 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     add("prefetchu.L1".into());
-    // Warp-level instructions (§9.7.8; src/lower/warp.rs, docs/warp-model.md).
+    // Warp-level instructions (§9.7.8; src/lower/emit/warp.rs, docs/warp-model.md).
     for m in ["up", "down", "bfly", "idx"] {
         add(format!("shfl.sync.{m}.b32"));
         add(format!("shfl.{m}.b32"));
@@ -560,7 +560,7 @@ pub fn supported_forms() -> Vec<String> {
     add("bar.warp.sync".into());
     add("elect.sync".into());
     // Asynchronous copies and warp matrix loads/stores (§9.7.9.25, §9.7.14.5.15-17;
-    // src/lower/tensor_mem.rs, kernels-ir/tensor_mem.py). `.ca`/`.cg` and `.L2::*` are not part
+    // src/lower/emit/tensor_mem.rs, kernels-ir/tensor_mem.py). `.ca`/`.cg` and `.L2::*` are not part
     // of the form; nvcc/CUTLASS write `.x4.trans.m8n8`, the ISA `.m8n8.x4.trans`.
     for sp in ["shared", "shared::cta"] {
         add(format!("cp.async.{sp}.global"));
@@ -577,7 +577,7 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("cp.async.{f}"));
     }
     add("movmatrix.sync.m8n8.trans.b16".into());
-    // Warp-level matrix multiply-accumulate (§9.7.14.5, §9.7.14.6; src/lower/mma.rs).
+    // Warp-level matrix multiply-accumulate (§9.7.14.5, §9.7.14.6; src/lower/emit/mma.rs).
     for t in ["f16", "bf16"] {
         for k in ["m16n8k8", "m16n8k16"] {
             add(format!("mma.sync.{k}.row.col.f32.{t}.{t}.f32"));
@@ -586,11 +586,11 @@ pub fn supported_forms() -> Vec<String> {
             "mma.sp::ordered_metadata.sync.m16n8k32.row.col.f32.{t}.{t}.f32"
         ));
     }
-    // dp4a/dp2a and the video instructions (§9.7.1.23-24, §9.7.18; src/lower/video.rs).
+    // dp4a/dp2a and the video instructions (§9.7.1.23-24, §9.7.18; src/lower/emit/video.rs).
     for f in super::emit::video::forms() {
         add(f);
     }
-    // Warp matrix load/store/multiply-accumulate, .f16 inputs (§9.7.14.4; src/lower/wmma.rs).
+    // Warp matrix load/store/multiply-accumulate, .f16 inputs (§9.7.14.4; src/lower/emit/wmma.rs).
     for shape in ["m16n16k16", "m32n8k16", "m8n32k16"] {
         for lay in ["row", "col"] {
             for sp in [".global", ".shared", ".shared::cta", ""] {
@@ -612,7 +612,7 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     // mbarrier and bulk asynchronous copies (§9.7.13.15, §9.7.9.25.4, §9.7.13.4;
-    // src/lower/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
+    // src/lower/emit/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
     // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1).
     let cta_spaces = ["", ".shared", ".shared::cta"];
     let scopes = ["", ".cta", ".cluster"];
@@ -658,7 +658,7 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
-    // mma m8n8k4: .f16 quad-pairs with same-type accumulators and .f32.f16.f16.f16, .f64 (src/lower/wmma.rs).
+    // mma m8n8k4: .f16 quad-pairs with same-type accumulators and .f32.f16.f16.f16, .f64 (src/lower/emit/wmma.rs).
     for al in ["row", "col"] {
         for bl in ["row", "col"] {
             add(format!("mma.sync.m8n8k4.{al}.{bl}.f16.f16.f16.f16"));

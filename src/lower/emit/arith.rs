@@ -347,7 +347,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 // SIMD video): |a_i - b_i| for the four bytes; with .add, d = c + their sum;
                 // otherwise the bytes of d (mask .b3210) are the differences. Only the plain
                 // forms (equal types, no .sat, selectors or mask) take this vector lowering;
-                // the others go to src/lower/video.rs.
+                // the others go to src/lower/emit/video.rs.
                 if mo.has(Mod::Sat) || n != 4 || tys.len() != 3 {
                     return fail(&form_of(i), "vabsdiff4 with .sat, selectors or a mask");
                 }
