@@ -1,10 +1,13 @@
-//! Instruction-form families the lowering leaves to later work, for reports and tests.
+//! The supported-forms registry: every instruction form the lowering implements
+//! ([`supported_forms`], the source of `kernels-ir/supported-forms.txt`), and the families of
+//! forms that reports and tests group unsupported forms by ([`form_category`]).
 
-/// The family of an instruction form that is deliberately not lowered yet, or `None` for a
-/// form outside these families:
+/// The family of an instruction form (read from its decoded modifiers, in any order), or
+/// `None` for a form outside these families. Each family is lowered only in part (see
+/// `docs/lowering.md`), so an unsupported form of a family is expected rather than a gap:
 ///
 /// * `"warp"`: warp-level collectives (`shfl`, `vote`, `match`, `redux`, `activemask`,
-///   `bar.warp.sync`, `elect`; PTX ISA 9.x §9.7.8) — wave64 semantics are the next issue's;
+///   `bar.warp.sync`, `elect`; PTX ISA 9.x §9.7.8);
 /// * `"async"`: asynchronous copies and their barriers (`cp.async*`, `cp.reduce.async*`,
 ///   `mbarrier`, proxy fences; §9.7.9.25, §9.7.13.15);
 /// * `"tensor"`: tensor-core operations (`mma`, `wmma`, `ldmatrix`, `stmatrix`, `movmatrix`,
