@@ -1,8 +1,10 @@
 //! The function emitter: one PTX `.entry`/`.func` body to one LLVM IR function.
 //!
 //! This module holds the function context [`Fx`] (the IR text being written, the register
-//! scopes, the temporaries) and the per-instruction dispatch; the lowering of each group of
-//! instructions is in a child module:
+//! scopes, the temporaries) and the per-instruction dispatch, which decodes the instruction's
+//! modifiers once ([`crate::ptx::mods::Mods`], order-free typed fields) and hands them to the
+//! lowering of the instruction's group; the lowerings read only those fields. The groups are
+//! child modules:
 //!
 //! * `operands`: the register model, declarations, operand reads and writes, addresses;
 //! * `arith`: integer arithmetic, logic, shifts and bit manipulation;

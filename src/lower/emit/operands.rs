@@ -4,6 +4,7 @@
 
 use super::*;
 
+/// What a name declared in a function denotes.
 #[derive(Clone, Debug)]
 pub(super) enum Local {
     /// A register: alloca `%r<id>` of `bits` bits (1 for predicates).
@@ -13,6 +14,8 @@ pub(super) enum Local {
     Mem { ptr: V, aspace: u32 },
 }
 
+/// The names declared in one `{ }` block of a function (the function's own scope is the
+/// outermost): registers, memory, `%name<N>` ranges and labels.
 #[derive(Default)]
 pub(super) struct NameScope<'a> {
     pub(super) names: HashMap<&'a str, Local, foldhash::fast::FixedState>,
