@@ -1,14 +1,15 @@
 //! PTX front-end throughput: lexing plus building the AST on the concatenated corpus.
 //!
-//! Input: every `*.ptx` in env `WHEELPORT_PTX_CORPUS` (default `/work/cache/ptx`), each parsed
-//! separately (they are separate modules), repeated until at least ~2 s have passed. Reports
+//! Input: every `*.ptx` in env `WHEELPORT_PTX_CORPUS` or, when it is unset, the 11 PTX modules of
+//! the xformers 0.0.35 corpus wheel (`$WHEELPORT_CORPUS`, default `../shared/corpus`), each
+//! parsed separately (they are separate modules), repeated until at least ~2 s have passed. Reports
 //! MB/s (1 MB = 1e6 bytes) on one core (building the trees; dropping them is timed apart), the
 //! lexer alone, the lex-only/parse ratio, and peak RSS (VmHWM from
 //! /proc/self/status) per MB of input, measured around a single pass that keeps every AST
 //! alive at once.
 //!
 //! The figure is reported twice: with the parser's instruction fast path (the parser as
-//! shipped; the issue-3 figure, the mean over all passes) and with the token-based parser alone
+//! shipped; the mean over all passes) and with the token-based parser alone
 //! (for reference); the fastest single pass of the fast path is printed too. Times are thread
 //! CPU times.
 //!
@@ -16,9 +17,9 @@
 //! N times (build and drop) and exits: a fixed amount of work for `perf stat` or callgrind.
 //!
 //! The machine's allocator matters: each pass writes about 4.5 bytes of AST per byte of PTX
-//! (8.6 before the AST was made compact in session 6) into fresh pages, and glibc hands freed
+//! into fresh pages, and glibc hands freed
 //! memory back to the kernel, so page faults are part of the cost. The size of the tree is the
-//! largest single factor in this figure: see the notes in `src/ptx/parser.rs`.
+//! largest single factor in this figure: see the notes in `src/ptx/parser/mod.rs`.
 
 #[path = "common/mod.rs"]
 #[allow(dead_code)]
@@ -38,26 +39,55 @@ fn vm_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-fn main() {
-    let dir = std::env::var("WHEELPORT_PTX_CORPUS").unwrap_or_else(|_| "/work/cache/ptx".into());
-    let mut files: Vec<_> = match std::fs::read_dir(&dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
-            .collect(),
-        Err(e) => {
-            eprintln!("ptx_parse bench: cannot read {dir}: {e}; set WHEELPORT_PTX_CORPUS");
-            return;
+/// The PTX modules of a wheel's shared objects (wheelport's fatbin reader).
+fn wheel_ptx(wheel: &std::path::Path) -> Vec<String> {
+    let mut r = wheelport::wheel::WheelReader::open(wheel).expect("open wheel");
+    let mut out = Vec::new();
+    for name in r.member_names() {
+        if !wheelport::wheel::is_shared_object_name(&name) {
+            continue;
         }
+        let data = r.read_member(&name).expect("member");
+        let so = wheelport::elf::scan(&data, &name).expect("scan");
+        for (_, cs) in wheelport::fatbin::parse_object_sections(&data, &so, &name).expect("fatbin")
+        {
+            for e in cs.iter().flat_map(|c| c.entries.iter()) {
+                if e.kind() == wheelport::fatbin::EntryKind::Ptx {
+                    out.push(String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn main() {
+    let sources: Vec<String> = match std::env::var("WHEELPORT_PTX_CORPUS") {
+        Ok(dir) => {
+            let mut files: Vec<_> = match std::fs::read_dir(&dir) {
+                Ok(rd) => rd
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
+                    .collect(),
+                Err(e) => {
+                    eprintln!("ptx_parse bench: cannot read {dir}: {e}");
+                    return;
+                }
+            };
+            files.sort();
+            files
+                .iter()
+                .map(|p| std::fs::read_to_string(p).expect("read corpus file"))
+                .collect()
+        }
+        Err(_) => match common::corpus_wheel("xformers-0.0.35") {
+            Some(w) => wheel_ptx(&w),
+            None => return,
+        },
     };
-    files.sort();
-    let sources: Vec<String> = files
-        .iter()
-        .map(|p| std::fs::read_to_string(p).expect("read corpus file"))
-        .collect();
     let total: usize = sources.iter().map(|s| s.len()).sum();
     if total == 0 {
-        eprintln!("ptx_parse bench: no .ptx input in {dir}");
+        eprintln!("ptx_parse bench: no PTX input");
         return;
     }
     let mb = total as f64 / 1e6;

@@ -3,8 +3,8 @@
 //! for the dtk, rocm and cuda profiles. One line per (profile, input): `<sha256> <profile>
 //! <input>`, then a last line `total <sha256 of all lines>`.
 //!
-//! Inputs: the xformers corpus PTX modules (`/work/cache/ptx/*.ptx`, or the directory in
-//! `$LOWER_HASHES_PTX`), `fixtures/ptx/**/*.ptx`, the PTX embedded in `fixtures/cuda/*.so` and
+//! Inputs: the `.ptx` files of the directory in `$LOWER_HASHES_PTX` (when set),
+//! `fixtures/ptx/**/*.ptx`, the PTX embedded in `fixtures/cuda/*.so` and
 //! `fixtures/gpu/*.so` (wheelport's own fatbin reader), and the PTX of every corpus wheel in
 //! `$WHEELPORT_CORPUS` (default `../shared/corpus`).
 //!
@@ -56,10 +56,15 @@ fn ptx_of_object(data: &[u8], name: &str) -> Vec<(String, String)> {
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut inputs: Vec<(String, String)> = Vec::new();
-    let ptx_dir = std::env::var("LOWER_HASHES_PTX").unwrap_or_else(|_| "/work/cache/ptx".into());
-    let corpus_ptx = files(Path::new(&ptx_dir), "ptx");
-    assert!(!corpus_ptx.is_empty(), "no PTX in {ptx_dir}");
-    for p in corpus_ptx {
+    let extra_ptx = match std::env::var("LOWER_HASHES_PTX") {
+        Ok(dir) => {
+            let v = files(Path::new(&dir), "ptx");
+            assert!(!v.is_empty(), "no PTX in {dir}");
+            v
+        }
+        Err(_) => Vec::new(),
+    };
+    for p in extra_ptx {
         let tag = format!("ptx/{}", p.file_name().unwrap().to_string_lossy());
         inputs.push((tag, std::fs::read_to_string(&p).unwrap()));
     }

@@ -2,7 +2,7 @@
 
 Forms (PTX ISA 9.x): mbarrier.* (§9.7.13.15), cp.async.bulk (§9.7.9.25.4) with
 mbarrier::complete_tx::bytes or bulk_group completion, fence.proxy.async and
-fence.mbarrier_init (§9.7.13.4). The lowering side is src/lower/mbarrier.rs; it calls:
+fence.mbarrier_init (§9.7.13.4). The lowering side is src/lower/emit/mbarrier.rs; it calls:
 
     void @__wp_mbar_init(ptr addrspace(3) %p, i32 %count)        mbarrier.init
     void @__wp_mbar_inval(ptr addrspace(3) %p)                   mbarrier.inval

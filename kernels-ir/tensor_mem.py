@@ -2,7 +2,7 @@
 
 Forms (PTX ISA 9.x): cp.async / cp.async.commit_group / cp.async.wait_group / cp.async.wait_all
 (§9.7.9.25), ldmatrix (§9.7.14.5.15), stmatrix (§9.7.14.5.16), movmatrix (§9.7.14.5.17).
-The lowering side is src/lower/tensor_mem.rs; it calls these functions:
+The lowering side is src/lower/emit/tensor_mem.rs; it calls these functions:
 
     void @__wp_cp_async_{4,8,16}(ptr addrspace(3) %dst, ptr addrspace(1) %src, i32 %src_size)
         copy cp-size bytes; bytes at and beyond %src_size are zero (and never read)

@@ -80,7 +80,7 @@ fn synth(form: &str) -> Option<String> {
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
         "bar" | "barrier" => format!("{form} 0;"),
-        // dp4a/dp2a and the video instructions (src/lower/video.rs): SIMD forms and scalar
+        // dp4a/dp2a and the video instructions (src/lower/emit/video.rs): SIMD forms and scalar
         // forms with a secondary operation take c; SIMD operands get selectors and a mask.
         "dp4a" | "dp2a" => format!("{form} %r1, %r2, %r3, %r4;"),
         _ if op.starts_with('v') && (op.ends_with('2') || op.ends_with('4')) => {
@@ -170,7 +170,7 @@ fn synth(form: &str) -> Option<String> {
                 format!("{form} {}, {}, {};", reg(&w, 1), r(2), r(3))
             }
         }
-        // Warp-level forms (src/lower/warp.rs).
+        // Warp-level forms (src/lower/emit/warp.rs).
         "shfl" if has("sync") => format!("{form} %r1|%p1, %r2, %r3, %r4, %r5;"),
         "shfl" => format!("{form} %r1|%p1, %r2, %r3, %r4;"),
         "vote" if has("ballot") => {
@@ -185,9 +185,9 @@ fn synth(form: &str) -> Option<String> {
         "redux" => format!("{form} %r1, %r2, %r3;"),
         "activemask" => format!("{form} %r1;"),
         "elect" => format!("{form} %r1|%p1, %r2;"),
-        // cp.async and the matrix forms (src/lower/tensor_mem.rs): every cp-size, src-size
+        // cp.async and the matrix forms (src/lower/emit/tensor_mem.rs): every cp-size, src-size
         // (register and immediate), ignore-src, a cache hint, both cache operators.
-        // mbarrier and cp.async.bulk (src/lower/mbarrier.rs).
+        // mbarrier and cp.async.bulk (src/lower/emit/mbarrier.rs).
         "mbarrier" => match parts[1] {
             "init" => format!("{form} [%d0], %r1;"),
             "inval" => format!("{form} [%d0];"),
@@ -243,7 +243,7 @@ fn synth(form: &str) -> Option<String> {
             }
         }
         "movmatrix" => format!("{form} %r1, %r2;"),
-        // mma m8n8k4 (src/lower/wmma.rs), D stored.
+        // mma m8n8k4 (src/lower/emit/wmma.rs), D stored.
         "mma" if has("m8n8k4") => {
             let f = form.replacen(".sync", ".sync.aligned", 1);
             if has("f64") {
@@ -271,7 +271,7 @@ fn synth(form: &str) -> Option<String> {
                 )
             }
         }
-        // Matrix multiply-accumulate (src/lower/mma.rs): `form_of` drops `.aligned`.
+        // Matrix multiply-accumulate (src/lower/emit/mma.rs): `form_of` drops `.aligned`.
         "mma" => {
             let f = form.replacen(".sync", ".sync.aligned", 1);
             let (a, b) = if has("m16n8k8") {
@@ -304,7 +304,7 @@ fn synth(form: &str) -> Option<String> {
                  st.global.v4.f32 [%d0+{o}], {{%f1, %f2, %f3, %f4}};"
             )
         }
-        // Warp matrix forms (src/lower/wmma.rs): fragments of 8 .b32 / 8 .f32 / 4 .b32 (f16
+        // Warp matrix forms (src/lower/emit/wmma.rs): fragments of 8 .b32 / 8 .f32 / 4 .b32 (f16
         // c/d); D stored so that the optimiser keeps the operation.
         "wmma" => {
             let f = form.replacen(".sync", ".sync.aligned", 1);

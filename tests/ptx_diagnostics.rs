@@ -72,6 +72,65 @@ fn unknown_modifier_points_at_the_modifier() {
 }
 
 #[test]
+fn conflicting_modifiers_are_errors_at_the_second_word() {
+    for (body, word, msg) in [
+        (
+            "ld.global.acquire.relaxed.gpu.u32 %r1, [%rd1];",
+            ".relaxed",
+            "conflicting modifiers `.acquire` and `.relaxed` (memory semantics) for `ld`",
+        ),
+        (
+            "add.rn.f32.rz %r1, %r2, %r3;",
+            ".rz",
+            "conflicting modifiers `.rn` and `.rz` (rounding) for `add`",
+        ),
+        (
+            "atom.global.add.or.u32 %r1, [%rd1], %r2;",
+            ".or",
+            "conflicting modifiers `.add` and `.or` (operation) for `atom`",
+        ),
+        (
+            "shf.l.clamp.wrap.b32 %r1, %r2, %r3, %r1;",
+            ".wrap",
+            "conflicting modifiers `.clamp` and `.wrap` (flag) for `shf`",
+        ),
+    ] {
+        let src = format!("{GOOD_HEADER}{}", kernel("k", body));
+        let out = ptx::parse(&src, "bad.ptx");
+        assert_eq!(out.error_count(), 1, "{body}: {:?}", out.diagnostics);
+        let d = &out.diagnostics[0];
+        let (line, col) = lines_of(&src, word);
+        assert_eq!(
+            (d.line, d.col, d.token.as_str()),
+            (line, col, word),
+            "{body}"
+        );
+        assert_eq!(d.message, msg);
+        assert_eq!(out.module.invalid().count(), 1, "{body}");
+    }
+}
+
+#[test]
+fn a_repeated_modifier_is_a_warning() {
+    let src = format!(
+        "{GOOD_HEADER}{}",
+        kernel("k", "add.ftz.f32.ftz %r1, %r2, %r3;")
+    );
+    let out = ptx::parse(&src, "dup.ptx");
+    assert_eq!(out.error_count(), 0, "{:?}", out.diagnostics);
+    assert_eq!(out.diagnostics.len(), 1);
+    let d = &out.diagnostics[0];
+    assert_eq!(d.severity, ptx::Severity::Warning);
+    assert_eq!(d.message, "duplicate modifier `.ftz` for `add`");
+    let line = src.lines().position(|l| l.starts_with("add.ftz")).unwrap() as u32 + 1;
+    assert_eq!((d.line, d.col), (line, "add.ftz.f32".len() as u32 + 1));
+    assert_eq!(out.module.functions().count(), 1);
+    // Repeated types are the instruction's (`.f32.f32`), not a repeat.
+    let src = format!("{GOOD_HEADER}{}", kernel("k", "cvt.rni.f32.f32 %r1, %r2;"));
+    assert!(ptx::parse(&src, "t.ptx").diagnostics.is_empty());
+}
+
+#[test]
 fn bad_operands() {
     for (body, needle, msg) in [
         ("add.s32 %r1, , %r2;", ", %r2", "bad operand"),

@@ -87,7 +87,14 @@ fn reference(k: usize, sel: usize, a: &[u32], b: &[u32], c: &[u32], e: &[u32]) -
             let i = th(lane);
             let elem = |words: &[u32], x: usize| -> f64 {
                 let wv = words[4 * i + x / 2];
-                val(if x % 2 == 0 { wv & 0xffff } else { wv >> 16 }, 4)
+                val(
+                    if x.is_multiple_of(2) {
+                        wv & 0xffff
+                    } else {
+                        wv >> 16
+                    },
+                    4,
+                )
             };
             // A (§9.7.14.5.x "Matrix Fragments for mma.m16n8k8/k16", .f16/.bf16).
             let na = if k == 8 { 4 } else { 8 };

@@ -1,5 +1,5 @@
 //! cp.async, ldmatrix and movmatrix on the wave64 warp model, executed on the CPU
-//! (kernels-ir/tensor_mem.py, src/lower/tensor_mem.rs, docs/warp-model.md).
+//! (kernels-ir/tensor_mem.py, src/lower/emit/tensor_mem.rs, docs/warp-model.md).
 //!
 //! The three kernels of `fixtures/gpu/tensor_mem_fixtures.so` (sources
 //! `fixtures/gpu/src/tensor_mem.cu`: ldmatrix x1/x2/x4 with and without .trans on random rows,
@@ -18,7 +18,7 @@
 //! built by `wheelport ptx twin` matched the original too: `tensor_mem-twin.json`).
 //! `stmatrix` (sm_90) runs from the compute_90 PTX of `fixtures/gpu/tensor_mem_sm90_fixtures.so`
 //! (source `fixtures/gpu/src/tensor_mem_sm90.cu`: x1/x2/x4 with and without .trans; sm_90 SASS
-//! + compute_90 PTX, built like the mbarrier fixture) on the inputs of
+//! and compute_90 PTX, built like the mbarrier fixture) on the inputs of
 //! `fixtures/gpu/tensor_mem_sm90_cases.json`, against the host model and, once the lead has
 //! run it on the H200, against `fixtures/gpu/results/tensor_mem_sm90-ptxjit-validation.json`
 //! (skipped with a loud message while that file is absent).

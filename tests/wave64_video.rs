@@ -75,7 +75,7 @@ fn negated(s: &str) -> bool {
 }
 
 /// `vmad` (§9.7.18.1) from the ISA's pseudocode with the H200's deviations (measured with
-/// the driver's JIT on 290 forms x 1014 inputs; see src/lower/video.rs): a whole-word source
+/// the driver's JIT on 290 forms x 1014 inputs; see src/lower/emit/video.rs): a whole-word source
 /// is sign-extended whatever its type (`ta`, `tb` come in already extended), `c` is always
 /// sign-extended, the scale shift is logical when the final result is unsigned. With `.po`
 /// add 1, else a negated product (exactly one of a, b negated) is `~tmp + 1`, a negated c
@@ -299,7 +299,7 @@ pub fn eval(ins: &str, a: u32, b: u32, c: u32) -> u32 {
         }
         _ => {
             // Scalar video (§9.7.18.1), as the SASS of NVIDIA's offline ptxas computes it
-            // (measured on an H200; src/lower/video.rs and docs/verification.md list where
+            // (measured on an H200; src/lower/emit/video.rs and docs/verification.md list where
             // that differs from a literal reading of the ISA pseudocode). i64 intermediate.
             let set = op == "vset";
             let shift = op == "vshl" || op == "vshr";

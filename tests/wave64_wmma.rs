@@ -21,12 +21,14 @@
 //!   and store passes). wmma.cu's inputs make every partial sum exact in f32 (f32 C and D)
 //!   or in f16 (an f16 C or D), so every order and intermediate precision gives the same
 //!   bits: the tolerance is 0 and the comparison bitwise (the test asserts that exactness);
+//!
 //! The nine m8n8k4 kernels of the same file (inline PTX: .f16 with f16 accumulators in
 //! .row.row and .col.row, with f32 accumulators in .row.col and .col.col, .row.col .f64, and
 //! the mixed .f32.f16.f16.f16 in all four layouts: C in the .f16 fragment layout, D in the
 //! .f32 one, §9.7.14.5.14) are compared, output D, with a host reference placing each thread's fragment registers into
 //! the matrices by the §9.7.14.5.1 tables (four quad-pair products for .f16, one product for
-//! .f64), again with sums exact in every order (0 tolerance, bitwise);
+//! .f64), again with sums exact in every order (0 tolerance, bitwise); and with
+//!
 //! * the SHA-256s the original binary produced on an NVIDIA H200
 //!   (`fixtures/gpu/results/wmma-ptxjit-validation.json`, `orig_sha256`), once committed;
 //!   until then that half is skipped with a loud SKIP line. A results file that lacks a case
@@ -197,7 +199,15 @@ fn reference_m8n8k4(t: &str, arow: bool, brow: bool, a: &[u32], b: &[u32], c: &[
     // An element of an f16 pair register set: register e/2 of the thread, half e%2.
     let half = |x: &[u32], th: usize, e: usize, mb: u32, sb: u32| -> f64 {
         let w = x[8 * th + e / 2];
-        val(if e % 2 == 0 { w & 0xffff } else { w >> 16 }, mb, sb)
+        val(
+            if e.is_multiple_of(2) {
+                w & 0xffff
+            } else {
+                w >> 16
+            },
+            mb,
+            sb,
+        )
     };
     for w in 0..threads / 32 {
         if t == "f64" {

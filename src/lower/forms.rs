@@ -1,10 +1,13 @@
-//! Instruction-form families the lowering leaves to later work, for reports and tests.
+//! The supported-forms registry: every instruction form the lowering implements
+//! ([`supported_forms`], the source of `kernels-ir/supported-forms.txt`), and the families of
+//! forms that reports and tests group unsupported forms by ([`form_category`]).
 
-/// The family of an instruction form that is deliberately not lowered yet, or `None` for a
-/// form outside these families:
+/// The family of an instruction form (read from its decoded modifiers, in any order), or
+/// `None` for a form outside these families. Each family is lowered only in part (see
+/// `docs/lowering.md`), so an unsupported form of a family is expected rather than a gap:
 ///
 /// * `"warp"`: warp-level collectives (`shfl`, `vote`, `match`, `redux`, `activemask`,
-///   `bar.warp.sync`, `elect`; PTX ISA 9.x §9.7.8) — wave64 semantics are the next issue's;
+///   `bar.warp.sync`, `elect`; PTX ISA 9.x §9.7.8);
 /// * `"async"`: asynchronous copies and their barriers (`cp.async*`, `cp.reduce.async*`,
 ///   `mbarrier`, proxy fences; §9.7.9.25, §9.7.13.15);
 /// * `"tensor"`: tensor-core operations (`mma`, `wmma`, `ldmatrix`, `stmatrix`, `movmatrix`,
@@ -14,20 +17,25 @@
 /// * `"cluster"`: thread-block clusters (`mapa`, `getctarank`, `.shared::cluster`,
 ///   `barrier.cluster`, `clusterlaunchcontrol`, `multimem`; §9.7.9.x, §9.7.13).
 pub fn form_category(form: &str) -> Option<&'static str> {
-    let op = form.split('.').next().unwrap_or(form);
-    let rest = &form[op.len()..];
+    use crate::ptx::mods::{Mod, Mods};
+    use crate::ptx::StateSpace;
+    let (op, words) = crate::ptx::analysis::form_words(form);
+    let mods = crate::ptx::Opcode::from_name(op)
+        .and_then(|o| Mods::decode_words(o, words.iter().copied()).ok())
+        .unwrap_or_default();
+    let has = |m: Mod| mods.has(m);
     match op {
         "shfl" | "vote" | "match" | "redux" | "activemask" | "elect" => Some("warp"),
-        "bar" if rest.starts_with(".warp") => Some("warp"),
-        "cp" if rest.starts_with(".async") || rest.starts_with(".reduce.async") => Some("async"),
+        "bar" if has(Mod::Warp) => Some("warp"),
+        "cp" if has(Mod::Async) => Some("async"),
         "mbarrier" => Some("async"),
-        "fence" if rest.contains(".proxy") || rest.contains(".mbarrier_init") => Some("async"),
+        "fence" if has(Mod::Proxy) || has(Mod::ProxyAny) || has(Mod::MbarrierInit) => Some("async"),
         "mma" | "wmma" | "ldmatrix" | "stmatrix" | "movmatrix" | "wgmma" | "tcgen05"
         | "tensormap" => Some("tensor"),
         "tex" | "tld4" | "txq" | "suld" | "sust" | "sured" | "suq" | "istypep" => Some("texture"),
         "mapa" | "getctarank" | "clusterlaunchcontrol" | "multimem" => Some("cluster"),
-        "barrier" if rest.starts_with(".cluster") => Some("cluster"),
-        _ if form.contains(".shared::cluster") => Some("cluster"),
+        "barrier" if has(Mod::Cluster) => Some("cluster"),
+        _ if mods.spaces().contains(&StateSpace::SharedCluster) => Some("cluster"),
         "griddepcontrol" | "setmaxnreg" => Some("cluster"),
         _ => None,
     }
@@ -316,9 +324,6 @@ pub fn supported_forms() -> Vec<String> {
             for n in nc {
                 for vec in ["", ".v2", ".v4"] {
                     for t in mem_types {
-                        if !vec.is_empty() && t.ends_with("64") && vec == ".v4" && false {
-                            continue;
-                        }
                         add(format!("{op}{sp}{n}{vec}.{t}"));
                         if n.is_empty() && !matches!(sp, ".const" | ".param") {
                             add(format!("{op}.volatile{sp}{vec}.{t}"));
@@ -408,7 +413,7 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("cvt.{r}.f64.f64"));
     }
     // Directed rounding to half precision and from 64-bit integers (nearest, then one step;
-    // see emit.rs `directed_fix`), f64 → half through f32 rounded to odd.
+    // see emit/cvt.rs `directed_fix`), f64 → half through f32 rounded to odd.
     for r in drnd {
         for s in ["s64", "u64"] {
             add(format!("cvt.{r}.f32.{s}"));
@@ -529,7 +534,7 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     add("prefetchu.L1".into());
-    // Warp-level instructions (§9.7.8; src/lower/warp.rs, docs/warp-model.md).
+    // Warp-level instructions (§9.7.8; src/lower/emit/warp.rs, docs/warp-model.md).
     for m in ["up", "down", "bfly", "idx"] {
         add(format!("shfl.sync.{m}.b32"));
         add(format!("shfl.{m}.b32"));
@@ -558,7 +563,7 @@ pub fn supported_forms() -> Vec<String> {
     add("bar.warp.sync".into());
     add("elect.sync".into());
     // Asynchronous copies and warp matrix loads/stores (§9.7.9.25, §9.7.14.5.15-17;
-    // src/lower/tensor_mem.rs, kernels-ir/tensor_mem.py). `.ca`/`.cg` and `.L2::*` are not part
+    // src/lower/emit/tensor_mem.rs, kernels-ir/tensor_mem.py). `.ca`/`.cg` and `.L2::*` are not part
     // of the form; nvcc/CUTLASS write `.x4.trans.m8n8`, the ISA `.m8n8.x4.trans`.
     for sp in ["shared", "shared::cta"] {
         add(format!("cp.async.{sp}.global"));
@@ -575,7 +580,7 @@ pub fn supported_forms() -> Vec<String> {
         add(format!("cp.async.{f}"));
     }
     add("movmatrix.sync.m8n8.trans.b16".into());
-    // Warp-level matrix multiply-accumulate (§9.7.14.5, §9.7.14.6; src/lower/mma.rs).
+    // Warp-level matrix multiply-accumulate (§9.7.14.5, §9.7.14.6; src/lower/emit/mma.rs).
     for t in ["f16", "bf16"] {
         for k in ["m16n8k8", "m16n8k16"] {
             add(format!("mma.sync.{k}.row.col.f32.{t}.{t}.f32"));
@@ -584,11 +589,11 @@ pub fn supported_forms() -> Vec<String> {
             "mma.sp::ordered_metadata.sync.m16n8k32.row.col.f32.{t}.{t}.f32"
         ));
     }
-    // dp4a/dp2a and the video instructions (§9.7.1.23-24, §9.7.18; src/lower/video.rs).
+    // dp4a/dp2a and the video instructions (§9.7.1.23-24, §9.7.18; src/lower/emit/video.rs).
     for f in super::emit::video::forms() {
         add(f);
     }
-    // Warp matrix load/store/multiply-accumulate, .f16 inputs (§9.7.14.4; src/lower/wmma.rs).
+    // Warp matrix load/store/multiply-accumulate, .f16 inputs (§9.7.14.4; src/lower/emit/wmma.rs).
     for shape in ["m16n16k16", "m32n8k16", "m8n32k16"] {
         for lay in ["row", "col"] {
             for sp in [".global", ".shared", ".shared::cta", ""] {
@@ -610,7 +615,7 @@ pub fn supported_forms() -> Vec<String> {
         }
     }
     // mbarrier and bulk asynchronous copies (§9.7.13.15, §9.7.9.25.4, §9.7.13.4;
-    // src/lower/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
+    // src/lower/emit/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
     // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1).
     let cta_spaces = ["", ".shared", ".shared::cta"];
     let scopes = ["", ".cta", ".cluster"];
@@ -656,7 +661,7 @@ pub fn supported_forms() -> Vec<String> {
             }
         }
     }
-    // mma m8n8k4: .f16 quad-pairs with same-type accumulators and .f32.f16.f16.f16, .f64 (src/lower/wmma.rs).
+    // mma m8n8k4: .f16 quad-pairs with same-type accumulators and .f32.f16.f16.f16, .f64 (src/lower/emit/wmma.rs).
     for al in ["row", "col"] {
         for bl in ["row", "col"] {
             add(format!("mma.sync.m8n8k4.{al}.{bl}.f16.f16.f16.f16"));
@@ -695,10 +700,11 @@ pub fn supported_forms_table() -> String {
          # `WHEELPORT_BLESS=1 cargo test --lib lower::forms`. tests/lower_forms.rs lowers one\n\
          # instruction of every form listed here and builds it for gfx906 and sm_80.\n\
          #\n\
-         # One form per line: the opcode followed by the modifiers that matter for lowering, in\n\
-         # source order, as printed by `wheelport inspect --untranslatable` (see\n\
-         # `wheelport::ptx::analysis::form_of`): cache operators and hints, .aligned, .uni are\n\
-         # dropped. Matching is exact.\n",
+         # One form per line: the opcode followed by the modifiers that matter for lowering, as\n\
+         # printed by `wheelport inspect --untranslatable` (see `wheelport::ptx::analysis::form_of`):\n\
+         # cache operators and hints, .aligned, .uni are dropped. Forms are listed in the order nvcc\n\
+         # writes them; a form matches in every order of its modifiers that ptxas leaves\n\
+         # free (`wheelport::ptx::analysis::form_key`: types, state spaces and layouts keep theirs).\n",
     );
     for f in supported_forms() {
         s.push_str(&f);

@@ -15,7 +15,10 @@
 //! width, types, rounding, `.ftz`/`.sat`, shapes and layouts.
 //!
 //! Which forms are supported is the table `kernels-ir/supported-forms.txt` (compiled in); see
-//! its header for the format.
+//! its header for the format. A form matches a table line with the same modifiers in another
+//! order where the order is free ([`form_key`]): the table lists each form once, in the order
+//! nvcc writes it, and CUTLASS's `ld.global.acquire.gpu.b32` matches its
+//! `ld.acquire.gpu.global.b32`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
@@ -164,7 +167,11 @@ impl<'a> Interner<'a> {
             self.supported.resize(self.forms.len().max(k + 1), 0);
         }
         if self.supported[k] == 0 {
-            self.supported[k] = if is_supported(&self.forms[k]) { 1 } else { 2 };
+            self.supported[k] = if is_supported_in(&self.forms[k], &mut self.buf) {
+                1
+            } else {
+                2
+            };
         }
         self.supported[k] == 1
     }
@@ -408,12 +415,18 @@ pub(crate) fn invalid_kernel(i: &InvalidDirective<'_>) -> KernelForms {
 /// The supported-forms table source (`kernels-ir/supported-forms.txt`).
 pub const SUPPORTED_FORMS: &str = include_str!("../../kernels-ir/supported-forms.txt");
 
-fn supported() -> &'static HashSet<&'static str> {
-    static S: OnceLock<HashSet<&'static str>> = OnceLock::new();
-    S.get_or_init(|| parse_forms_table(SUPPORTED_FORMS))
+/// The supported forms, by [`form_key`].
+fn supported() -> &'static HashSet<String> {
+    static S: OnceLock<HashSet<String>> = OnceLock::new();
+    S.get_or_init(|| {
+        parse_forms_table(SUPPORTED_FORMS)
+            .into_iter()
+            .map(|f| form_key(f).unwrap_or_else(|| f.to_string()))
+            .collect()
+    })
 }
 
-/// Read a forms table (format: see `kernels-ir/supported-forms.txt`).
+/// Read a forms table (format: see `kernels-ir/supported-forms.txt`): its forms as written.
 pub fn parse_forms_table(src: &str) -> HashSet<&str> {
     src.lines()
         .filter_map(|l| l.split('#').next())
@@ -421,9 +434,68 @@ pub fn parse_forms_table(src: &str) -> HashSet<&str> {
         .collect()
 }
 
-/// Whether the lowering supports `form` (exact match in `kernels-ir/supported-forms.txt`).
+/// The key a form is matched by: the opcode and its modifiers in the canonical order of
+/// [`crate::ptx::mods::canonical_words`] (`ld.global.acquire.gpu.b32` and
+/// `ld.acquire.gpu.global.b32` have the same key), or `None` when the form's opcode or one of
+/// its words is no PTX one.
+pub fn form_key(form: &str) -> Option<String> {
+    let mut key = String::with_capacity(form.len());
+    push_form_key(form, &mut key).then_some(key)
+}
+
+/// [`form_key`] appended to `out`; `false` when the form has none.
+fn push_form_key(form: &str, out: &mut String) -> bool {
+    let (op, rest) = match form.find('.') {
+        Some(k) => form.split_at(k),
+        None => (form, ""),
+    };
+    let Some(op) = crate::ptx::isa::Opcode::from_name(op) else {
+        return false;
+    };
+    crate::ptx::mods::push_canonical(op, dotted_words(rest), out)
+}
+
+/// The `.word`s of `s` (`".global.u32"` → `.global`, `.u32`).
+fn dotted_words(s: &str) -> impl Iterator<Item = &str> {
+    let b = s.as_bytes();
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        let end = b[start + 1..]
+            .iter()
+            .position(|&c| c == b'.')
+            .map_or(b.len(), |k| start + 1 + k);
+        let w = &s[start..end];
+        start = end;
+        Some(w)
+    })
+}
+
+/// A form's opcode and its modifier words (each with its dot): `ld.global.u32` →
+/// (`ld`, [`.global`, `.u32`]).
+pub fn form_words(form: &str) -> (&str, Vec<&str>) {
+    match form.find('.') {
+        Some(k) => (&form[..k], dotted_words(&form[k..]).collect()),
+        None => (form, Vec::new()),
+    }
+}
+
+/// Whether the lowering supports `form`: a form of `kernels-ir/supported-forms.txt` with the
+/// same [`form_key`], so in any order of its modifiers that `ptxas` leaves free.
 pub fn is_supported(form: &str) -> bool {
-    supported().contains(form)
+    is_supported_in(form, &mut String::new())
+}
+
+/// [`is_supported`] with `buf` for the key.
+fn is_supported_in(form: &str, buf: &mut String) -> bool {
+    buf.clear();
+    if push_form_key(form, buf) {
+        supported().contains(buf.as_str())
+    } else {
+        supported().contains(form)
+    }
 }
 
 /// The forms of `k` that the lowering does not support, in order of first appearance.
@@ -447,4 +519,41 @@ pub fn flat_statements<'m, 'a>(f: &'m Function<'a>) -> Vec<&'m Statement<'a>> {
         walk(b, &mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_form_has_a_key() {
+        for f in parse_forms_table(SUPPORTED_FORMS) {
+            assert!(form_key(f).is_some(), "{f}");
+        }
+    }
+
+    #[test]
+    fn forms_match_in_any_free_order() {
+        for (table, other) in [
+            ("ld.acquire.gpu.global.b32", "ld.global.acquire.gpu.b32"),
+            ("st.release.gpu.global.u32", "st.global.release.gpu.u32"),
+            ("vote.sync.ballot.b32", "vote.ballot.sync.b32"),
+            ("fence.sc.sys", "fence.sys.sc"),
+            ("atom.relaxed.gpu.add.u64", "atom.add.relaxed.gpu.u64"),
+            ("shfl.sync.bfly.b32", "shfl.bfly.sync.b32"),
+            ("setp.eq.and.f32", "setp.and.eq.f32"),
+        ] {
+            assert!(is_supported(table), "{table}");
+            assert!(is_supported(other), "{other}");
+            assert_eq!(form_key(table), form_key(other));
+        }
+        // The order of the types, state spaces and layouts is kept.
+        assert!(is_supported("cvt.rn.f32.s32"));
+        assert_ne!(form_key("cvt.rn.f32.s32"), form_key("cvt.rn.s32.f32"));
+        assert!(!is_supported("cp.async.global.shared"));
+        assert!(!is_supported("mma.sync.m16n8k16.col.row.f32.bf16.bf16.f32"));
+        assert!(!is_supported("ld.global.acquire.gpu.b128"));
+        assert_eq!(form_words("ld.global.u32"), ("ld", vec![".global", ".u32"]));
+        assert_eq!(form_words("ret"), ("ret", vec![]));
+    }
 }

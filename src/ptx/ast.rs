@@ -38,7 +38,7 @@ impl PartialEq for Loc {
 /// [`Name::new`] panics on a longer string.
 #[derive(Clone, Copy)]
 // 4-byte alignment makes it 12 bytes (not 16), so an enum's tag fits beside it in 16.
-#[repr(packed(4))]
+#[repr(C, packed(4))]
 pub struct Name<'a> {
     ptr: std::ptr::NonNull<u8>,
     len: u32,

@@ -33,6 +33,7 @@ pub mod ast;
 pub mod cmd;
 pub mod isa;
 pub mod lexer;
+pub mod mods;
 mod parser;
 mod printer;
 

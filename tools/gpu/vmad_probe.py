@@ -9,7 +9,7 @@ $OUT/out.bin (u32 little-endian, word [thread*K + j] = instruction j on triple `
 triples are X below, in order. Prints the CUDA driver return codes (all 0 on success).
 
 Run on the device (`run` tool): python3 tools/gpu/vmad_probe.py. On the H200 (2026-11-29) every
-word equalled the model of tests/wave64_video.rs (`vmad`) and src/lower/video.rs (`Fx::vmad`).
+word equalled the model of tests/wave64_video.rs (`vmad`) and src/lower/emit/video.rs (`Fx::vmad`).
 This is the driver JIT; the fixture video_fixtures.so (kernel v_vmad) checks offline ptxas.
 """
 import ctypes as C,itertools as I,struct,os

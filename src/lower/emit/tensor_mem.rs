@@ -24,13 +24,10 @@
 use super::*;
 
 /// The number of matrices of an `ldmatrix`/`stmatrix` (`.x1`, `.x2`, `.x4`).
-fn matrices(mods: &[&str]) -> Option<usize> {
-    mods.iter().find_map(|m| match *m {
-        ".x1" => Some(1),
-        ".x2" => Some(2),
-        ".x4" => Some(4),
-        _ => None,
-    })
+fn matrices(mo: &Mods) -> Option<usize> {
+    [(Mod::X1, 1), (Mod::X2, 2), (Mod::X4, 4)]
+        .into_iter()
+        .find_map(|(m, n)| mo.has(m).then_some(n))
 }
 
 /// The registers of a fragment operand: `{a, b, ...}` or a single register.
@@ -48,27 +45,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lower `cp.async*`, `ldmatrix`, `stmatrix` or `movmatrix`.
-    pub(super) fn tensor_mem_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn tensor_mem_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
-        let has = |m: &str| mods.contains(&m);
         let form = || form_of(i);
-        let shared = has(".shared") || has(".shared::cta");
+        let shared = mo.has(Mod::Shared) || mo.has(Mod::SharedCta);
         let nv = self.cx.nv;
         match i.opcode {
-            Opcode::Cp if has(".async") && has(".commit_group") => {
+            Opcode::Cp if mo.has(Mod::Async) && mo.has(Mod::CommitGroup) => {
                 if nv {
                     self.call_void("__wp_cp_async_commit_group", &[]);
                 }
                 Ok(())
             }
-            Opcode::Cp if has(".async") && has(".wait_all") => {
+            Opcode::Cp if mo.has(Mod::Async) && mo.has(Mod::WaitAll) => {
                 if nv {
                     self.call_void("__wp_cp_async_wait_all", &[]);
                 }
                 Ok(())
             }
-            Opcode::Cp if has(".async") && has(".wait_group") => {
+            Opcode::Cp if mo.has(Mod::Async) && mo.has(Mod::WaitGroup) => {
                 let Some(Operand::Imm(n)) = ops.first() else {
                     return fail(
                         &form(),
@@ -89,21 +84,25 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Ok(())
             }
             Opcode::Cp
-                if mods.first() == Some(&".async")
-                    && mods.len() >= 3
+                if mo.has(Mod::Async)
+                    && !mo.has(Mod::Reduce)
+                    && mo.len() >= 3
                     && shared
-                    && has(".global")
-                    && !mods.iter().any(|m| {
-                        matches!(*m, ".bulk" | ".mbarrier" | ".tensor" | ".shared::cluster")
-                    }) =>
+                    && mo.has(Mod::Global)
+                    && !(mo.has(Mod::Bulk)
+                        || mo.has(Mod::Mbarrier)
+                        || mo.has(Mod::Tensor)
+                        || mo.has(Mod::SharedCluster)) =>
             {
-                self.cp_async(&mods, ops, &form)
+                self.cp_async(mo, ops, &form)
             }
-            Opcode::Ldmatrix | Opcode::Stmatrix if shared && has(".m8n8") && has(".b16") => {
-                let Some(n) = matrices(&mods) else {
+            Opcode::Ldmatrix | Opcode::Stmatrix
+                if shared && mo.has(Mod::M8n8) && mo.has(Mod::B16) =>
+            {
+                let Some(n) = matrices(mo) else {
                     return fail(&form(), "matrix count (.x1/.x2/.x4)");
                 };
-                let trans = has(".trans");
+                let trans = mo.has(Mod::Trans);
                 let (frag, addr) = if i.opcode == Opcode::Ldmatrix {
                     (&ops[0], &ops[1])
                 } else {
@@ -190,7 +189,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
                 Ok(())
             }
-            Opcode::Movmatrix if has(".m8n8") && has(".trans") && has(".b16") => {
+            Opcode::Movmatrix if mo.has(Mod::M8n8) && mo.has(Mod::Trans) && mo.has(Mod::B16) => {
                 if ops.len() != 2 {
                     return fail(&form(), format!("{} operands, expected 2", ops.len()));
                 }
@@ -206,15 +205,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `cp.async.{ca,cg}.shared{::cta}.global` (§9.7.9.25).
-    fn cp_async(
-        &mut self,
-        mods: &[&'a str],
-        ops: &[Operand<'a>],
-        form: &dyn Fn() -> String,
-    ) -> R<()> {
-        let has = |m: &str| mods.contains(&m);
+    fn cp_async(&mut self, mo: &Mods, ops: &[Operand<'a>], form: &dyn Fn() -> String) -> R<()> {
         // A `.L2::cache_hint` adds a trailing 64-bit cache-policy operand (a hint: ignored).
-        let nops = ops.len() - usize::from(has(".L2::cache_hint"));
+        let nops = ops.len() - usize::from(mo.has(Mod::L2CacheHint));
         if !(3..=4).contains(&nops) {
             return fail(&form(), format!("{} operands, expected 3 or 4", ops.len()));
         }
@@ -227,7 +220,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             },
             _ => return fail(&form(), "cp-size must be an immediate"),
         };
-        let cg = has(".cg");
+        let cg = mo.has(Mod::Cg);
         if cg && n != 16 {
             return fail(&form(), "cp.async.cg needs cp-size 16");
         }

@@ -45,42 +45,48 @@ fn elems<'o, 'a>(
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Lower one `mma` instruction (`i.opcode` is `mma`).
-    pub(super) fn mma_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn mma_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
         let form = || form_of(i);
-        let has = |m: &str| mods.contains(&m);
-        let sparse = has(".sp::ordered_metadata");
-        if has(".m8n8k4") && !sparse {
-            return self.mma_m8n8k4(i); // src/lower/wmma.rs
+        let sparse = mo.has(Mod::SpOrderedMetadata);
+        if mo.shape == Some(Shape::new(8, 8, 4)) && !sparse {
+            return self.mma_m8n8k4(i, mo); // wmma.rs
         }
-        if has(".sp") {
+        if mo.has(Mod::Sp) {
             // Plain `.sp` takes metadata in the older (unordered) layout (§9.7.14.6.1).
             return fail(&form(), "mma.sp without ::ordered_metadata is not lowered");
         }
-        if !(has(".sync") && has(".row") && has(".col")) {
+        if !(mo.has(Mod::Sync) && mo.layouts() == [Layout::Row, Layout::Col]) {
             return fail(&form(), "only mma.sync .row.col is lowered");
         }
         let k = if sparse {
-            if !has(".m16n8k32") {
+            if mo.shape != Some(Shape::new(16, 8, 32)) {
                 return fail(&form(), "mma.sp shape (only m16n8k32)");
             }
             32
-        } else if has(".m16n8k16") {
+        } else if mo.shape == Some(Shape::new(16, 8, 16)) {
             16
-        } else if has(".m16n8k8") {
+        } else if mo.shape == Some(Shape::new(16, 8, 8)) {
             8
         } else {
             return fail(&form(), "mma shape (only m16n8k8, m16n8k16)");
         };
         // Types: .dtype .atype .btype .ctype in source order.
-        let tys: Vec<&str> = mods
+        let tys: Vec<Type> = mo
+            .types()
             .iter()
             .copied()
-            .filter(|m| matches!(*m, ".f32" | ".f16" | ".bf16" | ".f64" | ".tf32" | ".s32"))
+            .filter(|t| {
+                matches!(
+                    t,
+                    Type::F32 | Type::F16 | Type::Bf16 | Type::F64 | Type::Tf32 | Type::S32
+                )
+            })
             .collect();
-        let t = match tys.as_slice() {
-            [".f32", a, b, ".f32"] if a == b && (*a == ".f16" || *a == ".bf16") => &a[1..],
+        let t = match tys[..] {
+            [Type::F32, a, b, Type::F32] if a == b && matches!(a, Type::F16 | Type::Bf16) => {
+                &a.as_str()[1..]
+            }
             _ => return fail(&form(), "mma types (only .f32.{f16,bf16}.{f16,bf16}.f32)"),
         };
         let (na, nb) = if sparse { (4, 4) } else { dense_regs(k) };

@@ -58,12 +58,10 @@ fn call_pair<'a>(
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Lower one warp-level instruction (`i.opcode` is one of the §9.7.8 opcodes, or `bar`
     /// with `.warp`).
-    pub(super) fn warp_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn warp_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
-        let has = |m: &str| mods.contains(&m);
         let form = || form_of(i);
-        let sync = has(".sync");
+        let sync = mo.has(Mod::Sync);
         let need = |n: usize| -> R<()> {
             if ops.len() == n {
                 Ok(())
@@ -73,14 +71,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         match i.opcode {
             Opcode::Shfl => {
-                if !has(".b32") {
+                if !mo.has(Mod::B32) {
                     return fail(&form(), "shfl type");
                 }
-                let Some(mode) = ["up", "down", "bfly", "idx"]
-                    .into_iter()
-                    .find(|m| mods.iter().any(|x| x[1..] == **m))
-                else {
-                    return fail(&form(), "shfl mode");
+                let mode = match mo.op {
+                    Some(Mod::Up) => "up",
+                    Some(Mod::Down) => "down",
+                    Some(Mod::Bfly) => "bfly",
+                    Some(Mod::Idx) => "idx",
+                    _ => return fail(&form(), "shfl mode"),
                 };
                 need(if sync { 5 } else { 4 })?;
                 let a = self.rd(&ops[1], Ty::I32, false)?;
@@ -99,35 +98,36 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 need(if sync { 3 } else { 2 })?;
                 let p = self.rd(&ops[1], Ty::I1, false)?;
                 let m = member_mask(self, ops.get(2))?;
-                if has(".ballot") {
+                if mo.op == Some(Mod::Ballot) {
                     let r = self.call("__wp_vote_ballot", Ty::I32, &[(Ty::I1, &p), (Ty::I32, &m)]);
                     return self.wr(&ops[0], &r, Ty::I32, false);
                 }
                 // `.uni` may be absent from the modifiers (it is also a branch hint).
-                let mode = ["all", "any"]
-                    .into_iter()
-                    .find(|x| mods.iter().any(|y| y[1..] == **x))
-                    .unwrap_or("uni");
+                let mode = match mo.op {
+                    Some(Mod::All) => "all",
+                    Some(Mod::Any) => "any",
+                    _ => "uni",
+                };
                 let f = format!("__wp_vote_{mode}");
                 let r = self.call(&f, Ty::I1, &[(Ty::I1, &p), (Ty::I32, &m)]);
                 self.wr(&ops[0], &r, Ty::I1, false)
             }
             Opcode::Match => {
                 need(3)?;
-                let (t, w) = if has(".b64") {
+                let (t, w) = if mo.has(Mod::B64) {
                     (Ty::I64, 64)
-                } else if has(".b32") {
+                } else if mo.has(Mod::B32) {
                     (Ty::I32, 32)
                 } else {
                     return fail(&form(), "match type");
                 };
                 let a = self.rd(&ops[1], t, false)?;
                 let m = self.rd(&ops[2], Ty::I32, false)?;
-                if has(".any") {
+                if mo.op == Some(Mod::Any) {
                     let f = format!("__wp_match_any_b{w}");
                     let r = self.call(&f, Ty::I32, &[(t, &a), (Ty::I32, &m)]);
                     self.wr(&ops[0], &r, Ty::I32, false)
-                } else if has(".all") {
+                } else if mo.op == Some(Mod::All) {
                     let f = format!("__wp_match_all_b{w}");
                     call_pair(self, &f, &[(t, &a), (Ty::I32, &m)], &ops[0])
                 } else {
@@ -136,35 +136,23 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             }
             Opcode::Redux => {
                 need(3)?;
-                let signed = has(".s32");
-                if !(signed || has(".u32") || has(".b32")) {
+                let signed = mo.has(Mod::S32);
+                if !(signed || mo.has(Mod::U32) || mo.has(Mod::B32)) {
                     return fail(
                         &form(),
                         "redux type (only the 32-bit integer forms are lowered)",
                     );
                 }
-                let op = if has(".add") {
-                    "add"
-                } else if has(".min") {
-                    if signed {
-                        "smin"
-                    } else {
-                        "umin"
-                    }
-                } else if has(".max") {
-                    if signed {
-                        "smax"
-                    } else {
-                        "umax"
-                    }
-                } else if has(".and") {
-                    "and"
-                } else if has(".or") {
-                    "or"
-                } else if has(".xor") {
-                    "xor"
-                } else {
-                    return fail(&form(), "redux operation");
+                let op = match mo.op {
+                    Some(Mod::Add) => "add",
+                    Some(Mod::Min) if signed => "smin",
+                    Some(Mod::Min) => "umin",
+                    Some(Mod::Max) if signed => "smax",
+                    Some(Mod::Max) => "umax",
+                    Some(Mod::And) => "and",
+                    Some(Mod::Or) => "or",
+                    Some(Mod::Xor) => "xor",
+                    _ => return fail(&form(), "redux operation"),
                 };
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let m = self.rd(&ops[2], Ty::I32, false)?;
@@ -182,7 +170,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let m = self.rd(&ops[1], Ty::I32, false)?;
                 call_pair(self, "__wp_elect", &[(Ty::I32, &m)], &ops[0])
             }
-            Opcode::Bar if has(".warp") => {
+            Opcode::Bar if mo.has(Mod::Warp) => {
                 need(1)?;
                 let m = self.rd(&ops[0], Ty::I32, false)?;
                 self.call_void("__wp_bar_warp_sync", &[(Ty::I32, &m)]);

@@ -46,14 +46,14 @@ fn digits(sel: &str, p: char, lim: u32) -> Option<Vec<u32>> {
 
 /// The signed LLVM predicate of a `vset` comparison (the operands are extended to a wider
 /// signed type first, so signed predicates order unsigned operands correctly too).
-fn cmp_pred(m: &str) -> Option<&'static str> {
-    Some(match m {
-        ".eq" => "eq",
-        ".ne" => "ne",
-        ".lt" => "slt",
-        ".le" => "sle",
-        ".gt" => "sgt",
-        ".ge" => "sge",
+fn cmp_pred(m: Option<CmpOp>) -> Option<&'static str> {
+    Some(match m? {
+        CmpOp::Eq => "eq",
+        CmpOp::Ne => "ne",
+        CmpOp::Lt => "slt",
+        CmpOp::Le => "sle",
+        CmpOp::Gt => "sgt",
+        CmpOp::Ge => "sge",
         _ => return None,
     })
 }
@@ -151,25 +151,26 @@ pub(in crate::lower) fn forms() -> Vec<String> {
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Lower one `dp4a`, `dp2a` or video instruction.
-    pub(super) fn video_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
+    pub(super) fn video_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let form = form_of(i);
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
         let ops: &[Operand<'a>] = &i.operands;
-        let signed: Vec<bool> = mods
+        // The signedness of each .u32/.s32 type, in source order (d, a, b or a, b).
+        let signed: Vec<bool> = mo
+            .types()
             .iter()
-            .filter(|m| matches!(**m, ".u32" | ".s32"))
-            .map(|m| *m == ".s32")
+            .filter(|t| matches!(t, Type::U32 | Type::S32))
+            .map(|t| *t == Type::S32)
             .collect();
         let name = i.opcode.name();
         match name {
-            "dp4a" | "dp2a" => self.dot(&form, name == "dp2a", &mods, &signed, ops),
+            "dp4a" | "dp2a" => self.dot(&form, name == "dp2a", mo, &signed, ops),
             _ if name.ends_with('2') || name.ends_with('4') => {
-                self.simd(&form, name, &mods, &signed, ops)
+                self.simd(&form, name, mo, &signed, ops)
             }
             "vadd" | "vsub" | "vabsdiff" | "vmin" | "vmax" | "vshl" | "vshr" | "vset" => {
-                self.scalar(&form, name, &mods, &signed, ops)
+                self.scalar(&form, name, mo, &signed, ops)
             }
-            "vmad" => self.vmad(&form, &mods, &signed, ops),
+            "vmad" => self.vmad(&form, mo, &signed, ops),
             _ => fail(&form, "video instruction not lowered"),
         }
     }
@@ -183,14 +184,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// `dp4a.atype.btype d, a, b, c` / `dp2a.mode.atype.btype d, a, b, c` (§9.7.1.23-24).
-    fn dot(
-        &mut self,
-        form: &str,
-        two: bool,
-        mods: &[&str],
-        sg: &[bool],
-        ops: &[Operand<'a>],
-    ) -> R<()> {
+    fn dot(&mut self, form: &str, two: bool, mo: &Mods, sg: &[bool], ops: &[Operand<'a>]) -> R<()> {
         if ops.len() != 4 || sg.len() != 2 {
             return fail(form, "dp4a/dp2a operands or types");
         }
@@ -200,7 +194,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let a64 = opv!(self, [&"zext i32 ", &a, &" to i64"]);
         let b64 = opv!(self, [&"zext i32 ", &b, &" to i64"]);
         let mut acc = c;
-        let hi = mods.contains(&".hi");
+        let hi = mo.has(Mod::Hi);
         let n = if two { 2 } else { 4 };
         for k in 0..n {
             let va = if two {
@@ -221,7 +215,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         &mut self,
         form: &str,
         name: &str,
-        mods: &[&str],
+        mo: &Mods,
         sg: &[bool],
         ops: &[Operand<'a>],
     ) -> R<()> {
@@ -230,14 +224,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let (p, lim) = if n == 2 { ('h', 4) } else { ('b', 8) };
         let op = &name[..name.len() - 1];
         let is_set = op == "vset";
-        let has = |m: &str| mods.contains(&m);
         let (sd, sa, sb) = match (is_set, sg) {
             (true, [a, b]) => (false, *a, *b),
             (false, [d, a, b]) => (*d, *a, *b),
             _ => return fail(form, "SIMD video types"),
         };
-        let sat = has(".sat");
-        let add = has(".add");
+        let sat = mo.has(Mod::Sat);
+        let add = mo.has(Mod::Add);
         if ops.len() != 4 || (sat && (add || is_set)) {
             return fail(form, "SIMD video operands, or .sat with .add");
         }
@@ -312,9 +305,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 "vmin" => self.intr2("smin", Ty::I32, &va, &vb),
                 "vmax" => self.intr2("smax", Ty::I32, &va, &vb),
                 "vset" => {
-                    let pr = mods
-                        .iter()
-                        .find_map(|m| cmp_pred(m))
+                    let pr = cmp_pred(mo.cmp)
                         .ok_or(())
                         .or_else(|_| fail(form, "vset comparison"))?;
                     let q = opv!(self, [&"icmp ", &pr, &" i32 ", &va, &", ", &vb]);
@@ -385,11 +376,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         &mut self,
         form: &str,
         op: &str,
-        mods: &[&str],
+        mo: &Mods,
         sg: &[bool],
         ops: &[Operand<'a>],
     ) -> R<()> {
-        let has = |m: &str| mods.contains(&m);
         let is_set = op == "vset";
         let shift = op == "vshl" || op == "vshr";
         let (sd, sa, sb) = match (is_set, sg) {
@@ -397,10 +387,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             (false, [d, a, b]) => (*d, *a, *b),
             _ => return fail(form, "video types"),
         };
-        let sat = has(".sat");
-        let secop = mods
-            .iter()
-            .find(|m| matches!(**m, ".add" | ".min" | ".max"));
+        let sat = mo.has(Mod::Sat);
+        // The secondary operation (.add, .min, .max): the video opcodes' operation word.
+        let secop = mo.op;
         let (dreg, dsel) = split_sel(&ops[0]);
         let want = if secop.is_some() || dsel.is_some() {
             4
@@ -438,9 +427,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             "vmin" => self.intr2("smin", ity, &ta, &tb),
             "vmax" => self.intr2("smax", ity, &ta, &tb),
             "vshl" | "vshr" => {
-                let n = if has(".wrap") {
+                let n = if mo.has(Mod::Wrap) {
                     opv!(self, [&"and ", &it, &" ", &tb, &", 31"])
-                } else if has(".clamp") {
+                } else if mo.has(Mod::Clamp) {
                     self.intr2("umin", ity, &tb, "32")
                 } else {
                     return fail(form, "vshl/vshr without .clamp or .wrap");
@@ -452,9 +441,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
             "vset" => {
-                let pr = mods
-                    .iter()
-                    .find_map(|m| cmp_pred(m))
+                let pr = cmp_pred(mo.cmp)
                     .ok_or(())
                     .or_else(|_| fail(form, "vset comparison"))?;
                 let q = opv!(self, [&"icmp ", &pr, &" ", &it, &" ", &ta, &", ", &tb]);
@@ -532,9 +519,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     ("umin", "umax")
                 };
-                match *s {
-                    ".add" => opv!(self, [&"add ", &it, &" ", &t, &", ", &cx]),
-                    ".min" => self.intr2(mn, ity, &t, &cx),
+                match s {
+                    Mod::Add => opv!(self, [&"add ", &it, &" ", &t, &", ", &cx]),
+                    Mod::Min => self.intr2(mn, ity, &t, &cx),
                     _ => self.intr2(mx, ity, &t, &cx),
                 }
             } else {
@@ -577,8 +564,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     ///
     /// To withdraw `vmad`, drop the `vmad.*` loop of [`forms`] (and the `"vmad"` arm of
     /// `video_inst`).
-    fn vmad(&mut self, form: &str, mods: &[&str], sg: &[bool], ops: &[Operand<'a>]) -> R<()> {
-        let has = |m: &str| mods.contains(&m);
+    fn vmad(&mut self, form: &str, mo: &Mods, sg: &[bool], ops: &[Operand<'a>]) -> R<()> {
         let (sa, sb) = match sg {
             [_, a, b] => (*a, *b),
             _ => return fail(form, "vmad types"),
@@ -593,7 +579,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let (na, a) = unneg(&ops[1]);
         let (nb, b) = unneg(&ops[2]);
         let (nc, c) = unneg(&ops[3]);
-        let po = has(".po");
+        let po = mo.has(Mod::Po);
         let nab = na ^ nb;
         if (po && (na || nb || nc)) || (nab && nc) {
             return fail(
@@ -608,9 +594,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if dsel.is_some() || csel.is_some() {
             return fail(form, "vmad takes no selector on d or c");
         }
-        let scale = if has(".shr7") {
+        let scale = if mo.has(Mod::Shr7) {
             7
-        } else if has(".shr15") {
+        } else if mo.has(Mod::Shr15) {
             15
         } else {
             0
@@ -642,7 +628,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let sh = if signed_final { "ashr" } else { "lshr" };
             r = opv!(self, [&sh, &" i64 ", &r, &", ", &scale]);
         }
-        if has(".sat") {
+        if mo.has(Mod::Sat) {
             let (lo, hi) = if signed_final {
                 (i32::MIN as i64, i32::MAX as i64)
             } else {

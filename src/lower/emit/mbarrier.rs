@@ -54,15 +54,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lower one `mbarrier.*` instruction.
-    pub(super) fn mbarrier_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn mbarrier_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
         let form = form_of(i);
-        let has = |m: &str| mods.contains(&m);
-        let shared = mods
-            .iter()
-            .any(|m| matches!(*m, ".shared" | ".shared::cta" | ".shared::cluster"));
-        if !has(".b64") {
+        let shared = mo.space().is_some_and(|s| {
+            matches!(
+                s,
+                StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
+            )
+        });
+        if !mo.has(Mod::B64) {
             return fail(&form, "mbarrier needs .b64");
         }
         let p3 = ptr_ty(self.space_as(Space::Shared));
@@ -73,9 +74,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 fail(&form, format!("{} operands, expected {n:?}", ops.len()))
             }
         };
-        let op = mods.first().copied().unwrap_or("");
+        // The operation (`.expect_tx` alone is one too; after `.arrive` it qualifies it).
+        let Some(op) = mo.op else {
+            return fail(&form, "no lowering for this mbarrier form");
+        };
         match op {
-            ".init" => {
+            Mod::Init => {
                 want(&[2])?;
                 let p = self.mbar_ptr(&ops[0], shared)?;
                 let c = self.rd(&ops[1], Ty::I32, false)?;
@@ -94,19 +98,19 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 );
                 Ok(())
             }
-            ".inval" => {
+            Mod::Inval => {
                 want(&[1])?;
                 let p = self.mbar_ptr(&ops[0], shared)?;
                 self.declare("__wp_mbar_inval", "void", &[&p3]);
                 linev!(self, [&"call void @__wp_mbar_inval(", &p3, &" ", &p, &")"]);
                 Ok(())
             }
-            ".arrive" | ".arrive_drop" | ".expect_tx" | ".complete_tx" => {
-                let arrive = op.starts_with(".arrive");
-                let tx_op = has(".expect_tx") || op == ".complete_tx";
+            Mod::Arrive | Mod::ArriveDrop | Mod::ExpectTx | Mod::CompleteTx => {
+                let arrive = matches!(op, Mod::Arrive | Mod::ArriveDrop);
+                let tx_op = mo.has(Mod::ExpectTx) || op == Mod::CompleteTx;
                 // (state,) [addr] (, count | txCount)
                 let (dst, a, extra) = if arrive {
-                    if tx_op || has(".noComplete") {
+                    if tx_op || mo.has(Mod::NoComplete) {
                         want(&[3])?;
                     } else {
                         want(&[2, 3])?;
@@ -128,12 +132,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 } else {
                     (n.clone(), V::new("0"))
                 };
-                let tx = if op == ".complete_tx" {
+                let tx = if op == Mod::CompleteTx {
                     opv!(self, [&"sub i32 0, ", &tx])
                 } else {
                     tx
                 };
-                let drop = if op == ".arrive_drop" { "1" } else { "0" };
+                let drop = if op == Mod::ArriveDrop { "1" } else { "0" };
                 self.declare("__wp_mbar_update", "i64", &[&p3, "i32", "i32", "i32"]);
                 let st = opv!(
                     self,
@@ -156,11 +160,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
                 Ok(())
             }
-            ".test_wait" | ".try_wait" => {
-                let try_ = op == ".try_wait";
+            Mod::TestWait | Mod::TryWait => {
+                let try_ = op == Mod::TryWait;
                 want(if try_ { &[3, 4] } else { &[3] })?;
                 let p = self.mbar_ptr(&ops[1], shared)?;
-                let par = has(".parity");
+                let par = mo.has(Mod::Parity);
                 let (t, ty) = if par {
                     (Ty::I32, "i32")
                 } else {
@@ -191,7 +195,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 );
                 self.wr(&ops[0], &r, Ty::I1, false)
             }
-            ".pending_count" => {
+            Mod::PendingCount => {
                 want(&[2])?;
                 let s = self.rd(&ops[1], Ty::I64, false)?;
                 let r = self.call("__wp_mbar_pending_count", Ty::I32, &[(Ty::I64, &s)]);
@@ -202,49 +206,48 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lower one `cp.async.bulk*` instruction.
-    pub(super) fn bulk_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn bulk_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
         let form = form_of(i);
-        let has = |m: &str| mods.contains(&m);
-        if has(".tensor") {
+        if mo.has(Mod::Tensor) {
             return fail(
                 &form,
                 "cp.async.bulk.tensor needs the 128-byte CUtensorMap tensor-map object \
                  (PTX ISA §5.5.8), which this lowering does not interpret",
             );
         }
-        if mods.iter().any(|m| m.starts_with(".multicast")) {
+        if mo.has(Mod::MulticastCluster) || mo.has(Mod::MulticastClusterAll) {
             return fail(
                 &form,
                 "multicast bulk copies need a cluster of several CTAs",
             );
         }
-        if has(".cp_mask") {
+        if mo.has(Mod::CpMask) {
             return fail(&form, "cp.async.bulk with .cp_mask is not lowered");
         }
-        if has(".commit_group") || has(".wait_group") {
+        if mo.has(Mod::CommitGroup) || mo.has(Mod::WaitGroup) {
             // Every bulk copy is complete when its instruction ends (kernels-ir/mbarrier.py).
             return Ok(());
         }
-        if has(".prefetch") {
+        if mo.has(Mod::Prefetch) {
             return Ok(()); // an L2 prefetch: a hint
         }
-        let hint = mods.iter().any(|m| *m == ".L2::cache_hint");
+        let hint = mo.has(Mod::L2CacheHint);
         let nops = ops.len() - usize::from(hint);
         let p3 = ptr_ty(self.space_as(Space::Shared));
         let p1 = ptr_ty(self.space_as(Space::Global));
-        let pos = |m: &str| mods.iter().position(|x| *x == m);
+        // The state spaces: the destination's, then the source's.
+        let spaces = mo.spaces();
         let dst_shared = matches!(
-            mods.get(2),
-            Some(&".shared::cluster") | Some(&".shared::cta")
+            spaces.first(),
+            Some(StateSpace::SharedCluster | StateSpace::SharedCta)
         );
-        if has(".mbarrier::complete_tx::bytes") && dst_shared {
+        if mo.has(Mod::MbarrierCompleteTxBytes) && dst_shared {
             if nops != 4 {
                 return fail(&form, format!("{} operands, expected 4", ops.len()));
             }
-            let src_global = mods.get(3) == Some(&".global");
-            let src_shared = mods.get(3) == Some(&".shared::cta");
+            let src_global = spaces.get(1) == Some(&StateSpace::Global);
+            let src_shared = spaces.get(1) == Some(&StateSpace::SharedCta);
             if !(src_global || src_shared) {
                 return fail(&form, "source state space (.global or .shared::cta)");
             }
@@ -281,7 +284,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             );
             return Ok(());
         }
-        if has(".bulk_group") && pos(".global") == Some(2) && pos(".shared::cta") == Some(3) {
+        if mo.has(Mod::BulkGroup) && spaces == [StateSpace::Global, StateSpace::SharedCta] {
             if nops != 3 {
                 return fail(&form, format!("{} operands, expected 3", ops.len()));
             }
@@ -312,15 +315,26 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
 
     /// `fence.proxy.async*` and `fence.mbarrier_init.release.cluster`: a CTA-scope acq_rel
     /// fence (the bulk copies are generic-proxy accesses here; the cluster is the CTA).
-    pub(super) fn async_fence(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
-        let ok = match mods.as_slice() {
-            [".proxy", ".async", rest @ ..] => matches!(
-                rest,
-                [] | [".global"] | [".shared::cta"] | [".shared::cluster"]
-            ),
-            [".mbarrier_init", ".release", ".cluster"] => true,
-            _ => false,
+    pub(super) fn async_fence(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
+        const PROXY: ModSet = ModSet::of(&[
+            Mod::Proxy,
+            Mod::Async,
+            Mod::Global,
+            Mod::SharedCta,
+            Mod::SharedCluster,
+        ]);
+        // `.proxy.async` with at most one state space, or `.mbarrier_init.release.cluster`,
+        // and nothing else.
+        let ok = if mo.has(Mod::Proxy) {
+            mo.has(Mod::Async)
+                && mo.only(&PROXY)
+                && mo.spaces().len() <= 1
+                && mo.len() == 2 + mo.spaces().len()
+        } else {
+            mo.has(Mod::MbarrierInit)
+                && mo.sem == Some(Sem::Release)
+                && mo.scope == Some(Scope::Cluster)
+                && mo.len() == 3
         };
         if !ok {
             return fail(&form_of(i), "proxy fences are not lowered");

@@ -32,14 +32,28 @@
 
 use super::*;
 
-/// (M, N) of a wmma shape with K = 16.
-fn shape_mn(s: &str) -> Option<(u32, u32)> {
-    match s {
-        ".m16n16k16" => Some((16, 16)),
-        ".m32n8k16" => Some((32, 8)),
-        ".m8n32k16" => Some((8, 32)),
+/// The name (`m16n16k16`) and (M, N) of a lowered wmma shape (K = 16).
+fn shape_mn(s: Shape) -> Option<(&'static str, (u32, u32))> {
+    match (s.m, s.n, s.k) {
+        (16, 16, 16) => Some(("m16n16k16", (16, 16))),
+        (32, 8, 16) => Some(("m32n8k16", (32, 8))),
+        (8, 32, 16) => Some(("m8n32k16", (8, 32))),
         _ => None,
     }
+}
+
+/// The spellings without the dot of the types of `mo` that are in `keep`, in source order.
+fn type_names(mo: &Mods, keep: &[Type]) -> Vec<&'static str> {
+    mo.types()
+        .iter()
+        .filter(|t| keep.contains(t))
+        .map(|t| &t.as_str()[1..])
+        .collect()
+}
+
+/// The layouts of `mo` without the dot (`row`, `col`), in source order.
+fn layout_names(mo: &Mods) -> Vec<&'static str> {
+    mo.layouts().iter().map(|l| l.bare()).collect()
 }
 
 /// The registers of vector operand `o` (exactly `n`).
@@ -72,39 +86,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lower one `wmma` instruction (`i.opcode` is `wmma`).
-    pub(super) fn wmma_inst(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn wmma_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
         let form = form_of(i);
-        let has = |m: &str| mods.contains(&m);
-        if !has(".sync") {
+        if !mo.has(Mod::Sync) {
             return fail(&form, "wmma without .sync is not lowered");
         }
-        if has(".satfinite") {
+        if mo.has(Mod::Satfinite) {
             return fail(&form, "wmma.mma .satfinite is not lowered");
         }
-        let Some((shape, (m, n))) = mods
-            .iter()
-            .find_map(|s| shape_mn(s).map(|mn| (&s[1..], mn)))
-        else {
+        let Some((shape, (m, n))) = mo.shape.and_then(shape_mn) else {
             return fail(&form, "wmma shape (only m16n16k16, m32n8k16, m8n32k16)");
         };
-        let layouts: Vec<&str> = mods
-            .iter()
-            .filter(|s| matches!(**s, ".row" | ".col"))
-            .map(|s| &s[1..])
-            .collect();
-        let tys: Vec<&str> = mods
-            .iter()
-            .filter(|s| {
-                matches!(
-                    **s,
-                    ".f16" | ".f32" | ".bf16" | ".tf32" | ".f64" | ".s8" | ".u8" | ".s32"
-                )
-            })
-            .map(|s| &s[1..])
-            .collect();
-        if has(".mma") {
+        let layouts = layout_names(mo);
+        let tys = type_names(
+            mo,
+            &[
+                Type::F16,
+                Type::F32,
+                Type::Bf16,
+                Type::Tf32,
+                Type::F64,
+                Type::S8,
+                Type::U8,
+                Type::S32,
+            ],
+        );
+        if mo.has(Mod::Mma) {
             let [al, bl] = layouts[..] else {
                 return fail(&form, "wmma.mma needs the A and B layouts");
             };
@@ -140,22 +148,22 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let [lay] = layouts[..] else {
             return fail(&form, "wmma.load/store need one layout (.row or .col)");
         };
-        let space = space_of(&mods)
+        let space = space_of(mo)
             .or_else(|_| fail(&form, "wmma state space (only .global, .shared, generic)"))?;
         if !matches!(space, Space::Global | Space::Shared | Space::Generic) {
             return fail(&form, "wmma state space (only .global, .shared, generic)");
         }
-        let (kind, load) = if has(".load") {
-            if has(".a") {
+        let (kind, load) = if mo.has(Mod::Load) {
+            if mo.has(Mod::A) {
                 ('a', true)
-            } else if has(".b") {
+            } else if mo.has(Mod::B) {
                 ('b', true)
-            } else if has(".c") {
+            } else if mo.has(Mod::C) {
                 ('c', true)
             } else {
                 return fail(&form, "wmma.load fragment (.a, .b or .c)");
             }
-        } else if has(".store") && has(".d") {
+        } else if mo.has(Mod::Store) && mo.has(Mod::D) {
             ('d', false)
         } else {
             return fail(&form, "wmma operation (only load, store, mma)");
@@ -228,32 +236,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     }
 
     /// Lower `mma.sync.aligned.m8n8k4` (`i.opcode` is `mma`, the shape `.m8n8k4`).
-    pub(super) fn mma_m8n8k4(&mut self, i: &'m Instruction<'a>) -> R<()> {
-        let mods: Vec<&'a str> = i.modifiers.iter().collect();
+    pub(super) fn mma_m8n8k4(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
         let ops: &[Operand<'a>] = &i.operands;
         let form = form_of(i);
-        if !mods.contains(&".sync") {
+        if !mo.has(Mod::Sync) {
             return fail(&form, "mma without .sync is not lowered");
         }
-        if mods
-            .iter()
-            .any(|m| m.starts_with(".rn") || *m == ".satfinite")
+        if matches!(
+            mo.rounding,
+            Some(Rounding::Rn | Rounding::Rna | Rounding::Rni)
+        ) || mo.has(Mod::Satfinite)
         {
             return fail(
                 &form,
                 "mma.m8n8k4 rounding/saturation modifiers are not lowered",
             );
         }
-        let layouts: Vec<&str> = mods
-            .iter()
-            .filter(|s| matches!(**s, ".row" | ".col"))
-            .map(|s| &s[1..])
-            .collect();
-        let tys: Vec<&str> = mods
-            .iter()
-            .filter(|s| matches!(**s, ".f16" | ".f32" | ".f64"))
-            .map(|s| &s[1..])
-            .collect();
+        let layouts = layout_names(mo);
+        let tys = type_names(mo, &[Type::F16, Type::F32, Type::F64]);
         let [al, bl] = layouts[..] else {
             return fail(&form, "mma.m8n8k4 needs the A and B layouts");
         };

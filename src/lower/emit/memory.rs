@@ -1,0 +1,564 @@
+//! Data movement and the memory model (PTX ISA 9.x §9.7.9, §9.7.13): `mov`, `ld`/`ldu`/`st`
+//! (vectors, `.volatile`, `.relaxed`/`.acquire`/`.release` with a scope), `cvta`,
+//! `atom`/`red`, `membar`/`fence`.
+
+use super::*;
+
+impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    pub(super) fn mov(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let Some(&pt) = mo.types().first() else {
+            return fail(&self.form(), "mov without a type");
+        };
+        let (t, _) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form(),
+            reason: "type".into(),
+        })?;
+        let it = if t == Ty::I1 { t } else { Ty::int(t.bits()) };
+        let v = self.rd(&ops[1], it, false)?;
+        self.wr(&ops[0], &v, it, false)
+    }
+
+    /// (LLVM ordering, syncscope) of a `.relaxed`/`.acquire`/`.release` load or store.
+    pub(super) fn mem_order(&self, mo: &Mods) -> Option<(&'static str, &'static str)> {
+        let o = match mo.sem? {
+            Sem::Relaxed => "monotonic",
+            Sem::Acquire => "acquire",
+            Sem::Release => "release",
+            _ => return None,
+        };
+        Some((o, syncscope(self.cx.nv, mo)))
+    }
+
+    pub(super) fn ld(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mo).map_err(|mut f| {
+            f.form = self.form();
+            f
+        })?;
+        let Some(&pt) = mo.types().last() else {
+            return fail(&self.form(), "ld without a type");
+        };
+        let (et, k) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form(),
+            reason: format!("ld of {}", pt.as_str()),
+        })?;
+        let et = if et == Ty::I1 { Ty::I8 } else { et };
+        let signed = k == Kind::Signed;
+        let n = mo.vec_len();
+        let (p, aspace) = self.addr(&ops[1], s)?;
+        let pty = ptr_ty(aspace);
+        let vol = if mo.has(Mod::Volatile) {
+            " volatile"
+        } else {
+            ""
+        };
+        let size = et.bits() / 8 * n;
+        let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
+            let v = self.nv_ordered(mo, "ld", &p, aspace, et, None);
+            return self.wr(&ops[0], &v, et, signed);
+        }
+        if n == 1 {
+            let v = match self.mem_order(mo) {
+                Some((o, ss)) if o != "release" => opv!(
+                    self,
+                    [
+                        &"load atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => opv!(
+                    self,
+                    [
+                        &"load",
+                        &vol,
+                        &" ",
+                        &el,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+            };
+            return self.wr(&ops[0], &v, et, signed);
+        }
+        let Operand::Vector(dsts) = &ops[0] else {
+            return fail(&self.form(), "vector load without a vector destination");
+        };
+        let vt = format!("<{n} x {el}>");
+        let v = opv!(
+            self,
+            [
+                &"load",
+                &vol,
+                &" ",
+                &vt,
+                &", ",
+                &pty,
+                &" ",
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
+        for (k, d) in dsts.iter().enumerate() {
+            if matches!(d, Operand::Sink) {
+                continue;
+            }
+            let x = opv!(self, [&"extractelement ", &vt, &" ", &v, &", i32 ", &k]);
+            self.wr(d, &x, et, signed)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn st(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let s = space_of(mo).map_err(|mut f| {
+            f.form = self.form();
+            f
+        })?;
+        let Some(&pt) = mo.types().last() else {
+            return fail(&self.form(), "st without a type");
+        };
+        let (et, _) = of_ptx(pt).ok_or_else(|| Fail {
+            form: self.form(),
+            reason: format!("st of {}", pt.as_str()),
+        })?;
+        let et = if et == Ty::I1 { Ty::I8 } else { et };
+        let n = mo.vec_len();
+        let (p, aspace) = self.addr(&ops[0], s)?;
+        let pty = ptr_ty(aspace);
+        let vol = if mo.has(Mod::Volatile) {
+            " volatile"
+        } else {
+            ""
+        };
+        let size = et.bits() / 8 * n;
+        let el = et.ll();
+        if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
+            let v = self.rd(&ops[1], et, false)?;
+            self.nv_ordered(mo, "st", &p, aspace, et, Some(&v));
+            return Ok(());
+        }
+        if n == 1 {
+            let v = self.rd(&ops[1], et, false)?;
+            match self.mem_order(mo) {
+                Some((o, ss)) if o != "acquire" => linev!(
+                    self,
+                    [
+                        &"store atomic",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+                _ => linev!(
+                    self,
+                    [
+                        &"store",
+                        &vol,
+                        &" ",
+                        &el,
+                        &" ",
+                        &v,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                ),
+            }
+            return Ok(());
+        }
+        let Operand::Vector(srcs) = &ops[1] else {
+            return fail(&self.form(), "vector store without a vector source");
+        };
+        let vt = format!("<{n} x {el}>");
+        let mut acc = V::new("poison");
+        for (k, e) in srcs.iter().enumerate() {
+            let x = self.rd(e, et, false)?;
+            acc = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &vt,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &el,
+                    &" ",
+                    &x,
+                    &", i32 ",
+                    &k,
+                ]
+            );
+        }
+        linev!(
+            self,
+            [
+                &"store",
+                &vol,
+                &" ",
+                &vt,
+                &" ",
+                &acc,
+                &", ",
+                &pty,
+                &" ",
+                &p,
+                &", align ",
+                &size,
+            ]
+        );
+        Ok(())
+    }
+
+    /// nvptx: a `.relaxed/.acquire/.release` load or store as the PTX instruction itself
+    /// (inline asm), since LLVM 19's NVPTX backend cannot select ordered atomic loads/stores.
+    pub(super) fn nv_ordered(
+        &mut self,
+        mo: &Mods,
+        op: &str,
+        p: &str,
+        aspace: u32,
+        et: Ty,
+        val: Option<&str>,
+    ) -> V {
+        // The PTX instruction in the ISA's order (`ld.sem.scope.space.bN`), whatever order the
+        // source wrote it in.
+        let mut text = String::from(op);
+        if let Some(sem @ (Sem::Relaxed | Sem::Acquire | Sem::Release)) = mo.sem {
+            text.push_str(sem.name());
+        }
+        if let Some(sc @ (Scope::Cta | Scope::Gpu | Scope::Sys)) = mo.scope {
+            text.push_str(sc.name());
+        }
+        match mo.space() {
+            Some(StateSpace::Global) => text.push_str(".global"),
+            // `.shared::cta` is `.shared` (PTX ISA 9.x §5.1.4); llc writes `.version 7.0`.
+            Some(StateSpace::Shared | StateSpace::SharedCta) => text.push_str(".shared"),
+            Some(StateSpace::Local) => text.push_str(".local"),
+            _ => {}
+        }
+        let bits = et.bits();
+        let (c, ct) = match bits {
+            8 | 16 => ("h", Ty::I16),
+            32 => ("r", Ty::I32),
+            _ => ("l", Ty::I64),
+        };
+        let _ = write!(text, ".b{bits}");
+        let a = opv!(
+            self,
+            [&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]
+        );
+        match val {
+            None => {
+                let v = opv!(
+                    self,
+                    [
+                        &"call ",
+                        &(ct.ll()),
+                        &" asm sideeffect \"",
+                        &text,
+                        &" $0, [$1];\", \"=",
+                        &c,
+                        &",l,~{memory}\"(i64 ",
+                        &a,
+                        &")",
+                    ]
+                );
+                self.fit(&v, ct, et, false)
+            }
+            Some(v) => {
+                let x = self.fit(v, et, ct, false);
+                linev!(
+                    self,
+                    [
+                        &"call void asm sideeffect \"",
+                        &text,
+                        &" [$0], $1;\", \"l,",
+                        &c,
+                        &",~{memory}\"(i64 ",
+                        &a,
+                        &", ",
+                        &(ct.ll()),
+                        &" ",
+                        &x,
+                        &")",
+                    ]
+                );
+                V::new("")
+            }
+        }
+    }
+
+    pub(super) fn cvta(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let to = mo.has(Mod::To);
+        let s = space_of(mo).map_err(|mut f| {
+            f.form = self.form();
+            f
+        })?;
+        let it = if mo.has(Mod::U32) { Ty::I32 } else { Ty::I64 };
+        let sa = self.space_as(if s == Space::Param { Space::Param } else { s });
+        let g = self.cx.prof.addrspace.generic;
+        let (from_as, to_as) = if to { (g, sa) } else { (sa, g) };
+        // The source pointer: a symbol's address or an integer register.
+        let p = match &ops[1] {
+            Operand::Symbol(n) | Operand::Func(n) => {
+                let (p, a) = self.sym_ptr(n)?;
+                if a == from_as {
+                    p
+                } else {
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
+                }
+            }
+            Operand::Reg(n) if matches!(self.lookup(n), Some(Local::Mem { .. })) => {
+                let (p, a) = self.sym_ptr(n)?;
+                if a == from_as {
+                    p
+                } else {
+                    opv!(
+                        self,
+                        [
+                            &"addrspacecast ",
+                            &(ptr_ty(a)),
+                            &" ",
+                            &p,
+                            &" to ",
+                            &(ptr_ty(from_as)),
+                        ]
+                    )
+                }
+            }
+            o => {
+                let v = self.rd(o, it, false)?;
+                opv!(
+                    self,
+                    [
+                        &"inttoptr ",
+                        &(it.ll()),
+                        &" ",
+                        &v,
+                        &" to ",
+                        &(ptr_ty(from_as)),
+                    ]
+                )
+            }
+        };
+        let c = if from_as == to_as {
+            p
+        } else {
+            opv!(
+                self,
+                [
+                    &"addrspacecast ",
+                    &(ptr_ty(from_as)),
+                    &" ",
+                    &p,
+                    &" to ",
+                    &(ptr_ty(to_as)),
+                ]
+            )
+        };
+        let r = opv!(
+            self,
+            [
+                &"ptrtoint ",
+                &(ptr_ty(to_as)),
+                &" ",
+                &c,
+                &" to ",
+                &(it.ll()),
+            ]
+        );
+        self.wr(&ops[0], &r, it, false)
+    }
+
+    pub(super) fn atom(&mut self, ret: bool, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let cur = self.cur;
+        let form = || cur.map(form_of).unwrap_or_default();
+        let s = space_of(mo).map_err(|mut f| {
+            f.form = form();
+            f
+        })?;
+        let Some(&pt) = mo.types().last() else {
+            return fail(&form(), "atom without a type");
+        };
+        if mo.vec_len() != 1 {
+            return fail(&form(), "vector atomics");
+        }
+        let (t, k) = of_ptx(pt).ok_or_else(|| Fail {
+            form: form(),
+            reason: "type".into(),
+        })?;
+        let ss = syncscope(self.cx.nv, mo);
+        let ord = match mo.sem {
+            Some(Sem::Acquire) => "acquire",
+            Some(Sem::Release) => "release",
+            Some(Sem::AcqRel) => "acq_rel",
+            _ => "monotonic",
+        };
+        let (ai, di) = if ret { (1, Some(0)) } else { (0, None) };
+        let (p, aspace) = self.addr(&ops[ai], s)?;
+        let pty = ptr_ty(aspace);
+        let ll = t.ll();
+        let opn = mo.op.ok_or_else(|| Fail {
+            form: form(),
+            reason: "atomic operation".into(),
+        })?;
+        let b = self.rd(&ops[ai + 1], t, false)?;
+        let old = if opn == Mod::Cas {
+            let c = self.rd(&ops[ai + 2], t, false)?;
+            let (it, b, c) = if t.is_float() {
+                let it = Ty::int(t.bits());
+                let b2 = self.fit(&b, t, it, false);
+                let c2 = self.fit(&c, t, it, false);
+                (it, b2, c2)
+            } else {
+                (t, b, c)
+            };
+            let failure = match ord {
+                "release" => "monotonic",
+                "acq_rel" => "acquire",
+                o => o,
+            };
+            let r = opv!(
+                self,
+                [
+                    &"cmpxchg ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &b,
+                    &", ",
+                    &(it.ll()),
+                    &" ",
+                    &c,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &" ",
+                    &failure,
+                ]
+            );
+            let v = opv!(
+                self,
+                [&"extractvalue { ", &(it.ll()), &", i1 } ", &r, &", 0"]
+            );
+            self.fit(&v, it, t, false)
+        } else {
+            let f = k == Kind::Float;
+            let s = k == Kind::Signed;
+            let rmw = match (opn, f, s) {
+                (Mod::Add, true, _) => "fadd",
+                (Mod::Add, false, _) => "add",
+                (Mod::And, false, _) => "and",
+                (Mod::Or, false, _) => "or",
+                (Mod::Xor, false, _) => "xor",
+                (Mod::Exch, _, _) => "xchg",
+                (Mod::Inc, false, false) => "uinc_wrap",
+                (Mod::Dec, false, false) => "udec_wrap",
+                (Mod::Min, false, true) => "min",
+                (Mod::Max, false, true) => "max",
+                (Mod::Min, false, false) => "umin",
+                (Mod::Max, false, false) => "umax",
+                (Mod::Min, true, _) => "fmin",
+                (Mod::Max, true, _) => "fmax",
+                _ => return fail(&form(), "atomic operation on this type"),
+            };
+            opv!(
+                self,
+                [
+                    &"atomicrmw ",
+                    &rmw,
+                    &" ",
+                    &pty,
+                    &" ",
+                    &p,
+                    &", ",
+                    &ll,
+                    &" ",
+                    &b,
+                    &ss,
+                    &" ",
+                    &ord,
+                    &", align ",
+                    &(t.bits() / 8),
+                ]
+            )
+        };
+        if let Some(d) = di {
+            self.wr(&ops[d], &old, t, false)?;
+        }
+        Ok(())
+    }
+
+    /// `membar` and `fence` (not the proxy and mbarrier_init fences: `mbarrier`).
+    pub(super) fn fence_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
+        if mo.has(Mod::Proxy) || mo.has(Mod::ProxyAny) {
+            return fail(&form_of(i), "proxy fences are not lowered");
+        }
+        if self.cx.nv {
+            // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction, written
+            // in the ISA's order (`fence.sem.scope`, `membar.level`).
+            let mut f = String::from(i.opcode.name());
+            if let Some(sem) = mo.sem {
+                f.push_str(sem.name());
+            }
+            if let Some(sc) = mo.scope {
+                f.push_str(sc.name());
+            }
+            linev!(
+                self,
+                [&"call void asm sideeffect \"", &f, &";\", \"~{memory}\"()"]
+            );
+            return Ok(());
+        }
+        let ss = syncscope(self.cx.nv, mo);
+        let ord = if mo.sem == Some(Sem::AcqRel) {
+            "acq_rel"
+        } else {
+            "seq_cst"
+        };
+        linev!(self, [&"fence", &ss, &" ", &ord]);
+        Ok(())
+    }
+}
