@@ -71,7 +71,7 @@ fn main() {
     out.push_str(
         "/// Embedded relink-table sets: (set, [(file stem, TSV text, path in the source tree)]).\n",
     );
-    out.push_str("pub const RELINK_SETS: &[(&str, &[(&str, &str, &str)])] = &[\n");
+    out.push_str("pub const RELINK_SETS: &[(&str, &[super::EmbeddedFile])] = &[\n");
     for set in sorted_entries(&relink, true, None) {
         let name = set
             .file_name()

@@ -10,7 +10,6 @@
 //! forced with a small `split_bytes`), and the largest xformers module (18 MB of IR, 20
 //! kernels, split by the default threshold) when the corpus is present.
 
-mod common;
 mod lower_common;
 
 use lower_common::ptx_of_object;
@@ -22,11 +21,11 @@ use wheelport::target::Profile;
 use wheelport::toolchain::Toolchain;
 
 fn dtk() -> Option<(&'static Profile, Toolchain)> {
-    let (p, tc) = common::require_toolchain("dtk", "build_split")?;
+    let (p, tc) = lower_common::common::require_toolchain("dtk", "build_split")?;
     if tc.tool("llvm-split").is_some() {
         return Some((p, tc));
     }
-    common::missing("build_split", "LLVM 19's llvm-split not found")
+    lower_common::common::missing("build_split", "LLVM 19's llvm-split not found")
 }
 
 fn build(
@@ -54,8 +53,8 @@ fn build(
 fn kernel_metadata(co: &[u8], dir: &Path) -> BTreeMap<String, Vec<String>> {
     let f = dir.join("k.co");
     std::fs::write(&f, co).unwrap();
-    let readelf = common::find_tool("llvm-readelf-19")
-        .or_else(|| common::find_tool("llvm-readelf"))
+    let readelf = lower_common::common::find_tool("llvm-readelf-19")
+        .or_else(|| lower_common::common::find_tool("llvm-readelf"))
         .expect("llvm-readelf");
     let out = std::process::Command::new(readelf)
         .arg("--notes")
@@ -133,7 +132,7 @@ fn same_as_whole(p: &Profile, tc: &Toolchain, name: &str, low: &LoweredModule, b
 #[test]
 fn twin_fixture_split_in_four_matches_the_whole_build() {
     let Some((p, tc)) = dtk() else { return };
-    let so = common::root().join("fixtures/gpu/twin_fixtures.so");
+    let so = lower_common::common::root().join("fixtures/gpu/twin_fixtures.so");
     let data = std::fs::read(&so).unwrap();
     let mut done = 0;
     for (tag, text) in ptx_of_object(&data, "twin_fixtures.so") {
@@ -151,13 +150,13 @@ fn twin_fixture_split_in_four_matches_the_whole_build() {
 
 #[test]
 fn xformers_largest_module_splits_by_default_and_matches_the_whole_build() {
-    let Some(wheel) = common::require_corpus("xformers-", "split") else {
+    let Some(wheel) = lower_common::common::require_corpus("xformers-", "split") else {
         return;
     };
     let Some((p, tc)) = dtk() else { return };
     let dir = tempfile::tempdir().unwrap();
     let mut largest: Option<(String, String)> = None;
-    for (name, path) in common::extract_shared_objects(&wheel, dir.path()) {
+    for (name, path) in lower_common::common::extract_shared_objects(&wheel, dir.path()) {
         let data = std::fs::read(&path).unwrap();
         for (tag, text) in ptx_of_object(&data, &name) {
             if largest.as_ref().is_none_or(|(_, t)| text.len() > t.len()) {

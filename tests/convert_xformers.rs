@@ -23,7 +23,7 @@ fn xformers_to_dtk() {
         return;
     };
     let inspected = wheelport::inspect::inspect_paths(
-        &[whl.clone()],
+        std::slice::from_ref(&whl),
         &wheelport::inspect::Options {
             kernels: true,
             ..Default::default()

@@ -10,7 +10,7 @@ use std::process::Command;
 use wheelport::lower::{KernelOutcome, LoweredModule, ParamLayout};
 
 #[path = "common/mod.rs"]
-mod common;
+pub mod common;
 #[allow(unused_imports)]
 pub use common::*;
 

@@ -363,10 +363,8 @@ pub fn analyze<'data>(
                 // The relocatable (-rdc) copies are inputs of the device link, not modules the
                 // runtime loads: their kernels are the device-linked module's, as cuobjdump
                 // counts them.
-                if sec.name == crate::elf::scan::NV_RELFATBIN {
-                    if kind == EntryKind::Ptx {
-                        rdc_ptx.extend(f.kernels.iter().cloned());
-                    }
+                if sec.name == crate::elf::scan::NV_RELFATBIN && kind == EntryKind::Ptx {
+                    rdc_ptx.extend(f.kernels.iter().cloned());
                 }
                 for (n, k) in f
                     .kernels

@@ -391,7 +391,7 @@ pub fn build_module(
                 format!("-mtriple={triple}"),
                 format!("-mcpu={arch}"),
             ]);
-            args.extend(backend.llc_args(&input_ir, mattr));
+            args.extend(backend.llc_args(input_ir, mattr));
             args.extend([s(input), "-o".into(), s(output)]);
             Step { tool: llc, args }
         };

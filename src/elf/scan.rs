@@ -103,9 +103,9 @@ impl SectionSummary {
     pub fn is_read_only_data(&self) -> bool {
         let f = self.flags;
         self.sh_type == elf::SHT_PROGBITS.0
-            && f & elf::SHF_ALLOC.0 as u64 != 0
-            && f & elf::SHF_WRITE.0 as u64 == 0
-            && f & elf::SHF_EXECINSTR.0 as u64 == 0
+            && f & elf::SHF_ALLOC.0 != 0
+            && f & elf::SHF_WRITE.0 == 0
+            && f & elf::SHF_EXECINSTR.0 == 0
     }
 }
 
@@ -350,7 +350,7 @@ pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
         out.sections.push(SectionSummary {
             name: s(name),
             sh_type: section.sh_type(endian).0,
-            flags: section.sh_flags(endian).0 as u64,
+            flags: section.sh_flags(endian).0,
             offset: section.sh_offset(endian),
             size: section.sh_size(endian),
         });

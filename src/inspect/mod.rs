@@ -253,7 +253,7 @@ pub fn report(a: &crate::analyze::ObjectAnalysis<'_>, opts: &Options) -> SharedO
         fatbin,
         kernels: with_kernels.then(|| a.kernels.clone()),
         relink,
-        verdict: a.verdict.clone(),
+        verdict: a.verdict,
         errors: a.errors.iter().map(|e| e.into()).collect(),
     }
 }

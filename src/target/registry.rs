@@ -27,8 +27,12 @@ mod data {
 pub const EMBEDDED_PROFILES: &[(&str, &str, &str)] = data::PROFILES;
 /// The embedded family defaults: (family, TOML text, path in the source tree).
 pub const EMBEDDED_FAMILIES: &[(&str, &str, &str)] = data::FAMILIES;
-/// The embedded relink-table sets: (set, [(file stem, TSV text, path in the source tree)]).
-pub const EMBEDDED_RELINK_SETS: &[(&str, &[(&str, &str, &str)])] = data::RELINK_SETS;
+/// One embedded file: (name, text, path in the source tree).
+pub type EmbeddedFile = (&'static str, &'static str, &'static str);
+
+/// The embedded relink-table sets: (set, its files (file stem, TSV text, path in the source
+/// tree)).
+pub const EMBEDDED_RELINK_SETS: &[(&str, &[EmbeddedFile])] = data::RELINK_SETS;
 
 /// The environment variable naming a folder of profiles that replaces the embedded ones.
 pub const TARGETS_DIR_ENV: &str = "WHEELPORT_TARGETS_DIR";

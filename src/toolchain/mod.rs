@@ -353,7 +353,7 @@ fn path_candidates(name: &str, opts: &SearchOptions) -> Vec<(PathBuf, u32)> {
                 Some((v, e.path().join("bin")))
             })
             .collect();
-        trees.sort_by(|a, b| b.0.cmp(&a.0));
+        trees.sort_by_key(|t| std::cmp::Reverse(t.0));
         dirs.extend(trees.into_iter().map(|(_, d)| d));
     }
     let mut out: Vec<(PathBuf, u32)> = Vec::new();
