@@ -279,7 +279,13 @@ pub fn convert(
                 .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
             let mut outs = Vec::new();
             for p in &mut prepared {
-                let out = write_output(p, opts, staging.path())?;
+                let (out, beside) = write_output(p, opts, staging.path())?;
+                // The shim beside bare `.so` outputs: once, however many need it.
+                for b in beside {
+                    if !outs.contains(&b) {
+                        outs.push(b);
+                    }
+                }
                 p.conv.output = Some(
                     opts.out_dir
                         .join(out.file_name().expect("output has a name"))
@@ -670,9 +676,10 @@ fn read_one(
         .collect();
     let (new_bytes, host, needs_shim) = match &opts.relink {
         Some(table) => {
-            let shim = dist.map(|d| crate::rewrite::host::ShimPlacement {
-                so_path: name.to_string(),
-                libs_dir: crate::shim::libs_dir(d),
+            // In a wheel the shim ships in `<dist>.libs/`; beside a bare `.so` (`$ORIGIN`).
+            let shim = Some(crate::rewrite::host::ShimPlacement {
+                so_path: dist.map_or_else(|| so_file_name(name), |_| name.to_string()),
+                libs_dir: dist.map(crate::shim::libs_dir).unwrap_or_default(),
             });
             let hr = crate::rewrite::host::rewrite_host(
                 &map,
@@ -872,9 +879,21 @@ fn container_ptx(
     Ok(out)
 }
 
+/// The file name of a bare `.so` input's path.
+fn so_file_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 /// Stages 5-6 for one input: compress its rewritten objects and write the output into
-/// `staging`, with the shim library when an object needs it.
-fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<PathBuf> {
+/// `staging`, with the shim library when an object needs it (inside a wheel; beside a bare
+/// `.so`, returned as the second value).
+fn write_output(
+    p: &mut Prepared,
+    opts: &Options,
+    staging: &Path,
+) -> Result<(PathBuf, Vec<PathBuf>)> {
     let shim = if p.work.iter().any(|w| w.needs_shim) {
         let table = opts
             .relink
@@ -906,13 +925,19 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
                 &dest,
                 std::os::unix::fs::PermissionsExt::from_mode(mode & 0o777),
             );
+            let mut beside = Vec::new();
             if let Some((soname, bytes)) = &shim {
                 // Without a wheel there is no `.libs` folder: the shim goes next to the
-                // object (found through LD_LIBRARY_PATH or the loader's search path).
+                // object, which finds it through DT_RUNPATH `$ORIGIN`.
                 let sp = staging.join(soname);
                 std::fs::write(&sp, bytes).map_err(|e| Error::io(sp.display().to_string(), e))?;
+                let _ = std::fs::set_permissions(
+                    &sp,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o755),
+                );
+                beside.push(sp);
             }
-            Ok(dest)
+            Ok((dest, beside))
         }
         InputKind::Wheel => {
             let pb = bar(opts, p.work.len() as u64, "deflating");
@@ -984,7 +1009,7 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Path
             pb.finish_and_clear();
             p.conv.dropped_requirements = r.dropped_requirements;
             p.conv.new_version = Some(r.version);
-            Ok(r.path)
+            Ok((r.path, Vec::new()))
         }
     }
 }

@@ -228,9 +228,12 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32]
             let dt = strm.data_type;
             if dt & 128 != 0 && dt & 64 == 0 {
                 let bits = (dt & 7) as u64;
-                let pos = strm.total_in as u64 * 8 - bits;
+                // c_ulong: 32 bits on some targets.
+                #[allow(clippy::unnecessary_cast)]
+                let (total_in, total_out) = (strm.total_in as u64, strm.total_out as u64);
+                let pos = total_in * 8 - bits;
                 if boundaries.last().map(|b: &(u64, u64)| b.0) != Some(pos) {
-                    boundaries.push((pos, strm.total_out as u64));
+                    boundaries.push((pos, total_out));
                 }
             }
         };
