@@ -13,7 +13,7 @@
 //!   extension with 14 extra notes, edited twice): converts (the `object` builder refused it,
 //!   "Unsupported e_phoff value"), the table is back after the ELF header, strip keeps it
 //!   loadable.
-//! * lld layouts: an extension linked by ld.lld 19 has no spare `.dynamic` slot; the shim's
+//! * lld layouts: an extension linked by ld.lld 19 (gcc driving it) has no spare `.dynamic` slot; the shim's
 //!   DT_NEEDED and the DT_RUNPATH move `.dynamic` to a new RW PT_LOAD: PT_DYNAMIC, `_DYNAMIC`
 //!   and GOT[0] follow (readelf), `patchelf --print-needed` agrees with readelf, and it loads,
 //!   stripped and not.
@@ -237,8 +237,9 @@ fn tools_present(test: &str) -> bool {
 }
 
 /// The stand-in CUDA runtime (`libcudart.so.12`, versioned like NVIDIA's) in `dir`, and an
-/// extension source calling one renamed import (`cudaMalloc` → `hipMalloc`) and one served by
-/// the shim (`cudaGetLastError`).
+/// extension source calling one renamed import (`cudaMalloc` → `hipMalloc`), one served by
+/// the shim (`cudaGetLastError`) and libc (`getenv@GLIBC_2.2.5`: its version requirement stays,
+/// so dropping libcudart's frees no `.dynamic` slot).
 fn cuda_runtime(dir: &Path) {
     std::fs::write(
         dir.join("rt.c"),
@@ -249,9 +250,27 @@ fn cuda_runtime(dir: &Path) {
     sh(dir, "gcc -shared -fPIC -Wl,-soname,libcudart.so.12 -Wl,--version-script=rt.map -o libcudart.so.12 rt.c");
     std::fs::write(
         dir.join("ext.c"),
-        "extern int cudaMalloc(void **p, unsigned long n);\nextern int cudaGetLastError(void);\nint ext_run(void) { void *p; return cudaMalloc(&p, 16) + cudaGetLastError(); }\n",
+        "extern int cudaMalloc(void **p, unsigned long n);\nextern int cudaGetLastError(void);\nextern char *getenv(const char *);\nint ext_run(void) { void *p; return cudaMalloc(&p, 16) + cudaGetLastError() + (getenv(\"WP_NEVER_SET\") != 0); }\n",
     )
     .unwrap();
+}
+
+/// Link `dir/ext.c` into `dir/out` with gcc driving ld.lld 19 (`-fuse-ld=lld`); false when
+/// ld.lld is missing outside CI.
+fn lld_link(dir: &Path, out: &str) -> bool {
+    let Some(lld) = llvm19_tool("ld.lld") else {
+        return false;
+    };
+    std::fs::create_dir_all(dir.join("lldbin")).unwrap();
+    let _ = std::os::unix::fs::symlink(&lld, dir.join("lldbin/ld.lld"));
+    sh(
+        dir,
+        &format!("gcc -shared -fPIC -B lldbin -fuse-ld=lld -o {out} ext.c -L. -l:libcudart.so.12"),
+    );
+    // The linker really was lld (it names itself in .comment).
+    let comment = readelf(&["-p", ".comment"], &dir.join(out));
+    assert!(comment.contains("LLD 19"), "{comment}");
+    true
 }
 
 #[test]
@@ -337,18 +356,9 @@ fn patchelf_edited_inputs_convert_and_survive_strip() {
 
     // 2. lld-linked with 14 non-alloc notes (patchelf reserves a program header per note),
     // edited twice: patchelf moves the program header table to the end of the file.
-    let Some(clang) = llvm19_tool("clang") else {
+    if !lld_link(dir, "lld.so") {
         return;
-    };
-    let Some(lld) = llvm19_tool("ld.lld") else {
-        return;
-    };
-    let (code, _, err) = run(Command::new(&clang)
-        .args(["-shared", "-fPIC", "-fuse-ld=lld"])
-        .arg(format!("--ld-path={}", lld.display()))
-        .args(["-o", "lld.so", "ext.c", "-L.", "-l:libcudart.so.12"])
-        .current_dir(dir));
-    assert_eq!(code, 0, "{err}");
+    }
     std::fs::write(
         dir.join("note.bin"),
         b"\x04\x00\x00\x00\x04\x00\x00\x00\x01\x00\x00\x00WPX\x00abcd",
@@ -389,19 +399,13 @@ fn lld_dynamic_moves_when_it_must_grow() {
     if !tools_present("lld .dynamic") {
         return;
     }
-    let (Some(clang), Some(lld)) = (llvm19_tool("clang"), llvm19_tool("ld.lld")) else {
-        return;
-    };
     let d = tempfile::tempdir().unwrap();
     let dir = d.path();
     cuda_runtime(dir);
     std::fs::create_dir_all(dir.join("in")).unwrap();
-    let (code, _, err) = run(Command::new(&clang)
-        .args(["-shared", "-fPIC", "-fuse-ld=lld"])
-        .arg(format!("--ld-path={}", lld.display()))
-        .args(["-o", "in/ext.so", "ext.c", "-L.", "-l:libcudart.so.12"])
-        .current_dir(dir));
-    assert_eq!(code, 0, "{err}");
+    if !lld_link(dir, "in/ext.so") {
+        return;
+    }
     let input = dir.join("in/ext.so");
     // ld.lld leaves no spare slot: readelf -d lists every entry, DT_NULL included.
     let dyn_entries = readelf(&["-d", "-W"], &input)
