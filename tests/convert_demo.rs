@@ -152,7 +152,7 @@ fn demo_allow_partial_json_and_install() {
             (t.year(), t.month(), t.day(), t.hour(), t.minute()),
             (2023, 11, 14, 22, 13),
             "{}",
-            m.name()
+            m.name().unwrap()
         );
     }
     drop(z);

@@ -7,7 +7,7 @@
 //! gcc, versioned like AMD's `hip_4.2` and unversioned like DTK's, together with the real shim.
 //!
 //! The tricky inputs that the other tests do not cover are here: mixed `p_align` (rewritten
-//! with growth, loads) and a full `.dynamic` (lld output: refused with a clear error).
+//! with growth, loads) and a full `.dynamic` (lld output: moved, loads).
 
 mod common;
 
@@ -98,6 +98,20 @@ fn segments(f: &Path) -> Vec<Seg> {
             })
         })
         .collect()
+}
+
+/// `(segment type, its sections)` in program header order, from `readelf -lW`.
+fn segment_sections(f: &Path) -> Vec<(String, Vec<String>)> {
+    let (out, _) = readelf(&["-l", "-W"], f);
+    let types: Vec<String> = segments(f).into_iter().map(|s| s.ty).collect();
+    let map: Vec<Vec<String>> = out
+        .lines()
+        .skip_while(|l| !l.contains("Section to Segment mapping"))
+        .skip(2)
+        .take(types.len())
+        .map(|l| l.split_whitespace().skip(1).map(str::to_string).collect())
+        .collect();
+    types.into_iter().zip(map).collect()
 }
 
 /// `(tag name, value)` of `readelf -d`.
@@ -307,9 +321,23 @@ fn check(old: &Path, new: &Path, report: &wheelport::rewrite::HostReport, runtim
             .sum();
         assert!(covered > 0 && covered <= note.filesz, "15 {name}: {note:?}");
     }
-    // 16: RELRO covers .dynamic and .got; new segments are read-only.
+    // 16: RELRO covers .dynamic and .got; new segments are read-only. A `.dynamic` that had
+    // to grow moved (src/rewrite/layout.rs) into a new RW segment of its own, outside the
+    // unchanged RELRO range (glibc before 2.35 writes to it while loading, as to patchelf's).
+    let dynamic_moved = report.summary.moved.iter().any(|m| m == ".dynamic");
+    let orelro = osegs.iter().find(|s| s.ty == "GNU_RELRO");
     if let Some(relro) = nsegs.iter().find(|s| s.ty == "GNU_RELRO") {
+        if let Some(o) = orelro {
+            assert_eq!(
+                (relro.vaddr, relro.memsz),
+                (o.vaddr, o.memsz),
+                "16 {name}: RELRO changed"
+            );
+        }
         for n in [".dynamic", ".got", ".data.rel.ro"] {
+            if n == ".dynamic" && dynamic_moved {
+                continue;
+            }
             if let Some(s) = sec(n) {
                 assert!(
                     relro.vaddr <= s.addr && s.addr + s.size <= relro.vaddr + relro.memsz,
@@ -318,11 +346,26 @@ fn check(old: &Path, new: &Path, report: &wheelport::rewrite::HostReport, runtim
             }
         }
     }
-    for l in loads
-        .iter()
-        .skip(osegs.iter().filter(|s| s.ty == "LOAD").count())
-    {
-        assert_eq!(l.flags, "R", "16 {name}: new segment {l:?}");
+    let old_loads: Vec<&Seg> = osegs.iter().filter(|s| s.ty == "LOAD").collect();
+    for l in loads.iter().filter(|l| {
+        !old_loads
+            .iter()
+            .any(|o| (o.off, o.vaddr, o.filesz) == (l.off, l.vaddr, l.filesz))
+    }) {
+        let holds_dynamic = dynsec.addr >= l.vaddr && dynsec.addr < l.vaddr + l.memsz;
+        if dynamic_moved && holds_dynamic {
+            assert_eq!(l.flags, "RW", "16 {name}: moved .dynamic in {l:?}");
+            assert_eq!((l.vaddr, l.memsz), (dynsec.addr, dynsec.size), "16 {name}");
+        } else {
+            assert_eq!(l.flags, "R", "16 {name}: new segment {l:?}");
+        }
+    }
+    // 14 (for strip): every PT_LOAD holds a section (readelf's section-to-segment map).
+    for (i, (seg, secs)) in segment_sections(new).iter().enumerate() {
+        assert!(
+            seg != "LOAD" || !secs.is_empty(),
+            "14 {name}: PT_LOAD #{i} has no sections"
+        );
     }
     // 17: DT_* address tags point at their sections; STRSZ is .dynstr's size.
     let dynv = dynamic(new);
@@ -457,7 +500,7 @@ fn check(old: &Path, new: &Path, report: &wheelport::rewrite::HostReport, runtim
         };
         assert_eq!(tag(t).map(|v| bracket(&v)), Some(rp.clone()), "24 {name}");
         assert!(
-            rp.split(':').last().unwrap().starts_with("$ORIGIN"),
+            rp.split(':').next_back().unwrap().starts_with("$ORIGIN"),
             "24 {name}"
         );
     }
@@ -491,12 +534,24 @@ fn check(old: &Path, new: &Path, report: &wheelport::rewrite::HostReport, runtim
         if o.ty != "NOTE" {
             assert_eq!((n.addr, n.size), (o.addr, o.size), "26 {name}: {}", o.name);
         }
-        assert!(
-            odata[o.off as usize..(o.off + o.size) as usize]
-                == ndata[n.off as usize..(n.off + n.size) as usize],
-            "26 {name}: {} changed",
-            o.name
+        let (mut ob, mut nb) = (
+            odata[o.off as usize..(o.off + o.size) as usize].to_vec(),
+            ndata[n.off as usize..(n.off + n.size) as usize].to_vec(),
         );
+        // A moved .dynamic: GOT[0] (the word at DT_PLTGOT) holds its new address.
+        if let (true, Some(got)) = (dynamic_moved, tag("PLTGOT").map(|v| hex(&v))) {
+            if got >= n.addr && got + 8 <= n.addr + n.size {
+                let at = (got - n.addr) as usize;
+                assert_eq!(
+                    u64::from_le_bytes(nb[at..at + 8].try_into().unwrap()),
+                    dynsec.addr,
+                    "26 {name}: GOT[0]"
+                );
+                ob[at..at + 8].fill(0);
+                nb[at..at + 8].fill(0);
+            }
+        }
+        assert!(ob == nb, "26 {name}: {} changed", o.name);
     }
     let grown_sections: u64 = nsecs
         .iter()
@@ -644,8 +699,8 @@ fn stub_for(dir: &Path, so: &Path, runtime: &str, versioned: bool) -> PathBuf {
 }
 
 /// Tricky inputs (b) 5 and 6: mixed p_align rewrites with a new segment at the largest
-/// alignment and loads; a full `.dynamic` (ld.lld sizes it exactly) is refused with a clear
-/// error when the shim's DT_NEEDED must be added.
+/// alignment and loads; a full `.dynamic` (ld.lld sizes it exactly) moves to a new RW segment
+/// when the shim's DT_NEEDED must be added, and loads.
 #[test]
 fn mixed_alignment_and_full_dynamic() {
     if require_tool("gcc", "invariants").is_none()
@@ -737,8 +792,7 @@ fn mixed_alignment_and_full_dynamic() {
     check(&dir.join("mixed.so"), &new, &r.report, "libgalaxyhip.so.5");
     let last = segments(&new)
         .into_iter()
-        .filter(|s| s.ty == "LOAD")
-        .last()
+        .rfind(|s| s.ty == "LOAD")
         .unwrap();
     assert_eq!(
         (last.align, last.flags.as_str()),
@@ -760,7 +814,7 @@ fn mixed_alignment_and_full_dynamic() {
         assert_eq!(code, 0, "mixed p_align ({variant}): {e}");
     }
 
-    // Full .dynamic: ld.lld leaves no spare slot; adding the shim's DT_NEEDED is refused.
+    // Full .dynamic: ld.lld leaves no spare slot; adding the shim's DT_NEEDED moves it.
     std::fs::write(
         dir.join("ext_libc.c"),
         "extern int cudaMalloc(void **p, unsigned long n);\nextern int cudaGetLastError(void);\nextern char *getenv(const char *);\nint ext_run(void) { void *p; return cudaMalloc(&p, 16) + cudaGetLastError() + (getenv(\"WP_X\") != 0); }\n",
@@ -800,15 +854,35 @@ fn mixed_alignment_and_full_dynamic() {
     // (Its libc version requirement stays, so no DT_VERNEED slot is freed.)
     let (v, _) = readelf(&["-V"], &full);
     assert!(v.contains("GLIBC_2.2.5"), "{v}");
-    let e = rewrite_host(
+    let r = rewrite_host(
         &wheelport::analyze::analyze(&data, "full.so", "full.so", &Default::default()).unwrap(),
         profile,
         &table,
         &BTreeMap::new(),
         Some(&placement),
     )
-    .err()
-    .expect("a full .dynamic was rewritten");
-    assert!(e.message.contains(".dynamic section is full"), "{e}");
-    assert_eq!(e.file, "full.so");
+    .unwrap();
+    // The shim's DT_NEEDED and the DT_RUNPATH did not fit: .dynamic moved.
+    assert!(
+        r.report.summary.moved.iter().any(|m| m == ".dynamic"),
+        "{:?}",
+        r.report.summary
+    );
+    let new = root.join("pkg/full.so");
+    std::fs::write(&new, &r.bytes).unwrap();
+    check(&full, &new, &r.report, "libgalaxyhip.so.5");
+    for variant in ["versioned", "unversioned"] {
+        let rt = stub_for(
+            &root.join(format!("full-{variant}")),
+            &new,
+            "libgalaxyhip.so.5",
+            variant == "versioned",
+        );
+        let (code, _, e) = python_bind_now(
+            "import ctypes, sys\nctypes.CDLL(sys.argv[1]).ext_run()\nprint('ok')",
+            &[&new],
+            &rt,
+        );
+        assert_eq!(code, 0, "full .dynamic ({variant}): {e}");
+    }
 }

@@ -136,7 +136,7 @@ fn demo_wheel_repacks_and_installs() {
         let mut zout = zip::ZipWriter::new(std::fs::File::create(&tampered).unwrap());
         for i in 0..zin.len() {
             let mut f = zin.by_index(i).unwrap();
-            let name = f.name().to_string();
+            let name = f.name().unwrap().into_owned();
             let mut data = Vec::new();
             std::io::Read::read_to_end(&mut f, &mut data).unwrap();
             if name == so_name {

@@ -656,6 +656,8 @@ fn runpath_is_origin_relative() {
         origin_runpath("pkg-1.0.data/platlib/pkg/k.so", "pkg.libs"),
         "$ORIGIN/../pkg.libs"
     );
+    // A bare object with the shim beside it.
+    assert_eq!(origin_runpath("k.so", ""), "$ORIGIN");
 }
 
 #[test]

@@ -250,8 +250,9 @@ fn wheel_metadata(path: &Path) -> Result<Vec<u8>> {
         zip::ZipArchive::new(f).map_err(|e| err(path, format!("not a zip archive: {e}")))?;
     let names: Vec<String> = z
         .file_names()
+        .filter_map(|n| n.ok())
         .filter(|n| n.ends_with(".dist-info/METADATA") && n.matches('/').count() == 1)
-        .map(str::to_string)
+        .map(|n| n.into_owned())
         .collect();
     let [name] = names.as_slice() else {
         return Err(err(

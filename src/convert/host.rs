@@ -35,9 +35,10 @@ pub fn rewrite(
 ) -> Result<HostResult> {
     match &opts.relink {
         Some(table) => {
-            let shim = dist.map(|d| crate::rewrite::host::ShimPlacement {
-                so_path: name.to_string(),
-                libs_dir: crate::shim::libs_dir(d),
+            // In a wheel the shim ships in `<dist>.libs/`; beside a bare `.so` (`$ORIGIN`).
+            let shim = Some(crate::rewrite::host::ShimPlacement {
+                so_path: dist.map_or_else(|| so_file_name(name), |_| name.to_string()),
+                libs_dir: dist.map(crate::shim::libs_dir).unwrap_or_default(),
             });
             let hr =
                 crate::rewrite::host::rewrite_host(a, opts.profile, table, device, shim.as_ref())?;
@@ -81,6 +82,13 @@ pub fn rewrite(
             })
         }
     }
+}
+
+/// The file name of a bare `.so` input's path.
+fn so_file_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The report's view of [`crate::rewrite::host::HostReport`].

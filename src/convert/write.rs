@@ -31,9 +31,15 @@ pub(super) fn write_all(
             .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
         let mut outs = Vec::new();
         for p in prepared.iter_mut() {
-            let Some(out) = write_output(p, opts, staging.path())? else {
+            let Some((out, beside)) = write_output(p, opts, staging.path())? else {
                 continue;
             };
+            // The shim beside bare `.so` outputs: once, however many need it.
+            for b in beside {
+                if !outs.contains(&b) {
+                    outs.push(b);
+                }
+            }
             p.conv.output = Some(
                 opts.out_dir
                     .join(out.file_name().expect("output has a name"))
@@ -79,7 +85,7 @@ pub(super) fn write_all(
 
 /// Stages 5-6 for one input: compress its rewritten objects and write the output into
 /// `staging`, with the shim library when an object needs it.
-fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Option<PathBuf>> {
+fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
     let shim = if p
         .work
         .iter()
@@ -119,13 +125,19 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Opti
                 &dest,
                 std::os::unix::fs::PermissionsExt::from_mode(mode & 0o777),
             );
+            let mut beside = Vec::new();
             if let Some((soname, bytes)) = &shim {
                 // Without a wheel there is no `.libs` folder: the shim goes next to the
-                // object (found through LD_LIBRARY_PATH or the loader's search path).
+                // object, which finds it through DT_RUNPATH `$ORIGIN`.
                 let sp = staging.join(soname);
                 std::fs::write(&sp, bytes).map_err(|e| Error::io(sp.display().to_string(), e))?;
+                let _ = std::fs::set_permissions(
+                    &sp,
+                    std::os::unix::fs::PermissionsExt::from_mode(0o755),
+                );
+                beside.push(sp);
             }
-            Ok(Some(dest))
+            Ok(Some((dest, beside)))
         }
         InputKind::Wheel => {
             let pb = bar(opts, p.work.len() as u64, "deflating");
@@ -203,7 +215,7 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Opti
             pb.finish_and_clear();
             p.conv.dropped_requirements = r.dropped_requirements;
             p.conv.new_version = Some(r.version);
-            Ok(Some(r.path))
+            Ok(Some((r.path, Vec::new())))
         }
     }
 }

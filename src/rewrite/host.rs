@@ -27,7 +27,8 @@ pub struct ShimPlacement {
     /// The object's path inside the wheel (`xformers/_C.so`).
     pub so_path: String,
     /// The folder at the root of the wheel holding the shim (`xformers.libs`, see
-    /// [`crate::shim::libs_dir`]).
+    /// [`crate::shim::libs_dir`]); empty for a bare object with the shim beside it (`so_path`
+    /// is then its file name and the entry `$ORIGIN`).
     pub libs_dir: String,
 }
 

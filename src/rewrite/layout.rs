@@ -1,26 +1,45 @@
-//! Moving sections into a new PT_LOAD at the end of the file.
+//! Moving sections into new PT_LOADs at the end of the file, and a program header table
+//! that `strip` and the loader agree on.
 //!
 //! Rules (the invariants of `../shared/reference/wheel-and-elf-rewriting.md` (a) 13–17):
 //!
-//! * One new PT_LOAD, flags `R`, appended after every existing segment, with
+//! * Moved sections go into new PT_LOADs appended after every existing segment, with
 //!   `p_align = max(p_align of the existing PT_LOADs, 4096)` and
-//!   `p_vaddr ≡ p_offset (mod p_align)`; existing PT_LOADs are never moved or resized, so
-//!   PT_LOADs stay sorted by address and read-only data never lands in a writable segment.
-//! * The program header table grows by one entry (56 bytes). Sections that sat in those
-//!   bytes right behind it are moved too; a PT_NOTE or PT_GNU_PROPERTY segment moves with all
-//!   of its sections, so it stays one contiguous range. PT_PHDR is resized.
+//!   `p_vaddr ≡ p_offset (mod p_align)`: one with flags `R` for the symbol and version tables,
+//!   notes and new sections (`.hip_fatbin`), so read-only data never lands in a writable
+//!   segment, and one with flags `RW` for `.dynamic` when it must grow (lld sizes it exactly).
+//!   Existing PT_LOADs are never moved or resized, so PT_LOADs stay sorted by address.
+//! * `.dynamic` moves as patchelf moves it: PT_DYNAMIC follows it; the `_DYNAMIC` symbols,
+//!   the link-time copy of its address in GOT[0] (the word at DT_PLTGOT) and
+//!   `R_X86_64_RELATIVE` relocations to it get the new address. It stays writable (glibc
+//!   before 2.35 writes to it while loading) and so lies outside PT_GNU_RELRO, whose range does
+//!   not change.
+//! * The program header table is always written right after the ELF header (offset 64, as
+//!   the `object` builder writes it), also for inputs whose table an earlier patchelf run moved
+//!   to the end of the file; PT_PHDR is updated. Sections in the bytes it needs are moved too;
+//!   a PT_NOTE or PT_GNU_PROPERTY segment moves with all of its sections, so it stays one
+//!   contiguous range.
+//! * No PT_LOAD without sections: a PT_LOAD left without sections (all of them moved, or
+//!   none to begin with, like the one patchelf adds for a moved table) is removed, except the
+//!   one that maps the ELF header. `strip` lays out such a segment at an offset that breaks
+//!   `p_vaddr ≡ p_offset (mod p_align)` and the result no longer loads ("ELF load command
+//!   address/offset not page-aligned"); the builder writes only sections, so the segment
+//!   would map nothing but zeros anyway.
 //! * Only sections that the loader finds through DT_* tags or note segments are moved:
-//!   notes, `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash` and the GNU version sections. When
-//!   anything else (code, data, relocations, `.dynamic`) is in the way, the rewrite is refused
-//!   with an error that names the section: a file that would not load is never written.
+//!   notes, `.dynamic`, `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash` and the GNU version
+//!   sections. When anything else (code, data, relocations) is in the way, the rewrite is
+//!   refused with an error that names the section: a file that would not load is never
+//!   written.
 
 use crate::error::{Error, ErrorKind, Result};
-use object::build::elf::{Builder, SectionData, SectionId};
+use object::build::elf::{Builder, Dynamic, SectionData, SectionId, SegmentId};
 use object::elf;
 
 /// Size of one ELF-64 program header.
 const PHDR_SIZE: u64 = 56;
-/// Smallest alignment of the new segment: the x86-64 page size.
+/// Size of the ELF-64 file header, where the program header table starts.
+const EHDR_SIZE: u64 = 64;
+/// Smallest alignment of the new segments: the x86-64 page size.
 const MIN_ALIGN: u64 = 4096;
 
 /// The dynamic symbol and version tables, which the builder regenerates and the loader
@@ -39,16 +58,36 @@ pub(crate) fn is_dynamic_symbol_table(d: &SectionData<'_>) -> bool {
 }
 
 fn movable(d: &SectionData<'_>) -> bool {
-    matches!(d, SectionData::Note(_)) || is_dynamic_symbol_table(d)
+    matches!(d, SectionData::Note(_) | SectionData::Dynamic(_)) || is_dynamic_symbol_table(d)
 }
 
-/// Move the sections `ids` (and whatever blocks the growth of the program header table)
-/// into a new read-only PT_LOAD at the end of the file, followed by the new sections `added`
-/// (such as `.hip_fatbin`), each at its `sh_addralign`. Section sizes must be current
-/// (`Builder::set_section_sizes`).
+fn is_dynamic(b: &Builder<'_>, id: SectionId) -> bool {
+    matches!(b.sections.get(id).data, SectionData::Dynamic(_))
+}
+
+/// True when the layout must change even without moved or added sections: the program
+/// header table is not right after the ELF header, or a PT_LOAD other than the one mapping
+/// the header has no sections.
+pub fn needs_relayout(b: &Builder<'_>) -> bool {
+    if b.segments.is_empty() {
+        return false;
+    }
+    b.header.e_phoff != EHDR_SIZE
+        || b.segments
+            .iter()
+            .any(|s| s.is_load() && s.p_offset != 0 && s.sections.is_empty())
+}
+
+/// Move the sections `ids` (and whatever blocks the program header table at offset 64) into
+/// new PT_LOADs at the end of the file, followed by the new sections `added` (such as
+/// `.hip_fatbin`), each at its `sh_addralign`; remove PT_LOADs left without sections and put
+/// the program header table after the ELF header. Section sizes must be current
+/// (`Builder::set_section_sizes`). With nothing to move or add this only removes empty
+/// PT_LOADs and places the table.
 ///
 /// # Errors
-/// [`ErrorKind::Elf`] naming the section when a section that must move cannot be moved.
+/// [`ErrorKind::Elf`] naming the section when a section that must move cannot be moved, and
+/// when the first PT_LOAD does not map the room the table needs.
 pub fn move_to_new_segment(
     b: &mut Builder<'_>,
     ids: &[SectionId],
@@ -56,91 +95,207 @@ pub fn move_to_new_segment(
     file: &str,
 ) -> Result<()> {
     let err = |m: String| Error::new(ErrorKind::Elf, file, m);
-    let live_segments = b.segments.iter().filter(|s| !s.delete).count() as u64;
-    let ph_end_old = b.header.e_phoff + live_segments * PHDR_SIZE;
-    let ph_end_new = ph_end_old + PHDR_SIZE;
-
     let mut moving: Vec<SectionId> = ids.to_vec();
-    // Sections in the way of the larger program header table.
-    for s in b.sections.iter() {
-        if s.delete || !s.is_alloc() || s.sh_type == elf::SHT_NOBITS {
-            continue;
+    // Grow the set of moving sections until the table fits: more moves may free PT_LOADs
+    // (fewer headers) or need the RW segment (one more); the set only grows, so this ends.
+    let ph_end = loop {
+        let need_r = !added.is_empty() || moving.iter().any(|id| !is_dynamic(b, *id));
+        let need_rw = moving.iter().any(|id| is_dynamic(b, *id));
+        let dropped = b
+            .segments
+            .iter()
+            .filter(|s| {
+                s.is_load() && s.p_offset != 0 && s.sections.iter().all(|id| moving.contains(id))
+            })
+            .count();
+        let live = b.segments.iter().count();
+        let phnum = (live - dropped + usize::from(need_r) + usize::from(need_rw)) as u64;
+        let ph_end = EHDR_SIZE + phnum * PHDR_SIZE;
+        let before = moving.len();
+        for s in b.sections.iter() {
+            if s.delete || !s.is_alloc() || s.sh_type == elf::SHT_NOBITS {
+                continue;
+            }
+            let (a, z) = (s.sh_offset, s.sh_offset + s.sh_size);
+            if a < ph_end && z > EHDR_SIZE && !moving.contains(&s.id()) && !added.contains(&s.id())
+            {
+                moving.push(s.id());
+            }
         }
-        let (a, z) = (s.sh_offset, s.sh_offset + s.sh_size);
-        if a < ph_end_new && z > ph_end_old && !moving.contains(&s.id()) && !added.contains(&s.id())
-        {
-            moving.push(s.id());
-        }
-    }
-    // Note segments move as a whole.
-    let mut grew = true;
-    while grew {
-        grew = false;
+        // Note segments move as a whole.
         for seg in b.segments.iter() {
-            if seg.delete || !(seg.p_type == elf::PT_NOTE || seg.p_type == elf::PT_GNU_PROPERTY) {
+            if !(seg.p_type == elf::PT_NOTE || seg.p_type == elf::PT_GNU_PROPERTY) {
                 continue;
             }
             if seg.sections.iter().any(|id| moving.contains(id)) {
                 for id in &seg.sections {
                     if !moving.contains(id) {
                         moving.push(*id);
-                        grew = true;
                     }
                 }
             }
         }
-    }
+        if moving.len() == before {
+            break ph_end;
+        }
+    };
     for id in &moving {
         let s = b.sections.get(*id);
         if !movable(&s.data) {
             return Err(err(format!(
-                "section {} at offset {:#x} must move to make room, but it is not movable (code, data, relocations or .dynamic); the file is left unchanged",
+                "section {} at offset {:#x} must move to make room, but it is not movable (code, data or relocations); the file is left unchanged",
                 String::from_utf8_lossy(s.name.as_slice()),
                 s.sh_offset
             )));
         }
     }
+    // The table is loaded with the ELF header: the PT_LOAD at offset 0 must map its bytes.
+    let header_load = b
+        .segments
+        .iter()
+        .find(|s| s.is_load() && s.p_offset == 0)
+        .map(|s| (s.id(), s.p_vaddr, s.p_filesz));
+    match header_load {
+        Some((_, _, filesz)) if filesz >= ph_end => {}
+        Some((_, _, filesz)) => {
+            return Err(err(format!(
+                "the program header table needs bytes {EHDR_SIZE:#x}..{ph_end:#x}, but the PT_LOAD that maps the ELF header ends at {filesz:#x}; the file is left unchanged"
+            )))
+        }
+        None => {
+            return Err(err(
+                "no PT_LOAD maps the ELF header and program header table; the file is left unchanged"
+                    .into(),
+            ))
+        }
+    }
     // Keep file order so that a note segment stays contiguous.
     moving.sort_by_key(|id| b.sections.get(*id).sh_offset);
+    let old_dynamic = moving
+        .iter()
+        .find(|id| is_dynamic(b, **id))
+        .map(|id| b.sections.get(*id).sh_addr);
 
-    // Segments that list moved sections: loads drop them (their ranges stay as they are);
-    // other segments are rebuilt around the new location.
+    // Segments that list moved sections: loads and PT_GNU_RELRO drop them (their ranges stay
+    // as they are); other segments are rebuilt around the new location.
     let mut rebuild = Vec::new();
     for seg in b.segments.iter_mut() {
-        if seg.delete || !seg.sections.iter().any(|id| moving.contains(id)) {
+        if !seg.sections.iter().any(|id| moving.contains(id)) {
             continue;
         }
-        if seg.p_type == elf::PT_LOAD {
+        if seg.p_type == elf::PT_LOAD || seg.p_type == elf::PT_GNU_RELRO {
             seg.sections.retain(|id| !moving.contains(id));
         } else {
             rebuild.push(seg.id());
+        }
+    }
+    // No PT_LOAD without sections (see the module docs).
+    for seg in b.segments.iter_mut() {
+        if seg.is_load() && seg.p_offset != 0 && seg.sections.is_empty() {
+            if seg.p_memsz > seg.p_filesz {
+                return Err(err(format!(
+                    "the PT_LOAD at offset {:#x} (address {:#x}) has no sections but {} bytes of zero-filled memory; the file is left unchanged",
+                    seg.p_offset,
+                    seg.p_vaddr,
+                    seg.p_memsz - seg.p_filesz
+                )));
+            }
+            seg.delete = true;
         }
     }
 
     let align = b
         .segments
         .iter()
-        .filter(|s| !s.delete && s.is_load())
+        .filter(|s| s.is_load())
         .map(|s| s.p_align)
         .max()
         .unwrap_or(MIN_ALIGN)
         .max(MIN_ALIGN);
-    let new_id = b.segments.add_load_segment(elf::PF_R, align).id();
-    for id in moving.iter().chain(added) {
-        let section = b.sections.get_mut(*id);
-        b.segments.get_mut(new_id).append_section(section);
-    }
+    let (to_r, to_rw): (Vec<SectionId>, Vec<SectionId>) =
+        moving.iter().partition(|id| !is_dynamic(b, **id));
+    let place =
+        |b: &mut Builder<'_>, flags: elf::ProgramFlags, list: &[SectionId]| -> Option<SegmentId> {
+            if list.is_empty() {
+                return None;
+            }
+            let id = b.segments.add_load_segment(flags, align).id();
+            for s in list {
+                let section = b.sections.get_mut(*s);
+                b.segments.get_mut(id).append_section(section);
+            }
+            Some(id)
+        };
+    let r_list: Vec<SectionId> = to_r.iter().chain(added).copied().collect();
+    place(b, elf::PF_R, &r_list);
+    place(b, elf::ProgramFlags(elf::PF_R.0 | elf::PF_W.0), &to_rw);
     for id in rebuild {
         let seg = b.segments.get_mut(id);
         seg.recalculate_ranges(&b.sections);
     }
-    // PT_PHDR covers the grown table.
-    let phnum = b.segments.iter().filter(|s| !s.delete).count() as u64;
+    if let Some(old) = old_dynamic {
+        let new = b
+            .dynamic_section()
+            .map(|id| b.sections.get(id).sh_addr)
+            .ok_or_else(|| err("the moved .dynamic section vanished".into()))?;
+        repoint_dynamic(b, old, new);
+    }
+    // The table right after the ELF header; PT_PHDR covers it.
+    let (_, header_vaddr, _) = header_load.expect("checked above");
+    b.header.e_phoff = EHDR_SIZE;
+    let phnum = b.segments.iter().count() as u64;
     for seg in b.segments.iter_mut() {
-        if seg.p_type == elf::PT_PHDR && !seg.delete {
+        if seg.p_type == elf::PT_PHDR {
+            seg.p_offset = EHDR_SIZE;
+            seg.p_vaddr = header_vaddr + EHDR_SIZE;
+            seg.p_paddr = seg.p_vaddr;
             seg.p_filesz = phnum * PHDR_SIZE;
             seg.p_memsz = phnum * PHDR_SIZE;
         }
     }
     Ok(())
+}
+
+/// After `.dynamic` moved from `old` to `new`: the `_DYNAMIC` symbols, GOT[0] (the word at
+/// DT_PLTGOT, which the x86-64 psABI sets to the link-time address of `_DYNAMIC`) and
+/// relative relocations that pointed at `old`.
+fn repoint_dynamic(b: &mut Builder<'_>, old: u64, new: u64) {
+    for s in b.symbols.iter_mut() {
+        if s.name.as_slice() == b"_DYNAMIC" && s.st_value == old {
+            s.st_value = new;
+        }
+    }
+    for s in b.dynamic_symbols.iter_mut() {
+        if s.name.as_slice() == b"_DYNAMIC" && s.st_value == old {
+            s.st_value = new;
+        }
+    }
+    let pltgot = b.dynamic_data().and_then(|d| {
+        d.iter().find_map(|e| match e {
+            Dynamic::Integer { tag, val } if *tag == elf::DT_PLTGOT => Some(*val),
+            _ => None,
+        })
+    });
+    if let Some(got) = pltgot {
+        for s in b.sections.iter_mut() {
+            if !s.is_alloc() || got < s.sh_addr || got + 8 > s.sh_addr + s.sh_size {
+                continue;
+            }
+            if let SectionData::Data(d) = &mut s.data {
+                let at = (got - s.sh_addr) as usize;
+                if d.get(at..at + 8) == Some(&old.to_le_bytes()[..]) {
+                    d.to_mut()[at..at + 8].copy_from_slice(&new.to_le_bytes());
+                }
+            }
+        }
+    }
+    for s in b.sections.iter_mut() {
+        if let SectionData::DynamicRelocation(relocs) = &mut s.data {
+            for r in relocs.iter_mut() {
+                if r.r_type == elf::R_X86_64_RELATIVE && r.r_addend == old as i64 {
+                    r.r_addend = new as i64;
+                }
+            }
+        }
+    }
 }

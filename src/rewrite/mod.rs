@@ -21,9 +21,11 @@
 //! The builder regenerates `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash`, `.gnu.version` and
 //! `.gnu.version_r` at their original offsets. CUDA → HIP renames shorten names (`cuda` →
 //! `hip`, `libcudart.so.12` dropped from the version strings), so they fit in place. A section
-//! that grows (MUSA names are as long as CUDA's) is moved into a new read-only PT_LOAD at the
-//! end of the file by [`layout::move_to_new_segment`], which refuses cleanly when room cannot
-//! be made.
+//! that grows (MUSA names are as long as CUDA's; `.dynamic` when it has no spare slot for the
+//! shim's DT_NEEDED and the DT_RUNPATH, as in lld output) is moved into a new PT_LOAD at the
+//! end of the file by [`layout::move_to_new_segment`], which also puts a program header table
+//! that patchelf moved back after the ELF header, removes PT_LOADs left without sections (so
+//! that `strip` keeps the file loadable) and refuses cleanly when room cannot be made.
 
 pub mod host;
 pub mod layout;
@@ -47,7 +49,7 @@ pub struct HostEdits {
     pub drop_version_files: Vec<String>,
     /// New DT_RUNPATH value: replaces an existing DT_RUNPATH, else an existing DT_RPATH (the
     /// DT_RPATH vs DT_RUNPATH choice is kept, reference invariant 24), else is added as
-    /// DT_RUNPATH. Adding needs a free slot in `.dynamic` (see [`rewrite`]).
+    /// DT_RUNPATH (in a spare slot of `.dynamic`, or in a moved `.dynamic`, see [`layout`]).
     pub runpath: Option<String>,
     /// Sonames to add as DT_NEEDED entries after the existing ones (such as the shim library,
     /// [`crate::shim::SHIM_SONAME`]); a name already present is not added twice.
@@ -173,8 +175,8 @@ fn err(file: &str, m: impl Into<String>) -> Error {
 ///
 /// # Errors
 /// [`ErrorKind::Elf`] when the input cannot be read by the builder, when an edit names a
-/// DT_NEEDED entry that is not there, or when a regenerated section would grow (see the
-/// module docs on layout).
+/// DT_NEEDED entry that is not there, or when the layout cannot be made (a section that
+/// must move is not movable, see [`layout`]).
 pub fn rewrite(data: &[u8], edits: &HostEdits, file: &str) -> Result<(Vec<u8>, RewriteSummary)> {
     let mut out = Vec::with_capacity(data.len());
     let summary = rewrite_into(data, edits, file, &mut out)?;
@@ -396,18 +398,7 @@ pub fn rewrite_into(
     for (name, old) in &before {
         if let Some((_, new)) = after.iter().find(|(n, _)| n == name) {
             if new > old {
-                if name == ".dynamic" {
-                    // Moving .dynamic would take it out of PT_GNU_RELRO (invariant 16) and, on
-                    // glibc before 2.35, needs a writable segment: refused instead.
-                    return Err(err(
-                        file,
-                        format!(
-                            "the .dynamic section is full: the edits need {} entries, it has room for {}; wheelport does not move .dynamic, the file is left unchanged",
-                            new / 16,
-                            old / 16
-                        ),
-                    ));
-                }
+                // A full `.dynamic` (lld sizes it exactly) moves to a new RW segment.
                 grown.push(name.clone());
             }
         }
@@ -443,7 +434,7 @@ pub fn rewrite_into(
         s.data = SectionData::Data(blob.into());
         added.push(s.id());
     }
-    if !grown.is_empty() || !added.is_empty() {
+    if !grown.is_empty() || !added.is_empty() || layout::needs_relayout(&b) {
         let ids: Vec<_> = b
             .sections
             .iter()

@@ -202,7 +202,9 @@ pub fn libs_dir(dist: &str) -> String {
 /// wheel, `/`-separated, e.g. `xformers/_C.so` → `$ORIGIN/../xformers.libs`).
 ///
 /// A path under `<name>.data/purelib/` or `<name>.data/platlib/` is taken where it is
-/// installed (the site-packages root), as the wheel spec's install scheme puts it.
+/// installed (the site-packages root), as the wheel spec's install scheme puts it. An empty
+/// `libs_dir` names the root itself: for a bare object (`so_path` a file name) that is
+/// `$ORIGIN`, the folder the shim is written to beside it.
 pub fn origin_runpath(so_path: &str, libs_dir: &str) -> String {
     let mut parts: Vec<&str> = so_path.split('/').filter(|p| !p.is_empty()).collect();
     if parts.len() > 2
@@ -216,7 +218,10 @@ pub fn origin_runpath(so_path: &str, libs_dir: &str) -> String {
     for _ in 0..depth {
         s.push_str("/..");
     }
-    s.push('/');
-    s.push_str(libs_dir.trim_matches('/'));
+    let libs = libs_dir.trim_matches('/');
+    if !libs.is_empty() {
+        s.push('/');
+        s.push_str(libs);
+    }
     s
 }

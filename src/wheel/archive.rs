@@ -67,14 +67,22 @@ impl WheelReader {
             let m = archive
                 .by_index_raw(i)
                 .map_err(|e| Error::new(ErrorKind::Wheel, &display, format!("member {i}: {e}")))?;
-            if !validate_name(m.name()) {
+            let name = m.name().map_err(|e| {
+                Error::at(
+                    ErrorKind::Wheel,
+                    &display,
+                    m.header_start(),
+                    format!("member {i}: its name cannot be decoded: {e}"),
+                )
+            })?;
+            if !validate_name(&name) {
                 return Err(Error::at(
                     ErrorKind::Wheel,
                     &display,
                     m.header_start(),
                     format!(
                         "member name {:?} escapes the installation directory (absolute path or `..`); refusing the wheel",
-                        m.name()
+                        name
                     ),
                 ));
             }
@@ -89,7 +97,12 @@ impl WheelReader {
 
     /// All member names, in archive order.
     pub fn member_names(&self) -> Vec<String> {
-        self.archive.file_names().map(str::to_string).collect()
+        // Every name was decoded by `open`.
+        self.archive
+            .file_names()
+            .filter_map(|n| n.ok())
+            .map(|n| n.into_owned())
+            .collect()
     }
 
     /// Read a member into memory (for small text members such as METADATA).

@@ -249,7 +249,9 @@ pub fn audit(path: &Path) -> Result<Audit> {
             .by_index_raw(i)
             .map_err(|e| Error::new(ErrorKind::Wheel, &display, format!("member {i}: {e}")))?;
         let (name, at, size, csize) = (
-            m.name().to_string(),
+            m.name()
+                .map_err(|e| Error::new(ErrorKind::Wheel, &display, format!("member {i}: {e}")))?
+                .into_owned(),
             m.header_start(),
             m.size(),
             m.compressed_size(),

@@ -166,7 +166,9 @@ fn zip_time(epoch: Option<i64>) -> zip::DateTime {
     let Some(secs) = epoch else { return min };
     time::OffsetDateTime::from_unix_timestamp(secs)
         .ok()
-        .and_then(|t| zip::DateTime::try_from(t).ok())
+        .and_then(|t| {
+            zip::DateTime::try_from(time::PrimitiveDateTime::new(t.date(), t.time())).ok()
+        })
         .unwrap_or(min)
 }
 
@@ -233,35 +235,51 @@ pub fn rewrite_wheel_text(text: &str, tags: &[String], build: Option<&str>) -> S
 }
 
 /// Wrap a [`Precompressed`] member in a one-member zip archive (APPNOTE.TXT 4.3.7 local
-/// header, 4.3.12 central directory header, 4.3.16 end record), so that the `zip` crate can
-/// raw-copy it into the output like any other member. Sizes must fit 32 bits.
-fn single_member_zip(name: &str, p: &Precompressed) -> Option<Vec<u8>> {
-    let csize = u32::try_from(p.deflated.len())
-        .ok()
-        .filter(|&c| c < u32::MAX)?;
-    let usize_ = u32::try_from(p.size).ok().filter(|&s| s < u32::MAX)?;
+/// header, 4.3.12 central directory header, 4.3.16 end record; for a member whose sizes do
+/// not fit 32 bits, 4.5.3 Zip64 extended information in both headers and the 4.3.14/4.3.15
+/// Zip64 end record and locator), so that the `zip` crate can raw-copy it into the output like
+/// any other member (the output's own ZIP64 fields are the `zip` crate's).
+fn single_member_zip(name: &str, p: &Precompressed) -> Vec<u8> {
+    const MAX32: u64 = u32::MAX as u64;
+    let csize = p.deflated.len() as u64;
+    let zip64 = csize >= MAX32 || p.size >= MAX32;
     let n = name.as_bytes();
     let flags: u16 = if name.is_ascii() { 0 } else { 1 << 11 };
-    let mut z = Vec::with_capacity(p.deflated.len() + 2 * n.len() + 128);
+    // Zip64 extra field: original size, then compressed size (4.5.3).
+    let mut extra = Vec::new();
+    if zip64 {
+        extra.extend_from_slice(&1u16.to_le_bytes());
+        extra.extend_from_slice(&16u16.to_le_bytes());
+        extra.extend_from_slice(&p.size.to_le_bytes());
+        extra.extend_from_slice(&csize.to_le_bytes());
+    }
+    let (c32, u32_) = if zip64 {
+        (u32::MAX, u32::MAX)
+    } else {
+        (csize as u32, p.size as u32)
+    };
+    let version: u16 = if zip64 { 45 } else { 20 }; // 4.5: zip64; 2.0: deflate
+    let mut z = Vec::with_capacity(p.deflated.len() + 2 * n.len() + 256);
     let common = |z: &mut Vec<u8>| {
-        z.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0 (deflate)
+        z.extend_from_slice(&version.to_le_bytes()); // version needed
         z.extend_from_slice(&flags.to_le_bytes());
         z.extend_from_slice(&8u16.to_le_bytes()); // deflate
         z.extend_from_slice(&0u16.to_le_bytes()); // time (set by raw_copy_file_touch)
         z.extend_from_slice(&0x21u16.to_le_bytes()); // 1980-01-01
         z.extend_from_slice(&p.crc32.to_le_bytes());
-        z.extend_from_slice(&csize.to_le_bytes());
-        z.extend_from_slice(&usize_.to_le_bytes());
+        z.extend_from_slice(&c32.to_le_bytes());
+        z.extend_from_slice(&u32_.to_le_bytes());
         z.extend_from_slice(&(n.len() as u16).to_le_bytes());
-        z.extend_from_slice(&0u16.to_le_bytes()); // extra length
+        z.extend_from_slice(&(extra.len() as u16).to_le_bytes());
     };
     z.extend_from_slice(b"PK\x03\x04");
     common(&mut z);
     z.extend_from_slice(n);
+    z.extend_from_slice(&extra);
     z.extend_from_slice(&p.deflated);
-    let cd = z.len() as u32;
+    let cd = z.len() as u64;
     z.extend_from_slice(b"PK\x01\x02");
-    z.extend_from_slice(&0x031eu16.to_le_bytes()); // made by: Unix, 3.0
+    z.extend_from_slice(&(0x0300u16 | version).to_le_bytes()); // made by: Unix
     common(&mut z);
     z.extend_from_slice(&0u16.to_le_bytes()); // comment length
     z.extend_from_slice(&0u16.to_le_bytes()); // disk
@@ -269,13 +287,30 @@ fn single_member_zip(name: &str, p: &Precompressed) -> Option<Vec<u8>> {
     z.extend_from_slice(&((0o100644u32) << 16).to_le_bytes());
     z.extend_from_slice(&0u32.to_le_bytes()); // local header at 0
     z.extend_from_slice(n);
-    let cd_size = z.len() as u32 - cd;
+    z.extend_from_slice(&extra);
+    let cd_size = z.len() as u64 - cd;
+    if zip64 {
+        let eocd64 = z.len() as u64;
+        z.extend_from_slice(b"PK\x06\x06");
+        z.extend_from_slice(&44u64.to_le_bytes()); // size of the rest of the record
+        z.extend_from_slice(&(0x0300u16 | version).to_le_bytes());
+        z.extend_from_slice(&version.to_le_bytes());
+        z.extend_from_slice(&[0; 8]); // this disk, disk of the central directory
+        z.extend_from_slice(&1u64.to_le_bytes());
+        z.extend_from_slice(&1u64.to_le_bytes());
+        z.extend_from_slice(&cd_size.to_le_bytes());
+        z.extend_from_slice(&cd.to_le_bytes());
+        z.extend_from_slice(b"PK\x06\x07");
+        z.extend_from_slice(&0u32.to_le_bytes());
+        z.extend_from_slice(&eocd64.to_le_bytes());
+        z.extend_from_slice(&1u32.to_le_bytes());
+    }
     z.extend_from_slice(b"PK\x05\x06");
     z.extend_from_slice(&[0, 0, 0, 0, 1, 0, 1, 0]);
-    z.extend_from_slice(&cd_size.to_le_bytes());
-    z.extend_from_slice(&cd.to_le_bytes());
+    z.extend_from_slice(&(cd_size as u32).to_le_bytes());
+    z.extend_from_slice(&(cd.min(MAX32) as u32).to_le_bytes());
     z.extend_from_slice(&0u16.to_le_bytes());
-    Some(z)
+    z
 }
 
 /// Repack `input` into `out_dir` following `plan`.
@@ -304,7 +339,11 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
     let f = std::fs::File::open(input).map_err(|e| Error::io(&display, e))?;
     let mut zin = zip::ZipArchive::new(f)
         .map_err(|e| werr(format!("not a valid wheel (zip) archive: {e}")))?;
-    let names: Vec<String> = zin.file_names().map(str::to_string).collect();
+    let names: Vec<String> = zin
+        .file_names()
+        .map(|n| n.map(|n| n.into_owned()))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| werr(format!("a member name cannot be decoded: {e}")))?;
     if !names.iter().any(|n| n == &format!("{old_dist}/METADATA")) {
         return Err(werr(format!(
             "{old_dist}/METADATA is missing (the file name and the .dist-info directory disagree)"
@@ -431,20 +470,16 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
         let mode = member.unix_mode().map(|m| m & 0o777).unwrap_or(0o644);
         if let Some(p) = plan.precompressed.get(name) {
             drop(member);
-            if let Some(z) = single_member_zip(&renamed, p) {
-                let mut one = zip::ZipArchive::new(std::io::Cursor::new(z))
-                    .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
-                let raw = one
-                    .by_index_raw(0)
-                    .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
-                zout.raw_copy_file_touch(raw, when, Some(mode))
-                    .map_err(|e| werr(format!("writing {name}: {e}")))?;
-                record.push((renamed.clone(), p.record_hash.clone(), p.size));
-                continue;
-            }
-            return Err(werr(format!(
-                "member {name}: a precompressed member over 4 GiB is not supported"
-            )));
+            let z = single_member_zip(&renamed, p);
+            let mut one = zip::ZipArchive::new(std::io::Cursor::new(z))
+                .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
+            let raw = one
+                .by_index_raw(0)
+                .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
+            zout.raw_copy_file_touch(raw, when, Some(mode))
+                .map_err(|e| werr(format!("writing {name}: {e}")))?;
+            record.push((renamed.clone(), p.record_hash.clone(), p.size));
+            continue;
         }
         if let Some(data) = plan.replace.get(name) {
             drop(member);

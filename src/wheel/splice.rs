@@ -161,8 +161,10 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32]
     let wf = std::fs::File::open(wheel).map_err(|e| Error::io(&display, e))?;
     // SAFETY: read-only mapping of an input wheelport never writes.
     let wmap = unsafe { memmap2::Mmap::map(&wf) }.map_err(|e| Error::io(&display, e))?;
-    let compressed = wmap
-        .get(data_start as usize..(data_start + csize) as usize)
+    let range = data_start
+        .and_then(|a| Some(usize::try_from(a).ok()?..usize::try_from(a.checked_add(csize)?).ok()?));
+    let compressed = range
+        .and_then(|r| wmap.get(r))
         .ok_or_else(|| werr("compressed data extends past the end of the wheel".into()))?
         .to_vec();
     drop(wmap);
@@ -226,9 +228,12 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32]
             let dt = strm.data_type;
             if dt & 128 != 0 && dt & 64 == 0 {
                 let bits = (dt & 7) as u64;
-                let pos = strm.total_in * 8 - bits;
+                // c_ulong: 32 bits on some targets.
+                #[allow(clippy::unnecessary_cast)]
+                let (total_in, total_out) = (strm.total_in as u64, strm.total_out as u64);
+                let pos = total_in * 8 - bits;
                 if boundaries.last().map(|b: &(u64, u64)| b.0) != Some(pos) {
-                    boundaries.push((pos, strm.total_out));
+                    boundaries.push((pos, total_out));
                 }
             }
         };

@@ -249,3 +249,13 @@ pub fn python_bind_now(code: &str, args: &[&Path], libdir: &Path) -> (i32, Strin
         .env("LD_BIND_NOW", "1")
         .env("LD_LIBRARY_PATH", libdir))
 }
+
+/// An LLVM 19 tool (`/usr/lib/llvm-19/bin/NAME`, Debian's `llvm-19`/`lld-19`/`clang-19`
+/// packages, or `NAME-19` on PATH); fails under CI and skips loudly elsewhere when missing.
+pub fn llvm19_tool(name: &str) -> Option<PathBuf> {
+    let p = PathBuf::from("/usr/lib/llvm-19/bin").join(name);
+    if p.is_file() {
+        return Some(p);
+    }
+    find_tool(&format!("{name}-19")).or_else(|| require_tool(&format!("{name}-19"), "llvm19_tool"))
+}
