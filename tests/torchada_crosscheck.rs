@@ -27,7 +27,11 @@ const T: &str = "musa_rows_agree_with_torchada_or_carry_their_decision";
 /// rest of the input after the closing quote.
 fn py_string(s: &str) -> (String, &str) {
     let q = s.chars().next().unwrap();
-    assert!(q == '\'' || q == '"', "expected a string literal at {:?}", &s[..s.len().min(40)]);
+    assert!(
+        q == '\'' || q == '"',
+        "expected a string literal at {:?}",
+        &s[..s.len().min(40)]
+    );
     let mut out = String::new();
     let mut it = s[1..].char_indices();
     while let Some((i, c)) = it.next() {
@@ -98,9 +102,17 @@ fn torchada_rules(wheel: &std::path::Path) -> Vec<(String, String)> {
         .lines()
         .filter_map(|l| l.trim().strip_prefix("**"))
         .filter_map(|l| l.strip_suffix(".MAPPING,"))
-        .map(|a| alias.get(a).unwrap_or_else(|| panic!("no import for {a}")).clone())
+        .map(|a| {
+            alias
+                .get(a)
+                .unwrap_or_else(|| panic!("no import for {a}"))
+                .clone()
+        })
         .collect();
-    assert!(order.len() > 10, "merge order read from __init__.py: {order:?}");
+    assert!(
+        order.len() > 10,
+        "merge order read from __init__.py: {order:?}"
+    );
     let mut rules: Vec<(String, String)> = Vec::new();
     let mut at: HashMap<String, usize> = HashMap::new();
     for m in &order {
@@ -164,13 +176,25 @@ struct Seen<'a> {
 fn check_row(tag: &str, r: &Seen, c: &mut Counts) {
     let (what, got) = (&r.what, &r.got);
     let mark = format!("{tag}: ");
-    assert_eq!(r.notes.matches(&mark).count(), 1, "{what}: one {tag} verdict in {:?}", r.notes);
+    assert_eq!(
+        r.notes.matches(&mark).count(),
+        1,
+        "{what}: one {tag} verdict in {:?}",
+        r.notes
+    );
     let verdict = &r.notes[r.notes.find(&mark).unwrap() + mark.len()..];
     if r.got == r.src {
-        assert_eq!(verdict, "no entry", "{what}: torchada leaves {:?} unchanged", r.src);
+        assert_eq!(
+            verdict, "no entry",
+            "{what}: torchada leaves {:?} unchanged",
+            r.src
+        );
         c.none += 1;
     } else if r.maps && r.got == r.ours {
-        assert_eq!(verdict, "agrees", "{what}: torchada gives {got:?}, as the row");
+        assert_eq!(
+            verdict, "agrees",
+            "{what}: torchada gives {got:?}, as the row"
+        );
         c.agree += 1;
     } else {
         let head = format!("maps it to {got}; ");
@@ -211,7 +235,13 @@ fn stated(v: &str) -> Counts {
     let tail = v.split("rules): ").nth(1).expect("crosscheck counts");
     let n = |w: &str| -> usize {
         let i = tail.find(w).unwrap_or_else(|| panic!("{w} in {tail}"));
-        tail[..i].split_whitespace().last().unwrap().trim_start_matches('(').parse().unwrap()
+        tail[..i]
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .trim_start_matches('(')
+            .parse()
+            .unwrap()
     };
     Counts {
         agree: n(" agree"),
@@ -246,10 +276,18 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
         };
         let (src, got, ours) = if r.cuda_name.starts_with("_Z") {
             let d = demangle(&r.cuda_name);
-            let o = if ours == "-" { "-".into() } else { demangle(ours) };
+            let o = if ours == "-" {
+                "-".into()
+            } else {
+                demangle(ours)
+            };
             (d.clone(), port(&rules, &d, true), o)
         } else {
-            (r.cuda_name.clone(), port(&rules, &r.cuda_name, false), ours.to_string())
+            (
+                r.cuda_name.clone(),
+                port(&rules, &r.cuda_name, false),
+                ours.to_string(),
+            )
         };
         let seen = Seen {
             what: format!("{}:{} {}", r.origin.file, r.origin.line, r.cuda_name),
@@ -259,12 +297,20 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
             maps: matches!(r.kind, Kind::Rename | Kind::Shim),
             notes: &r.notes,
         };
-        check_row(&tag, &seen, counts.entry(r.origin.file.clone()).or_default());
+        check_row(
+            &tag,
+            &seen,
+            counts.entry(r.origin.file.clone()).or_default(),
+        );
     }
     let stem = |s: &str| s.split(".so").next().unwrap().to_string();
     for r in musa.sonames() {
         let src = stem(&r.cuda_soname);
-        let ours = r.target_soname.as_deref().map(stem).unwrap_or_else(|| "-".into());
+        let ours = r
+            .target_soname
+            .as_deref()
+            .map(stem)
+            .unwrap_or_else(|| "-".into());
         let seen = Seen {
             what: format!("{}:{} {}", r.origin.file, r.origin.line, r.cuda_soname),
             got: port(&rules, &src, false),
@@ -273,16 +319,40 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
             maps: r.kind == Kind::Rename,
             notes: &r.notes,
         };
-        check_row(&tag, &seen, counts.entry(r.origin.file.clone()).or_default());
+        check_row(
+            &tag,
+            &seen,
+            counts.entry(r.origin.file.clone()).or_default(),
+        );
     }
-    assert_eq!(counts.len(), 6, "every musa file is cross-checked: {counts:?}");
+    assert_eq!(
+        counts.len(),
+        6,
+        "every musa file is cross-checked: {counts:?}"
+    );
     let mut not_added: Vec<(String, String)> = Vec::new();
     for (f, c) in &counts {
         let d = directives(f);
-        let cross: Vec<&String> = d.iter().filter(|(k, _)| k == "crosscheck").map(|(_, v)| v).collect();
+        let cross: Vec<&String> = d
+            .iter()
+            .filter(|(k, _)| k == "crosscheck")
+            .map(|(_, v)| v)
+            .collect();
         assert_eq!(cross.len(), 1, "{f}: one #% crosscheck directive");
-        assert!(cross[0].starts_with(&format!("{tag} (PyPI {}", file.trim_end_matches(".whl").trim_end_matches("-py3-none-any"))), "{f}: {}", cross[0]);
-        assert_eq!(&stated(cross[0]), c, "{f}: the directive's counts are the rows'");
+        assert!(
+            cross[0].starts_with(&format!(
+                "{tag} (PyPI {}",
+                file.trim_end_matches(".whl")
+                    .trim_end_matches("-py3-none-any")
+            )),
+            "{f}: {}",
+            cross[0]
+        );
+        assert_eq!(
+            &stated(cross[0]),
+            c,
+            "{f}: the directive's counts are the rows'"
+        );
         for (k, v) in d {
             if k == "torchada-not-added" {
                 let (n, why) = v.split_once(": ").unwrap();
@@ -293,12 +363,15 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
     // Every torchada cuBLAS / cuBLASLt / driver function entry is a row of the matching
     // file or is named, with its reason, as not added there.
     let in_file = |n: &str, f: &str| {
-        musa.symbols().iter().any(|r| r.cuda_name == n && r.origin.file.ends_with(f))
+        musa.symbols()
+            .iter()
+            .any(|r| r.cuda_name == n && r.origin.file.ends_with(f))
             || not_added.iter().any(|(a, w)| a == n && w.contains(f))
     };
     let ident = |k: &str, p: &str| {
         k.strip_prefix(p).is_some_and(|r| {
-            r.starts_with(|c: char| c.is_ascii_uppercase()) && r.chars().all(|c| c.is_ascii_alphanumeric())
+            r.starts_with(|c: char| c.is_ascii_uppercase())
+                && r.chars().all(|c| c.is_ascii_alphanumeric())
         })
     };
     let mut checked = 0;
@@ -313,7 +386,10 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
             continue;
         };
         checked += 1;
-        assert!(in_file(k, f), "torchada maps {k}: no row in {f} and no torchada-not-added line");
+        assert!(
+            in_file(k, f),
+            "torchada maps {k}: no row in {f} and no torchada-not-added line"
+        );
     }
     assert!(checked > 30, "{checked} torchada function entries checked");
     // The row torchada was right about: the AOTI stream getter keeps its parameters.
@@ -322,7 +398,10 @@ fn musa_rows_agree_with_torchada_or_carry_their_decision() {
         (r.kind, r.target_name.as_deref()),
         (Kind::Rename, get("aoti_torch_get_current_cuda_stream"))
     );
-    let total: usize = counts.values().map(|c| c.agree + c.none + c.resolved + c.verify).sum();
+    let total: usize = counts
+        .values()
+        .map(|c| c.agree + c.none + c.resolved + c.verify)
+        .sum();
     assert_eq!(total, musa.symbols().len() + musa.sonames().len());
     eprintln!("{tag}: {counts:?}");
 }
