@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes kernels-ir/amdgcn.ll and kernels-ir/nvptx.ll, the device support libraries of the
-PTX lowering (src/lower/). Run from the repository root: `python3 kernels-ir/gen.py`.
+PTX lowering (src/lower/). Run from the repository root: `python3 kernels-ir/gen.py`
+(`python3 kernels-ir/gen.py DIR` writes them into DIR instead; tests/kernels_ir.rs checks that
+the committed files are what the generator writes).
 
 The libraries are LLVM IR text (LLVM 19, opaque pointers) linked into every lowered module
 before optimisation (llvm-link). They define the `@__wp_*` functions the lowering calls for
@@ -719,5 +721,8 @@ define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) {ATTR} {{
 
 
 if __name__ == "__main__":
-    (ROOT / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red())
-    (ROOT / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())
+    import sys
+    # `gen.py [OUT_DIR]`: write the libraries into OUT_DIR (default: kernels-ir/ itself).
+    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
+    (out / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red())
+    (out / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())
