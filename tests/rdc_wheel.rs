@@ -1,4 +1,4 @@
-//! A real `-rdc` wheel from PyPI (issue 17): bitsandbytes 0.50.2 (pinned in
+//! A real `-rdc` wheel from PyPI: bitsandbytes 0.50.2 (pinned in
 //! `tools/pypi-pins.txt`). Each of its seven `libbitsandbytes_cuda1xx.so` objects carries an
 //! `__nv_relfatbin` section (six relocatable per-TU containers, PTX plus cubins) and a
 //! `.nv_fatbin` with the one device-linked module that `__cudaRegisterFatBinary` registers

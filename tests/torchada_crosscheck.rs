@@ -1,4 +1,4 @@
-//! The musa relink tables against torchada's own CUDA->MUSA mappings (issue 17).
+//! The musa relink tables against torchada's own CUDA->MUSA mappings.
 //!
 //! torchada (PyPI, pinned in `tools/pypi-pins.txt`) ports CUDA *source* to MUSA by text
 //! replacement with the rules of `torchada/_mappings/*.py`. This test reads those rules
