@@ -1,0 +1,1 @@
+//! The fixture runner (filled in below).
