@@ -375,20 +375,24 @@ impl Wave {
             if exec >> l & 1 == 0 {
                 continue;
             }
+            // DS addresses are 32-bit: base + offset wraps
             let a = self.v[i.addr as usize][l] as u64;
             match m.kind {
                 Kind::Load => {
                     let mut b = [0u8; 16];
-                    tread(g, Tgt::Lds(a + off16), &mut b[..n])?;
+                    tread(g, Tgt::Lds((a + off16) & 0xffff_ffff), &mut b[..n])?;
                     self.load_into(i, i.vdst, l, &b[..n]);
                 }
                 Kind::Store => {
                     let b = self.vbytes(i.data0, l, n, m.d16 == 2);
-                    twrite(g, Tgt::Lds(a + off16), &b[..n])?;
+                    twrite(g, Tgt::Lds((a + off16) & 0xffff_ffff), &b[..n])?;
                 }
                 Kind::Read2 | Kind::Write2 | Kind::Xchg2 => {
                     let mult = n as u64 * if m.st64 { 64 } else { 1 };
-                    let addrs = [a + i.imm as u64 * mult, a + i.offset1 as u64 * mult];
+                    let addrs = [
+                        (a + i.imm as u64 * mult) & 0xffff_ffff,
+                        (a + i.offset1 as u64 * mult) & 0xffff_ffff,
+                    ];
                     for (k, &ad) in addrs.iter().enumerate() {
                         let dreg = (n / 4 * k) as u16;
                         if m.kind != Kind::Write2 {
@@ -404,7 +408,7 @@ impl Wave {
                     }
                 }
                 Kind::Atomic(op) => {
-                    let t = Tgt::Lds(a + off16);
+                    let t = Tgt::Lds((a + off16) & 0xffff_ffff);
                     let mut b = [0u8; 8];
                     tread(g, t, &mut b[..n])?;
                     let old = u64::from_le_bytes(b);

@@ -278,9 +278,18 @@ pub struct Machine {
     pub prog: Program,
     /// The processor.
     pub arch: Arch,
+    /// The relocated image as loaded (restored by [`Machine::reset`]).
+    pristine: Vec<u8>,
 }
 
 impl Machine {
+    /// Forget every allocation and restore the image (initialised globals) as loaded.
+    pub fn reset(&mut self) {
+        self.mem = Memory::new();
+        self.mem
+            .map(IMAGE_BASE, self.pristine.clone(), "code object image");
+    }
+
     /// Map the image of `co` at [`IMAGE_BASE`], apply its dynamic relocations and decode
     /// its `.text`.
     ///
@@ -322,10 +331,11 @@ impl Machine {
             slots[((pc - t0) / 4) as usize] = Some(i);
         }
         let mut mem = Memory::new();
-        mem.map(IMAGE_BASE, image, "code object image");
+        mem.map(IMAGE_BASE, image.clone(), "code object image");
         Ok(Machine {
             co,
             mem,
+            pristine: image,
             prog: Program {
                 base: IMAGE_BASE + t0,
                 slots,
@@ -515,6 +525,8 @@ fn run_group(
         Done,
     }
     let mut st = vec![St::Run; waves.len()];
+    // AMDGPU_EXEC_TRACE=1: every instruction on stderr (wave, pc, instruction)
+    let trace = std::env::var_os("AMDGPU_EXEC_TRACE").is_some();
     loop {
         let mut progressed = false;
         for w in 0..waves.len() {
@@ -524,6 +536,17 @@ fn run_group(
             progressed = true;
             for _ in 0..limits.slice {
                 let pc = waves[w].pc;
+                if trace {
+                    eprintln!(
+                        "w{w} {:x} exec={:016x} {}",
+                        pc - IMAGE_BASE,
+                        waves[w].exec(),
+                        g.prog
+                            .at(pc)
+                            .map(|i| crate::disasm::print(i, g.arch.is_gfx940()))
+                            .unwrap_or_default()
+                    );
+                }
                 let ev = waves[w].step(g).map_err(|e| {
                     Error::new(format!(
                         "wave {w}, pc 0x{:x} ({}): {}",
@@ -538,9 +561,22 @@ fn run_group(
                 stats.instructions += 1;
                 g.clock += 1;
                 if stats.instructions > limits.max_instructions {
+                    let where_: Vec<String> = waves
+                        .iter()
+                        .zip(&st)
+                        .map(|(w, s)| {
+                            let s = match s {
+                                St::Run => "running",
+                                St::Bar => "at s_barrier",
+                                St::Done => "ended",
+                            };
+                            format!("pc 0x{:x} {s}", w.pc - IMAGE_BASE)
+                        })
+                        .collect();
                     return Err(Error::new(format!(
-                        "more than {} wave instructions: the kernel does not end (a wait on another work-group?)",
-                        limits.max_instructions
+                        "more than {} wave instructions: the kernel does not end (waves: {})",
+                        limits.max_instructions,
+                        where_.join("; ")
                     )));
                 }
                 match ev {
