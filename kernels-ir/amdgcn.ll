@@ -19323,8 +19323,11 @@ define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) alwaysinline no
   ret double %r
 }
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
-; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
-define linkonce_odr void @__wp_bar_sync(i32 %id) alwaysinline nounwind {
+; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers). convergent:
+; s_barrier counts per wavefront, so a copy of the call on each side of a divergent branch
+; (which the optimiser may make of a non-convergent call before inlining it) desynchronises
+; the waves (mb_pipeline deadlocked so in the gfx906 interpreter, docs/executed-isa.md).
+define linkonce_odr void @__wp_bar_sync(i32 %id) alwaysinline convergent nounwind {
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -19387,7 +19390,7 @@ declare void @llvm.set.rounding(i32)
 
 ; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
 @__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
-define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) alwaysinline nounwind {
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) alwaysinline convergent nounwind {
 entry:
   %tx = call i32 @__wp_sreg_tid_x()
   %ty = call i32 @__wp_sreg_tid_y()

@@ -28,6 +28,8 @@ AMD_DL = ("e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:16
 NV_DL = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 
 ATTR = "alwaysinline nounwind"
+# amdgcn functions that hold a work-group barrier (see @__wp_bar_sync)
+ATTR_CONV = "alwaysinline convergent nounwind"
 
 
 def z(v, t):
@@ -441,8 +443,11 @@ define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) {ATTR} {{
   ret double %r
 }}
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
-; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
-define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
+; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers). convergent:
+; s_barrier counts per wavefront, so a copy of the call on each side of a divergent branch
+; (which the optimiser may make of a non-convergent call before inlining it) desynchronises
+; the waves (mb_pipeline deadlocked so in the gfx906 interpreter, docs/executed-isa.md).
+define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR_CONV} {{
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -666,14 +671,15 @@ declare void @llvm.trap()
     return "\n".join(out)
 
 
-def bar_red():
+def bar_red(attr=ATTR):
     """bar.red.popc / .and / .or (PTX ISA 9.x §9.7.13.1 bar.red): every thread of the CTA
     takes part; the count of threads whose predicate is true is accumulated in one shared
-    (addrspace 3) word between CTA barriers. Written identically into both libraries; it
-    calls each library's @__wp_bar_sync and @__wp_sreg_* functions."""
+    (addrspace 3) word between CTA barriers. Written identically into both libraries but for
+    the function attributes (`attr`: convergent in amdgcn.ll, as @__wp_bar_sync); it calls
+    each library's @__wp_bar_sync and @__wp_sreg_* functions."""
     return f"""; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
 @__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
-define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) {ATTR} {{
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) {attr} {{
 entry:
   %tx = call i32 @__wp_sreg_tid_x()
   %ty = call i32 @__wp_sreg_tid_y()
@@ -714,5 +720,5 @@ define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) {ATTR} {{
 
 
 if __name__ == "__main__":
-    (ROOT / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red())
+    (ROOT / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red(ATTR_CONV))
     (ROOT / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())
