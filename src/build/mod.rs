@@ -390,6 +390,10 @@ pub fn build_module(
             ]);
             if family == Family::Amdgcn {
                 args.push("-filetype=obj".into());
+                // LLVM 19's SDWA peephole miscompiles (lshr a,16)-(lshr b,16) next to its
+                // reverse into one v_sub_u32_sdwa, both results taking its value (a wrong
+                // vsub2 word, found by executing the gfx906 code: docs/executed-isa.md).
+                args.push("-amdgpu-sdwa-peephole=false".into());
             } else if let Some(f) = nv_attr {
                 args.push(format!("-mattr={f}"));
             }
