@@ -486,32 +486,59 @@ fn nan_patterns(ty: &str) -> Option<(usize, fn(u64) -> bool, &'static [(&'static
     }
 }
 
-/// The NaN pattern that makes `bytes` hash to `want`, if one does.
-pub fn nan_match(ty: &str, bytes: &[u8], want: &str) -> Option<String> {
+/// The NaN pattern and the columns whose NaN elements, all set to that pattern, make
+/// `bytes` hash to `want`, if there are such. `cols` is the number of columns of the output
+/// (elements per work-item); every subset of the columns that hold NaNs is tried (up to 10
+/// such columns), smallest first: data movement keeps a NaN's payload where arithmetic on
+/// the H200 gives its canonical NaN, so only some columns may differ.
+pub fn nan_match(ty: &str, bytes: &[u8], want: &str, cols: usize) -> Option<String> {
     let (w, is_nan, pats) = nan_patterns(ty)?;
-    let mut any = false;
-    for c in bytes.chunks_exact(w) {
-        let mut v = [0u8; 8];
-        v[..w].copy_from_slice(c);
-        if is_nan(u64::from_le_bytes(v)) {
-            any = true;
-            break;
-        }
-    }
-    if !any {
-        return None;
-    }
-    for (name, p) in pats {
-        let mut b = bytes.to_vec();
-        for c in b.chunks_exact_mut(w) {
+    let cols = cols.max(1);
+    let elems: Vec<u64> = bytes
+        .chunks_exact(w)
+        .map(|c| {
             let mut v = [0u8; 8];
             v[..w].copy_from_slice(c);
-            if is_nan(u64::from_le_bytes(v)) {
-                c.copy_from_slice(&p.to_le_bytes()[..w]);
+            u64::from_le_bytes(v)
+        })
+        .collect();
+    let mut nan_cols: Vec<usize> = (0..cols)
+        .filter(|&c| elems.iter().skip(c).step_by(cols).any(|&x| is_nan(x)))
+        .collect();
+    nan_cols.sort();
+    if nan_cols.is_empty() {
+        return None;
+    }
+    let k = nan_cols.len().min(10);
+    if nan_cols.len() > 10 {
+        nan_cols.truncate(10);
+    }
+    // every NaN column first (the output is arithmetic throughout), then the subsets
+    let all_mask = (1u32 << k) - 1;
+    let mut masks: Vec<u32> = (1..all_mask).collect();
+    masks.sort_by_key(|m| m.count_ones());
+    masks.insert(0, all_mask);
+    for (name, p) in pats {
+        for &m in &masks {
+            let chosen: Vec<usize> = if m == all_mask {
+                (0..cols).collect()
+            } else {
+                (0..k).filter(|j| m >> j & 1 != 0).map(|j| nan_cols[j]).collect()
+            };
+            let mut b = bytes.to_vec();
+            for (i, c) in b.chunks_exact_mut(w).enumerate() {
+                if chosen.contains(&(i % cols)) && is_nan(elems[i]) {
+                    c.copy_from_slice(&p.to_le_bytes()[..w]);
+                }
             }
-        }
-        if sha256(&b) == want {
-            return Some((*name).to_string());
+            if sha256(&b) == want {
+                let list: Vec<String> = chosen.iter().map(|c| c.to_string()).collect();
+                return Some(if cols == 1 || m == all_mask {
+                    (*name).to_string()
+                } else {
+                    format!("{name} in columns {}", list.join(","))
+                });
+            }
         }
     }
     None
@@ -556,7 +583,7 @@ pub fn run_job(
                 let verdict = match &orig {
                     None => Verdict::NoRecord,
                     Some(o) if *o == sha => Verdict::Match,
-                    Some(o) => match nan_match(&b.ty, &bytes, o) {
+                    Some(o) => match nan_match(&b.ty, &bytes, o, columns(job, b)) {
                         Some(p) => Verdict::NanPayload(p),
                         None if matches!(b.rule, Rule::Ulp(_) | Rule::ExactExceptCols(_)) => {
                             Verdict::UlpUnverified
@@ -596,6 +623,23 @@ pub fn run_job(
     }
     res.seconds = t0.elapsed().as_secs_f64();
     res
+}
+
+/// Elements per work-item of buffer `b` (its element count over `n`, 1 when not a multiple).
+fn columns(job: &Job, b: &Buffer) -> usize {
+    let w = match b.ty.as_str() {
+        "f64" | "i64" | "u64" => 8,
+        "f16" | "bf16" | "i16" | "u16" => 2,
+        "i8" | "u8" => 1,
+        _ => 4,
+    };
+    let e = b.bytes.len() / w;
+    let n = job.n.max(1) as usize;
+    if e % n == 0 && e >= n {
+        e / n
+    } else {
+        1
+    }
 }
 
 fn execute(
