@@ -19137,14 +19137,18 @@ define linkonce_odr float @__wp_cvt_rm_f32_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call float @llvm.experimental.constrained.sitofp.f32.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, float 0.0, float %r
+  ret float %r0
 }
 define linkonce_odr float @__wp_cvt_rm_f32_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call float @llvm.experimental.constrained.uitofp.f32.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, float 0.0, float %r
+  ret float %r0
 }
 define linkonce_odr double @__wp_div_rm_f64(double %a, double %b) alwaysinline nounwind {
   %q = fdiv double %a, %b
@@ -19226,14 +19230,18 @@ define linkonce_odr double @__wp_cvt_rm_f64_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.sitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, double 0.0, double %r
+  ret double %r0
 }
 define linkonce_odr double @__wp_cvt_rm_f64_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.uitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, double 0.0, double %r
+  ret double %r0
 }
 define linkonce_odr float @__wp_cvt_rm_f32_f64(double %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp

@@ -351,13 +351,18 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
 }}""")
             for conv, sg in (("sitofp", "s"), ("uitofp", "u")):
                 for w in (32,):
+                    # LLVM 19 expands a strict i32 -> fp conversion on amdgcn as
+                    # (2^52 + x) - 2^52 in f64, which rounding down gives -0.0 for x = 0
+                    # (cvt.rm of 0 is +0.0: found executing the gfx906 code, k_cvt_i2f).
+                    zero_fix = ("  %z = icmp eq i32 %a, 0\n"
+                                f"  %r0 = select i1 %z, {t} 0.0, {t} %r\n"
+                                f"  ret {t} %r0\n") if m == "rm" else f"  ret {t} %r\n"
                     A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) nounwind strictfp {{
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 {code}) strictfp
   %r = call {t} @llvm.experimental.constrained.{conv}.{s}.i{w}(i{w} %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret {t} %r
-}}""")
+{zero_fix}}}""")
         A(f"""define linkonce_odr float @__wp_cvt_{m}_f32_f64(double %a) nounwind strictfp {{
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 {code}) strictfp
