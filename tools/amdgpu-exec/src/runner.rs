@@ -523,7 +523,10 @@ pub fn nan_match(ty: &str, bytes: &[u8], want: &str, cols: usize) -> Option<Stri
             let chosen: Vec<usize> = if m == all_mask {
                 (0..cols).collect()
             } else {
-                (0..k).filter(|j| m >> j & 1 != 0).map(|j| nan_cols[j]).collect()
+                (0..k)
+                    .filter(|j| m >> j & 1 != 0)
+                    .map(|j| nan_cols[j])
+                    .collect()
             };
             let mut b = bytes.to_vec();
             for (i, c) in b.chunks_exact_mut(w).enumerate() {

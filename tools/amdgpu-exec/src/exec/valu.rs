@@ -1658,21 +1658,22 @@ impl Wave {
                 } else {
                     0x3f80_0000
                 };
-                let rcp_den = if f64op {
-                    F64.is_denorm(fp::div(F64, one, s1, env))
-                } else {
-                    F64.is_denorm(fp::div(
-                        F64,
-                        0x3ff0_0000_0000_0000,
-                        fp::convert(F32, F64, s1, env),
-                        env,
-                    ))
-                };
+                // "1 / S1 is a denormal" in the operation's own format (the RDNA3 ISA's
+                // pseudocode writes DENORM.f64 for the f32 form too, under which the test
+                // never holds and LLVM's f32 division would get a flushed reciprocal for
+                // every denormal quotient)
+                let rcp_den = f.is_denorm(fp::div(f, one, s1, env));
                 let q_den = f.is_denorm(fp::div(f, s2, s1, env));
                 if rcp_den && q_den {
+                    // The ISA's pseudocode scales the denominator up here (ldexp(S0, 64)),
+                    // which overflows a denominator above 2^126 and leaves LLVM's division
+                    // sequence with 0 or inf; scaled down, the reciprocal is normal and
+                    // V_DIV_FMAS (VCC set, a quotient below 2) scales the result back.
+                    // tests/amdgpu_exec_isa.rs checks the whole sequence against
+                    // correctly rounded division.
                     vcc |= 1 << l;
                     if s0 == s1 {
-                        d = fp::ldexp(f, s0, k, env);
+                        d = fp::ldexp(f, s0, -k, env);
                     }
                 } else if rcp_den {
                     d = fp::ldexp(f, s0, -k, env);
