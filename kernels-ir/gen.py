@@ -293,6 +293,52 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
   ret i32 %r
 }}
 """)
+    def post(name, m, t, s):
+        """The end of a directed div/sqrt: sqrt scales a tiny input's result back; div
+        turns an overflow to infinity into the largest finite value where the rounding goes
+        toward zero (the round-to-nearest quotient is infinite there: div.rz of a finite
+        quotient above the largest float was infinite when the gfx906 code was executed)."""
+        if name == "sqrt":
+            down = "0x3DF0000000000000" if s == "f32" else "0x39B0000000000000"
+            return f"""  %sc = select i1 %small, {t} {down}, {t} 1.0
+  %res2 = fmul {t} %res, %sc
+  ret {t} %res2
+"""
+        mx, nmx = (("0x47EFFFFFE0000000", "0xC7EFFFFFE0000000") if s == "f32"
+                   else ("0x7FEFFFFFFFFFFFFF", "0xFFEFFFFFFFFFFFFF"))
+        tz = {"rz": "or i1 true, true", "rm": "or i1 %qpos, false", "rp": "xor i1 %qpos, true"}[m]
+        it = "i32" if s == "f32" else "i64"
+        awz = {"rz": "or i1 false, false", "rm": "or i1 %qneg, false", "rp": "xor i1 %qneg, true"}[m]
+        pmin, nmin = (("0x36A0000000000000", "0xB6A0000000000000") if s == "f32"
+                      else ("0x0000000000000001", "0x8000000000000001"))
+        return f"""  %fa = call {t} @llvm.fabs.{s}({t} %a)
+  %fb = call {t} @llvm.fabs.{s}({t} %b)
+  %qinf = fcmp oeq {t} %fq, 0x7FF0000000000000
+  %afin = fcmp one {t} %fa, 0x7FF0000000000000
+  %bfin = fcmp one {t} %fb, 0x7FF0000000000000
+  %bnz = fcmp one {t} %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = {tz}
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, {t} {mx}, {t} {nmx}
+  %res2 = select i1 %clamp, {t} %maxv, {t} %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq {t} %q, 0.0
+  %anz = fcmp one {t} %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast {t} %q to {it}
+  %qneg = icmp slt {it} %qbits, 0
+  %awz = {awz}
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, {t} {nmin}, {t} {pmin}
+  %res3 = select i1 %tiny1, {t} %mind, {t} %res2
+  ret {t} %res3
+"""
+
     # Directed rounding: switch the MODE register's rounding field around a constrained op.
     for m, code in MODES.items():
         for t, s in (("float", "f32"), ("double", "f64")):
@@ -302,19 +348,37 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
             # one ulp toward the rounding direction when the true value lies on that side.
             for name, n in (("div", 2), ("sqrt", 1)):
                 if name == "div":
+                    # The remainder a - q*b is taken with a and q scaled by 2^64 when |a| is
+                    # tiny, so that it does not underflow to 0 and lose its sign (denormal
+                    # quotients were 1 ulp off when the gfx906 code was executed).
+                    thr, up = (("0x3C30000000000000", "0x43F0000000000000") if s == "f32"
+                               else ("0x1000000000000000", "0x4C70000000000000"))
                     pre = f"""  %q = fdiv {t} %a, %b
-  %nq = fneg {t} %q
-  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %b, {t} %a)
+  %fa0 = call {t} @llvm.fabs.{s}({t} %a)
+  %tiny = fcmp olt {t} %fa0, {thr}
+  %sc0 = select i1 %tiny, {t} {up}, {t} 1.0
+  %as = fmul {t} %a, %sc0
+  %qs = fmul {t} %q, %sc0
+  %nq = fneg {t} %qs
+  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %b, {t} %as)
   %rp = fcmp ogt {t} %r, 0.0
   %bp = fcmp ogt {t} %b, 0.0
   %above = icmp eq i1 %rp, %bp"""
                     args = f"{t} %a, {t} %b"
                 else:
-                    pre = f"""  %q = call {t} @llvm.sqrt.{s}({t} %a)
+                    # A tiny input is scaled by an even power of two first: otherwise a - q*q
+                    # underflows to 0 and the rounding direction is lost (a denormal's sqrt.rz
+                    # was 1 ulp high when the gfx906 code was executed, k_f32_div_sqrt).
+                    thr, up = (("0x39B0000000000000", "0x43F0000000000000") if s == "f32"
+                               else ("0x07B0000000000000", "0x4C70000000000000"))
+                    pre = f"""  %small = fcmp olt {t} %a0, {thr}
+  %a0s = fmul {t} %a0, {up}
+  %a = select i1 %small, {t} %a0s, {t} %a0
+  %q = call {t} @llvm.sqrt.{s}({t} %a)
   %nq = fneg {t} %q
   %r = call {t} @llvm.fma.{s}({t} %nq, {t} %q, {t} %a)
   %above = fcmp ogt {t} %r, 0.0"""
-                    args = f"{t} %a"
+                    args = f"{t} %a0"
                 want = {"rp": "%above", "rm": "%below", "rz": "%tz"}[m]
                 A(f"""define linkonce_odr {t} @__wp_{name}_{m}_{s}({args}) {ATTR} {{
 {pre}
@@ -337,8 +401,7 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
   %nb = add {it} %bits, %inc
   %nv = bitcast {it} %nb to {t}
   %res = select i1 %move, {t} %nv, {t} %q
-  ret {t} %res
-}}""")
+{post(name, m, t, s)}}}""")
             for op, n in (("fadd", 2), ("fmul", 2), ("fma", 3)):
                 args = ", ".join(f"{t} %{c}" for c in "abc"[:n])
                 name = {"fadd": "add", "fmul": "mul", "fdiv": "div", "fma": "fma", "sqrt": "sqrt"}[op]
