@@ -445,100 +445,153 @@ pub fn sha256(b: &[u8]) -> String {
     hex(&Sha256::digest(b))
 }
 
-/// (element width, NaN test, candidate NaN patterns) of a float type name.
-fn nan_patterns(ty: &str) -> Option<(usize, fn(u64) -> bool, &'static [(&'static str, u64)])> {
+/// A float lane of an output element: its byte offset in the element and its format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// binary16 at the byte offset.
+    F16(usize),
+    /// bfloat16 at the byte offset.
+    Bf16(usize),
+    /// binary32 at the byte offset.
+    F32(usize),
+    /// binary64 at the byte offset.
+    F64(usize),
+}
+
+impl Lane {
+    fn at(self) -> (usize, usize) {
+        match self {
+            Lane::F16(o) | Lane::Bf16(o) => (o, 2),
+            Lane::F32(o) => (o, 4),
+            Lane::F64(o) => (o, 8),
+        }
+    }
+    fn is_nan(self, x: u64) -> bool {
+        match self {
+            Lane::F16(_) => x & 0x7c00 == 0x7c00 && x & 0x3ff != 0,
+            Lane::Bf16(_) => x & 0x7f80 == 0x7f80 && x & 0x7f != 0,
+            Lane::F32(_) => x & 0x7f80_0000 == 0x7f80_0000 && x & 0x7f_ffff != 0,
+            Lane::F64(_) => {
+                x & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && x & 0xf_ffff_ffff_ffff != 0
+            }
+        }
+    }
+}
+
+/// The NaN patterns tried, per width (2, 4, 8 bytes), named by the 32-bit form: NVIDIA's
+/// canonical NaN (all payload bits set, positive) first.
+const NAN_PATTERNS: &[(&str, [u64; 3])] = &[
+    ("0x7fffffff", [0x7fff, 0x7fff_ffff, 0x7fff_ffff_ffff_ffff]),
+    ("0x7fc00000", [0x7e00, 0x7fc0_0000, 0x7ff8_0000_0000_0000]),
+    ("0xffc00000", [0xfe00, 0xffc0_0000, 0xfff8_0000_0000_0000]),
+    ("0xffffffff", [0xffff, 0xffff_ffff, 0xffff_ffff_ffff_ffff]),
+];
+
+/// The float lanes of each column of an output: the case table's float type for every
+/// column, or, for integer-typed outputs that hold floats (conversion results, packed
+/// pairs), the formats the kernels in `fixtures/gpu/src/*.cu` write there.
+pub fn float_view(case: &str, buffer: &str, ty: &str, cols: usize) -> Option<Vec<Vec<Lane>>> {
+    let one = |l: Lane| Some(vec![vec![l]; cols]);
     match ty {
-        "f32" => Some((
-            4,
-            |x| x & 0x7f80_0000 == 0x7f80_0000 && x & 0x7f_ffff != 0,
-            &[
-                ("0x7fffffff", 0x7fff_ffff),
-                ("0x7fc00000", 0x7fc0_0000),
-                ("0xffc00000", 0xffc0_0000),
-                ("0xffffffff", 0xffff_ffff),
-            ],
-        )),
-        "f64" => Some((
-            8,
-            |x| x & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && x & 0xf_ffff_ffff_ffff != 0,
-            &[
-                ("0x7fffffffffffffff", 0x7fff_ffff_ffff_ffff),
-                ("0x7ff8000000000000", 0x7ff8_0000_0000_0000),
-                ("0xfff8000000000000", 0xfff8_0000_0000_0000),
-                ("0xffffffffffffffff", 0xffff_ffff_ffff_ffff),
-            ],
-        )),
-        "f16" | "bf16" => Some((
-            2,
-            if ty == "f16" {
-                |x| x & 0x7c00 == 0x7c00 && x & 0x3ff != 0
-            } else {
-                |x| x & 0x7f80 == 0x7f80 && x & 0x7f != 0
-            },
-            &[
-                ("0x7fff", 0x7fff),
-                ("0x7e00", 0x7e00),
-                ("0xfe00", 0xfe00),
-                ("0xffff", 0xffff),
-            ],
-        )),
+        "f16" => return one(Lane::F16(0)),
+        "bf16" => return one(Lane::Bf16(0)),
+        "f32" => return one(Lane::F32(0)),
+        "f64" => return one(Lane::F64(0)),
+        _ => {}
+    }
+    let (h, b) = (Lane::F16(0), Lane::Bf16(0));
+    match (case, buffer) {
+        // k_cvt_half (cvt.cu): q[0..3] f16, q[4..7] bf16, q[8] f16, q[9] bf16, q[10..11] f16
+        ("cvt_half" | "cvt_half_bf16", "o") if cols == 12 => Some(
+            [h, h, h, h, b, b, b, b, h, b, h, h]
+                .iter()
+                .map(|l| vec![*l])
+                .collect(),
+        ),
+        // k_cvt_pack (cvt.cu): q[3..5], q[13] f16x2, q[6..7] bf16x2, q[8] tf32 (f32 bits)
+        ("cvt_pack" | "cvt_pack_edges", "o") if cols == 14 => Some(
+            (0..14)
+                .map(|c| match c {
+                    3 | 4 | 5 | 13 => vec![Lane::F16(0), Lane::F16(2)],
+                    6 | 7 => vec![Lane::Bf16(0), Lane::Bf16(2)],
+                    8 => vec![Lane::F32(0)],
+                    _ => vec![],
+                })
+                .collect(),
+        ),
         _ => None,
     }
 }
 
-/// The NaN pattern and the columns whose NaN elements, all set to that pattern, make
-/// `bytes` hash to `want`, if there are such. `cols` is the number of columns of the output
-/// (elements per work-item); every subset of the columns that hold NaNs is tried (up to 10
-/// such columns), smallest first: data movement keeps a NaN's payload where arithmetic on
-/// the H200 gives its canonical NaN, so only some columns may differ.
-pub fn nan_match(ty: &str, bytes: &[u8], want: &str, cols: usize) -> Option<String> {
-    let (w, is_nan, pats) = nan_patterns(ty)?;
-    let cols = cols.max(1);
-    let elems: Vec<u64> = bytes
-        .chunks_exact(w)
-        .map(|c| {
-            let mut v = [0u8; 8];
-            v[..w].copy_from_slice(c);
-            u64::from_le_bytes(v)
-        })
-        .collect();
-    let mut nan_cols: Vec<usize> = (0..cols)
-        .filter(|&c| elems.iter().skip(c).step_by(cols).any(|&x| is_nan(x)))
-        .collect();
-    nan_cols.sort();
-    if nan_cols.is_empty() {
+/// The NaN pattern and the columns whose NaN lanes, all set to that pattern (in each
+/// lane's width), make `bytes` (elements of `width` bytes, `view` per column) hash to
+/// `want`, if there are such. Every NaN column at once is tried first (an output computed
+/// by arithmetic throughout), then the subsets of the first 10 columns that hold NaNs,
+/// smallest first: data movement keeps a NaN's payload where arithmetic on the H200 gives
+/// its canonical NaN, so only some columns may differ.
+pub fn nan_match(bytes: &[u8], width: usize, view: &[Vec<Lane>], want: &str) -> Option<String> {
+    let cols = view.len().max(1);
+    let row = width * cols;
+    if width == 0 || bytes.len() % row != 0 {
         return None;
     }
-    let k = nan_cols.len().min(10);
-    if nan_cols.len() > 10 {
-        nan_cols.truncate(10);
+    let get = |b: &[u8], o: usize, w: usize| -> u64 {
+        let mut v = [0u8; 8];
+        v[..w].copy_from_slice(&b[o..o + w]);
+        u64::from_le_bytes(v)
+    };
+    // (column, byte offset) of every NaN lane
+    let mut nans: Vec<(usize, usize, usize)> = Vec::new();
+    for r in 0..bytes.len() / row {
+        for (c, lanes) in view.iter().enumerate() {
+            for l in lanes {
+                let (o, w) = l.at();
+                let off = r * row + c * width + o;
+                if l.is_nan(get(bytes, off, w)) {
+                    nans.push((c, off, w));
+                }
+            }
+        }
     }
-    // every NaN column first (the output is arithmetic throughout), then the subsets
-    let all_mask = (1u32 << k) - 1;
-    let mut masks: Vec<u32> = (1..all_mask).collect();
+    if nans.is_empty() {
+        return None;
+    }
+    let mut nan_cols: Vec<usize> = nans.iter().map(|n| n.0).collect();
+    nan_cols.sort();
+    nan_cols.dedup();
+    let every = nan_cols.clone();
+    nan_cols.truncate(10);
+    let k = nan_cols.len();
+    let mut subsets: Vec<Vec<usize>> = vec![every.clone()];
+    let mut masks: Vec<u32> = (1..(1u32 << k)).collect();
     masks.sort_by_key(|m| m.count_ones());
-    masks.insert(0, all_mask);
-    for (name, p) in pats {
-        for &m in &masks {
-            let chosen: Vec<usize> = if m == all_mask {
-                (0..cols).collect()
-            } else {
-                (0..k)
-                    .filter(|j| m >> j & 1 != 0)
-                    .map(|j| nan_cols[j])
-                    .collect()
-            };
+    for m in masks {
+        let s: Vec<usize> = (0..k)
+            .filter(|j| m >> j & 1 != 0)
+            .map(|j| nan_cols[j])
+            .collect();
+        if s != every {
+            subsets.push(s);
+        }
+    }
+    for (name, pat) in NAN_PATTERNS {
+        for (si, s) in subsets.iter().enumerate() {
             let mut b = bytes.to_vec();
-            for (i, c) in b.chunks_exact_mut(w).enumerate() {
-                if chosen.contains(&(i % cols)) && is_nan(elems[i]) {
-                    c.copy_from_slice(&p.to_le_bytes()[..w]);
+            for &(c, off, w) in &nans {
+                if s.contains(&c) {
+                    let p = pat[match w {
+                        2 => 0,
+                        4 => 1,
+                        _ => 2,
+                    }];
+                    b[off..off + w].copy_from_slice(&p.to_le_bytes()[..w]);
                 }
             }
             if sha256(&b) == want {
-                let list: Vec<String> = chosen.iter().map(|c| c.to_string()).collect();
-                return Some(if cols == 1 || m == all_mask {
+                return Some(if si == 0 || cols == 1 {
                     (*name).to_string()
                 } else {
+                    let list: Vec<String> = s.iter().map(|c| c.to_string()).collect();
                     format!("{name} in columns {}", list.join(","))
                 });
             }
@@ -586,7 +639,9 @@ pub fn run_job(
                 let verdict = match &orig {
                     None => Verdict::NoRecord,
                     Some(o) if *o == sha => Verdict::Match,
-                    Some(o) => match nan_match(&b.ty, &bytes, o, columns(job, b)) {
+                    Some(o) => match float_view(&job.case, &b.name, &b.ty, columns(job, b))
+                        .and_then(|v| nan_match(&bytes, elem_width(&b.ty), &v, o))
+                    {
                         Some(p) => Verdict::NanPayload(p),
                         None if matches!(b.rule, Rule::Ulp(_) | Rule::ExactExceptCols(_)) => {
                             Verdict::UlpUnverified
@@ -628,15 +683,19 @@ pub fn run_job(
     res
 }
 
-/// Elements per work-item of buffer `b` (its element count over `n`, 1 when not a multiple).
-fn columns(job: &Job, b: &Buffer) -> usize {
-    let w = match b.ty.as_str() {
+/// Bytes per element of a case-table type name.
+pub fn elem_width(ty: &str) -> usize {
+    match ty {
         "f64" | "i64" | "u64" => 8,
         "f16" | "bf16" | "i16" | "u16" => 2,
         "i8" | "u8" => 1,
         _ => 4,
-    };
-    let e = b.bytes.len() / w;
+    }
+}
+
+/// Elements per work-item of buffer `b` (its element count over `n`, 1 when not a multiple).
+fn columns(job: &Job, b: &Buffer) -> usize {
+    let e = b.bytes.len() / elem_width(&b.ty);
     let n = job.n.max(1) as usize;
     if e % n == 0 && e >= n {
         e / n
