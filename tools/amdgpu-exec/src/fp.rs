@@ -67,6 +67,9 @@ pub struct Env {
     pub denorm_in: bool,
     /// Keep denormal outputs.
     pub denorm_out: bool,
+    /// Of several NaN operands, propagate the last (a counterfactual used by the runner's
+    /// triage: the ISA propagates the first, SRC0's).
+    pub nan_last: bool,
 }
 
 impl Env {
@@ -75,6 +78,7 @@ impl Env {
         round: Round::NearestEven,
         denorm_in: true,
         denorm_out: true,
+        nan_last: false,
     };
 
     /// The environment of a FP_ROUND and a FP_DENORM field.
@@ -83,6 +87,7 @@ impl Env {
             round: Round::from_bits(round),
             denorm_in: denorm & 1 != 0,
             denorm_out: denorm & 2 != 0,
+            nan_last: false,
         }
     }
 }
@@ -321,16 +326,24 @@ fn zero_sum_sign(an: bool, bn: bool, env: Env) -> bool {
     }
 }
 
-/// The NaN result of an operation whose operands include a NaN: the first NaN operand, quiet.
-fn nan_of(f: Format, ops: &[u64]) -> Option<u64> {
-    ops.iter().find(|&&x| f.is_nan(x)).map(|&x| f.quiet(x))
+/// The NaN result of an operation whose operands include a NaN: the first NaN operand (the
+/// last with `nan_last`), quiet.
+fn nan_of(f: Format, ops: &[u64], nan_last: bool) -> Option<u64> {
+    if nan_last {
+        ops.iter()
+            .rev()
+            .find(|&&x| f.is_nan(x))
+            .map(|&x| f.quiet(x))
+    } else {
+        ops.iter().find(|&&x| f.is_nan(x)).map(|&x| f.quiet(x))
+    }
 }
 
 /// `a + b`.
 pub fn add(f: Format, a: u64, b: u64, env: Env) -> u64 {
     let a = f.flush(a, env.denorm_in);
     let b = f.flush(b, env.denorm_in);
-    if let Some(n) = nan_of(f, &[a, b]) {
+    if let Some(n) = nan_of(f, &[a, b], env.nan_last) {
         return n;
     }
     match (f.is_inf(a), f.is_inf(b)) {
@@ -362,7 +375,7 @@ pub fn sub(f: Format, a: u64, b: u64, env: Env) -> u64 {
 pub fn mul(f: Format, a: u64, b: u64, env: Env) -> u64 {
     let a = f.flush(a, env.denorm_in);
     let b = f.flush(b, env.denorm_in);
-    if let Some(n) = nan_of(f, &[a, b]) {
+    if let Some(n) = nan_of(f, &[a, b], env.nan_last) {
         return n;
     }
     let neg = f.is_neg(a) != f.is_neg(b);
@@ -388,7 +401,7 @@ pub fn fma_scaled(f: Format, a: u64, b: u64, c: u64, k: i32, env: Env) -> u64 {
     let a = f.flush(a, env.denorm_in);
     let b = f.flush(b, env.denorm_in);
     let c = f.flush(c, env.denorm_in);
-    if let Some(n) = nan_of(f, &[a, b, c]) {
+    if let Some(n) = nan_of(f, &[a, b, c], env.nan_last) {
         return n;
     }
     let pneg = f.is_neg(a) != f.is_neg(b);
@@ -436,7 +449,7 @@ pub fn fma_scaled(f: Format, a: u64, b: u64, c: u64, k: i32, env: Env) -> u64 {
 pub fn div(f: Format, a: u64, b: u64, env: Env) -> u64 {
     let a = f.flush(a, env.denorm_in);
     let b = f.flush(b, env.denorm_in);
-    if let Some(n) = nan_of(f, &[a, b]) {
+    if let Some(n) = nan_of(f, &[a, b], env.nan_last) {
         return n;
     }
     let neg = f.is_neg(a) != f.is_neg(b);
@@ -710,8 +723,7 @@ mod tests {
         let tiny = 1e-30f32.to_bits() as u64;
         let e = |r| Env {
             round: r,
-            denorm_in: true,
-            denorm_out: true,
+            ..Env::IEEE
         };
         assert_eq!(add(F32, one, tiny, e(Round::Up)), 0x3f80_0001);
         assert_eq!(add(F32, one, tiny, e(Round::Down)), 0x3f80_0000);
@@ -730,9 +742,9 @@ mod tests {
     fn denormal_controls() {
         let d = 1u64; // smallest f32 denormal
         let flush = Env {
-            round: Round::NearestEven,
             denorm_in: false,
             denorm_out: false,
+            ..Env::IEEE
         };
         assert_eq!(add(F32, d, d, flush), 0);
         assert_eq!(add(F32, d, d, Env::IEEE), 2);

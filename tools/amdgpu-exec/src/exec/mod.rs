@@ -202,6 +202,11 @@ pub struct Limits {
     pub max_instructions: u64,
     /// Instructions a wave runs before the next wave of its group takes a turn.
     pub slice: u32,
+    /// Triage counterfactual: NaN results propagate the last NaN operand.
+    pub nan_last: bool,
+    /// Triage counterfactual: the results of the approximation instructions (V_RCP, V_RSQ,
+    /// V_SQRT, V_EXP, V_LOG, V_SIN, V_COS; "1 ULP" in the ISA) move 1 ulp away from zero.
+    pub approx_perturb: bool,
 }
 
 impl Default for Limits {
@@ -209,6 +214,8 @@ impl Default for Limits {
         Limits {
             max_instructions: 2_000_000_000,
             slice: 64,
+            nan_last: false,
+            approx_perturb: false,
         }
     }
 }
@@ -440,7 +447,7 @@ impl Machine {
                     };
                     let mut waves: Vec<Wave> = (0..nwaves)
                         .map(|w| {
-                            Wave::start(
+                            let mut wv = Wave::start(
                                 &k,
                                 self.arch,
                                 w as u32,
@@ -451,7 +458,10 @@ impl Machine {
                                 SCRATCH_BASE + w * wave_bytes,
                                 lane_bytes as u32,
                                 IMAGE_BASE + k.entry,
-                            )
+                            );
+                            wv.nan_last = limits.nan_last;
+                            wv.approx_perturb = limits.approx_perturb;
+                            wv
                         })
                         .collect();
                     run_group(&mut grp, &mut waves, limits, &mut stats).map_err(|e| {

@@ -64,7 +64,7 @@ impl super::Wave {
         let (a32, b32) = (a as u32, b as u32);
         let d = i.sdst;
         let next = self.pc;
-        let mut set = |w: &mut Self, v: u64| {
+        let set = |w: &mut Self, v: u64| {
             if wide {
                 w.swrite64(d, v);
             } else {

@@ -219,6 +219,17 @@ impl Wave {
         m
     }
 
+    /// With the runner's `approx_perturb` counterfactual, a finite non-zero result of an
+    /// approximation instruction moved 1 ulp away from zero (the hardware's result is
+    /// defined only to within 1 ulp; outputs that change depend on its exact bits).
+    fn perturb(&self, f: fp::Format, x: u64) -> u64 {
+        if self.approx_perturb && !f.is_nan(x) && !f.is_inf(x) && !f.is_zero(x) {
+            x + 1
+        } else {
+            x
+        }
+    }
+
     /// Output modifier and clamp of a float result of format `f`.
     fn post(&self, i: &Inst, f: fp::Format, x: u64, env: Env) -> u64 {
         let mut x = x;
@@ -387,11 +398,13 @@ impl Wave {
             round: e32.round,
             denorm_in: false,
             denorm_out: false,
+            nan_last: e32.nan_last,
         };
         let flush16 = Env {
             round: e64.round,
             denorm_in: e64.denorm_in,
             denorm_out: e64.denorm_out,
+            nan_last: e32.nan_last,
         };
         match i.op {
             Op::V_NOP => {}
@@ -912,6 +925,7 @@ impl Wave {
                     round: e32.round,
                     denorm_in: e64.denorm_in,
                     denorm_out: e32.denorm_out,
+                    nan_last: e32.nan_last,
                 };
                 let r = self.lanes(|l| {
                     self.post(i, F32, fp::convert(F16, F32, a[l] as u64, env), e32) as u32
@@ -924,6 +938,7 @@ impl Wave {
                     round: e64.round,
                     denorm_in: e32.denorm_in,
                     denorm_out: e64.denorm_out,
+                    nan_last: e32.nan_last,
                 };
                 let r = self.lanes(|l| {
                     self.post(i, F16, fp::convert(F32, F16, a[l] as u64, env), e64) as u32
@@ -936,6 +951,7 @@ impl Wave {
                     round: e32.round,
                     denorm_in: e64.denorm_in,
                     denorm_out: e32.denorm_out,
+                    nan_last: e32.nan_last,
                 };
                 let r =
                     self.lanes(|l| self.post(i, F32, fp::convert(F64, F32, a[l], env), e32) as u32);
@@ -947,6 +963,7 @@ impl Wave {
                     round: e64.round,
                     denorm_in: e32.denorm_in,
                     denorm_out: e64.denorm_out,
+                    nan_last: e32.nan_last,
                 };
                 let r = self
                     .lanes64(|l| self.post(i, F64, fp::convert(F32, F64, a[l] as u64, env), e64));
@@ -1076,6 +1093,7 @@ impl Wave {
                     round: Round::Zero,
                     denorm_in: e32.denorm_in,
                     denorm_out: e64.denorm_out,
+                    nan_last: e32.nan_last,
                 };
                 let r = self.lanes(|l| {
                     let lo = fp::convert(F32, F16, a[l] as u64, env) as u32;
@@ -1511,6 +1529,47 @@ impl Wave {
             _ => return Err(self.unimplemented(i)),
         }
         let _ = name;
+        if self.approx_perturb {
+            let f = match i.op {
+                Op::V_RCP_F32
+                | Op::V_RCP_IFLAG_F32
+                | Op::V_RSQ_F32
+                | Op::V_SQRT_F32
+                | Op::V_EXP_F32
+                | Op::V_LOG_F32
+                | Op::V_SIN_F32
+                | Op::V_COS_F32 => Some(F32),
+                Op::V_RCP_F16
+                | Op::V_SQRT_F16
+                | Op::V_RSQ_F16
+                | Op::V_EXP_F16
+                | Op::V_LOG_F16
+                | Op::V_SIN_F16
+                | Op::V_COS_F16 => Some(F16),
+                Op::V_RCP_F64 | Op::V_RSQ_F64 | Op::V_SQRT_F64 => Some(F64),
+                _ => None,
+            };
+            if let Some(f) = f {
+                let e = self.exec();
+                let d = i.vdst as usize;
+                for l in 0..64 {
+                    if e >> l & 1 == 0 {
+                        continue;
+                    }
+                    if f == F64 {
+                        let x = self.v[d][l] as u64 | (self.v[d + 1][l] as u64) << 32;
+                        let y = self.perturb(F64, x);
+                        self.v[d][l] = y as u32;
+                        self.v[d + 1][l] = (y >> 32) as u32;
+                    } else if f == F16 {
+                        let x = self.v[d][l] as u64 & 0xffff;
+                        self.v[d][l] = (self.v[d][l] & 0xffff_0000) | self.perturb(F16, x) as u32;
+                    } else {
+                        self.v[d][l] = self.perturb(F32, self.v[d][l] as u64) as u32;
+                    }
+                }
+            }
+        }
         Ok(())
     }
 

@@ -55,6 +55,10 @@ pub struct Wave {
     pub index: u32,
     /// Bytes of scratch per lane.
     pub lane_bytes: u32,
+    /// Propagate the last NaN operand ([`crate::fp::Env::nan_last`]; off on the hardware).
+    pub nan_last: bool,
+    /// Move approximation results 1 ulp ([`crate::exec::Limits::approx_perturb`]).
+    pub approx_perturb: bool,
 }
 
 /// The inline constant of code `c` read as `ty` (`None` when `c` is no inline constant).
@@ -131,11 +135,13 @@ impl Wave {
             trapsts: 0,
             index,
             lane_bytes,
+            nan_last: false,
+            approx_perturb: false,
         };
         let d = &k.desc;
         let [packet, queue, kernarg] = ptrs;
         let mut n = 0usize;
-        let mut put64 = |w: &mut Wave, n: &mut usize, v: u64| {
+        let put64 = |w: &mut Wave, n: &mut usize, v: u64| {
             w.s[*n] = v as u32;
             w.s[*n + 1] = (v >> 32) as u32;
             *n += 2;
@@ -235,12 +241,18 @@ impl Wave {
 
     /// The f32 floating-point environment of MODE.
     pub fn env32(&self) -> Env {
-        Env::from_mode(self.mode & 3, (self.mode >> 4) & 3)
+        Env {
+            nan_last: self.nan_last,
+            ..Env::from_mode(self.mode & 3, (self.mode >> 4) & 3)
+        }
     }
 
     /// The f16/f64 floating-point environment of MODE.
     pub fn env64(&self) -> Env {
-        Env::from_mode((self.mode >> 2) & 3, (self.mode >> 6) & 3)
+        Env {
+            nan_last: self.nan_last,
+            ..Env::from_mode((self.mode >> 2) & 3, (self.mode >> 6) & 3)
+        }
     }
 
     /// MODE.DX10_CLAMP.
