@@ -394,6 +394,10 @@ pub fn build_module(
                 // reverse into one v_sub_u32_sdwa, both results taking its value (a wrong
                 // vsub2 word, found by executing the gfx906 code: docs/executed-isa.md).
                 args.push("-amdgpu-sdwa-peephole=false".into());
+                // LLVM 19 selects fptrunc(fmul x, y) to f16 as v_fma_mix*_f16 x, y, +0: one
+                // rounding instead of two and -0 products turned into +0 (__hdiv of -1 by
+                // +inf gave +0 when the gfx906 code was executed; f16_scalar, f16x2).
+                args.push("-mattr=-fma-mix-insts".into());
             } else if let Some(f) = nv_attr {
                 args.push(format!("-mattr={f}"));
             }
