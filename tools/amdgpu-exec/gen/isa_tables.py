@@ -2,7 +2,8 @@
 """Writes tools/amdgpu-exec/src/tables.rs: the opcode tables of the gfx9 (gfx906, gfx942)
 encodings, read off LLVM 19's AMDGPU disassembler.
 
-Run from the repository root: `python3 tools/amdgpu-exec/gen/isa_tables.py [LLVM_BIN]`.
+Run from the repository root: `python3 tools/amdgpu-exec/gen/isa_tables.py [LLVM_BIN [OUT]]`
+(LLVM_BIN: the directory of LLVM 19's llvm-mc; OUT: default the committed table).
 
 For every microcode format of the Vega 7nm ISA (AMD, "Vega 7nm Instruction Set Architecture",
 chapter 12 "Microcode Formats"; the MI300 ISA keeps the same formats) and every value of its
@@ -226,6 +227,7 @@ def base_name(m):
 
 def main():
     llvm_bin = sys.argv[1] if len(sys.argv) > 1 else "/usr/lib/llvm-19/bin"
+    path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "src", "tables.rs")
     cands = candidates()
     tables = {}
     for arch in ARCHS:
@@ -278,7 +280,6 @@ def main():
                        % (FMTS[fmt], op, var, mnem, base_name(mnem).upper(), ol))
         out.append("];")
         out.append("")
-    path = os.path.join(ROOT, "src", "tables.rs")
     open(path, "w").write("\n".join(out))
     print("wrote", path)
 

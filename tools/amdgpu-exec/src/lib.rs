@@ -22,6 +22,7 @@ pub mod fp;
 pub mod isa;
 pub mod memop;
 pub mod runner;
+#[rustfmt::skip]
 pub mod tables;
 
 use std::fmt;
