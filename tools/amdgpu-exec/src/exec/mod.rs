@@ -620,3 +620,46 @@ fn run_group(
         }
     }
 }
+
+/// Run raw instruction bytes (ending with `s_endpgm`) as one wavefront of a one-wave
+/// work-group with `lds_bytes` of LDS, after `init` has set its registers; the wave starts
+/// with EXEC all ones and MODE = round to nearest even, denormals kept, DX10_CLAMP and
+/// IEEE set. For the ISA's examples and small tests.
+///
+/// # Errors
+/// A decode error, a fault, or more than `max` instructions.
+pub fn run_snippet(
+    arch: Arch,
+    code: &[u8],
+    mem: &mut Memory,
+    lds_bytes: usize,
+    max: u64,
+    init: &dyn Fn(&mut Wave),
+) -> Result<Wave, Error> {
+    let dec = Decoder::new(arch);
+    let base = 0x1000u64;
+    let mut slots = vec![None; code.len() / 4 + 1];
+    for (pc, i) in dec.decode_all(code, base)? {
+        slots[((pc - base) / 4) as usize] = Some(i);
+    }
+    let prog = Program { base, slots };
+    let mut w = Wave::bare(arch, base);
+    init(&mut w);
+    let mut g = Group {
+        mem,
+        lds: vec![0; lds_bytes],
+        prog: &prog,
+        arch,
+        packet: 0,
+        clock: 0,
+    };
+    for _ in 0..max {
+        match w.step(&mut g)? {
+            Event::End => return Ok(w),
+            _ => g.clock += 1,
+        }
+    }
+    Err(Error::new(format!(
+        "the snippet ran more than {max} instructions"
+    )))
+}

@@ -181,6 +181,26 @@ fn approx(f: fp::Format, x: u64, op: fn(f64) -> f64) -> u64 {
     fp::convert(F64, f, r.to_bits(), Env::IEEE)
 }
 
+/// sin(2πx) or cos(2πx) of a finite x in revolutions: x reduced exactly to [0, 1), quarter
+/// turns exact (sin(0.25 rev) = 1, cos(0.25 rev) = 0), sin(±0) = ±0.
+fn sincos_rev(x: f64, cos: bool) -> f64 {
+    let r = x - x.floor();
+    let q = r * 4.0;
+    if q == q.floor() {
+        let (s, c) = [(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)][q as usize & 3];
+        if cos {
+            return c;
+        }
+        return if x == 0.0 { x } else { s };
+    }
+    let t = r * std::f64::consts::TAU;
+    if cos {
+        t.cos()
+    } else {
+        t.sin()
+    }
+}
+
 fn half_to_f64(h: u16) -> f64 {
     f64::from_bits(fp::convert(F16, F64, h as u64, Env::IEEE))
 }
@@ -586,12 +606,9 @@ impl Wave {
                     } else if F32.is_inf(a) {
                         F32.default_nan()
                     } else {
-                        // the input is in revolutions: reduce exactly, then scale by 2π
-                        let x = f32::from_bits(a as u32) as f64;
-                        let frac = x - x.floor();
-                        let t = frac * std::f64::consts::TAU;
-                        let v = if cos { t.cos() } else { t.sin() };
-                        let v = if !cos && x == 0.0 { x } else { v };
+                        // the input is in revolutions: reduced exactly, quarter turns exact
+                        // (as the ISA's functional examples give them)
+                        let v = sincos_rev(f32::from_bits(a as u32) as f64, cos);
                         fp::convert(F64, F32, v.to_bits(), Env::IEEE)
                     }
                 })
@@ -886,15 +903,7 @@ impl Wave {
                     } else if F16.is_inf(a) {
                         F16.default_nan()
                     } else {
-                        let x = half_to_f64(a as u16);
-                        let t = (x - x.floor()) * std::f64::consts::TAU;
-                        let v = if cos {
-                            t.cos()
-                        } else if x == 0.0 {
-                            x
-                        } else {
-                            t.sin()
-                        };
+                        let v = sincos_rev(half_to_f64(a as u16), cos);
                         fp::convert(F64, F16, v.to_bits(), Env::IEEE)
                     }
                 })

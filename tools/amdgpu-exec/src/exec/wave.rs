@@ -217,6 +217,26 @@ impl Wave {
         w
     }
 
+    /// A wave with zeroed registers, EXEC all ones, the program counter at `pc` and MODE
+    /// 0x3f0 (round to nearest even, f32 and f16/f64 denormals kept, DX10_CLAMP, IEEE).
+    pub fn bare(arch: Arch, pc: u64) -> Wave {
+        let nv = if arch.is_gfx940() { 512 } else { 256 };
+        let mut w = Wave {
+            s: [0; 128],
+            v: vec![[0u32; 64]; nv],
+            scc: false,
+            pc,
+            mode: 0x3f0,
+            trapsts: 0,
+            index: 0,
+            lane_bytes: 0,
+            nan_last: false,
+            approx_perturb: false,
+        };
+        w.set_exec(u64::MAX);
+        w
+    }
+
     /// EXEC.
     pub fn exec(&self) -> u64 {
         self.s[126] as u64 | (self.s[127] as u64) << 32
