@@ -18629,24 +18629,27 @@ define linkonce_odr i32 @__wp_linear_tid() alwaysinline nounwind {
   %r = add i32 %l, %x
   ret i32 %r
 }
+; %clock/%clock64: llvm.readcyclecounter (s_memtime on gfx9; gfx11 has no s_memtime and
+; reads HW_REG_SHADER_CYCLES).
 define linkonce_odr i64 @__wp_sreg_clock64() alwaysinline nounwind {
-  %r = call i64 @llvm.amdgcn.s.memtime()
+  %r = call i64 @llvm.readcyclecounter()
   ret i64 %r
 }
 define linkonce_odr i32 @__wp_sreg_clock() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %r = trunc i64 %c to i32
   ret i32 %r
 }
 define linkonce_odr i32 @__wp_sreg_clock_hi() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %h = lshr i64 %c, 32
   %r = trunc i64 %h to i32
   ret i32 %r
 }
-; %globaltimer in ns: s_memrealtime counts at 100 MHz on gfx9.
+; %globaltimer in ns: llvm.readsteadycounter (s_memrealtime on gfx9, the REALTIME message on
+; gfx11) counts at 100 MHz.
 define linkonce_odr i64 @__wp_sreg_globaltimer() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memrealtime()
+  %c = call i64 @llvm.readsteadycounter()
   %r = mul i64 %c, 10
   ret i64 %r
 }
@@ -19589,8 +19592,8 @@ declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
 declare i64 @llvm.amdgcn.dispatch.id()
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
-declare i64 @llvm.amdgcn.s.memtime()
-declare i64 @llvm.amdgcn.s.memrealtime()
+declare i64 @llvm.readcyclecounter()
+declare i64 @llvm.readsteadycounter()
 declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
 declare i32 @llvm.amdgcn.groupstaticsize()
 declare void @llvm.amdgcn.s.barrier()

@@ -226,3 +226,56 @@ fn malformed_inputs_are_errors_not_panics() {
     assert!(d.decode(&[0x00, 0x00, 0x00, 0xd0], 0).is_err()); // VOP3 without its second dword
     assert!(d.decode(&0xf800_0000u32.to_le_bytes(), 0).is_err()); // MIMG
 }
+
+#[test]
+fn rdna_code_objects_are_wave64() {
+    // The profiles' wave_size and the warp model are wave64; gfx10+ defaults to wave32, so
+    // the device build passes +wavefrontsize64 there (src/build/mod.rs). Every kernel of the
+    // warp and the scalar fixtures built for gfx1100 says so in its metadata and descriptor.
+    // (Not executed: the interpreter decodes gfx9 encodings only.)
+    const T: &str = "amdgpu_exec_decode::gfx1100";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-rdna-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut kernels = 0;
+    for so in ["warp_fixtures.so", "twin_fixtures.so"] {
+        let (code, out, err) = run(Command::new(common::bin())
+            .arg(root().join("fixtures/gpu").join(so))
+            .args([
+                "--target",
+                "rocm",
+                "--offload-arch",
+                "gfx1100",
+                "--allow-partial",
+                "-q",
+                "-o",
+            ])
+            .arg(&dir));
+        assert!(
+            code == 0 || code == 6,
+            "convert {so} for gfx1100: {out}{err}"
+        );
+        let data = std::fs::read(dir.join(so)).unwrap();
+        let sec = amdgpu_exec::elf::section_bytes(&data, ".hip_fatbin")
+            .unwrap()
+            .unwrap();
+        for (k, id, bytes) in bundle_entries(sec).unwrap() {
+            assert!(id.ends_with("--gfx1100"), "{id}");
+            let p = dir.join(format!("{so}.{k}.co"));
+            std::fs::write(&p, &bytes).unwrap();
+            let (c, notes, e) = run(Command::new(bin.join("llvm-readelf"))
+                .arg("--notes")
+                .arg(&p));
+            assert_eq!(c, 0, "{e}");
+            for l in notes.lines().filter(|l| l.contains(".wavefront_size:")) {
+                assert!(l.trim().ends_with("64"), "{so} module {k}: {l}");
+                kernels += 1;
+            }
+        }
+    }
+    assert!(kernels >= 60, "{kernels} gfx1100 kernels");
+    let _ = std::fs::remove_dir_all(&dir);
+}

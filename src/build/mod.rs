@@ -366,10 +366,20 @@ pub fn build_module(
     for arch in &archs {
         let t0 = Instant::now();
         let out = dir.join(format!("{arch}.{ext}"));
+        // RDNA (gfx10+) runs wave32 by default; wheelport's warp model (docs/warp-model.md)
+        // and the profiles' wave_size are wave64 on every amdgcn processor, so opt and llc
+        // build wave64 there (without it LLVM folds the 64-bit ballots of the support
+        // library as wave32 and the code objects said .wavefront_size: 32).
+        let wave64 = family == Family::Amdgcn && arch.starts_with("gfx1");
         let opt_step = |input: &Path, output: &Path| Step {
             tool: opt,
             args: [
                 version_flags(opt),
+                if wave64 {
+                    vec!["-mattr=+wavefrontsize64".into()]
+                } else {
+                    vec![]
+                },
                 vec![
                     "-O3".into(),
                     format!("-mtriple={triple}"),
@@ -397,7 +407,13 @@ pub fn build_module(
                 // LLVM 19 selects fptrunc(fmul x, y) to f16 as v_fma_mix*_f16 x, y, +0: one
                 // rounding instead of two and -0 products turned into +0 (__hdiv of -1 by
                 // +inf gave +0 when the gfx906 code was executed; f16_scalar, f16x2).
-                args.push("-mattr=-fma-mix-insts".into());
+                // (on gfx10+ "-fma-mix-insts" also clears the generation's features, which
+                // leaves ds_bpermute unselectable: there the miscompile is not avoided)
+                args.push(if wave64 {
+                    "-mattr=+wavefrontsize64".into()
+                } else {
+                    "-mattr=-fma-mix-insts".into()
+                });
             } else if let Some(f) = nv_attr {
                 args.push(format!("-mattr={f}"));
             }
