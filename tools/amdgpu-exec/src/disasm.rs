@@ -232,7 +232,7 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
                 }
             }
             if i.glc {
-                s.push_str(" ");
+                s.push(' ');
             }
         }
         Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc => {
@@ -338,11 +338,7 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
             for &(r, w, _) in row.ops {
                 match r {
-                    Role::Vdst => {
-                        if returns {
-                            ops.push(reg_range("v", i.vdst, w))
-                        }
-                    }
+                    Role::Vdst if returns => ops.push(reg_range("v", i.vdst, w)),
                     Role::Addr => {
                         let vaddr = match row.fmt {
                             Fmt::Scratch if gfx940 => i.flag,
@@ -482,11 +478,9 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
             cache_bits(&mut out, i, gfx940);
         }
-        Fmt::Smem => {
-            if i.glc {
-                out = out.trim_end().to_string();
-                out.push_str(" glc");
-            }
+        Fmt::Smem if i.glc => {
+            out = out.trim_end().to_string();
+            out.push_str(" glc");
         }
         _ => {}
     }

@@ -517,7 +517,7 @@ pub fn div(f: Format, a: u64, b: u64, env: Env) -> u64 {
         return f.zero(neg);
     };
     // normalise: x.sig << k / y.sig with enough quotient bits (>= mbits + 3)
-    let xs = x.sig << (126 - (127 - x.sig.leading_zeros())) as u32;
+    let xs = x.sig << (126 - (127 - x.sig.leading_zeros()));
     let xe = x.exp - (126 - (127 - x.sig.leading_zeros() as i32));
     let ys = y.sig;
     let q = xs / ys;
@@ -543,7 +543,6 @@ fn isqrt(n: u128) -> u128 {
 /// `sqrt(a)`, correctly rounded.
 pub fn sqrt(f: Format, a: u64, env: Env) -> u64 {
     {
-        let a = a;
         host_op!(f, env, [a], a.sqrt(), a.sqrt());
     }
     let a = f.flush(a, env.denorm_in);

@@ -13,6 +13,8 @@
 //! for gfx906, "AMD Instinct MI300 Instruction Set Architecture" for gfx942) and LLVM's
 //! AMDGPUUsage for the code-object and dispatch conventions.
 #![warn(missing_docs)]
+// Lane loops index several 64-lane arrays (sources, destination, EXEC bit) by one lane number.
+#![allow(clippy::needless_range_loop)]
 
 pub mod decode;
 pub mod disasm;

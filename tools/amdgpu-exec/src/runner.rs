@@ -537,7 +537,7 @@ pub fn float_view(case: &str, buffer: &str, ty: &str, cols: usize) -> Option<Vec
 pub fn nan_match(bytes: &[u8], width: usize, view: &[Vec<Lane>], want: &str) -> Option<String> {
     let cols = view.len().max(1);
     let row = width * cols;
-    if width == 0 || bytes.len() % row != 0 {
+    if width == 0 || !bytes.len().is_multiple_of(row) {
         return None;
     }
     let get = |b: &[u8], o: usize, w: usize| -> u64 {
@@ -777,7 +777,7 @@ pub fn elem_width(ty: &str) -> usize {
 fn columns(job: &Job, b: &Buffer) -> usize {
     let e = b.bytes.len() / elem_width(&b.ty);
     let n = job.n.max(1) as usize;
-    if e % n == 0 && e >= n {
+    if e.is_multiple_of(n) && e >= n {
         e / n
     } else {
         1

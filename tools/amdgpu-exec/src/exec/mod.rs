@@ -264,7 +264,7 @@ impl Program {
     /// When `pc` is not the start of a decoded instruction of `.text`.
     pub fn at(&self, pc: u64) -> Result<&Inst, Error> {
         let off = pc.wrapping_sub(self.base);
-        if off % 4 == 0 {
+        if off.is_multiple_of(4) {
             if let Some(Some(i)) = self.slots.get((off / 4) as usize) {
                 return Ok(i);
             }

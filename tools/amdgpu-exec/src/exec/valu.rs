@@ -1045,38 +1045,35 @@ impl Wave {
             Op::V_CVT_I16_F16 | Op::V_CVT_U16_F16 => {
                 let a = self.vs32(i, 0, Ty::F16);
                 let uns = i.op == Op::V_CVT_U16_F16;
-                let r = self.lanes(|l| {
-                    let v = match fp::to_int(F16, a[l] as u64, Round::Zero, e64) {
-                        None => {
-                            if F16.is_nan(a[l] as u64) {
-                                0
-                            } else if F16.is_neg(a[l] as u64) {
-                                if uns {
-                                    0
-                                } else {
-                                    0x8000
-                                }
-                            } else if uns {
-                                0xffff
-                            } else {
-                                0x7fff
-                            }
-                        }
-                        Some((n, m)) => {
+                let r = self.lanes(|l| match fp::to_int(F16, a[l] as u64, Round::Zero, e64) {
+                    None => {
+                        if F16.is_nan(a[l] as u64) {
+                            0
+                        } else if F16.is_neg(a[l] as u64) {
                             if uns {
-                                if n {
-                                    0
-                                } else {
-                                    m.min(0xffff) as u32
-                                }
-                            } else if n {
-                                (-(m.min(0x8000) as i64)) as u32 & 0xffff
+                                0
                             } else {
-                                m.min(0x7fff) as u32
+                                0x8000
                             }
+                        } else if uns {
+                            0xffff
+                        } else {
+                            0x7fff
                         }
-                    };
-                    v
+                    }
+                    Some((n, m)) => {
+                        if uns {
+                            if n {
+                                0
+                            } else {
+                                m.min(0xffff) as u32
+                            }
+                        } else if n {
+                            (-(m.min(0x8000) as i64)) as u32 & 0xffff
+                        } else {
+                            m.min(0x7fff) as u32
+                        }
+                    }
                 });
                 self.vwrite32(i, &r, true);
             }
@@ -1594,7 +1591,7 @@ impl Wave {
             }
         };
         // class
-        if matches!(op, 0x10 | 0x11 | 0x12 | 0x13 | 0x14 | 0x15) {
+        if matches!(op, 0x10..=0x15) {
             let ty = match op {
                 0x10 | 0x11 => Ty::F32,
                 0x12 | 0x13 => Ty::F64,

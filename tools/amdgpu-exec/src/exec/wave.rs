@@ -26,12 +26,8 @@ pub enum Ty {
     F64,
 }
 
-/// SGPR-space code of VCC_LO.
-pub const VCC: u16 = 106;
 /// SGPR-space code of EXEC_LO.
 pub const EXEC: u16 = 126;
-/// SGPR-space code of M0.
-pub const M0: u16 = 124;
 /// SGPR-space code of FLAT_SCRATCH_LO.
 pub const FLAT_SCRATCH: u16 = 102;
 
@@ -369,15 +365,13 @@ impl Wave {
             }
         }
         match ty {
-            Ty::F32 => {
-                if abs || neg {
-                    for x in r.iter_mut() {
-                        if abs {
-                            *x &= 0x7fff_ffff;
-                        }
-                        if neg {
-                            *x ^= 0x8000_0000;
-                        }
+            Ty::F32 if abs || neg => {
+                for x in r.iter_mut() {
+                    if abs {
+                        *x &= 0x7fff_ffff;
+                    }
+                    if neg {
+                        *x ^= 0x8000_0000;
                     }
                 }
             }
@@ -392,11 +386,9 @@ impl Wave {
                     }
                 }
             }
-            Ty::B16 => {
-                if i.sdwa.is_none() {
-                    for x in r.iter_mut() {
-                        *x &= 0xffff;
-                    }
+            Ty::B16 if i.sdwa.is_none() => {
+                for x in r.iter_mut() {
+                    *x &= 0xffff;
                 }
             }
             _ => {}
@@ -549,11 +541,6 @@ pub fn sdwa_dst(old: u32, r: u32, sel: u8, unused: u8) -> u32 {
         }
         _ => field,
     }
-}
-
-/// f32 bits as the fp module takes them.
-pub fn f32b(x: u32) -> u64 {
-    x as u64
 }
 
 /// The `fp` format of a type.
