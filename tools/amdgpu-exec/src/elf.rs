@@ -60,7 +60,7 @@ impl Descriptor {
             kernarg_preload: u16::from_le_bytes([b[58], b[59]]),
         }
     }
-    /// Whether ENABLE_SGPR_<bit> of the flags is set (0 private segment buffer, 1 dispatch
+    /// Whether `ENABLE_SGPR_<bit>` of the flags is set (0 private segment buffer, 1 dispatch
     /// ptr, 2 queue ptr, 3 kernarg segment ptr, 4 dispatch id, 5 flat scratch init,
     /// 6 private segment size; 10 wavefront size 32; 11 uses dynamic stack).
     pub fn flag(&self, bit: u32) -> bool {

@@ -7,7 +7,7 @@
 pub enum Atom {
     /// new = data.
     Swap,
-    /// FLAT/MUBUF: new = old == data[1] ? data[0] : old.
+    /// FLAT/MUBUF: `new = old == data[1] ? data[0] : old`.
     Cmpswap,
     /// DS: new = old == data0 ? data1 : old.
     Cmpst,

@@ -426,7 +426,7 @@ impl Wave {
     }
 
     /// Write 32 bits per active lane to VGPR `i.vdst`, through the SDWA destination select
-    /// or, for a 16-bit result of a VOP3 with op_sel[3], to its high half.
+    /// or, for a 16-bit result of a VOP3 with `op_sel[3]`, to its high half.
     pub fn vwrite32(&mut self, i: &Inst, r: &[u32; 64], half: bool) {
         let exec = self.exec();
         let dst = &mut self.v[i.vdst as usize];
