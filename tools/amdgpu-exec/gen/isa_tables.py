@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tools/amdgpu-exec/src/tables.rs: the opcode tables of the gfx9 (gfx906, gfx942)
-encodings, read off LLVM 19's AMDGPU disassembler.
+and gfx11 (gfx1100, wave64) encodings, read off LLVM 19's AMDGPU disassembler.
 
 Run from the repository root: `python3 tools/amdgpu-exec/gen/isa_tables.py [LLVM_BIN [OUT]]`
 (LLVM_BIN: the directory of LLVM 19's llvm-mc; OUT: default the committed table).
@@ -15,6 +15,12 @@ LLVM does not decode are absent. The executor takes semantics from the ISA docum
 tables only name the opcodes and give operand widths (what the disassembly printer and the
 operand fetch need).
 
+gfx11 (AMD, "RDNA3 Instruction Set Architecture", ch. 16 "Microcode Formats") keeps the
+SOP*, VOP1/VOP2/VOPC layouts, moves VOP3 to prefix 110101 and VOP3P to 11001100, and
+re-lays SMEM, DS, FLAT and MUBUF; it renames many operations. A gfx11 row keeps LLVM's
+gfx11 mnemonic and names, as its operation, the gfx9 operation of the same semantics
+(RENAMED below), so the executor has one implementation of each.
+
 tests/amdgpu_exec_decode.rs runs this script again and compares its output with the
 committed file.
 """
@@ -24,7 +30,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ARCHS = ["gfx906", "gfx942"]
+ARCHS = ["gfx906", "gfx942", "gfx1100"]
 
 S0, S1, S2, VD, SD = 10, 20, 30, 40, 50
 V = 256  # VGPR base in a 9-bit source field
@@ -52,9 +58,11 @@ def variants(base0, base1, fields, lit=False):
     return out
 
 
-def candidates():
+def candidates(arch):
     """(format, op, variant, bytes) for every opcode of every format; an opcode has
     several candidates of one variant (fields zeroed), the first LLVM decodes counts."""
+    if arch.startswith("gfx11"):
+        return candidates_gfx11()
     out = []
 
     def add(fmt, op, var, vs):
@@ -115,6 +123,98 @@ def candidates():
     return out
 
 
+def candidates_gfx11():
+    """The gfx11 encodings (RDNA3 ISA ch. 16)."""
+    out = []
+
+    def add(fmt, op, var, vs):
+        out.extend((fmt, op, var, b) for b in vs)
+
+    for op in range(96):
+        add("SOP2", op, 0, variants(0x80000000 | op << 23, None,
+                                    [(0, 16, VD), (0, 8, S1), (0, 0, S0)], lit=True))
+    for op in range(32):
+        add("SOPK", op, 0, variants(0xB0000000 | op << 23, None,
+                                    [(0, 16, VD), (0, 0, 0x0010)], lit=True))
+    for op in range(256):
+        add("SOP1", op, 0, variants(0xBE800000 | op << 8, None, [(0, 16, VD), (0, 0, S0)]))
+    for op in range(128):
+        add("SOPC", op, 0, variants(0xBF000000 | op << 16, None, [(0, 8, S1), (0, 0, S0)]))
+    for op in range(128):
+        add("SOPP", op, 0, variants(0xBF800000 | op << 16, None, [(0, 0, 0x0003)]))
+    # SMEM: soffset NULL (0x7c), immediate offset 0x10
+    for op in range(256):
+        add("SMEM", op, 0, variants(0xF4000000 | op << 18, 0xF8000010,
+                                    [(0, 6, VD), (0, 0, S0 // 2)]))
+    for op in range(64):
+        add("VOP2", op, 0, variants(op << 25, None,
+                                    [(0, 17, VD), (0, 9, S1), (0, 0, V + S0)], lit=True))
+    for op in range(256):
+        add("VOP1", op, 0, variants(0x7E000000 | op << 9, None, [(0, 17, VD), (0, 0, V + S0)]))
+    for op in range(256):
+        add("VOPC", op, 0, variants(0x7C000000 | op << 17, None, [(0, 9, S1), (0, 0, V + S0)]))
+
+    def vop3(base0, base1, extra, vd=True):
+        vs = []
+        for kinds in range(8):
+            f = [(1, 9 * k, (0 if kinds >> k & 1 else V) + (S0, S1, S2)[k]) for k in range(3)]
+            dst = [(0, 0, VD)] if vd else []
+            for rank, b in enumerate(variants(base0, base1, dst + extra + f)):
+                vs.append((rank, kinds, b))
+        vs.sort(key=lambda t: (t[0], t[1]))
+        return list(dict.fromkeys(b for _, _, b in vs))
+    for op in range(0x400):
+        vs = vop3(0xD4000000 | op << 16, 0, [])
+        if op < 0x100:
+            # VOPCX in VOP3 form: the destination field holds EXEC_LO (LLVM decodes no other)
+            vs += vop3(0xD4000000 | op << 16 | 0x7E, 0, [], vd=False)
+        add("VOP3", op, 0, vs)
+    for op in range(128):
+        add("VOP3P", op, 0, vop3(0xCC000000 | op << 16, 3 << 27, [(0, 14, 1)]))
+    for op in range(256):
+        add("DS", op, 0, variants(0xD8000000 | op << 18, 0,
+                                  [(1, 24, VD), (1, 16, S2), (1, 8, S1), (1, 0, S0)]))
+    # FLAT: saddr 0x7c is "off"; scratch's SVE bit (23) says a VGPR address is present
+    for seg, name in ((0, "FLAT"), (1, "SCRATCH"), (2, "GLOBAL")):
+        for op in range(128):
+            for var, sa in ((0, 0x7C), (1, SD)):
+                if seg == 0 and var:
+                    continue
+                sve = 1 << 23 if seg == 1 else 0
+                vs = variants(0xDC000000 | op << 18 | seg << 16, sa << 16 | sve,
+                              [(1, 24, VD), (1, 8, S1), (1, 0, S0)])
+                add(name, op, var, vs)
+    for op in range(256):
+        add("MUBUF", op, 0, variants(0xE0000000 | op << 18, 0,
+                                     [(1, 8, VD), (1, 16, 2), (1, 24, SD), (1, 0, S0)]))
+    return out
+
+
+# gfx11 operations that gfx9 names differently (same semantics): gfx11 name -> gfx9 name.
+# Memory operations keep their gfx11 names (crate::memop reads either spelling).
+RENAMED = {
+    "v_add_co_ci_u32": "v_addc_co_u32", "v_sub_co_ci_u32": "v_subb_co_u32",
+    "v_subrev_co_ci_u32": "v_subbrev_co_u32",
+    "v_add_nc_u32": "v_add_u32", "v_sub_nc_u32": "v_sub_u32", "v_subrev_nc_u32": "v_subrev_u32",
+    "v_add_nc_i32": "v_add_i32", "v_sub_nc_i32": "v_sub_i32",
+    "v_add_nc_u16": "v_add_u16", "v_sub_nc_u16": "v_sub_u16",
+    "v_add_nc_i16": "v_add_i16", "v_sub_nc_i16": "v_sub_i16",
+    "v_cls_i32": "v_ffbh_i32", "v_clz_i32_u32": "v_ffbh_u32", "v_ctz_i32_b32": "v_ffbl_b32",
+    "s_clz_i32_u32": "s_flbit_i32_b32", "s_cls_i32": "s_flbit_i32",
+    "s_ctz_i32_b32": "s_ff1_i32_b32", "s_ctz_i32_b64": "s_ff1_i32_b64",
+    "s_clz_i32_u64": "s_flbit_i32_b64", "s_cls_i32_i64": "s_flbit_i32_i64",
+    "s_and_not1_b32": "s_andn2_b32", "s_and_not1_b64": "s_andn2_b64",
+    "s_or_not1_b32": "s_orn2_b32", "s_or_not1_b64": "s_orn2_b64",
+    "s_and_not1_saveexec_b32": "s_andn2_saveexec_b32",
+    "s_and_not1_saveexec_b64": "s_andn2_saveexec_b64",
+    "s_or_not1_saveexec_b32": "s_orn2_saveexec_b32",
+    "s_or_not1_saveexec_b64": "s_orn2_saveexec_b64",
+    "s_load_b32": "s_load_dword", "s_load_b64": "s_load_dwordx2",
+    "s_load_b128": "s_load_dwordx4", "s_load_b256": "s_load_dwordx8",
+    "s_load_b512": "s_load_dwordx16",
+}
+
+
 REG = re.compile(r"^(-?)\|?([svt]|ttmp|acc|a)(?:(\d+)|\[(\d+):(\d+)\])\|?$")
 
 
@@ -153,6 +253,7 @@ def role_of(fmt, kind, base):
 
 
 def disassemble(llvm_bin, arch, cands):
+    mattr = ["-mattr=+wavefrontsize64"] if arch.startswith("gfx1") else []
     # s_mov_b32 s0, <literal i>
     marker = lambda i: words(0xBE8000FF, 0x10000000 | i)  # never an inline constant
     lines = []
@@ -160,7 +261,7 @@ def disassemble(llvm_bin, arch, cands):
         lines.append(",".join("0x%02x" % x for x in marker(i)))
         lines.append(",".join("0x%02x" % x for x in b))
     p = subprocess.run([os.path.join(llvm_bin, "llvm-mc"), "--disassemble",
-                        "-triple=amdgcn-amd-amdhsa", "-mcpu=" + arch, "-show-encoding"],
+                        "-triple=amdgcn-amd-amdhsa", "-mcpu=" + arch, "-show-encoding"] + mattr,
                        input="\n".join(lines) + "\n", capture_output=True, text=True)
     out = {}
     cur = None
@@ -222,15 +323,16 @@ FMTS = {"SOP2": "Sop2", "SOPK": "Sopk", "SOP1": "Sop1", "SOPC": "Sopc", "SOPP": 
 
 
 def base_name(m):
-    return re.sub(r"_(e32|e64|sdwa|dpp)$", "", m)
+    b = re.sub(r"_(e32|e64|sdwa|dpp)$", "", m)
+    return RENAMED.get(b, b)
 
 
 def main():
     llvm_bin = sys.argv[1] if len(sys.argv) > 1 else "/usr/lib/llvm-19/bin"
     path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "src", "tables.rs")
-    cands = candidates()
     tables = {}
     for arch in ARCHS:
+        cands = candidates(arch)
         got = disassemble(llvm_bin, arch, cands)
         rows = []
         seen = set()

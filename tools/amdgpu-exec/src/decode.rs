@@ -3,9 +3,13 @@
 //! Field layouts follow AMD's "Vega 7nm Instruction Set Architecture" (ch. 12, "Microcode
 //! Formats": SOP2, SOPK, SOP1, SOPC, SOPP, SMEM, VOP2, VOP1, VOPC, VOP3A/B, VOP3P, SDWA, DS,
 //! MUBUF, FLAT/GLOBAL/SCRATCH) and, for gfx942, the MI300 ISA's same formats (its cache
-//! bits `sc0`/`sc1`/`nt` and the scratch `sve` bit). Opcode numbers come from
-//! [`crate::tables`]. DPP, MTBUF, MIMG, EXP and VINTRP are not decoded (no code object
-//! wheelport builds uses them): they give a [`DecodeError`].
+//! bits `sc0`/`sc1`/`nt` and the scratch `sve` bit). gfx1100 follows AMD's "RDNA3
+//! Instruction Set Architecture" (ch. 16 "Microcode Formats": SMEM, VOP3 with literals,
+//! VOP3P, DS, FLAT/GLOBAL/SCRATCH and MUBUF moved fields; SGPR codes 124 NULL and 125 M0,
+//! which the decoder renumbers to the gfx9 codes [`SGPR_NULL`] and [`SGPR_M0`] so the
+//! executor sees one numbering). Opcode numbers come from [`crate::tables`]. DPP, SDWA on
+//! gfx11, MTBUF, MIMG, EXP, VINTRP, VOPD and gfx11 MUBUF memory accesses are not decoded
+//! (no code object wheelport builds uses them): they give a [`DecodeError`].
 
 use crate::isa::{Arch, Fmt, Op, OpRow, Role};
 use crate::memop::{classify, MemOp};
@@ -20,6 +24,11 @@ pub const SRC_SDWA: u16 = 249;
 pub const SRC_DPP: u16 = 250;
 /// First VGPR in a 9-bit source field.
 pub const VGPR0: u16 = 256;
+/// SGPR-space code of M0 (gfx9 numbering; gfx11's 125 is renumbered to it).
+pub const SGPR_M0: u16 = 124;
+/// SGPR-space code of NULL (reads 0, writes are dropped): gfx11's 124, renumbered to the
+/// code gfx9 reserves.
+pub const SGPR_NULL: u16 = 125;
 
 /// The SDWA (sub-dword addressing) dword of a VOP1/VOP2/VOPC instruction
 /// (Vega ISA §12.7 "SDWA").
@@ -109,8 +118,12 @@ pub struct Inst {
     pub saddr: u16,
     /// MUBUF SRSRC first SGPR; SMEM SBASE first SGPR.
     pub sbase: u16,
-    /// SMEM IMM; gfx940 scratch SVE (a VGPR address is present).
+    /// SMEM IMM; gfx940 and gfx11 scratch SVE (a VGPR address is present).
     pub flag: bool,
+    /// SMEM: the SGPR `saddr` is added to the immediate offset (gfx11 SOFFSET not NULL).
+    pub soe: bool,
+    /// gfx11 DLC (FLAT, SMEM).
+    pub dlc: bool,
     /// The shape of a memory instruction ([`MemOp::OTHER`] for the rest).
     pub mem: MemOp,
 }
@@ -152,6 +165,44 @@ fn sext(v: u32, n: u32) -> i32 {
     ((v << (32 - n)) as i32) >> (32 - n)
 }
 
+fn blank(row: &'static OpRow) -> Inst {
+    Inst {
+        row,
+        op: row.base,
+        len: 4,
+        src: [0; 3],
+        vdst: 0,
+        sdst: 0,
+        lit: 0,
+        has_lit: false,
+        imm: 0,
+        abs: 0,
+        neg: 0,
+        neg_hi: 0,
+        opsel: 0,
+        opsel_hi: 0,
+        clamp: false,
+        omod: 0,
+        sdwa: None,
+        glc: false,
+        slc: false,
+        sc1: false,
+        offen: false,
+        idxen: false,
+        gds: false,
+        offset1: 0,
+        addr: 0,
+        data0: 0,
+        data1: 0,
+        saddr: 0,
+        sbase: 0,
+        flag: false,
+        soe: false,
+        dlc: false,
+        mem: MemOp::OTHER,
+    }
+}
+
 impl Decoder {
     /// The decoder of `arch`.
     pub fn new(arch: Arch) -> Decoder {
@@ -190,6 +241,9 @@ impl Decoder {
             reason: reason.to_string(),
         };
         let need = |i: usize| word(i).ok_or_else(|| err("truncated instruction"));
+        if self.arch.is_gfx11() {
+            return self.decode_gfx11(w0, &need, &err);
+        }
         let (fmt, op) = if w0 >> 31 == 0 {
             match w0 >> 25 {
                 0x3e => (Fmt::Vopc, bits(w0, 17, 8)),
@@ -237,39 +291,7 @@ impl Decoder {
             .or_else(|| self.index.get(&(fmt, op, 0)))
             .copied()
             .ok_or_else(|| err(&format!("no {fmt:?} opcode {op} on {}", self.arch.name())))?;
-        let mut i = Inst {
-            row,
-            op: row.base,
-            len: 4,
-            src: [0; 3],
-            vdst: 0,
-            sdst: 0,
-            lit: 0,
-            has_lit: false,
-            imm: 0,
-            abs: 0,
-            neg: 0,
-            neg_hi: 0,
-            opsel: 0,
-            opsel_hi: 0,
-            clamp: false,
-            omod: 0,
-            sdwa: None,
-            glc: false,
-            slc: false,
-            sc1: false,
-            offen: false,
-            idxen: false,
-            gds: false,
-            offset1: 0,
-            addr: 0,
-            data0: 0,
-            data1: 0,
-            saddr: 0,
-            sbase: 0,
-            flag: false,
-            mem: MemOp::OTHER,
-        };
+        let mut i = blank(row);
         if matches!(
             fmt,
             Fmt::Smem | Fmt::Ds | Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf
@@ -472,6 +494,221 @@ impl Decoder {
                     i.data0 += 256;
                 }
             }
+        }
+        Ok(i)
+    }
+
+    /// The gfx11 layouts (RDNA3 ISA ch. 16).
+    fn decode_gfx11(
+        &self,
+        w0: u32,
+        need: &dyn Fn(usize) -> Result<u32, DecodeError>,
+        err: &dyn Fn(&str) -> DecodeError,
+    ) -> Result<Inst, DecodeError> {
+        // gfx11 SGPR codes 124 (NULL) and 125 (M0) in the gfx9 numbering
+        let sg = |c: u16| -> u16 {
+            match c {
+                124 => SGPR_NULL,
+                125 => SGPR_M0,
+                c => c,
+            }
+        };
+        let (fmt, op) = if w0 >> 31 == 0 {
+            match w0 >> 25 {
+                0x3e => (Fmt::Vopc, bits(w0, 17, 8)),
+                0x3f => (Fmt::Vop1, bits(w0, 9, 8)),
+                0x3c | 0x3d => return Err(err("VOPD (dual issue) is not supported")),
+                o => (Fmt::Vop2, o),
+            }
+        } else if w0 >> 30 == 0b10 {
+            match w0 >> 23 {
+                0x17d => (Fmt::Sop1, bits(w0, 8, 8)),
+                0x17e => (Fmt::Sopc, bits(w0, 16, 7)),
+                0x17f => (Fmt::Sopp, bits(w0, 16, 7)),
+                _ if w0 >> 28 == 0xb => (Fmt::Sopk, bits(w0, 23, 5)),
+                _ => (Fmt::Sop2, bits(w0, 23, 7)),
+            }
+        } else {
+            match w0 >> 26 {
+                0x3d => (Fmt::Smem, bits(w0, 18, 8)),
+                0x35 => (Fmt::Vop3, bits(w0, 16, 10)),
+                0x33 if w0 >> 24 == 0xcc => (Fmt::Vop3p, bits(w0, 16, 7)),
+                0x36 => (Fmt::Ds, bits(w0, 18, 8)),
+                0x37 => match bits(w0, 16, 2) {
+                    0 => (Fmt::Flat, bits(w0, 18, 7)),
+                    1 => (Fmt::Scratch, bits(w0, 18, 7)),
+                    2 => (Fmt::Global, bits(w0, 18, 7)),
+                    _ => return Err(err("FLAT segment 3 is reserved")),
+                },
+                0x38 => (Fmt::Mubuf, bits(w0, 18, 8)),
+                _ => return Err(err("unknown or unsupported gfx11 encoding")),
+            }
+        };
+        let op = op as u16;
+        let var = if matches!(fmt, Fmt::Global | Fmt::Scratch) {
+            u8::from(bits(need(1)?, 16, 7) != 0x7c)
+        } else {
+            0
+        };
+        let row = self
+            .index
+            .get(&(fmt, op, var))
+            .or_else(|| self.index.get(&(fmt, op, 0)))
+            .copied()
+            .ok_or_else(|| err(&format!("no {fmt:?} opcode {op} on {}", self.arch.name())))?;
+        let mut i = blank(row);
+        if matches!(
+            fmt,
+            Fmt::Smem | Fmt::Ds | Fmt::Flat | Fmt::Global | Fmt::Scratch | Fmt::Mubuf
+        ) {
+            i.mem = classify(row.name);
+        }
+        let takes_lit = row.has(Role::Literal);
+        let vdst_is_sgpr = row
+            .ops
+            .iter()
+            .any(|o| o.0 == Role::Vdst && o.2 == crate::isa::Reg::S);
+        match fmt {
+            Fmt::Sop2 | Fmt::Sopc => {
+                i.src[0] = sg(bits(w0, 0, 8) as u16);
+                i.src[1] = sg(bits(w0, 8, 8) as u16);
+                i.sdst = sg(bits(w0, 16, 7) as u16);
+            }
+            Fmt::Sop1 => {
+                i.src[0] = sg(bits(w0, 0, 8) as u16);
+                i.sdst = sg(bits(w0, 16, 7) as u16);
+            }
+            Fmt::Sopk => {
+                i.imm = bits(w0, 0, 16) as i32;
+                i.sdst = sg(bits(w0, 16, 7) as u16);
+            }
+            Fmt::Sopp => i.imm = bits(w0, 0, 16) as i32,
+            Fmt::Smem => {
+                let w1 = need(1)?;
+                i.len = 8;
+                i.sbase = (bits(w0, 0, 6) * 2) as u16;
+                i.sdst = sg(bits(w0, 6, 7) as u16);
+                i.dlc = bits(w0, 13, 1) != 0;
+                i.glc = bits(w0, 14, 1) != 0;
+                i.flag = true;
+                i.imm = sext(bits(w1, 0, 21), 21);
+                i.saddr = sg(bits(w1, 25, 7) as u16);
+                i.soe = i.saddr != SGPR_NULL;
+            }
+            Fmt::Vop2 | Fmt::Vop1 | Fmt::Vopc => {
+                i.src[0] = bits(w0, 0, 9) as u16;
+                match fmt {
+                    Fmt::Vop2 => {
+                        i.src[1] = VGPR0 + bits(w0, 9, 8) as u16;
+                        i.vdst = bits(w0, 17, 8) as u16;
+                    }
+                    Fmt::Vopc => i.src[1] = VGPR0 + bits(w0, 9, 8) as u16,
+                    _ => i.vdst = bits(w0, 17, 8) as u16,
+                }
+                if vdst_is_sgpr {
+                    i.vdst = sg(i.vdst);
+                }
+                match i.src[0] {
+                    SRC_DPP | 233 | 234 => return Err(err("DPP is not supported")),
+                    SRC_SDWA => return Err(err("SDWA does not exist on gfx11")),
+                    _ => {}
+                }
+            }
+            Fmt::Vop3 => {
+                let w1 = need(1)?;
+                i.len = 8;
+                i.vdst = bits(w0, 0, 8) as u16;
+                i.clamp = bits(w0, 15, 1) != 0;
+                if row.has(Role::Sdst) {
+                    i.sdst = sg(bits(w0, 8, 7) as u16);
+                } else {
+                    i.abs = bits(w0, 8, 3) as u8;
+                    i.opsel = bits(w0, 11, 4) as u8;
+                }
+                if vdst_is_sgpr || !row.has(Role::Vdst) {
+                    i.vdst = sg(i.vdst);
+                }
+                i.src = [
+                    bits(w1, 0, 9) as u16,
+                    bits(w1, 9, 9) as u16,
+                    bits(w1, 18, 9) as u16,
+                ];
+                i.omod = bits(w1, 27, 2) as u8;
+                i.neg = bits(w1, 29, 3) as u8;
+                if i.src.iter().any(|&c| matches!(c, SRC_DPP | 233 | 234)) {
+                    return Err(err("DPP is not supported"));
+                }
+            }
+            Fmt::Vop3p => {
+                let w1 = need(1)?;
+                i.len = 8;
+                i.vdst = bits(w0, 0, 8) as u16;
+                i.neg_hi = bits(w0, 8, 3) as u8;
+                i.opsel = bits(w0, 11, 3) as u8;
+                i.opsel_hi = (bits(w1, 27, 2) | bits(w0, 14, 1) << 2) as u8;
+                i.clamp = bits(w0, 15, 1) != 0;
+                i.src = [
+                    bits(w1, 0, 9) as u16,
+                    bits(w1, 9, 9) as u16,
+                    bits(w1, 18, 9) as u16,
+                ];
+                i.neg = bits(w1, 29, 3) as u8;
+            }
+            Fmt::Ds => {
+                let w1 = need(1)?;
+                i.len = 8;
+                i.imm = bits(w0, 0, 8) as i32;
+                i.offset1 = bits(w0, 8, 8) as u8;
+                i.gds = bits(w0, 17, 1) != 0;
+                i.addr = bits(w1, 0, 8) as u16;
+                i.data0 = bits(w1, 8, 8) as u16;
+                i.data1 = bits(w1, 16, 8) as u16;
+                i.vdst = bits(w1, 24, 8) as u16;
+            }
+            Fmt::Flat | Fmt::Global | Fmt::Scratch => {
+                let w1 = need(1)?;
+                i.len = 8;
+                i.imm = if fmt == Fmt::Flat {
+                    bits(w0, 0, 12) as i32
+                } else {
+                    sext(bits(w0, 0, 13), 13)
+                };
+                i.dlc = bits(w0, 13, 1) != 0;
+                i.glc = bits(w0, 14, 1) != 0;
+                i.slc = bits(w0, 15, 1) != 0;
+                i.addr = bits(w1, 0, 8) as u16;
+                i.data0 = bits(w1, 8, 8) as u16;
+                let sa = bits(w1, 16, 7) as u16;
+                // "off" in the gfx9 code the executor and the printer test for
+                i.saddr = if sa == 0x7c { 0x7f } else { sg(sa) };
+                i.flag = bits(w1, 23, 1) != 0;
+                i.vdst = bits(w1, 24, 8) as u16;
+            }
+            Fmt::Mubuf => {
+                if i.mem != MemOp::OTHER {
+                    return Err(err("gfx11 MUBUF memory accesses are not supported"));
+                }
+                i.len = 8;
+                need(1)?;
+            }
+        }
+        if matches!(fmt, Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p) {
+            for c in i.src.iter_mut() {
+                if *c < 128 {
+                    *c = sg(*c);
+                }
+            }
+        }
+        // one literal dword follows any format whose source says so (VOP3 and VOP3P too)
+        let lit_src = matches!(
+            fmt,
+            Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc | Fmt::Vop1 | Fmt::Vop2 | Fmt::Vopc | Fmt::Vop3 | Fmt::Vop3p
+        ) && i.src.contains(&SRC_LITERAL);
+        if lit_src || takes_lit {
+            let at = (i.len / 4) as usize;
+            i.lit = need(at)?;
+            i.has_lit = true;
+            i.len += 4;
         }
         Ok(i)
     }

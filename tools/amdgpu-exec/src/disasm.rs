@@ -2,8 +2,8 @@
 //! can be compared, instruction by instruction, with `llvm-objdump -d` (the tests do that on
 //! every code object they run). Only the syntax of the forms the decoder reads is covered.
 
-use crate::decode::{Inst, SRC_LITERAL, VGPR0};
-use crate::isa::{Fmt, Op, Reg, Role};
+use crate::decode::{Inst, SGPR_M0, SGPR_NULL, SRC_LITERAL, VGPR0};
+use crate::isa::{Arch, Fmt, Op, Reg, Role};
 use std::fmt::Write as _;
 
 fn reg_range(prefix: &str, n: u16, w: u8) -> String {
@@ -17,8 +17,9 @@ fn reg_range(prefix: &str, n: u16, w: u8) -> String {
     }
 }
 
-/// A scalar register or special operand code (< 256) of width `w` dwords.
-fn sreg(code: u16, w: u8) -> String {
+/// A scalar register or special operand code (< 128, the decoder's numbering) of width `w`
+/// dwords; gfx11 has s102-s105 where gfx9 has FLAT_SCRATCH and XNACK_MASK.
+fn sreg(code: u16, w: u8, a: Arch) -> String {
     let pair = |lo: &str, hi: &str, all: &str| -> String {
         match (code & 1, w) {
             (0, 2) => all.to_string(),
@@ -27,12 +28,14 @@ fn sreg(code: u16, w: u8) -> String {
         }
     };
     match code {
+        0..=105 if a.is_gfx11() => reg_range("s", code, w),
         0..=101 => reg_range("s", code, w),
         102 | 103 => pair("flat_scratch_lo", "flat_scratch_hi", "flat_scratch"),
         104 | 105 => pair("xnack_mask_lo", "xnack_mask_hi", "xnack_mask"),
         106 | 107 => pair("vcc_lo", "vcc_hi", "vcc"),
         108..=123 => reg_range("ttmp", code - 108, w),
-        124 => "m0".into(),
+        SGPR_M0 => "m0".into(),
+        SGPR_NULL => "null".into(),
         126 | 127 => pair("exec_lo", "exec_hi", "exec"),
         _ => format!("<sreg {code}>"),
     }
@@ -54,10 +57,10 @@ fn fconst(code: u16, w: u8) -> Option<&'static str> {
     })
 }
 
-/// A 9-bit source operand of width `w` dwords; `lit` is the instruction's literal.
-pub fn src(code: u16, w: u8, lit: u32) -> String {
+/// A 9-bit source operand of width `w` dwords on `a`; `lit` is the instruction's literal.
+pub fn src(code: u16, w: u8, lit: u32, a: Arch) -> String {
     match code {
-        0..=127 => sreg(code, w),
+        0..=127 => sreg(code, w, a),
         128..=192 => format!("{}", code - 128),
         193..=208 => format!("-{}", code - 192),
         235 => "src_shared_base".into(),
@@ -78,11 +81,13 @@ pub fn src(code: u16, w: u8, lit: u32) -> String {
     }
 }
 
-fn hwreg(imm: i32) -> String {
+fn hwreg(imm: i32, a: Arch) -> String {
     let id = imm & 0x3f;
     let off = (imm >> 6) & 0x1f;
     let size = ((imm >> 11) & 0x1f) + 1;
+    let gfx11_absent = a.is_gfx11() && matches!(id, 4 | 15..=22 | 25);
     let name = match id {
+        _ if gfx11_absent => format!("{id}"),
         1 => "HW_REG_MODE".to_string(),
         2 => "HW_REG_STATUS".to_string(),
         3 => "HW_REG_TRAPSTS".to_string(),
@@ -111,11 +116,14 @@ fn hwreg(imm: i32) -> String {
     }
 }
 
-fn waitcnt(imm: i32, gfx940: bool) -> String {
-    let _ = gfx940;
-    let vm = (imm & 0xf) | ((imm >> 10) & 0x30);
-    let exp = (imm >> 4) & 0x7;
-    let lgkm = (imm >> 8) & 0xf;
+fn waitcnt(imm: i32, a: Arch) -> String {
+    // gfx9: vmcnt [3:0] + [15:14], expcnt [6:4], lgkmcnt [11:8];
+    // gfx11: vmcnt [15:10], expcnt [2:0], lgkmcnt [9:4]
+    let (vm, exp, lgkm, lgkm_max) = if a.is_gfx11() {
+        ((imm >> 10) & 0x3f, imm & 0x7, (imm >> 4) & 0x3f, 63)
+    } else {
+        ((imm & 0xf) | ((imm >> 10) & 0x30), (imm >> 4) & 0x7, (imm >> 8) & 0xf, 15)
+    };
     let mut parts = Vec::new();
     if vm != 63 {
         parts.push(format!("vmcnt({vm})"));
@@ -123,14 +131,60 @@ fn waitcnt(imm: i32, gfx940: bool) -> String {
     if exp != 7 {
         parts.push(format!("expcnt({exp})"));
     }
-    if lgkm != 15 {
+    if lgkm != lgkm_max {
         parts.push(format!("lgkmcnt({lgkm})"));
     }
     if parts.is_empty() {
-        "vmcnt(63) expcnt(7) lgkmcnt(15)".into()
+        format!("vmcnt(63) expcnt(7) lgkmcnt({lgkm_max})")
     } else {
         parts.join(" ")
     }
+}
+
+/// gfx11 `s_delay_alu` (RDNA3 ISA §4.5): INSTID0 [3:0], INSTSKIP [6:4], INSTID1 [10:7].
+fn delay_alu(imm: i32) -> String {
+    let id = |v: i32| -> String {
+        match v {
+            0 => "NO_DEP".into(),
+            1..=4 => format!("VALU_DEP_{v}"),
+            5..=7 => format!("TRANS32_DEP_{}", v - 4),
+            8 => "FMA_ACCUM_CYCLE_1".into(),
+            9..=11 => format!("SALU_CYCLE_{}", v - 8),
+            v => format!("{v}"),
+        }
+    };
+    let skip = |v: i32| -> String {
+        match v {
+            0 => "SAME".into(),
+            1 => "NEXT".into(),
+            v => format!("SKIP_{}", v - 1),
+        }
+    };
+    let (i0, sk, i1) = (imm & 0xf, (imm >> 4) & 7, (imm >> 7) & 0xf);
+    let mut parts = vec![format!("instid0({})", id(i0))];
+    if sk != 0 {
+        parts.push(format!("instskip({})", skip(sk)));
+    }
+    if i1 != 0 {
+        parts.push(format!("instid1({})", id(i1)));
+    }
+    parts.join(" | ")
+}
+
+/// gfx11 message names (`s_sendmsg`, `s_sendmsg_rtn_*`).
+fn sendmsg(id: i32, rtn: bool) -> String {
+    let name = match (rtn, id) {
+        (false, 1) => "MSG_INTERRUPT",
+        (false, 3) => "MSG_DEALLOC_VGPRS",
+        (true, 0x80) => "MSG_RTN_GET_DOORBELL",
+        (true, 0x81) => "MSG_RTN_GET_DDID",
+        (true, 0x82) => "MSG_RTN_GET_TMA",
+        (true, 0x83) => "MSG_RTN_GET_REALTIME",
+        (true, 0x84) => "MSG_RTN_SAVE_WAVE",
+        (true, 0x85) => "MSG_RTN_GET_TBA",
+        _ => return format!("sendmsg({id})"),
+    };
+    format!("sendmsg({name})")
 }
 
 const SEL: [&str; 7] = [
@@ -142,9 +196,13 @@ fn is_float_op(name: &str) -> bool {
     name.contains("_f16") || name.contains("_f32") || name.contains("_f64")
 }
 
-/// The instruction in LLVM's syntax (mnemonic, operands, modifiers), as `llvm-objdump -d`
-/// prints it before its `//` comment. `gfx940` selects the MI300 cache-bit names.
-pub fn print(i: &Inst, gfx940: bool) -> String {
+/// The instruction in LLVM's syntax for processor `a` (mnemonic, operands, modifiers), as
+/// `llvm-objdump -d` prints it before its `//` comment (gfx11: with
+/// `--mattr=+wavefrontsize64`).
+pub fn print(i: &Inst, a: Arch) -> String {
+    let gfx940 = a.is_gfx940();
+    let sreg = |c: u16, w: u8| sreg(c, w, a);
+    let src = |c: u16, w: u8, lit: u32| src(c, w, lit, a);
     let row = i.row;
     let mut s = String::from(row.name);
     if i.sdwa.is_some() {
@@ -190,21 +248,28 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
                         ops.push(format!("{imm}"));
                     }
                 }
-                Op::S_WAITCNT => ops.push(waitcnt(imm, gfx940)),
+                Op::S_WAITCNT => ops.push(waitcnt(imm, a)),
+                Op::S_DELAY_ALU => ops.push(delay_alu(imm)),
+                Op::S_SENDMSG if a.is_gfx11() => ops.push(sendmsg(imm, false)),
+                Op::S_CODE_END => {}
+                Op::S_WAITCNT_DEPCTR
+                | Op::S_CLAUSE
+                | Op::S_SET_INST_PREFETCH_DISTANCE
+                | Op::S_ROUND_MODE => ops.push(format!("0x{:x}", imm as u16)),
                 _ => ops.push(format!("{}", imm as u16)),
             }
         }
         Fmt::Sopk => match i.op {
             Op::S_GETREG_B32 => {
                 ops.push(sreg(i.sdst, 1));
-                ops.push(hwreg(i.imm));
+                ops.push(hwreg(i.imm, a));
             }
             Op::S_SETREG_B32 => {
-                ops.push(hwreg(i.imm));
+                ops.push(hwreg(i.imm, a));
                 ops.push(sreg(i.sdst, 1));
             }
             Op::S_SETREG_IMM32_B32 => {
-                ops.push(hwreg(i.imm));
+                ops.push(hwreg(i.imm, a));
                 ops.push(if i.lit <= 64 {
                     format!("{}", i.lit)
                 } else {
@@ -224,7 +289,15 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
                     _ => {}
                 }
             }
-            if row.has(Role::Sbase) {
+            if row.has(Role::Sbase) && a.is_gfx11() {
+                // gfx11: the SOFFSET register (NULL when absent) and an immediate offset
+                match (i.soe, i.imm) {
+                    (true, 0) => ops.push(sreg(i.saddr, 1)),
+                    (true, o) => ops.push(format!("{} offset:0x{:x}", sreg(i.saddr, 1), o)),
+                    (false, 0) => ops.push("null".into()),
+                    (false, o) => ops.push(format!("0x{o:x}")),
+                }
+            } else if row.has(Role::Sbase) {
                 if i.flag {
                     ops.push(format!("0x{:x}", i.imm));
                 } else {
@@ -234,6 +307,10 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             if i.glc {
                 s.push(' ');
             }
+        }
+        Fmt::Sop1 if matches!(i.op, Op::S_SENDMSG_RTN_B32 | Op::S_SENDMSG_RTN_B64) => {
+            ops.push(sreg(i.sdst, row.width(Role::Vdst)));
+            ops.push(sendmsg(i.src[0] as i32, true));
         }
         Fmt::Sop1 | Fmt::Sop2 | Fmt::Sopc => {
             for &(r, w, _) in row.ops {
@@ -265,8 +342,12 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
                             _ => 2,
                         };
                         let code = i.src[k];
+                        let base = row.name.trim_end_matches("_e64").trim_end_matches("_e32");
                         let t = if kind == Reg::A && code >= VGPR0 {
                             reg_range("a", code - VGPR0, w)
+                        } else if code == SRC_LITERAL && a.is_gfx11() && base.ends_with("16") {
+                            // a 16-bit operand's literal prints as 16 bits
+                            src(code, w, i.lit & 0xffff)
                         } else {
                             src(code, w, i.lit)
                         };
@@ -300,7 +381,11 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
         }
         Fmt::Scratch => {
-            let vaddr = if gfx940 { i.flag } else { i.saddr == 0x7f };
+            let vaddr = if a.hw_flat_scratch() {
+                i.flag
+            } else {
+                i.saddr == 0x7f
+            };
             let w = row.width(if row.has(Role::Vdst) {
                 Role::Vdst
             } else {
@@ -341,7 +426,7 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
                     Role::Vdst if returns => ops.push(reg_range("v", i.vdst, w)),
                     Role::Addr => {
                         let vaddr = match row.fmt {
-                            Fmt::Scratch if gfx940 => i.flag,
+                            Fmt::Scratch if a.hw_flat_scratch() => i.flag,
                             Fmt::Scratch => i.saddr == 0x7f,
                             _ => true,
                         };
@@ -443,7 +528,7 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
         }
         Fmt::Ds => {
-            if row.name.contains("2_") || row.name.contains("2st64") {
+            if row.name.contains("2_") || row.name.contains("2st64") || row.name.contains("_2addr") {
                 if i.imm != 0 {
                     let _ = write!(out, " offset0:{}", i.imm);
                 }
@@ -466,6 +551,7 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
             cache_bits(&mut out, i, gfx940);
         }
+        Fmt::Mubuf if a.is_gfx11() => {}
         Fmt::Mubuf => {
             if i.offen {
                 out.push_str(" offen");
@@ -478,9 +564,14 @@ pub fn print(i: &Inst, gfx940: bool) -> String {
             }
             cache_bits(&mut out, i, gfx940);
         }
-        Fmt::Smem if i.glc => {
+        Fmt::Smem if i.glc || i.dlc => {
             out = out.trim_end().to_string();
-            out.push_str(" glc");
+            if i.glc {
+                out.push_str(" glc");
+            }
+            if i.dlc {
+                out.push_str(" dlc");
+            }
         }
         _ => {}
     }
@@ -527,6 +618,9 @@ fn cache_bits(out: &mut String, i: &Inst, gfx940: bool) {
         }
         if i.slc {
             out.push_str(" slc");
+        }
+        if i.dlc {
+            out.push_str(" dlc");
         }
     }
 }

@@ -185,6 +185,7 @@ pub fn arch_of_mach(mach: u32) -> Option<Arch> {
     match mach {
         0x2f => Some(Arch::Gfx906),
         0x4c => Some(Arch::Gfx942),
+        0x41 => Some(Arch::Gfx1100),
         _ => None,
     }
 }

@@ -1,7 +1,8 @@
 //! Instruction-set vocabulary shared by the decoder, the printer and the executor: the
 //! microcode formats of the gfx9 ISA (AMD "Vega 7nm Instruction Set Architecture", ch. 12
-//! "Microcode Formats"; "AMD Instinct MI300 ISA", ch. 10, same formats) and the rows of the
-//! opcode tables in [`crate::tables`].
+//! "Microcode Formats"; "AMD Instinct MI300 ISA", ch. 10, same formats) and of gfx11 (AMD
+//! "RDNA3 Instruction Set Architecture", ch. 16, the same families with other layouts), and
+//! the rows of the opcode tables in [`crate::tables`].
 
 pub use crate::tables::Op;
 
@@ -143,6 +144,10 @@ pub enum Arch {
     Gfx906,
     /// gfx942 (MI300): wave64, architected flat scratch, packed work-item IDs.
     Gfx942,
+    /// gfx1100 (RDNA3) in wave64 mode (the only mode wheelport builds): gfx11 encodings,
+    /// flat scratch set up by the hardware, packed work-item IDs, NULL and M0 at SGPR codes
+    /// 124 and 125.
+    Gfx1100,
 }
 
 impl Arch {
@@ -151,6 +156,7 @@ impl Arch {
         match name {
             "gfx906" => Some(Arch::Gfx906),
             "gfx942" => Some(Arch::Gfx942),
+            "gfx1100" => Some(Arch::Gfx1100),
             _ => None,
         }
     }
@@ -160,6 +166,7 @@ impl Arch {
         match self {
             Arch::Gfx906 => "gfx906",
             Arch::Gfx942 => "gfx942",
+            Arch::Gfx1100 => "gfx1100",
         }
     }
 
@@ -168,11 +175,38 @@ impl Arch {
         match self {
             Arch::Gfx906 => crate::tables::GFX906,
             Arch::Gfx942 => crate::tables::GFX942,
+            Arch::Gfx1100 => crate::tables::GFX1100,
         }
     }
 
     /// Whether the processor is in the gfx940 family (sc0/sc1/nt cache bits, flat scratch).
     pub fn is_gfx940(self) -> bool {
         matches!(self, Arch::Gfx942)
+    }
+
+    /// Whether the processor is gfx11 (RDNA3 encodings and semantics).
+    pub fn is_gfx11(self) -> bool {
+        matches!(self, Arch::Gfx1100)
+    }
+
+    /// Whether the hardware sets up the wave's scratch (no private segment buffer or flat
+    /// scratch init in the prologue; SCRATCH instructions say with SVE whether a VGPR
+    /// address is present).
+    pub fn hw_flat_scratch(self) -> bool {
+        matches!(self, Arch::Gfx942 | Arch::Gfx1100)
+    }
+
+    /// Whether the work-item IDs arrive packed in v0 (x | y << 10 | z << 20).
+    pub fn packed_tid(self) -> bool {
+        matches!(self, Arch::Gfx942 | Arch::Gfx1100)
+    }
+
+    /// Number of architectural VGPRs (with AGPRs numbered after them on gfx90a+).
+    pub fn vgprs(self) -> usize {
+        if self.is_gfx940() {
+            512
+        } else {
+            256
+        }
     }
 }

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
                     for (pc, i) in v {
                         println!(
                             "{pc:012x} {}",
-                            amdgpu_exec::disasm::print(&i, co.arch.is_gfx940())
+                            amdgpu_exec::disasm::print(&i, co.arch)
                         );
                     }
                     ExitCode::SUCCESS

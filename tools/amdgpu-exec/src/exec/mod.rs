@@ -553,7 +553,7 @@ fn run_group(
                         waves[w].exec(),
                         g.prog
                             .at(pc)
-                            .map(|i| crate::disasm::print(i, g.arch.is_gfx940()))
+                            .map(|i| crate::disasm::print(i, g.arch))
                             .unwrap_or_default()
                     );
                 }
@@ -563,7 +563,7 @@ fn run_group(
                         pc - IMAGE_BASE,
                         g.prog
                             .at(pc)
-                            .map(|i| crate::disasm::print(i, g.arch.is_gfx940()))
+                            .map(|i| crate::disasm::print(i, g.arch))
                             .unwrap_or_default(),
                         e.msg
                     ))
