@@ -4,13 +4,13 @@
 //! lowering of its container's highest PTX entry defines it), or not lowered with the
 //! lowering's reason. The test prints the counts per wheel and the reasons of the kernels left,
 //! and asserts: no kernel `BAD`, at least 99% lowered, and every kernel left names a form the
-//! supported-forms registry marks as a hardware or ABI gap (`ptx::analysis::gap_reason`).
+//! supported-forms registry marks as a hardware or ABI gap (`lower::gap_reason`).
 
 mod common;
 
 use std::collections::BTreeMap;
 use wheelport::inspect::model::KernelStatus;
-use wheelport::lower::{lower_module, KernelOutcome};
+use wheelport::lower::{gap_reason, lower_module, KernelOutcome};
 
 /// The wheels of the survey (file-name prefixes in `$WHEELPORT_CORPUS`).
 const WHEELS: &[&str] = &[
@@ -27,6 +27,8 @@ struct Count {
     bad: usize,
     reasons: BTreeMap<String, usize>,
     bad_reasons: BTreeMap<String, usize>,
+    /// Kernels left that name no form of a hardware or ABI gap.
+    not_gap: usize,
 }
 
 fn survey(wheel: &std::path::Path) -> Count {
@@ -58,12 +60,25 @@ fn survey(wheel: &std::path::Path) -> Count {
             let lm = lowered.entry(k.container).or_insert_with(|| {
                 let entry = a.containers[k.container].ptx.last().unwrap();
                 let text = std::str::from_utf8(&entry.text).unwrap();
+                // `PTX_SURVEY_DUMP=DIR` writes each lowered PTX module there (for study).
+                if let Some(d) = std::env::var_os("PTX_SURVEY_DUMP") {
+                    let f = format!("{}.{}.ptx", name.replace('/', "__"), k.container);
+                    std::fs::write(std::path::Path::new(&d).join(f), text).unwrap();
+                }
                 let m = wheelport::ptx::parse(text, &name);
                 lower_module(&m.module, prof)
             });
-            match lm.kernels.iter().find(|x| x.name == k.name).map(|x| &x.outcome) {
+            match lm
+                .kernels
+                .iter()
+                .find(|x| x.name == k.name)
+                .map(|x| &x.outcome)
+            {
                 Some(KernelOutcome::Lowered) => c.lowered += 1,
                 Some(KernelOutcome::Unsupported { forms, reason }) => {
+                    if !forms.iter().any(|f| gap_reason(f).is_some()) {
+                        c.not_gap += 1;
+                    }
                     let key = if forms.is_empty() {
                         reason.clone()
                     } else {
@@ -72,6 +87,7 @@ fn survey(wheel: &std::path::Path) -> Count {
                     *c.reasons.entry(key).or_default() += 1;
                 }
                 None => {
+                    c.not_gap += 1;
                     *c.reasons
                         .entry("no .entry in the highest PTX".into())
                         .or_default() += 1
@@ -112,6 +128,15 @@ fn wheels_ptx_lowers_for_dtk() {
         for (r, n) in v {
             println!("    {n:6}  {r}");
         }
+        assert_eq!(c.bad, 0, "{w}: kernels BAD although ptxas accepts them");
+        assert!(
+            c.lowered * 100 >= c.with_ptx * 99,
+            "{w}: fewer than 99% of the kernels with PTX lower for dtk"
+        );
+        assert_eq!(
+            c.not_gap, 0,
+            "{w}: kernels left for a form that is not a hardware or ABI gap"
+        );
         tot.with_ptx += c.with_ptx;
         tot.lowered += c.lowered;
         tot.bad += c.bad;
