@@ -314,6 +314,13 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             };
             let (bytes, report) = wheelport::twin::twin(&data, &name, profile, &tc, &opts, lower)?;
             wheelport::twin::write_output(&out, &bytes)?;
+            if let (Some(id), false) = (&report.identity, report.identity_edits.is_empty()) {
+                // The object finds its identity interposer beside it (DT_RUNPATH `$ORIGIN`).
+                let (soname, lib) = wheelport::twin::identity::interposer(id)?;
+                let dir = out.parent().filter(|d| !d.as_os_str().is_empty());
+                let path = dir.map_or_else(|| soname.clone().into(), |d| d.join(&soname));
+                wheelport::twin::write_output(&path, &lib)?;
+            }
             let text = if json {
                 let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
                 s.push('\n');

@@ -43,6 +43,8 @@
 //! After rewriting, the output is read back and every converted wrapper is checked to point
 //! at a container in the new section holding exactly the PTX built for it.
 
+pub mod identity;
+
 use crate::build;
 use crate::elf;
 use crate::error::{Error, ErrorKind, Result};
@@ -135,6 +137,11 @@ pub struct TwinReport {
     pub section_name: String,
     /// Address and size of that section (absent when nothing was converted).
     pub section: Option<(u64, u64)>,
+    /// The identity presented to the host code ([`identity`]), when something was converted.
+    pub identity: Option<identity::Identity>,
+    /// How the object was pointed at the identity interposer (empty when it has neither a
+    /// static runtime's `libcuda.so.1` nor runtime identity imports).
+    pub identity_edits: identity::IdentityEdits,
 }
 
 impl TwinReport {
@@ -360,9 +367,17 @@ pub fn twin(
             zeroed: Vec::new(),
             section_name: String::new(),
             section: None,
+            identity: None,
+            identity_edits: identity::IdentityEdits::default(),
         };
         return Ok((data.to_vec(), report));
     }
+    let sources: Vec<&str> = jobs.iter().map(|j| j.source.0.as_str()).collect();
+    let id = identity::Identity::of(&sources, &opts.arch);
+    let id_edits = match &id {
+        Some(id) => identity::apply(&mut patched, so, id, "$ORIGIN", &mut edits),
+        None => identity::IdentityEdits::default(),
+    };
     let (out, _summary) = rewrite::rewrite(&patched, &edits, file)?;
     let old_zeroed = so
         .fatbin_sections
@@ -388,6 +403,8 @@ pub fn twin(
             zeroed,
             section_name: new_name.to_string(),
             section: Some(section),
+            identity: id,
+            identity_edits: id_edits,
         },
     ))
 }
@@ -577,6 +594,22 @@ pub fn render(r: &TwinReport) -> String {
             r.section_name,
             r.zeroed.len()
         ));
+    }
+    if let Some(id) = &r.identity {
+        let e = &r.identity_edits;
+        let how = match (e.driver_strings.len(), e.renamed.len()) {
+            (0, 0) => "no identity queries to serve (no static runtime, no runtime queries imported)".to_string(),
+            (d, n) => format!(
+                "identity {}.{} served by {} beside it ({d} libcuda.so.1 string(s) re-pointed, {n} import(s) renamed)",
+                id.source / 10,
+                id.source % 10,
+                id.soname()
+            ),
+        };
+        s.push_str(&format!("  {how}\n"));
+        if let Some(n) = id.note() {
+            s.push_str(&format!("  note: {n}\n"));
+        }
     }
     s
 }
