@@ -20,6 +20,7 @@ fn reg(t: &str, k: usize) -> String {
         _ => match ty.bits() {
             8 | 16 => "%h",
             32 => "%r",
+            128 => "%q",
             _ => "%d",
         },
     };
@@ -76,7 +77,8 @@ fn synth(form: &str) -> Option<String> {
         "pmevent" => format!("{form} 1;"),
         "nanosleep" => format!("{form} 100;"),
         "prefetch" | "prefetchu" => format!("{form} [%d0];"),
-        "membar" | "fence" => format!("{form};"),
+        "membar" | "fence" | "griddepcontrol" => format!("{form};"),
+        "isspacep" => format!("{form} %p1, %d1;"),
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
         "bar" | "barrier" => format!("{form} 0;"),
@@ -341,6 +343,10 @@ fn kernel(name: &str, insts: &[String]) -> String {
          \t.reg .b32 %r<8>;\n\t.reg .b64 %d<8>;\n\t.reg .f32 %f<8>;\n\t.reg .f64 %fd<8>;\n\
          \t.param .align 16 .b8 pb[64];\n\tld.param.u64 %d0, [kp];\n"
     );
+    // 128-bit registers (PTX ISA 8.3) only where a form uses them.
+    if insts.iter().any(|i| i.contains("%q")) {
+        s.push_str("\t.reg .b128 %q<8>;\n");
+    }
     for i in insts {
         s.push('\t');
         s.push_str(i);
@@ -355,7 +361,7 @@ fn every_listed_form_lowers_and_builds() {
     let Some(t) = tools() else { return };
     let dir = scratch("lower-forms");
     let forms = supported_forms();
-    let mut ptx = String::from(".version 8.0\n.target sm_80\n.address_size 64\n\n");
+    let mut ptx = String::from(".version 8.3\n.target sm_80\n.address_size 64\n\n");
     let mut synthesized = 0;
     let mut chunk = Vec::new();
     let mut chunks: Vec<Vec<String>> = Vec::new();

@@ -36,7 +36,36 @@ pub fn form_category(form: &str) -> Option<&'static str> {
         "mapa" | "getctarank" | "clusterlaunchcontrol" | "multimem" => Some("cluster"),
         "barrier" if has(Mod::Cluster) => Some("cluster"),
         _ if mods.spaces().contains(&StateSpace::SharedCluster) => Some("cluster"),
-        "griddepcontrol" | "setmaxnreg" => Some("cluster"),
+        "setmaxnreg" => Some("cluster"),
+        _ => None,
+    }
+}
+
+/// Why a valid PTX form has no lowering, when the reason is a hardware or ABI gap of the
+/// targets (gfx906 wave64, no thread-block clusters, no NVLink) rather than a form not written
+/// yet; `None` otherwise. Reports append it to the kernel's reason.
+pub fn gap_reason(form: &str) -> Option<&'static str> {
+    use crate::ptx::mods::{Mod, Mods};
+    let (op, words) = crate::ptx::analysis::form_words(form);
+    let o = crate::ptx::Opcode::from_name(op)?;
+    let mods = Mods::decode_words(o, words.iter().copied()).ok()?;
+    let has = |m: Mod| mods.has(m);
+    match op {
+        "multimem" => Some(
+            "multimem addresses name NVLink multicast memory shared by several GPUs; the target has no multicast memory",
+        ),
+        "ld" | "st" | "ldu"
+            if has(Mod::B128)
+                && (mods.sem.is_some_and(|s| s != crate::ptx::mods::Sem::Weak)
+                    || has(Mod::Mmio)) =>
+        {
+            Some(
+                "a 128-bit access that is single-copy atomic (relaxed, acquire, release, volatile or mmio); gfx906 has no 128-bit atomic load or store",
+            )
+        }
+        _ if has(Mod::MulticastCluster) => Some(
+            "a copy multicast to the CTAs of a cluster; the target has no thread-block clusters, so no other CTA can receive it",
+        ),
         _ => None,
     }
 }
@@ -84,6 +113,13 @@ pub fn supported_forms() -> Vec<String> {
     add("mad.hi.sat.s32".into());
     add("min.relu.s32".into());
     add("max.relu.s32".into());
+    for t in ["s16x2", "u16x2"] {
+        for op in ["add", "min", "max"] {
+            add(format!("{op}.{t}"));
+        }
+    }
+    add("min.relu.s16x2".into());
+    add("max.relu.s16x2".into());
     for t in ["u32", "s32", "u64", "s64"] {
         add(format!("add.cc.{t}"));
         add(format!("sub.cc.{t}"));
@@ -301,6 +337,16 @@ pub fn supported_forms() -> Vec<String> {
     ] {
         add(format!("mov.{t}"));
     }
+    add("mov.b128".into());
+    for sp in [
+        "global",
+        "shared",
+        "shared::cta",
+        "shared::cluster",
+        "local",
+    ] {
+        add(format!("isspacep.{sp}"));
+    }
     let mem_types = [
         "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "f32",
         "f64",
@@ -327,8 +373,14 @@ pub fn supported_forms() -> Vec<String> {
                         add(format!("{op}{sp}{n}{vec}.{t}"));
                         if n.is_empty() && !matches!(sp, ".const" | ".param") {
                             add(format!("{op}.volatile{sp}{vec}.{t}"));
+                            add(format!("{op}.weak{sp}{vec}.{t}"));
                         }
                     }
+                }
+                // 128-bit scalars: weak accesses only (see `gap_reason` for ordered ones).
+                add(format!("{op}{sp}{n}.b128"));
+                if n.is_empty() && !matches!(sp, ".const" | ".param") {
+                    add(format!("{op}.weak{sp}.b128"));
                 }
             }
             // Memory-order qualifiers are not allowed on .const, .param and .local (ptxas).
@@ -342,9 +394,21 @@ pub fn supported_forms() -> Vec<String> {
             };
             for sem in sems {
                 for sc in ["cta", "gpu", "sys"] {
-                    for t in mem_types {
-                        add(format!("{op}.{sem}.{sc}{sp}.{t}"));
+                    for vec in ["", ".v2", ".v4"] {
+                        for t in mem_types {
+                            // `.v4` of 64-bit elements is a 256-bit access (sm_100).
+                            if vec == ".v4" && t.ends_with("64") {
+                                continue;
+                            }
+                            add(format!("{op}.{sem}.{sc}{sp}{vec}.{t}"));
+                        }
                     }
+                }
+            }
+            // Memory-mapped I/O accesses: relaxed, system scope, global (§9.7.9.8-9).
+            if matches!(sp, "" | ".global") {
+                for t in mem_types {
+                    add(format!("{op}.mmio.relaxed.sys{sp}.{t}"));
                 }
             }
         }
@@ -507,7 +571,7 @@ pub fn supported_forms() -> Vec<String> {
     for sc in ["cta", "gl", "sys"] {
         add(format!("membar.{sc}"));
     }
-    for sem in ["sc", "acq_rel"] {
+    for sem in ["sc", "acq_rel", "acquire", "release"] {
         for sc in ["cta", "gpu", "sys"] {
             add(format!("fence.{sem}.{sc}"));
         }
@@ -525,6 +589,8 @@ pub fn supported_forms() -> Vec<String> {
         add(f.into());
     }
     add("brx.idx".into());
+    add("griddepcontrol.wait".into());
+    add("griddepcontrol.launch_dependents".into());
     add("nanosleep.u32".into());
     add("pmevent".into());
     add("pmevent.mask".into());

@@ -21,7 +21,7 @@ mod text;
 mod ty;
 mod val;
 
-pub use forms::{form_category, supported_forms, supported_forms_table};
+pub use forms::{form_category, gap_reason, supported_forms, supported_forms_table};
 pub use module::{lower_module, lower_ptx, param_layout};
 
 /// The llc `-mattr` a lowered nvptx module needs beyond the default PTX ISA version of

@@ -290,7 +290,13 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             Err(_) => Vec::new(),
         };
         if !missing.is_empty() {
-            let reason = format!("no lowering for {}", missing.join(", "));
+            let mut reason = format!("no lowering for {}", missing.join(", "));
+            // Forms that are a hardware or ABI gap of the target say why.
+            for f in &missing {
+                if let Some(gap) = super::forms::gap_reason(f) {
+                    let _ = write!(reason, "; {f}: {gap}");
+                }
+            }
             results.push(KernelResult {
                 name: kname.to_string(),
                 outcome: unsupported(missing, reason),

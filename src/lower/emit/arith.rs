@@ -673,4 +673,56 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         self.wr(&ops[0], &v, t, false)
     }
+
+    /// `add`, `min`, `max` on two 16-bit lanes of a `.b32` register (`.s16x2`, `.u16x2`; PTX
+    /// ISA 9.x §9.7.1.1, §9.7.1.10-11): each lane separately, `add` wrapping; `.relu` of the
+    /// signed `min`/`max` clamps a negative lane to 0. Generic IR on `<2 x i16>`.
+    pub(super) fn simd16x2(&mut self, op: Opcode, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let signed = mo.has(Mod::S16x2);
+        let a = self.rd(&ops[1], Ty::I32, false)?;
+        let b = self.rd(&ops[2], Ty::I32, false)?;
+        let va = opv!(self, [&"bitcast i32 ", &a, &" to <2 x i16>"]);
+        let vb = opv!(self, [&"bitcast i32 ", &b, &" to <2 x i16>"]);
+        let mut r = match op {
+            Opcode::Add => opv!(self, [&"add <2 x i16> ", &va, &", ", &vb]),
+            Opcode::Min | Opcode::Max => {
+                let f = match (op == Opcode::Min, signed) {
+                    (true, true) => "llvm.smin.v2i16",
+                    (true, false) => "llvm.umin.v2i16",
+                    (false, true) => "llvm.smax.v2i16",
+                    (false, false) => "llvm.umax.v2i16",
+                };
+                self.declare(f, "<2 x i16>", &["<2 x i16>", "<2 x i16>"]);
+                opv!(
+                    self,
+                    [
+                        &"call <2 x i16> @",
+                        &f,
+                        &"(<2 x i16> ",
+                        &va,
+                        &", <2 x i16> ",
+                        &vb,
+                        &")"
+                    ]
+                )
+            }
+            _ => return fail(&self.form(), "no 16x2 form of this instruction"),
+        };
+        if mo.has(Mod::Relu) {
+            if !signed || op == Opcode::Add {
+                return fail(&self.form(), ".relu is only defined for min/max.s16x2");
+            }
+            self.declare("llvm.smax.v2i16", "<2 x i16>", &["<2 x i16>", "<2 x i16>"]);
+            r = opv!(
+                self,
+                [
+                    &"call <2 x i16> @llvm.smax.v2i16(<2 x i16> ",
+                    &r,
+                    &", <2 x i16> zeroinitializer)"
+                ]
+            );
+        }
+        let d = opv!(self, [&"bitcast <2 x i16> ", &r, &" to i32"]);
+        self.wr(&ops[0], &d, Ty::I32, false)
+    }
 }

@@ -46,7 +46,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let n = mo.vec_len();
         let (p, aspace) = self.addr(&ops[1], s)?;
         let pty = ptr_ty(aspace);
-        let vol = if mo.has(Mod::Volatile) {
+        let vol = if mo.has(Mod::Volatile) || mo.has(Mod::Mmio) {
             " volatile"
         } else {
             ""
@@ -56,6 +56,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
             let v = self.nv_ordered(mo, "ld", &p, aspace, et, None);
             return self.wr(&ops[0], &v, et, signed);
+        }
+        if n > 1 && self.mem_order(mo).is_some() {
+            let Operand::Vector(dsts) = &ops[0] else {
+                return fail(&self.form(), "vector load without a vector destination");
+            };
+            let vs = self.ordered_vec(mo, "ld", &p, aspace, et, n as usize, &[]);
+            for (d, v) in dsts.iter().zip(&vs) {
+                if !matches!(d, Operand::Sink) {
+                    self.wr(d, v, et, signed)?;
+                }
+            }
+            return Ok(());
         }
         if n == 1 {
             let v = match self.mem_order(mo) {
@@ -140,7 +152,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let n = mo.vec_len();
         let (p, aspace) = self.addr(&ops[0], s)?;
         let pty = ptr_ty(aspace);
-        let vol = if mo.has(Mod::Volatile) {
+        let vol = if mo.has(Mod::Volatile) || mo.has(Mod::Mmio) {
             " volatile"
         } else {
             ""
@@ -150,6 +162,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
             let v = self.rd(&ops[1], et, false)?;
             self.nv_ordered(mo, "st", &p, aspace, et, Some(&v));
+            return Ok(());
+        }
+        if n > 1 && self.mem_order(mo).is_some() {
+            let Operand::Vector(srcs) = &ops[1] else {
+                return fail(&self.form(), "vector store without a vector source");
+            };
+            let mut vs = Vec::with_capacity(n as usize);
+            for e in srcs.iter() {
+                vs.push(self.rd(e, et, false)?);
+            }
+            self.ordered_vec(mo, "st", &p, aspace, et, n as usize, &vs);
             return Ok(());
         }
         if n == 1 {
@@ -236,6 +259,251 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             ]
         );
         Ok(())
+    }
+
+    /// An ordered vector load or store (`ld.relaxed.gpu.v2.u32`, `st.release.gpu.v4.u32`) as
+    /// one access of the whole vector: the PTX memory model (PTX ISA 9.x §8.2) treats it as a
+    /// set of element accesses in no particular order, but the code that writes it (CUB's
+    /// decoupled look-back: a status word and its value published and polled as one
+    /// "transaction word") counts on the pair not being torn, which NVIDIA hardware gives for
+    /// aligned accesses of up to 16 bytes. amdgcn: up to 64 bits, one atomic load or store of
+    /// the whole width (single-copy atomic on gfx9), the vector its bitcast; 128 bits (no
+    /// 128-bit atomic on gfx9), one `volatile` vector access (a single `dwordx4` instruction
+    /// that bypasses the non-coherent L1 like a relaxed atomic), after a release fence or before
+    /// an acquire fence of the scope. nvptx: the PTX vector instruction itself. A load returns
+    /// the `n` elements; a store (`vals` holds them) returns nothing.
+    #[allow(clippy::too_many_arguments)]
+    fn ordered_vec(
+        &mut self,
+        mo: &Mods,
+        op: &str,
+        p: &str,
+        aspace: u32,
+        et: Ty,
+        n: usize,
+        vals: &[V],
+    ) -> Vec<V> {
+        if self.cx.nv {
+            return self.nv_ordered_vec(mo, op, p, aspace, et, n, vals);
+        }
+        let (o, ss) = self.mem_order(mo).unwrap_or(("monotonic", ""));
+        // `ld.release` / `st.acquire` do not exist (the parser's neighbours); relaxed then.
+        let o = match (op, o) {
+            ("ld", "release") | ("st", "acquire") => "monotonic",
+            _ => o,
+        };
+        let vol = if mo.has(Mod::Volatile) || mo.has(Mod::Mmio) {
+            " volatile"
+        } else {
+            ""
+        };
+        let pty = ptr_ty(aspace);
+        let el = et.ll();
+        let bits = et.bits() as usize * n;
+        let size = bits / 8;
+        let vt = format!("<{n} x {el}>");
+        let whole = if op == "ld" {
+            if bits <= 64 {
+                let it = format!("i{bits}");
+                let w = opv!(
+                    self,
+                    [
+                        &"load atomic",
+                        &vol,
+                        &" ",
+                        &it,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                );
+                opv!(self, [&"bitcast ", &it, &" ", &w, &" to ", &vt])
+            } else {
+                let v = opv!(
+                    self,
+                    [
+                        &"load volatile ",
+                        &vt,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size
+                    ]
+                );
+                if o == "acquire" {
+                    linev!(self, [&"fence", &ss, &" acquire"]);
+                }
+                v
+            }
+        } else {
+            let mut acc = V::new("poison");
+            for (k, x) in vals.iter().enumerate() {
+                acc = opv!(
+                    self,
+                    [
+                        &"insertelement ",
+                        &vt,
+                        &" ",
+                        &acc,
+                        &", ",
+                        &el,
+                        &" ",
+                        x,
+                        &", i32 ",
+                        &k
+                    ]
+                );
+            }
+            if bits <= 64 {
+                let it = format!("i{bits}");
+                let w = opv!(self, [&"bitcast ", &vt, &" ", &acc, &" to ", &it]);
+                linev!(
+                    self,
+                    [
+                        &"store atomic",
+                        &vol,
+                        &" ",
+                        &it,
+                        &" ",
+                        &w,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &ss,
+                        &" ",
+                        &o,
+                        &", align ",
+                        &size,
+                    ]
+                );
+            } else {
+                if o == "release" {
+                    linev!(self, [&"fence", &ss, &" release"]);
+                }
+                linev!(
+                    self,
+                    [
+                        &"store volatile ",
+                        &vt,
+                        &" ",
+                        &acc,
+                        &", ",
+                        &pty,
+                        &" ",
+                        &p,
+                        &", align ",
+                        &size,
+                    ]
+                );
+            }
+            return Vec::new();
+        };
+        (0..n)
+            .map(|k| opv!(self, [&"extractelement ", &vt, &" ", &whole, &", i32 ", &k]))
+            .collect()
+    }
+
+    /// nvptx: an ordered vector load or store as the PTX instruction itself
+    /// (`ld.relaxed.gpu.global.v2.b32 {$0, $1}, [$2];`, inline asm), as [`Self::nv_ordered`].
+    #[allow(clippy::too_many_arguments)]
+    fn nv_ordered_vec(
+        &mut self,
+        mo: &Mods,
+        op: &str,
+        p: &str,
+        aspace: u32,
+        et: Ty,
+        n: usize,
+        vals: &[V],
+    ) -> Vec<V> {
+        let mut text = String::from(op);
+        if let Some(sem @ (Sem::Relaxed | Sem::Acquire | Sem::Release)) = mo.sem {
+            text.push_str(sem.name());
+        }
+        if let Some(sc @ (Scope::Cta | Scope::Gpu | Scope::Sys)) = mo.scope {
+            text.push_str(sc.name());
+        }
+        match mo.space() {
+            Some(StateSpace::Global) => text.push_str(".global"),
+            Some(StateSpace::Shared | StateSpace::SharedCta) => text.push_str(".shared"),
+            Some(StateSpace::Local) => text.push_str(".local"),
+            _ => {}
+        }
+        let bits = et.bits();
+        let (c, ct) = match bits {
+            8 | 16 => ("h", Ty::I16),
+            32 => ("r", Ty::I32),
+            _ => ("l", Ty::I64),
+        };
+        let _ = write!(text, ".v{n}.b{bits}");
+        let a = opv!(
+            self,
+            [&"ptrtoint ", &(ptr_ty(aspace)), &" ", &p, &" to i64"]
+        );
+        let regs: Vec<String> = (0..n).map(|k| format!("${k}")).collect();
+        let list = regs.join(", ");
+        let cl = ct.ll();
+        if op == "ld" {
+            let st = format!("{{ {} }}", vec![cl; n].join(", "));
+            let cons = vec![format!("={c}"); n].join(",");
+            let r = opv!(
+                self,
+                [
+                    &"call ",
+                    &st,
+                    &" asm sideeffect \"",
+                    &text,
+                    &" {",
+                    &list,
+                    &"}, [$",
+                    &n,
+                    &"];\", \"",
+                    &cons,
+                    &",l,~{memory}\"(i64 ",
+                    &a,
+                    &")",
+                ]
+            );
+            (0..n)
+                .map(|k| {
+                    let x = opv!(self, [&"extractvalue ", &st, &" ", &r, &", ", &k]);
+                    self.fit(&x, ct, et, false)
+                })
+                .collect()
+        } else {
+            let mut args = String::new();
+            for v in vals {
+                let x = self.fit(v, et, ct, false);
+                let _ = write!(args, ", {cl} {x}");
+            }
+            let regs: Vec<String> = (1..=n).map(|k| format!("${k}")).collect();
+            let cons = vec![c; n].join(",");
+            linev!(
+                self,
+                [
+                    &"call void asm sideeffect \"",
+                    &text,
+                    &" [$0], {",
+                    &regs.join(", "),
+                    &"};\", \"l,",
+                    &cons,
+                    &",~{memory}\"(i64 ",
+                    &a,
+                    &args,
+                    &")",
+                ]
+            );
+            Vec::new()
+        }
     }
 
     /// nvptx: a `.relaxed/.acquire/.release` load or store as the PTX instruction itself
@@ -540,8 +808,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             // LLVM 19's NVPTX backend cannot select `fence`: keep the PTX instruction, written
             // in the ISA's order (`fence.sem.scope`, `membar.level`).
             let mut f = String::from(i.opcode.name());
+            // `fence.acquire`/`fence.release` (sm_90) as the stronger `fence.acq_rel`, which
+            // sm_80 has.
             if let Some(sem) = mo.sem {
-                f.push_str(sem.name());
+                f.push_str(match sem {
+                    Sem::Acquire | Sem::Release => Sem::AcqRel.name(),
+                    s => s.name(),
+                });
             }
             if let Some(sc) = mo.scope {
                 f.push_str(sc.name());
@@ -553,12 +826,59 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return Ok(());
         }
         let ss = syncscope(self.cx.nv, mo);
-        let ord = if mo.sem == Some(Sem::AcqRel) {
-            "acq_rel"
-        } else {
-            "seq_cst"
+        let ord = match mo.sem {
+            Some(Sem::AcqRel) => "acq_rel",
+            Some(Sem::Acquire) => "acquire",
+            Some(Sem::Release) => "release",
+            _ => "seq_cst",
         };
         linev!(self, [&"fence", &ss, &" ", &ord]);
         Ok(())
+    }
+
+    /// `isspacep.space p, a` (PTX ISA 9.x §9.7.9.19): whether the generic address `a` lies in
+    /// the window of `space`. amdgcn: `llvm.amdgcn.is.shared` (`.shared`, `.shared::cta`, and
+    /// `.shared::cluster` for a cluster of one CTA), `llvm.amdgcn.is.private` (`.local`), and
+    /// `.global` when it is neither (a flat address outside the LDS and scratch apertures);
+    /// nvptx: `llvm.nvvm.isspacep.{global,shared,local}`.
+    pub(super) fn isspacep(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
+        let a = self.rd(&ops[1], Ty::I64, false)?;
+        let p = opv!(self, [&"inttoptr i64 ", &a, &" to ptr"]);
+        let which = match mo.space() {
+            Some(StateSpace::Global) => "global",
+            Some(StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster) => {
+                "shared"
+            }
+            Some(StateSpace::Local) => "local",
+            _ => {
+                return fail(
+                    &self.form(),
+                    "a generic address of the constant or parameter space cannot be told from a global one on this target",
+                )
+            }
+        };
+        let v = if self.cx.nv {
+            let f = match which {
+                "global" => "llvm.nvvm.isspacep.global",
+                "shared" => "llvm.nvvm.isspacep.shared",
+                _ => "llvm.nvvm.isspacep.local",
+            };
+            self.declare(f, "i1", &["ptr"]);
+            opv!(self, [&"call i1 @", &f, &"(ptr ", &p, &")"])
+        } else {
+            self.declare("llvm.amdgcn.is.shared", "i1", &["ptr"]);
+            self.declare("llvm.amdgcn.is.private", "i1", &["ptr"]);
+            match which {
+                "shared" => opv!(self, [&"call i1 @llvm.amdgcn.is.shared(ptr ", &p, &")"]),
+                "local" => opv!(self, [&"call i1 @llvm.amdgcn.is.private(ptr ", &p, &")"]),
+                _ => {
+                    let sh = opv!(self, [&"call i1 @llvm.amdgcn.is.shared(ptr ", &p, &")"]);
+                    let pr = opv!(self, [&"call i1 @llvm.amdgcn.is.private(ptr ", &p, &")"]);
+                    let either = opv!(self, [&"or i1 ", &sh, &", ", &pr]);
+                    opv!(self, [&"xor i1 ", &either, &", true"])
+                }
+            }
+        };
+        self.wr(&ops[0], &v, Ty::I1, false)
     }
 }

@@ -458,6 +458,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::St => self.st(mo, ops)?,
             O::Cvta => self.cvta(mo, ops)?,
             O::Cvt => self.cvt(mo, ops)?,
+            O::Add | O::Min | O::Max if mo.has(Mod::S16x2) || mo.has(Mod::U16x2) => {
+                self.simd16x2(i.opcode, mo, ops)?
+            }
             O::Add | O::Sub | O::Mul | O::Mad | O::Fma | O::Div | O::Rem | O::Min | O::Max => {
                 let (t, k) = ty1(tys.len().saturating_sub(1))?;
                 if k == Kind::Float {
@@ -550,6 +553,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Bar | O::Barrier => self.bar(mo, ops)?,
             O::Call => self.callinst(i, ops)?,
             O::Prefetch | O::Prefetchu | O::Applypriority | O::Discard => {}
+            // Programmatic dependent launch (PTX ISA 9.x §9.7.13.13): the targets run the
+            // kernels of a stream one after the other, so the prerequisite grids have completed
+            // (and their memory is visible) when a kernel starts: `.wait` returns at once and
+            // `.launch_dependents` (a scheduling hint) has nothing to signal.
+            O::Griddepcontrol => {}
+            O::Isspacep => self.isspacep(mo, ops)?,
             _ => return fail(&form_of(i), "no lowering for this instruction"),
         }
         Ok(())
