@@ -7,9 +7,9 @@ a twin run (`wheelport ptx twin` output of the same .so).
 
   cub_suite.py list                                   the cases (name, entry, n)
   cub_suite.py run --so X.so --out DIR [--only SUBSTR] [--case-timeout S]
-      Runs every case in worker subprocesses: a worker whose case returns a CUDA error, dies or
-      runs past --case-timeout is replaced by a fresh one for the remaining cases, and that case
-      is recorded with its error. Writes DIR/run.json (versions, per-case status) and the raw
+      Runs every case in worker subprocesses: a worker whose case leaves a sticky CUDA error
+      (cudaDeviceSynchronize fails afterwards), dies or runs past --case-timeout is replaced by a
+      fresh one for the remaining cases; every failing case is recorded with its error. Writes DIR/run.json (versions, per-case status) and the raw
       outputs DIR/raw/<case>.<buffer>.bin. Inputs are regenerated from the case name.
   cub_suite.py check --dir DIR [--out CHECK.json]
       Checks one run against the CPU reference. Exit 1 on any failure.
@@ -551,8 +551,8 @@ def worker(so, outdir, names):
                 rec["outputs"][k] = {"bytes": len(b), "sha256": sha(b)}
         with open(os.path.join(outdir, "rec", name + ".json"), "w") as f:
             json.dump(rec, f)
-        if rc:
-            return 3  # the context may be poisoned: let a fresh worker take the rest
+        if rc and lib.wp_cub_device_sync() != 0:
+            return 3  # a sticky error poisoned the context: a fresh worker takes the rest
     return 0
 
 
