@@ -151,9 +151,15 @@ fn shim_runtime_sonames(root: &Path) -> Vec<String> {
 fn build_shim(cc: &str, soname: &str, work: &Path) -> Result<Vec<u8>, String> {
     std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
     let files = [
-        (shim_recipe::SOURCE, include_str!("shims/hip/wheelport_shim.c").to_string()),
+        (
+            shim_recipe::SOURCE,
+            include_str!("shims/hip/wheelport_shim.c").to_string(),
+        ),
         (shim_recipe::TABLES_HEADER, shim_tables::c_header()),
-        (shim_recipe::FLOOR_HEADER, shim_recipe::GLIBC_FLOOR_H.to_string()),
+        (
+            shim_recipe::FLOOR_HEADER,
+            shim_recipe::GLIBC_FLOOR_H.to_string(),
+        ),
         (shim_recipe::STUB_SOURCE, shim_recipe::STUB_C.to_string()),
     ];
     for (name, text) in files {
@@ -176,7 +182,9 @@ fn build_shim(cc: &str, soname: &str, work: &Path) -> Result<Vec<u8>, String> {
     let bytes = std::fs::read(work.join(shim_recipe::SONAME)).map_err(|e| e.to_string())?;
     match shim_recipe::elf_machine(&bytes) {
         Some(shim_recipe::EM_X86_64) => Ok(bytes),
-        m => Err(format!("{cc} does not build x86-64 libraries (e_machine {m:?})")),
+        m => Err(format!(
+            "{cc} does not build x86-64 libraries (e_machine {m:?})"
+        )),
     }
 }
 
@@ -197,19 +205,19 @@ fn cc_version(cc: &str) -> String {
 
 /// Prebuild the shim for every runtime soname and write `$OUT_DIR/prebuilt_shims.rs`.
 fn prebuild_shims(root: &Path, out_dir: &Path) {
-    for p in [
-        "shims/hip",
-        "src/shim/tables.rs",
-        "src/shim/recipe.rs",
-    ] {
+    for p in ["shims/hip", "src/shim/tables.rs", "src/shim/recipe.rs"] {
         println!("cargo:rerun-if-changed={}", root.join(p).display());
     }
     println!("cargo:rerun-if-env-changed=WHEELPORT_SHIM_CC");
     let sonames = shim_runtime_sonames(root);
-    let given = std::env::var("WHEELPORT_SHIM_CC").ok().filter(|s| !s.is_empty());
+    let given = std::env::var("WHEELPORT_SHIM_CC")
+        .ok()
+        .filter(|s| !s.is_empty());
     let compilers: Vec<String> = match &given {
         Some(cc) => vec![cc.clone()],
-        None => ["x86_64-linux-gnu-gcc", "gcc", "cc"].map(String::from).to_vec(),
+        None => ["x86_64-linux-gnu-gcc", "gcc", "cc"]
+            .map(String::from)
+            .to_vec(),
     };
     let dir = out_dir.join("shims");
     let mut built: Vec<(String, PathBuf)> = Vec::new();
@@ -247,11 +255,20 @@ fn prebuild_shims(root: &Path, out_dir: &Path) {
     s.push_str("/// The shims prebuilt by `build.rs`: (runtime soname, library bytes).\n");
     s.push_str("pub const SHIMS: &[(&str, &[u8])] = &[\n");
     for (soname, f) in &built {
-        writeln!(s, "    ({soname:?}, include_bytes!({:?})),", f.display().to_string()).unwrap();
+        writeln!(
+            s,
+            "    ({soname:?}, include_bytes!({:?})),",
+            f.display().to_string()
+        )
+        .unwrap();
     }
     s.push_str("];\n");
     s.push_str("/// `--version` of the compiler that built them (empty when none were built).\n");
-    let version = if built.is_empty() { String::new() } else { cc_version(&used) };
+    let version = if built.is_empty() {
+        String::new()
+    } else {
+        cc_version(&used)
+    };
     writeln!(s, "pub const CC_VERSION: &str = {version:?};").unwrap();
     let dest = out_dir.join("prebuilt_shims.rs");
     std::fs::write(&dest, s).unwrap_or_else(|e| panic!("{}: {e}", dest.display()));

@@ -225,7 +225,9 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             } else {
                 let mut s = String::new();
                 for (p, tc) in profiles.iter().zip(&chains) {
-                    s.push_str(&wheelport::toolchain::render_doctor(std::slice::from_ref(tc)));
+                    s.push_str(&wheelport::toolchain::render_doctor(std::slice::from_ref(
+                        tc,
+                    )));
                     if let Some(line) = wheelport::shim::doctor_line(p) {
                         s.push_str(&format!("  {line}\n"));
                     }

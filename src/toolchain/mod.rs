@@ -130,7 +130,15 @@ impl Distro {
         let packager = if is(&["debian", "ubuntu", "uos", "deepin"]) {
             Packager::Apt
         } else if is(&[
-            "fedora", "rhel", "centos", "rocky", "almalinux", "ol", "openeuler", "kylin", "anolis",
+            "fedora",
+            "rhel",
+            "centos",
+            "rocky",
+            "almalinux",
+            "ol",
+            "openeuler",
+            "kylin",
+            "anolis",
         ]) {
             Packager::Dnf
         } else {
@@ -138,7 +146,11 @@ impl Distro {
         };
         let pretty = get("PRETTY_NAME");
         Distro {
-            pretty_name: if pretty.is_empty() { id.clone() } else { pretty },
+            pretty_name: if pretty.is_empty() {
+                id.clone()
+            } else {
+                pretty
+            },
             id,
             id_like,
             version_id: get("VERSION_ID"),
@@ -939,10 +951,7 @@ mod tests {
             ["apt-get install -y llvm-19", "dnf install -y llvm"]
         );
         assert!(install_commands(&["mcc"], Packager::Apt).is_empty());
-        assert_eq!(
-            install_hint_for("ld.lld", Packager::Dnf),
-            "dnf install lld"
-        );
+        assert_eq!(install_hint_for("ld.lld", Packager::Dnf), "dnf install lld");
         assert_eq!(
             install_hint_for("opt", Packager::Apt),
             "apt-get install llvm-19 (provides /usr/lib/llvm-19/bin/opt)"
