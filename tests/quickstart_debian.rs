@@ -149,39 +149,39 @@ fn readme_quick_start_in_a_fresh_debian_12_root() {
         .tempdir()
         .unwrap()
         .keep();
-    let mut root = Root {
+    let mut chroot = Root {
         dir,
         mounts: Vec::new(),
     };
     let (code, _, err) = run(Command::new("tar")
         .arg("-C")
-        .arg(&root.dir)
+        .arg(&chroot.dir)
         .arg("-xf")
         .arg(&tar));
     assert_eq!(code, 0, "tar: {err}");
-    root.bind(Path::new("/proc"), "proc");
-    root.bind(Path::new("/dev"), "dev");
+    chroot.bind(Path::new("/proc"), "proc");
+    chroot.bind(Path::new("/dev"), "dev");
     let archives = tar.parent().unwrap().join("apt-archives");
     std::fs::create_dir_all(archives.join("partial")).unwrap();
-    root.bind(&archives, "var/cache/apt/archives");
-    std::fs::copy("/etc/resolv.conf", root.dir.join("etc/resolv.conf")).unwrap();
-    let wheels = root.dir.join("work/fixtures/wheels");
+    chroot.bind(&archives, "var/cache/apt/archives");
+    std::fs::copy("/etc/resolv.conf", chroot.dir.join("etc/resolv.conf")).unwrap();
+    let wheels = chroot.dir.join("work/fixtures/wheels");
     std::fs::create_dir_all(&wheels).unwrap();
     std::fs::copy(root().join("fixtures/wheels").join(DEMO), wheels.join(DEMO)).unwrap();
-    std::fs::create_dir_all(root.dir.join("dist")).unwrap();
+    std::fs::create_dir_all(chroot.dir.join("dist")).unwrap();
     for e in std::fs::read_dir(&dist).unwrap().flatten() {
         let n = e.file_name();
         if n.to_string_lossy().starts_with("wheelport-") {
-            std::fs::copy(e.path(), root.dir.join("dist").join(&n)).unwrap();
+            std::fs::copy(e.path(), chroot.dir.join("dist").join(&n)).unwrap();
         }
     }
 
     // Fresh: no Python, no C compiler, no LLVM.
-    let (code, out, _) = root.sh("command -v python3 gcc cc llc-19 || true");
+    let (code, out, _) = chroot.sh("command -v python3 gcc cc llc-19 || true");
     assert_eq!((code, out.as_str()), (0, ""), "the root is not fresh");
 
     // The quick start, line by line as the README has it.
-    let (code, out, err) = root.sh(&job
+    let (code, out, err) = chroot.sh(&job
         .iter()
         .map(|l| l.as_str())
         .collect::<Vec<_>>()
@@ -193,11 +193,11 @@ fn readme_quick_start_in_a_fresh_debian_12_root() {
         "{}",
         tail(&out)
     );
-    let written = root
+    let written = chroot
         .dir
         .join("work/out/wheelport_demo-0.1.0+dtk-py3-none-manylinux_2_28_x86_64.whl");
     assert!(written.is_file(), "{}", written.display());
-    let (code, out, _) = root.sh("command -v gcc cc || true");
+    let (code, out, _) = chroot.sh("command -v gcc cc || true");
     assert_eq!(
         (code, out.as_str()),
         (0, ""),
@@ -205,9 +205,9 @@ fn readme_quick_start_in_a_fresh_debian_12_root() {
     );
 
     // Without LLVM: doctor names the command, the main job refuses, the command fixes it.
-    let (code, _, err) = root.sh("apt-get remove -y -qq llvm-19 lld-19 >/dev/null");
+    let (code, _, err) = chroot.sh("apt-get remove -y -qq llvm-19 lld-19 >/dev/null");
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = root.sh("pipx run wheelport doctor --target dtk");
+    let (code, out, err) = chroot.sh("pipx run wheelport doctor --target dtk");
     assert_eq!(
         code,
         wheelport::cli::exit::TOOLS_MISSING as i32,
@@ -219,7 +219,7 @@ fn readme_quick_start_in_a_fresh_debian_12_root() {
         .find_map(|l| l.strip_prefix(prefix))
         .unwrap_or_else(|| panic!("no install line: {out}"));
     assert_eq!(cmd, "apt-get install -y lld-19 llvm-19");
-    let (code, out, err) = root.sh(&format!(
+    let (code, out, err) = chroot.sh(&format!(
         "pipx run wheelport fixtures/wheels/{DEMO} --target dtk -o out2/"
     ));
     assert_eq!(
@@ -228,9 +228,9 @@ fn readme_quick_start_in_a_fresh_debian_12_root() {
         "{out}{err}"
     );
     assert!(out.contains("apt-get install llvm-19"), "{out}");
-    let (code, _, err) = root.sh(&format!("{cmd} -qq >/dev/null"));
+    let (code, _, err) = chroot.sh(&format!("{cmd} -qq >/dev/null"));
     assert_eq!(code, 0, "{err}");
-    let (code, out, err) = root.sh("pipx run wheelport doctor --target dtk");
+    let (code, out, err) = chroot.sh("pipx run wheelport doctor --target dtk");
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         out.starts_with("dtk (") && out.lines().next().unwrap().ends_with(": ready"),
