@@ -838,7 +838,7 @@ pub fn run_tool_output<S: AsRef<OsStr>>(
 
 /// The human-readable `wheelport doctor` report for `chains` (one per target): what was
 /// found (path, version, how), what is missing, the commands that install it on this
-/// distribution ([`Toolchain::install`]) and where a vendor LLVM is looked for
+/// distribution ([`Toolchain::install`]) and where a vendor toolchain is looked for
 /// ([`Toolchain::vendor`]).
 pub fn render_doctor(chains: &[Toolchain]) -> String {
     let mut s = String::new();
@@ -886,7 +886,7 @@ pub fn render_doctor(chains: &[Toolchain]) -> String {
         }
         if !tc.vendor.is_empty() {
             s.push_str(&format!(
-                "  or a vendor LLVM, searched first: {} (or --toolchain DIR)\n",
+                "  or a vendor toolchain, searched first: {} (or --toolchain DIR)\n",
                 tc.vendor.join(", ")
             ));
         }
