@@ -85,11 +85,7 @@ pub(super) fn write_all(
 
 /// Stages 5-6 for one input: compress its rewritten objects and write the output into
 /// `staging`, with the shim library when an object needs it.
-fn write_output(
-    p: &mut Prepared,
-    opts: &Options,
-    staging: &Path,
-) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
+fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
     let shim = if p
         .work
         .iter()
