@@ -1,5 +1,5 @@
 //! `wheelport batch --jobs 2` against the sum of the single conversions of the same wheels
-//! (issue 8: the batch must take at most 1.2 × (sum of single conversions) / 2).
+//! (the batch must take at most 1.2 × (sum of single conversions) / 2).
 //!
 //! Run: `WHEELPORT_CORPUS=<fetch.sh folder> cargo bench --bench batch_jobs`
 //! Single conversions run with `--jobs 1` (one core each); the batch runs two at a time and
@@ -111,7 +111,7 @@ fn main() {
     println!("sum of single conversions {sum:8.3} s");
     println!("batch --jobs 2            {batch:8.3} s");
     println!(
-        "batch / (sum / 2) = {:.3}  (issue 8 asks for <= 1.2)",
+        "batch / (sum / 2) = {:.3}  (asked: <= 1.2)",
         batch / (sum / 2.0)
     );
 }

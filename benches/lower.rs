@@ -154,7 +154,7 @@ fn main() {
         ir_bytes as f64 / 1e6
     );
     println!(
-        "issue 4 figure: {:.1} MB/s of PTX per core, AST to LLVM IR text (lowered kernels' PTX; \
+        "figure: {:.1} MB/s of PTX per core, AST to LLVM IR text (lowered kernels' PTX; \
          target >= 50)",
         kernel_bytes as f64 / 1e6 / dt
     );

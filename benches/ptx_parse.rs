@@ -212,7 +212,7 @@ fn main() {
          on a shared machine; the issue figure below is the mean over all passes)"
     );
     println!(
-        "issue 3 figure: {parse_mbs:.1} MB/s of PTX per core, lexing plus building the AST \
+        "figure: {parse_mbs:.1} MB/s of PTX per core, lexing plus building the AST \
          (target >= 200); fast path {:.2}x the token path",
         parse_mbs / slow_mbs
     );

@@ -18629,24 +18629,27 @@ define linkonce_odr i32 @__wp_linear_tid() alwaysinline nounwind {
   %r = add i32 %l, %x
   ret i32 %r
 }
+; %clock/%clock64: llvm.readcyclecounter (s_memtime on gfx9; gfx11 has no s_memtime and
+; reads HW_REG_SHADER_CYCLES).
 define linkonce_odr i64 @__wp_sreg_clock64() alwaysinline nounwind {
-  %r = call i64 @llvm.amdgcn.s.memtime()
+  %r = call i64 @llvm.readcyclecounter()
   ret i64 %r
 }
 define linkonce_odr i32 @__wp_sreg_clock() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %r = trunc i64 %c to i32
   ret i32 %r
 }
 define linkonce_odr i32 @__wp_sreg_clock_hi() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %h = lshr i64 %c, 32
   %r = trunc i64 %h to i32
   ret i32 %r
 }
-; %globaltimer in ns: s_memrealtime counts at 100 MHz on gfx9.
+; %globaltimer in ns: llvm.readsteadycounter (s_memrealtime on gfx9, the REALTIME message on
+; gfx11) counts at 100 MHz.
 define linkonce_odr i64 @__wp_sreg_globaltimer() alwaysinline nounwind {
-  %c = call i64 @llvm.amdgcn.s.memrealtime()
+  %c = call i64 @llvm.readsteadycounter()
   %r = mul i64 %c, 10
   ret i64 %r
 }
@@ -18689,8 +18692,13 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() alwaysinline nounwind {
 
 define linkonce_odr float @__wp_div_rz_f32(float %a, float %b) alwaysinline nounwind {
   %q = fdiv float %a, %b
-  %nq = fneg float %q
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %fa0 = call float @llvm.fabs.f32(float %a)
+  %tiny = fcmp olt float %fa0, 0x3C30000000000000
+  %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
+  %as = fmul float %a, %sc0
+  %qs = fmul float %q, %sc0
+  %nq = fneg float %qs
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -18713,9 +18721,37 @@ define linkonce_odr float @__wp_div_rz_f32(float %a, float %b) alwaysinline noun
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %fa = call float @llvm.fabs.f32(float %a)
+  %fb = call float @llvm.fabs.f32(float %b)
+  %qinf = fcmp oeq float %fq, 0x7FF0000000000000
+  %afin = fcmp one float %fa, 0x7FF0000000000000
+  %bfin = fcmp one float %fb, 0x7FF0000000000000
+  %bnz = fcmp one float %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = or i1 true, true
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, float 0x47EFFFFFE0000000, float 0xC7EFFFFFE0000000
+  %res2 = select i1 %clamp, float %maxv, float %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq float %q, 0.0
+  %anz = fcmp one float %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast float %q to i32
+  %qneg = icmp slt i32 %qbits, 0
+  %awz = or i1 false, false
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, float 0xB6A0000000000000, float 0x36A0000000000000
+  %res3 = select i1 %tiny1, float %mind, float %res2
+  ret float %res3
 }
-define linkonce_odr float @__wp_sqrt_rz_f32(float %a) alwaysinline nounwind {
+define linkonce_odr float @__wp_sqrt_rz_f32(float %a0) alwaysinline nounwind {
+  %small = fcmp olt float %a0, 0x39B0000000000000
+  %a0s = fmul float %a0, 0x43F0000000000000
+  %a = select i1 %small, float %a0s, float %a0
   %q = call float @llvm.sqrt.f32(float %a)
   %nq = fneg float %q
   %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
@@ -18739,7 +18775,9 @@ define linkonce_odr float @__wp_sqrt_rz_f32(float %a) alwaysinline nounwind {
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %sc = select i1 %small, float 0x3DF0000000000000, float 1.0
+  %res2 = fmul float %res, %sc
+  ret float %res2
 }
 define linkonce_odr float @__wp_add_rz_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -18778,8 +18816,13 @@ define linkonce_odr float @__wp_cvt_rz_f32_u32(i32 %a) nounwind strictfp {
 }
 define linkonce_odr double @__wp_div_rz_f64(double %a, double %b) alwaysinline nounwind {
   %q = fdiv double %a, %b
-  %nq = fneg double %q
-  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %fa0 = call double @llvm.fabs.f64(double %a)
+  %tiny = fcmp olt double %fa0, 0x1000000000000000
+  %sc0 = select i1 %tiny, double 0x4C70000000000000, double 1.0
+  %as = fmul double %a, %sc0
+  %qs = fmul double %q, %sc0
+  %nq = fneg double %qs
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %as)
   %rp = fcmp ogt double %r, 0.0
   %bp = fcmp ogt double %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -18802,9 +18845,37 @@ define linkonce_odr double @__wp_div_rz_f64(double %a, double %b) alwaysinline n
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %fa = call double @llvm.fabs.f64(double %a)
+  %fb = call double @llvm.fabs.f64(double %b)
+  %qinf = fcmp oeq double %fq, 0x7FF0000000000000
+  %afin = fcmp one double %fa, 0x7FF0000000000000
+  %bfin = fcmp one double %fb, 0x7FF0000000000000
+  %bnz = fcmp one double %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = or i1 true, true
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, double 0x7FEFFFFFFFFFFFFF, double 0xFFEFFFFFFFFFFFFF
+  %res2 = select i1 %clamp, double %maxv, double %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq double %q, 0.0
+  %anz = fcmp one double %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast double %q to i64
+  %qneg = icmp slt i64 %qbits, 0
+  %awz = or i1 false, false
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, double 0x8000000000000001, double 0x0000000000000001
+  %res3 = select i1 %tiny1, double %mind, double %res2
+  ret double %res3
 }
-define linkonce_odr double @__wp_sqrt_rz_f64(double %a) alwaysinline nounwind {
+define linkonce_odr double @__wp_sqrt_rz_f64(double %a0) alwaysinline nounwind {
+  %small = fcmp olt double %a0, 0x07B0000000000000
+  %a0s = fmul double %a0, 0x4C70000000000000
+  %a = select i1 %small, double %a0s, double %a0
   %q = call double @llvm.sqrt.f64(double %a)
   %nq = fneg double %q
   %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
@@ -18828,7 +18899,9 @@ define linkonce_odr double @__wp_sqrt_rz_f64(double %a) alwaysinline nounwind {
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %sc = select i1 %small, double 0x39B0000000000000, double 1.0
+  %res2 = fmul double %res, %sc
+  ret double %res2
 }
 define linkonce_odr double @__wp_add_rz_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -18874,8 +18947,13 @@ define linkonce_odr float @__wp_cvt_rz_f32_f64(double %a) nounwind strictfp {
 }
 define linkonce_odr float @__wp_div_rp_f32(float %a, float %b) alwaysinline nounwind {
   %q = fdiv float %a, %b
-  %nq = fneg float %q
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %fa0 = call float @llvm.fabs.f32(float %a)
+  %tiny = fcmp olt float %fa0, 0x3C30000000000000
+  %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
+  %as = fmul float %a, %sc0
+  %qs = fmul float %q, %sc0
+  %nq = fneg float %qs
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -18898,9 +18976,37 @@ define linkonce_odr float @__wp_div_rp_f32(float %a, float %b) alwaysinline noun
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %fa = call float @llvm.fabs.f32(float %a)
+  %fb = call float @llvm.fabs.f32(float %b)
+  %qinf = fcmp oeq float %fq, 0x7FF0000000000000
+  %afin = fcmp one float %fa, 0x7FF0000000000000
+  %bfin = fcmp one float %fb, 0x7FF0000000000000
+  %bnz = fcmp one float %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = xor i1 %qpos, true
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, float 0x47EFFFFFE0000000, float 0xC7EFFFFFE0000000
+  %res2 = select i1 %clamp, float %maxv, float %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq float %q, 0.0
+  %anz = fcmp one float %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast float %q to i32
+  %qneg = icmp slt i32 %qbits, 0
+  %awz = xor i1 %qneg, true
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, float 0xB6A0000000000000, float 0x36A0000000000000
+  %res3 = select i1 %tiny1, float %mind, float %res2
+  ret float %res3
 }
-define linkonce_odr float @__wp_sqrt_rp_f32(float %a) alwaysinline nounwind {
+define linkonce_odr float @__wp_sqrt_rp_f32(float %a0) alwaysinline nounwind {
+  %small = fcmp olt float %a0, 0x39B0000000000000
+  %a0s = fmul float %a0, 0x43F0000000000000
+  %a = select i1 %small, float %a0s, float %a0
   %q = call float @llvm.sqrt.f32(float %a)
   %nq = fneg float %q
   %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
@@ -18924,7 +19030,9 @@ define linkonce_odr float @__wp_sqrt_rp_f32(float %a) alwaysinline nounwind {
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %sc = select i1 %small, float 0x3DF0000000000000, float 1.0
+  %res2 = fmul float %res, %sc
+  ret float %res2
 }
 define linkonce_odr float @__wp_add_rp_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -18963,8 +19071,13 @@ define linkonce_odr float @__wp_cvt_rp_f32_u32(i32 %a) nounwind strictfp {
 }
 define linkonce_odr double @__wp_div_rp_f64(double %a, double %b) alwaysinline nounwind {
   %q = fdiv double %a, %b
-  %nq = fneg double %q
-  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %fa0 = call double @llvm.fabs.f64(double %a)
+  %tiny = fcmp olt double %fa0, 0x1000000000000000
+  %sc0 = select i1 %tiny, double 0x4C70000000000000, double 1.0
+  %as = fmul double %a, %sc0
+  %qs = fmul double %q, %sc0
+  %nq = fneg double %qs
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %as)
   %rp = fcmp ogt double %r, 0.0
   %bp = fcmp ogt double %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -18987,9 +19100,37 @@ define linkonce_odr double @__wp_div_rp_f64(double %a, double %b) alwaysinline n
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %fa = call double @llvm.fabs.f64(double %a)
+  %fb = call double @llvm.fabs.f64(double %b)
+  %qinf = fcmp oeq double %fq, 0x7FF0000000000000
+  %afin = fcmp one double %fa, 0x7FF0000000000000
+  %bfin = fcmp one double %fb, 0x7FF0000000000000
+  %bnz = fcmp one double %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = xor i1 %qpos, true
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, double 0x7FEFFFFFFFFFFFFF, double 0xFFEFFFFFFFFFFFFF
+  %res2 = select i1 %clamp, double %maxv, double %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq double %q, 0.0
+  %anz = fcmp one double %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast double %q to i64
+  %qneg = icmp slt i64 %qbits, 0
+  %awz = xor i1 %qneg, true
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, double 0x8000000000000001, double 0x0000000000000001
+  %res3 = select i1 %tiny1, double %mind, double %res2
+  ret double %res3
 }
-define linkonce_odr double @__wp_sqrt_rp_f64(double %a) alwaysinline nounwind {
+define linkonce_odr double @__wp_sqrt_rp_f64(double %a0) alwaysinline nounwind {
+  %small = fcmp olt double %a0, 0x07B0000000000000
+  %a0s = fmul double %a0, 0x4C70000000000000
+  %a = select i1 %small, double %a0s, double %a0
   %q = call double @llvm.sqrt.f64(double %a)
   %nq = fneg double %q
   %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
@@ -19013,7 +19154,9 @@ define linkonce_odr double @__wp_sqrt_rp_f64(double %a) alwaysinline nounwind {
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %sc = select i1 %small, double 0x39B0000000000000, double 1.0
+  %res2 = fmul double %res, %sc
+  ret double %res2
 }
 define linkonce_odr double @__wp_add_rp_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -19059,8 +19202,13 @@ define linkonce_odr float @__wp_cvt_rp_f32_f64(double %a) nounwind strictfp {
 }
 define linkonce_odr float @__wp_div_rm_f32(float %a, float %b) alwaysinline nounwind {
   %q = fdiv float %a, %b
-  %nq = fneg float %q
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %a)
+  %fa0 = call float @llvm.fabs.f32(float %a)
+  %tiny = fcmp olt float %fa0, 0x3C30000000000000
+  %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
+  %as = fmul float %a, %sc0
+  %qs = fmul float %q, %sc0
+  %nq = fneg float %qs
+  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -19083,9 +19231,37 @@ define linkonce_odr float @__wp_div_rm_f32(float %a, float %b) alwaysinline noun
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %fa = call float @llvm.fabs.f32(float %a)
+  %fb = call float @llvm.fabs.f32(float %b)
+  %qinf = fcmp oeq float %fq, 0x7FF0000000000000
+  %afin = fcmp one float %fa, 0x7FF0000000000000
+  %bfin = fcmp one float %fb, 0x7FF0000000000000
+  %bnz = fcmp one float %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = or i1 %qpos, false
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, float 0x47EFFFFFE0000000, float 0xC7EFFFFFE0000000
+  %res2 = select i1 %clamp, float %maxv, float %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq float %q, 0.0
+  %anz = fcmp one float %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast float %q to i32
+  %qneg = icmp slt i32 %qbits, 0
+  %awz = or i1 %qneg, false
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, float 0xB6A0000000000000, float 0x36A0000000000000
+  %res3 = select i1 %tiny1, float %mind, float %res2
+  ret float %res3
 }
-define linkonce_odr float @__wp_sqrt_rm_f32(float %a) alwaysinline nounwind {
+define linkonce_odr float @__wp_sqrt_rm_f32(float %a0) alwaysinline nounwind {
+  %small = fcmp olt float %a0, 0x39B0000000000000
+  %a0s = fmul float %a0, 0x43F0000000000000
+  %a = select i1 %small, float %a0s, float %a0
   %q = call float @llvm.sqrt.f32(float %a)
   %nq = fneg float %q
   %r = call float @llvm.fma.f32(float %nq, float %q, float %a)
@@ -19109,7 +19285,9 @@ define linkonce_odr float @__wp_sqrt_rm_f32(float %a) alwaysinline nounwind {
   %nb = add i32 %bits, %inc
   %nv = bitcast i32 %nb to float
   %res = select i1 %move, float %nv, float %q
-  ret float %res
+  %sc = select i1 %small, float 0x3DF0000000000000, float 1.0
+  %res2 = fmul float %res, %sc
+  ret float %res2
 }
 define linkonce_odr float @__wp_add_rm_f32(float %a, float %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -19137,19 +19315,28 @@ define linkonce_odr float @__wp_cvt_rm_f32_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call float @llvm.experimental.constrained.sitofp.f32.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, float 0.0, float %r
+  ret float %r0
 }
 define linkonce_odr float @__wp_cvt_rm_f32_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call float @llvm.experimental.constrained.uitofp.f32.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret float %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, float 0.0, float %r
+  ret float %r0
 }
 define linkonce_odr double @__wp_div_rm_f64(double %a, double %b) alwaysinline nounwind {
   %q = fdiv double %a, %b
-  %nq = fneg double %q
-  %r = call double @llvm.fma.f64(double %nq, double %b, double %a)
+  %fa0 = call double @llvm.fabs.f64(double %a)
+  %tiny = fcmp olt double %fa0, 0x1000000000000000
+  %sc0 = select i1 %tiny, double 0x4C70000000000000, double 1.0
+  %as = fmul double %a, %sc0
+  %qs = fmul double %q, %sc0
+  %nq = fneg double %qs
+  %r = call double @llvm.fma.f64(double %nq, double %b, double %as)
   %rp = fcmp ogt double %r, 0.0
   %bp = fcmp ogt double %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -19172,9 +19359,37 @@ define linkonce_odr double @__wp_div_rm_f64(double %a, double %b) alwaysinline n
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %fa = call double @llvm.fabs.f64(double %a)
+  %fb = call double @llvm.fabs.f64(double %b)
+  %qinf = fcmp oeq double %fq, 0x7FF0000000000000
+  %afin = fcmp one double %fa, 0x7FF0000000000000
+  %bfin = fcmp one double %fb, 0x7FF0000000000000
+  %bnz = fcmp one double %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = or i1 %qpos, false
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, double 0x7FEFFFFFFFFFFFFF, double 0xFFEFFFFFFFFFFFFF
+  %res2 = select i1 %clamp, double %maxv, double %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq double %q, 0.0
+  %anz = fcmp one double %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast double %q to i64
+  %qneg = icmp slt i64 %qbits, 0
+  %awz = or i1 %qneg, false
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, double 0x8000000000000001, double 0x0000000000000001
+  %res3 = select i1 %tiny1, double %mind, double %res2
+  ret double %res3
 }
-define linkonce_odr double @__wp_sqrt_rm_f64(double %a) alwaysinline nounwind {
+define linkonce_odr double @__wp_sqrt_rm_f64(double %a0) alwaysinline nounwind {
+  %small = fcmp olt double %a0, 0x07B0000000000000
+  %a0s = fmul double %a0, 0x4C70000000000000
+  %a = select i1 %small, double %a0s, double %a0
   %q = call double @llvm.sqrt.f64(double %a)
   %nq = fneg double %q
   %r = call double @llvm.fma.f64(double %nq, double %q, double %a)
@@ -19198,7 +19413,9 @@ define linkonce_odr double @__wp_sqrt_rm_f64(double %a) alwaysinline nounwind {
   %nb = add i64 %bits, %inc
   %nv = bitcast i64 %nb to double
   %res = select i1 %move, double %nv, double %q
-  ret double %res
+  %sc = select i1 %small, double 0x39B0000000000000, double 1.0
+  %res2 = fmul double %res, %sc
+  ret double %res2
 }
 define linkonce_odr double @__wp_add_rm_f64(double %a, double %b) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -19226,14 +19443,18 @@ define linkonce_odr double @__wp_cvt_rm_f64_s32(i32 %a) nounwind strictfp {
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.sitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, double 0.0, double %r
+  ret double %r0
 }
 define linkonce_odr double @__wp_cvt_rm_f64_u32(i32 %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 3) strictfp
   %r = call double @llvm.experimental.constrained.uitofp.f64.i32(i32 %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret double %r
+  %z = icmp eq i32 %a, 0
+  %r0 = select i1 %z, double 0.0, double %r
+  ret double %r0
 }
 define linkonce_odr float @__wp_cvt_rm_f32_f64(double %a) nounwind strictfp {
   %old = call i32 @llvm.get.rounding() strictfp
@@ -19323,8 +19544,11 @@ define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) alwaysinline no
   ret double %r
 }
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
-; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
-define linkonce_odr void @__wp_bar_sync(i32 %id) alwaysinline nounwind {
+; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers). convergent:
+; s_barrier counts per wavefront, so a copy of the call on each side of a divergent branch
+; (which the optimiser may make of a non-convergent call before inlining it) desynchronises
+; the waves (mb_pipeline deadlocked so in the gfx906 interpreter, docs/executed-isa.md).
+define linkonce_odr void @__wp_bar_sync(i32 %id) alwaysinline convergent nounwind {
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -19368,8 +19592,8 @@ declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
 declare i64 @llvm.amdgcn.dispatch.id()
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
-declare i64 @llvm.amdgcn.s.memtime()
-declare i64 @llvm.amdgcn.s.memrealtime()
+declare i64 @llvm.readcyclecounter()
+declare i64 @llvm.readsteadycounter()
 declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
 declare i32 @llvm.amdgcn.groupstaticsize()
 declare void @llvm.amdgcn.s.barrier()
@@ -19387,7 +19611,7 @@ declare void @llvm.set.rounding(i32)
 
 ; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
 @__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
-define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) alwaysinline nounwind {
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) alwaysinline convergent nounwind {
 entry:
   %tx = call i32 @__wp_sreg_tid_x()
   %ty = call i32 @__wp_sreg_tid_y()

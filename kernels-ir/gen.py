@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes kernels-ir/amdgcn.ll and kernels-ir/nvptx.ll, the device support libraries of the
-PTX lowering (src/lower/). Run from the repository root: `python3 kernels-ir/gen.py`.
+PTX lowering (src/lower/). Run from the repository root: `python3 kernels-ir/gen.py`
+(`python3 kernels-ir/gen.py DIR` writes them into DIR instead; tests/kernels_ir.rs checks that
+the committed files are what the generator writes).
 
 The libraries are LLVM IR text (LLVM 19, opaque pointers) linked into every lowered module
 before optimisation (llvm-link). They define the `@__wp_*` functions the lowering calls for
@@ -33,6 +35,8 @@ AMD_DL = family_datalayout("amdgcn")
 NV_DL = family_datalayout("nvptx")
 
 ATTR = "alwaysinline nounwind"
+# amdgcn functions that hold a work-group barrier (see @__wp_bar_sync)
+ATTR_CONV = "alwaysinline convergent nounwind"
 
 
 def z(v, t):
@@ -238,24 +242,27 @@ define linkonce_odr i32 @__wp_sreg_nctaid_{c}() {ATTR} {{
   %r = add i32 %l, %x
   ret i32 %r
 }}
+; %clock/%clock64: llvm.readcyclecounter (s_memtime on gfx9; gfx11 has no s_memtime and
+; reads HW_REG_SHADER_CYCLES).
 define linkonce_odr i64 @__wp_sreg_clock64() {ATTR} {{
-  %r = call i64 @llvm.amdgcn.s.memtime()
+  %r = call i64 @llvm.readcyclecounter()
   ret i64 %r
 }}
 define linkonce_odr i32 @__wp_sreg_clock() {ATTR} {{
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %r = trunc i64 %c to i32
   ret i32 %r
 }}
 define linkonce_odr i32 @__wp_sreg_clock_hi() {ATTR} {{
-  %c = call i64 @llvm.amdgcn.s.memtime()
+  %c = call i64 @llvm.readcyclecounter()
   %h = lshr i64 %c, 32
   %r = trunc i64 %h to i32
   ret i32 %r
 }}
-; %globaltimer in ns: s_memrealtime counts at 100 MHz on gfx9.
+; %globaltimer in ns: llvm.readsteadycounter (s_memrealtime on gfx9, the REALTIME message on
+; gfx11) counts at 100 MHz.
 define linkonce_odr i64 @__wp_sreg_globaltimer() {ATTR} {{
-  %c = call i64 @llvm.amdgcn.s.memrealtime()
+  %c = call i64 @llvm.readsteadycounter()
   %r = mul i64 %c, 10
   ret i64 %r
 }}
@@ -296,6 +303,52 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
   ret i32 %r
 }}
 """)
+    def post(name, m, t, s):
+        """The end of a directed div/sqrt: sqrt scales a tiny input's result back; div
+        turns an overflow to infinity into the largest finite value where the rounding goes
+        toward zero (the round-to-nearest quotient is infinite there: div.rz of a finite
+        quotient above the largest float was infinite when the gfx906 code was executed)."""
+        if name == "sqrt":
+            down = "0x3DF0000000000000" if s == "f32" else "0x39B0000000000000"
+            return f"""  %sc = select i1 %small, {t} {down}, {t} 1.0
+  %res2 = fmul {t} %res, %sc
+  ret {t} %res2
+"""
+        mx, nmx = (("0x47EFFFFFE0000000", "0xC7EFFFFFE0000000") if s == "f32"
+                   else ("0x7FEFFFFFFFFFFFFF", "0xFFEFFFFFFFFFFFFF"))
+        tz = {"rz": "or i1 true, true", "rm": "or i1 %qpos, false", "rp": "xor i1 %qpos, true"}[m]
+        it = "i32" if s == "f32" else "i64"
+        awz = {"rz": "or i1 false, false", "rm": "or i1 %qneg, false", "rp": "xor i1 %qneg, true"}[m]
+        pmin, nmin = (("0x36A0000000000000", "0xB6A0000000000000") if s == "f32"
+                      else ("0x0000000000000001", "0x8000000000000001"))
+        return f"""  %fa = call {t} @llvm.fabs.{s}({t} %a)
+  %fb = call {t} @llvm.fabs.{s}({t} %b)
+  %qinf = fcmp oeq {t} %fq, 0x7FF0000000000000
+  %afin = fcmp one {t} %fa, 0x7FF0000000000000
+  %bfin = fcmp one {t} %fb, 0x7FF0000000000000
+  %bnz = fcmp one {t} %b, 0.0
+  %ov0 = and i1 %qinf, %afin
+  %ov1 = and i1 %ov0, %bfin
+  %ovf = and i1 %ov1, %bnz
+  %tzs = {tz}
+  %clamp = and i1 %ovf, %tzs
+  %maxv = select i1 %qpos, {t} {mx}, {t} {nmx}
+  %res2 = select i1 %clamp, {t} %maxv, {t} %res
+  ; a quotient that rounds to 0 to nearest but is not 0: the smallest denormal of its sign
+  ; where the rounding goes away from zero
+  %qz = fcmp oeq {t} %q, 0.0
+  %anz = fcmp one {t} %a, 0.0
+  %qz0 = and i1 %qz, %anz
+  %qz1 = and i1 %qz0, %bfin
+  %qbits = bitcast {t} %q to {it}
+  %qneg = icmp slt {it} %qbits, 0
+  %awz = {awz}
+  %tiny1 = and i1 %qz1, %awz
+  %mind = select i1 %qneg, {t} {nmin}, {t} {pmin}
+  %res3 = select i1 %tiny1, {t} %mind, {t} %res2
+  ret {t} %res3
+"""
+
     # Directed rounding: switch the MODE register's rounding field around a constrained op.
     for m, code in MODES.items():
         for t, s in (("float", "f32"), ("double", "f64")):
@@ -305,19 +358,37 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
             # one ulp toward the rounding direction when the true value lies on that side.
             for name, n in (("div", 2), ("sqrt", 1)):
                 if name == "div":
+                    # The remainder a - q*b is taken with a and q scaled by 2^64 when |a| is
+                    # tiny, so that it does not underflow to 0 and lose its sign (denormal
+                    # quotients were 1 ulp off when the gfx906 code was executed).
+                    thr, up = (("0x3C30000000000000", "0x43F0000000000000") if s == "f32"
+                               else ("0x1000000000000000", "0x4C70000000000000"))
                     pre = f"""  %q = fdiv {t} %a, %b
-  %nq = fneg {t} %q
-  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %b, {t} %a)
+  %fa0 = call {t} @llvm.fabs.{s}({t} %a)
+  %tiny = fcmp olt {t} %fa0, {thr}
+  %sc0 = select i1 %tiny, {t} {up}, {t} 1.0
+  %as = fmul {t} %a, %sc0
+  %qs = fmul {t} %q, %sc0
+  %nq = fneg {t} %qs
+  %r = call {t} @llvm.fma.{s}({t} %nq, {t} %b, {t} %as)
   %rp = fcmp ogt {t} %r, 0.0
   %bp = fcmp ogt {t} %b, 0.0
   %above = icmp eq i1 %rp, %bp"""
                     args = f"{t} %a, {t} %b"
                 else:
-                    pre = f"""  %q = call {t} @llvm.sqrt.{s}({t} %a)
+                    # A tiny input is scaled by an even power of two first: otherwise a - q*q
+                    # underflows to 0 and the rounding direction is lost (a denormal's sqrt.rz
+                    # was 1 ulp high when the gfx906 code was executed, k_f32_div_sqrt).
+                    thr, up = (("0x39B0000000000000", "0x43F0000000000000") if s == "f32"
+                               else ("0x07B0000000000000", "0x4C70000000000000"))
+                    pre = f"""  %small = fcmp olt {t} %a0, {thr}
+  %a0s = fmul {t} %a0, {up}
+  %a = select i1 %small, {t} %a0s, {t} %a0
+  %q = call {t} @llvm.sqrt.{s}({t} %a)
   %nq = fneg {t} %q
   %r = call {t} @llvm.fma.{s}({t} %nq, {t} %q, {t} %a)
   %above = fcmp ogt {t} %r, 0.0"""
-                    args = f"{t} %a"
+                    args = f"{t} %a0"
                 want = {"rp": "%above", "rm": "%below", "rz": "%tz"}[m]
                 A(f"""define linkonce_odr {t} @__wp_{name}_{m}_{s}({args}) {ATTR} {{
 {pre}
@@ -340,8 +411,7 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
   %nb = add {it} %bits, %inc
   %nv = bitcast {it} %nb to {t}
   %res = select i1 %move, {t} %nv, {t} %q
-  ret {t} %res
-}}""")
+{post(name, m, t, s)}}}""")
             for op, n in (("fadd", 2), ("fmul", 2), ("fma", 3)):
                 args = ", ".join(f"{t} %{c}" for c in "abc"[:n])
                 name = {"fadd": "add", "fmul": "mul", "fdiv": "div", "fma": "fma", "sqrt": "sqrt"}[op]
@@ -354,13 +424,18 @@ define linkonce_odr i32 @__wp_sreg_dynamic_smem_size() {ATTR} {{
 }}""")
             for conv, sg in (("sitofp", "s"), ("uitofp", "u")):
                 for w in (32,):
+                    # LLVM 19 expands a strict i32 -> fp conversion on amdgcn as
+                    # (2^52 + x) - 2^52 in f64, which rounding down gives -0.0 for x = 0
+                    # (cvt.rm of 0 is +0.0: found executing the gfx906 code, k_cvt_i2f).
+                    zero_fix = ("  %z = icmp eq i32 %a, 0\n"
+                                f"  %r0 = select i1 %z, {t} 0.0, {t} %r\n"
+                                f"  ret {t} %r0\n") if m == "rm" else f"  ret {t} %r\n"
                     A(f"""define linkonce_odr {t} @__wp_cvt_{m}_{s}_{sg}{w}(i{w} %a) nounwind strictfp {{
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 {code}) strictfp
   %r = call {t} @llvm.experimental.constrained.{conv}.{s}.i{w}(i{w} %a, metadata !"round.dynamic", metadata !"fpexcept.ignore") strictfp
   call void @llvm.set.rounding(i32 %old) strictfp
-  ret {t} %r
-}}""")
+{zero_fix}}}""")
         A(f"""define linkonce_odr float @__wp_cvt_{m}_f32_f64(double %a) nounwind strictfp {{
   %old = call i32 @llvm.get.rounding() strictfp
   call void @llvm.set.rounding(i32 {code}) strictfp
@@ -446,8 +521,11 @@ define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) {ATTR} {{
   ret double %r
 }}
 ; bar.sync 0 / barrier.sync: a work-group barrier with workgroup-scope release/acquire, as
-; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers).
-define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR} {{
+; HIP's __syncthreads. Only barrier 0 is lowered on amdgcn (no named barriers). convergent:
+; s_barrier counts per wavefront, so a copy of the call on each side of a divergent branch
+; (which the optimiser may make of a non-convergent call before inlining it) desynchronises
+; the waves (mb_pipeline deadlocked so in the gfx906 interpreter, docs/executed-isa.md).
+define linkonce_odr void @__wp_bar_sync(i32 %id) {ATTR_CONV} {{
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -486,8 +564,8 @@ declare ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
 declare i64 @llvm.amdgcn.dispatch.id()
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare i32 @llvm.amdgcn.mbcnt.hi(i32, i32)
-declare i64 @llvm.amdgcn.s.memtime()
-declare i64 @llvm.amdgcn.s.memrealtime()
+declare i64 @llvm.readcyclecounter()
+declare i64 @llvm.readsteadycounter()
 declare i32 @llvm.amdgcn.s.getreg(i32 immarg)
 declare i32 @llvm.amdgcn.groupstaticsize()
 declare void @llvm.amdgcn.s.barrier()
@@ -671,14 +749,15 @@ declare void @llvm.trap()
     return "\n".join(out)
 
 
-def bar_red():
+def bar_red(attr=ATTR):
     """bar.red.popc / .and / .or (PTX ISA 9.x §9.7.13.1 bar.red): every thread of the CTA
     takes part; the count of threads whose predicate is true is accumulated in one shared
-    (addrspace 3) word between CTA barriers. Written identically into both libraries; it
-    calls each library's @__wp_bar_sync and @__wp_sreg_* functions."""
+    (addrspace 3) word between CTA barriers. Written identically into both libraries but for
+    the function attributes (`attr`: convergent in amdgcn.ll, as @__wp_bar_sync); it calls
+    each library's @__wp_bar_sync and @__wp_sreg_* functions."""
     return f"""; ---- bar.red: target-independent IR over @__wp_bar_sync, identical in both files ----
 @__wp_bar_red_acc = internal addrspace(3) global i32 poison, align 4
-define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) {ATTR} {{
+define linkonce_odr i32 @__wp_bar_red_popc(i32 %id, i1 %p) {attr} {{
 entry:
   %tx = call i32 @__wp_sreg_tid_x()
   %ty = call i32 @__wp_sreg_tid_y()
@@ -719,5 +798,8 @@ define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) {ATTR} {{
 
 
 if __name__ == "__main__":
-    (ROOT / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red())
-    (ROOT / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())
+    import sys
+    # `gen.py [OUT_DIR]`: write the libraries into OUT_DIR (default: kernels-ir/ itself).
+    out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
+    (out / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red(ATTR_CONV))
+    (out / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())

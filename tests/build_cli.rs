@@ -166,7 +166,7 @@ fn emit_llvm_and_errors() {
             .arg(t.path())
             .arg(nvcc_ptx("hopper.sm_90a.ptx")),
     );
-    // hopper.cu uses cluster special registers (mbarrier lowers since session 4; a cluster of
+    // hopper.cu uses cluster special registers (mbarrier lowers; a cluster of
     // more than one CTA does not exist on the targets): named on stderr, exit code 4, the .ll
     // still written.
     assert_eq!(code, 4, "{err}");

@@ -1,4 +1,4 @@
-//! The GPU twin ground truth (issue 4), checked on the CPU.
+//! The GPU twin ground truth, checked on the CPU.
 //!
 //! `fixtures/gpu/twin_fixtures.so` (built by `fixtures/gpu/build.sh`, sources in
 //! `fixtures/gpu/src/`) is run on an H200 twice by `tools/gpu/run-on-device.sh`: once as built
@@ -121,7 +121,7 @@ fn case_table_covers_every_entry_of_the_fixture() {
         ptx_entries(&gpu_dir().join("twin_fixtures_ptxjit.so")),
         entries
     );
-    // Warp-level kernels stay out of the twin fixture (issue 5 has its own .so).
+    // Warp-level kernels stay out of the twin fixture (they have their own .so).
     let warp = ptx_entries(&gpu_dir().join("warp_fixtures.so"));
     assert_eq!(warp, case_entries(&gpu_dir().join("warp_cases.json")));
     assert!(warp.is_disjoint(&entries));
@@ -391,7 +391,7 @@ fn ptxjit_validation_results_pass() {
     eprintln!("ptxjit validation: {n} kernels pass on 3+ seeds");
 }
 
-/// The warp-level fixture of issue 5, validated the same way (SASS against the driver's JIT).
+/// The warp-level fixture, validated the same way (SASS against the driver's JIT).
 #[test]
 fn warp_ptxjit_validation_results_pass() {
     let n = check_results_of(

@@ -1,18 +1,17 @@
-//! The lowering's output is pinned byte for byte: the LLVM IR text (and the per-kernel
-//! outcomes, parameter layouts and notes) of every PTX fixture (`fixtures/ptx/**/*.ptx`), of
-//! the PTX embedded in the nvcc-built fixtures (`fixtures/cuda/*.so`) and of every PTX module
-//! of the corpus wheels (xformers 0.0.35, vllm_flash_attn 2.6.2, autoawq_kernels 0.0.9) is
-//! hashed (SHA-256) for the dtk, rocm and cuda profiles and compared with
-//! `tests/golden/lower-ir.sha256`.
+//! The lowering's output is pinned byte for byte, for the dtk, rocm and cuda profiles:
 //!
-//! The golden hashes were produced by the emitter as it was before the speed work (branch
-//! `lowerperf`, from commit 65e1b03): the speed work must not change a byte of the IR, because
-//! the GPU-twin results (`tests/twin_lowered.rs`, `tests/gpu_results.rs`) are tied to the exact
-//! output. A deliberate change of the IR re-blesses the file: `WHEELPORT_BLESS=1 cargo test
-//! --release --test lower_golden` (and the commit says why).
+//! * every PTX fixture (`fixtures/ptx/{families,nvcc}/*.ptx`) and the PTX embedded in the
+//!   nvcc-built fixtures (`fixtures/cuda/*.so`): as text, `tests/golden/ir/<profile>/<input>.ll`
+//!   (a header with the kernel results, then the IR); a mismatch prints the first differing
+//!   lines;
+//! * every PTX module of the corpus wheels (xformers 0.0.35, vllm_flash_attn 2.6.2,
+//!   autoawq_kernels 0.0.9, about 100 MB of IR): as SHA-256 of the IR and the kernel results,
+//!   `tests/golden/lower-ir.sha256`; `WHEELPORT_GOLDEN_DUMP=<dir>` writes their IR files, to diff
+//!   a mismatch against a dump made at another commit.
 //!
-//! `WHEELPORT_GOLDEN_DUMP=<dir>` also writes the IR files there (to diff a mismatch against a
-//! dump made at the reference commit).
+//! The GPU results (`tests/gpu_results.rs`) are tied to the exact output, so an IR change must
+//! be deliberate: `WHEELPORT_BLESS=1 cargo test --release --test lower_golden` rewrites both
+//! goldens (and the commit says why).
 //!
 //! Corpus wheels that are absent are skipped loudly (a failure under `CI=1`); their lines in
 //! the golden file are then not compared.
@@ -28,6 +27,7 @@ use lower_common::*;
 use sha2::{Digest, Sha256};
 
 const GOLDEN: &str = "tests/golden/lower-ir.sha256";
+const GOLDEN_IR: &str = "tests/golden/ir";
 const PROFILES: [&str; 3] = ["dtk", "rocm", "cuda"];
 const WHEELS: [&str; 3] = [
     "xformers-0.0.35",
@@ -89,10 +89,102 @@ fn digest(lm: &wheelport::lower::LoweredModule) -> String {
     })
 }
 
+/// The golden text of one lowering: a header naming it with the kernel results, then the IR.
+fn golden_text(profile: &str, tag: &str, lm: &wheelport::lower::LoweredModule) -> String {
+    let mut s = format!("; wheelport lowering golden: profile {profile}, input {tag}\n");
+    for k in &lm.kernels {
+        let _ = writeln!(s, "; kernel {k:?}");
+    }
+    s.push_str(&lm.ir);
+    s
+}
+
+/// The first lines where `want` and `got` differ, with line numbers, for the failure message.
+fn first_differences(want: &str, got: &str) -> String {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.lines().collect(), got.lines().collect());
+    let start = w
+        .iter()
+        .zip(&g)
+        .position(|(a, b)| a != b)
+        .unwrap_or(w.len().min(g.len()));
+    let mut out = format!("  first difference at line {}:\n", start + 1);
+    for i in start..(start + 12).min(w.len().max(g.len())) {
+        match (w.get(i), g.get(i)) {
+            (Some(a), Some(b)) if a == b => {
+                let _ = writeln!(out, "   {:>6}  {a}", i + 1);
+            }
+            (a, b) => {
+                if let Some(a) = a {
+                    let _ = writeln!(out, "  -{:>6}  {a}", i + 1);
+                }
+                if let Some(b) = b {
+                    let _ = writeln!(out, "  +{:>6}  {b}", i + 1);
+                }
+            }
+        }
+    }
+    let _ = writeln!(out, "  ({} lines golden, {} now)", w.len(), g.len());
+    out
+}
+
 #[test]
-fn lowered_ir_is_byte_identical_to_the_golden_hashes() {
-    let mut inputs = fixture_inputs();
-    let mut present: Vec<&str> = vec!["fixtures"];
+fn fixture_ir_equals_the_golden_text() {
+    let bless = std::env::var_os("WHEELPORT_BLESS").is_some();
+    let dir = root().join(GOLDEN_IR);
+    let mut errs = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let inputs = fixture_inputs();
+    for (tag, text) in &inputs {
+        let parsed = wheelport::ptx::parse(text, tag);
+        for p in PROFILES {
+            let prof = wheelport::target::profile(p).unwrap();
+            let lm = wheelport::lower::lower_module(&parsed.module, prof);
+            let got = golden_text(p, tag, &lm);
+            let rel = format!("{p}/{}.ll", tag.replace('/', "__"));
+            seen.insert(rel.clone());
+            let path = dir.join(&rel);
+            if bless {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, &got).unwrap();
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(want) if want == got => {}
+                Ok(want) => errs.push(format!(
+                    "IR changed: {GOLDEN_IR}/{rel}\n{}",
+                    first_differences(&want, &got)
+                )),
+                Err(_) => errs.push(format!("no golden {GOLDEN_IR}/{rel}")),
+            }
+        }
+    }
+    // No golden file without an input.
+    for p in PROFILES {
+        if let Ok(rd) = std::fs::read_dir(dir.join(p)) {
+            for e in rd.flatten() {
+                let rel = format!("{p}/{}", e.file_name().to_string_lossy());
+                if !seen.contains(&rel) {
+                    if bless {
+                        std::fs::remove_file(e.path()).unwrap();
+                    } else {
+                        errs.push(format!("golden {GOLDEN_IR}/{rel} has no input"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        errs.is_empty(),
+        "{}\n(a deliberate change: WHEELPORT_BLESS=1 cargo test --release --test lower_golden)",
+        errs.join("\n")
+    );
+    assert!(seen.len() >= 90, "{} fixture lowerings", seen.len());
+}
+
+#[test]
+fn corpus_ir_is_byte_identical_to_the_golden_hashes() {
+    let mut inputs = Vec::new();
+    let mut present: Vec<&str> = Vec::new();
     for w in WHEELS {
         if let Some(wheel) = require_corpus(w, "lower_golden") {
             inputs.extend(wheel_inputs(&wheel, w));
@@ -117,7 +209,7 @@ fn lowered_ir_is_byte_identical_to_the_golden_hashes() {
     let path = root().join(GOLDEN);
     if std::env::var_os("WHEELPORT_BLESS").is_some() {
         let mut s = String::from(
-            "# SHA-256 of lower_module's IR + kernel results, per profile and PTX input.\n\
+            "# SHA-256 of lower_module's IR + kernel results, per profile and corpus PTX module.\n\
              # Written by `WHEELPORT_BLESS=1 cargo test --release --test lower_golden`.\n",
         );
         for (k, v) in &got {

@@ -1,4 +1,4 @@
-//! Exit 0 only for outputs that can load on the target (issue "no false success").
+//! Exit 0 only for outputs that can load on the target.
 //!
 //! Each case is checked with real tools as oracles: the dynamic loader itself (`LD_BIND_NOW=1`
 //! through Python's `ctypes`, against stub target libraries built with gcc), binutils'

@@ -10,7 +10,7 @@ grep -v '^#' "$here/pypi-pins.txt" | while IFS=$'\t' read -r req file sha; do
   [ -n "$req" ] || continue
   if [ ! -f "$dest/$file" ]; then
     python3 -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-      --python-version 3.12 --platform manylinux_2_28_x86_64 --platform manylinux2014_x86_64 \
+      --python-version 3.12 --platform manylinux_2_28_x86_64 --platform manylinux_2_24_x86_64 --platform manylinux2014_x86_64 \
       --platform manylinux_2_17_x86_64 -d "$dest" "$req"
   fi
   echo "$sha  $dest/$file" | sha256sum -c --quiet - || { echo "checksum mismatch: $file" >&2; exit 1; }

@@ -369,6 +369,7 @@ pub fn build_module(
     for arch in &archs {
         let t0 = Instant::now();
         let out = dir.join(format!("{arch}.{ext}"));
+        // Per-arch target features (`[arch.X] mattr`, e.g. wave64 on RDNA): opt and llc.
         let mattr = profile.mattr_for(arch);
         let opt_step = |input: &Path, output: &Path| {
             let mut args = version_flags(opt);
@@ -390,7 +391,7 @@ pub fn build_module(
                 format!("-mtriple={triple}"),
                 format!("-mcpu={arch}"),
             ]);
-            args.extend(backend.llc_args(input_ir, mattr));
+            args.extend(backend.llc_args(profile, arch, input_ir));
             args.extend([s(input), "-o".into(), s(output)]);
             Step { tool: llc, args }
         };

@@ -167,6 +167,8 @@ struct Prepared {
     conv: InputConversion,
     work: Vec<Work>,
     audit: Option<crate::wheel::audit::Audit>,
+    /// The wheel, opened once (absent for a `.so` input).
+    reader: Option<crate::wheel::WheelReader>,
 }
 
 fn failed_input(path: &Path, kind: InputKind, e: &Error) -> InputConversion {

@@ -61,8 +61,14 @@ fn prepare_rest(
         error: None,
     };
     let mut audit = None;
-    let members: Vec<String> = if is_wheel {
-        let a = crate::wheel::audit::audit(path).map_err(fail)?;
+    // A wheel is opened once: the audit, the member reads and the repack share the reader.
+    let reader = if is_wheel {
+        Some(crate::wheel::WheelReader::open(path).map_err(fail)?)
+    } else {
+        None
+    };
+    let members: Vec<String> = if let Some(reader) = &reader {
+        let a = crate::wheel::audit::audit_reader(reader).map_err(fail)?;
         let prov = format!("{}/{PROVENANCE_FILE}", a.dist_info);
         if a.names.contains(&prov) {
             return Err(fail(Error::new(
@@ -71,8 +77,7 @@ fn prepare_rest(
                 format!("already converted by wheelport ({prov} is present); convert the original CUDA wheel instead"),
             )));
         }
-        let mut r = crate::wheel::WheelReader::open(path).map_err(fail)?;
-        let info = r.info().map_err(fail)?.unwrap_or_default();
+        let info = reader.clone().info().map_err(fail)?.unwrap_or_default();
         let version = info.version.clone().unwrap_or_default();
         if converted_label(&version, &opts.label()) {
             return Err(fail(Error::new(
@@ -111,7 +116,7 @@ fn prepare_rest(
             pb.set_message(name.clone());
             let w = read_one(
                 path,
-                is_wheel,
+                reader.as_ref(),
                 dist.as_deref(),
                 name,
                 audit.as_ref(),
@@ -139,6 +144,7 @@ fn prepare_rest(
         conv,
         work,
         audit,
+        reader,
     })
 }
 
@@ -147,7 +153,7 @@ fn prepare_rest(
 #[allow(clippy::too_many_arguments)]
 fn read_one(
     path: &Path,
-    is_wheel: bool,
+    reader: Option<&crate::wheel::WheelReader>,
     dist: Option<&str>,
     name: &str,
     audit: Option<&crate::wheel::audit::Audit>,
@@ -156,8 +162,9 @@ fn read_one(
     pipeline: &crate::device::Pipeline,
 ) -> Result<Work> {
     let wheel_display = path.display().to_string();
-    let (map, digest, display, spliceable) = if is_wheel {
-        let (m, digest, index) = splice::spool_member(path, name)?;
+    let is_wheel = reader.is_some();
+    let (map, digest, display, spliceable) = if let Some(reader) = reader {
+        let (m, digest, index) = splice::spool(reader, name)?;
         let display = format!("{wheel_display}!{name}");
         (m, digest, display, index)
     } else {

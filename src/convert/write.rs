@@ -85,7 +85,11 @@ pub(super) fn write_all(
 
 /// Stages 5-6 for one input: compress its rewritten objects and write the output into
 /// `staging`, with the shim library when an object needs it.
-fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
+fn write_output(
+    p: &mut Prepared,
+    opts: &Options,
+    staging: &Path,
+) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
     let shim = if p
         .work
         .iter()
@@ -211,7 +215,12 @@ fn write_output(p: &mut Prepared, opts: &Options, staging: &Path) -> Result<Opti
             };
             let pb = bar(opts, 1, "writing");
             pb.set_message(p.path.display().to_string());
-            let r = crate::wheel::repack::repack_with(&p.path, staging, &plan)?;
+            let r = match &p.reader {
+                Some(reader) => {
+                    crate::wheel::repack::repack_reader(reader, &p.path, staging, &plan)?
+                }
+                None => crate::wheel::repack::repack_with(&p.path, staging, &plan)?,
+            };
             pb.finish_and_clear();
             p.conv.dropped_requirements = r.dropped_requirements;
             p.conv.new_version = Some(r.version);

@@ -147,6 +147,14 @@ fn s(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+static SCANS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many times [`scan`] has run in this process (instrumentation for the test that every
+/// object is scanned once per conversion).
+pub fn scans() -> usize {
+    SCANS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Validate the ELF-64 header and every section's extent against the file size, so that a
 /// truncated file is reported with the offset that runs past its end.
 pub fn check_layout(data: &[u8], file: &str) -> Result<()> {
@@ -228,6 +236,7 @@ pub fn check_layout(data: &[u8], file: &str) -> Result<()> {
 /// [`ErrorKind::Elf`] naming the offset when the file is not a little-endian ELF-64 file,
 /// is truncated, or has a malformed dynamic section, symbol table or version table.
 pub fn scan(data: &[u8], file: &str) -> Result<SharedObject> {
+    SCANS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     check_layout(data, file)?;
     let oerr = |what: &str, e: object::read::Error| {
         Error::new(ErrorKind::Elf, file, format!("{what}: {e}"))

@@ -30,9 +30,9 @@ pub trait Backend: Sync {
     /// File extension of one built object (`co`, `ptx`).
     fn object_extension(&self) -> &'static str;
 
-    /// Extra `llc` arguments for `arch`, given the module's IR and the profile's features
-    /// for the arch (`mattr`).
-    fn llc_args(&self, ir: &str, mattr: Option<&str>) -> Vec<String>;
+    /// Extra `llc` arguments for `arch` of `profile` (its `llc_flags`, and the target
+    /// features: the arch's `mattr`, else the profile's `llc_mattr`), given the module's IR.
+    fn llc_args(&self, profile: &Profile, arch: &str, ir: &str) -> Vec<String>;
 
     /// Check one built object of `module` for `arch` against the lowering's kernel results:
     /// every lowered kernel present with the expected parameter layout.
@@ -92,9 +92,10 @@ impl Backend for Amdgcn {
         "co"
     }
 
-    fn llc_args(&self, _ir: &str, mattr: Option<&str>) -> Vec<String> {
+    fn llc_args(&self, profile: &Profile, arch: &str, _ir: &str) -> Vec<String> {
         let mut v = vec!["-filetype=obj".to_string()];
-        if let Some(m) = mattr {
+        v.extend(profile.llc_flags.iter().cloned());
+        if let Some(m) = profile.mattr_for(arch).or(profile.llc_mattr.as_deref()) {
             v.push(format!("-mattr={m}"));
         }
         v
@@ -153,11 +154,15 @@ impl Backend for Nvptx {
         "ptx"
     }
 
-    fn llc_args(&self, ir: &str, mattr: Option<&str>) -> Vec<String> {
-        match mattr.or_else(|| crate::lower::nvptx_llc_features(ir)) {
-            Some(f) => vec![format!("-mattr={f}")],
-            None => Vec::new(),
+    fn llc_args(&self, profile: &Profile, arch: &str, ir: &str) -> Vec<String> {
+        let mut v = profile.llc_flags.clone();
+        if let Some(f) = profile
+            .mattr_for(arch)
+            .or_else(|| crate::lower::nvptx_llc_features(ir))
+        {
+            v.push(format!("-mattr={f}"));
         }
+        v
     }
 
     fn check(
@@ -265,7 +270,7 @@ impl Backend for NoDevice {
         "bin"
     }
 
-    fn llc_args(&self, _ir: &str, _mattr: Option<&str>) -> Vec<String> {
+    fn llc_args(&self, _profile: &Profile, _arch: &str, _ir: &str) -> Vec<String> {
         Vec::new()
     }
 

@@ -136,6 +136,14 @@ pub struct Profile {
     /// Tools the device build needs (base names; versioned names like `llc-19` are also found;
     /// family default).
     pub tools: Vec<String>,
+    /// Extra `llc` arguments for every arch (family default; the amdgcn family's work around
+    /// LLVM 19 miscompiles found by executing the code objects, see its defaults file).
+    #[serde(default)]
+    pub llc_flags: Vec<String>,
+    /// Target features for `llc` (`-mattr=`) on archs without their own `mattr` (family
+    /// default).
+    #[serde(default)]
+    pub llc_mattr: Option<String>,
     /// Tools used when found, never reported missing: `llvm-split` (a large module is split
     /// into partitions built in parallel, see [`crate::build`]). Taken from PATH only in the
     /// same LLVM major version as the required tools.
@@ -153,7 +161,9 @@ pub struct Profile {
     /// empty when the target has none.
     #[serde(default)]
     pub shim: String,
-    /// Per-processor overrides (`[arch.<name>]`).
+    /// Per-processor overrides (`[arch.<name>]`; a name ending in `*` applies to every
+    /// processor it is a prefix of, `[arch."gfx1*"]`; an exact name wins over a pattern, a
+    /// longer pattern over a shorter one).
     #[serde(default)]
     pub arch: BTreeMap<String, ArchOverride>,
     /// Where the profile was read from (`targets/dtk.toml`, or the file under
@@ -168,25 +178,42 @@ impl Profile {
         self.family.backend()
     }
 
+    /// The overrides that apply to `arch`, most specific first (its exact entry, then the
+    /// `*` patterns it matches, longest first).
+    fn overrides(&self, arch: &str) -> Vec<&ArchOverride> {
+        let mut v: Vec<(usize, &ArchOverride)> = self
+            .arch
+            .iter()
+            .filter_map(|(k, o)| match k.strip_suffix('*') {
+                Some(prefix) if arch.starts_with(prefix) => Some((prefix.len(), o)),
+                None if k == arch => Some((usize::MAX, o)),
+                _ => None,
+            })
+            .collect();
+        v.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+        v.into_iter().map(|(_, o)| o).collect()
+    }
+
     /// The wave size on `arch` (its override, else [`Profile::wave_size`]).
     pub fn wave_size_for(&self, arch: &str) -> u32 {
-        self.arch
-            .get(arch)
-            .and_then(|o| o.wave_size)
+        self.overrides(arch)
+            .iter()
+            .find_map(|o| o.wave_size)
             .unwrap_or(self.wave_size)
     }
 
     /// The support library on `arch` (its override, else [`Profile::ir_library`]).
     pub fn ir_library_for(&self, arch: &str) -> &str {
-        self.arch
-            .get(arch)
-            .and_then(|o| o.ir_library.as_deref())
+        self.overrides(arch)
+            .iter()
+            .find_map(|o| o.ir_library.as_deref())
             .unwrap_or(&self.ir_library)
     }
 
-    /// The LLVM target features on `arch` (`-mattr=`), if the profile sets any.
+    /// The LLVM target features on `arch` (`-mattr=`, for `opt` and `llc`), if an override
+    /// sets any.
     pub fn mattr_for(&self, arch: &str) -> Option<&str> {
-        self.arch.get(arch).and_then(|o| o.mattr.as_deref())
+        self.overrides(arch).iter().find_map(|o| o.mattr.as_deref())
     }
 
     /// Whether the host rewrite re-targets imports (a relink-table set is named).

@@ -9,7 +9,8 @@
 //!   from `DIR/families/*.toml` where present, else the embedded ones), and the relink-table
 //!   sets are the embedded ones plus `DIR/relink-tables/<set>/*.tsv`, which win by name.
 //!
-//! A profile is a TOML table merged over its family's defaults (keys of the profile win),
+//! A profile is a TOML table merged over its family's defaults (keys of the profile win; the
+//! per-arch `arch` tables merge entry by entry),
 //! then read as a [`Profile`] with unknown keys refused. Checks: the `name` equals the file
 //! name, the family exists, `default_archs` is not empty, `wave_size` is 32 or 64 (per arch
 //! too), a named relink-table set exists, `shim` is empty or `hip`.
@@ -216,7 +217,17 @@ fn make(
                 })?;
         let mut merged = parse_table(ftext, fpath)?;
         for (k, v) in mine {
-            merged.insert(k, v);
+            // Per-arch tables merge entry by entry (the profile's win); other keys replace.
+            match (merged.get_mut(&k), v) {
+                (Some(toml::Value::Table(base)), toml::Value::Table(t)) if k == "arch" => {
+                    for (a, o) in t {
+                        base.insert(a, o);
+                    }
+                }
+                (_, v) => {
+                    merged.insert(k, v);
+                }
+            }
         }
         let mut p: Profile =
             toml::Value::Table(merged)

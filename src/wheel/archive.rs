@@ -1,10 +1,35 @@
-//! Iterating a wheel's members with the `zip` crate.
+//! A wheel opened once: the file mapped, its central directory parsed by the `zip` crate,
+//! and every member name checked. [`WheelReader`] is cheap to clone (the mapping and the
+//! parsed directory are shared), so the audit, the parallel reads of members, and the repack
+//! all work from one open of the file.
 
 use super::metadata::WheelInfo;
 use crate::error::{Error, ErrorKind, Result};
-use std::fs::File;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+static OPENS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many wheels [`WheelReader::open`] has opened in this process (instrumentation for
+/// the test that a conversion opens each wheel once).
+pub fn opens() -> usize {
+    OPENS.load(Ordering::Relaxed)
+}
+
+/// The mapped wheel file, shared by every clone of a [`WheelReader`].
+#[derive(Clone)]
+pub struct WheelBytes(Arc<memmap2::Mmap>);
+
+impl AsRef<[u8]> for WheelBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0[..]
+    }
+}
+
+/// The reader the `zip` crate works on: the mapped wheel.
+pub type WheelCursor = std::io::Cursor<WheelBytes>;
 
 /// Largest member wheelport will decompress: 16 GiB.
 pub const MAX_MEMBER_SIZE: u64 = 16 << 30;
@@ -21,10 +46,12 @@ pub fn is_elf_object_name(name: &str) -> bool {
     is_shared_object_name(name) || name.ends_with(".cubin")
 }
 
-/// A wheel opened for reading.
+/// A wheel opened for reading (see the module docs).
+#[derive(Clone)]
 pub struct WheelReader {
     display: String,
-    archive: zip::ZipArchive<File>,
+    bytes: WheelBytes,
+    archive: zip::ZipArchive<WheelCursor>,
 }
 
 /// A `.so` member spooled to an anonymous temporary file and memory-mapped.
@@ -54,15 +81,21 @@ impl WheelReader {
     /// [`ErrorKind::Wheel`] when the file is not a zip archive, or a member name is absolute
     /// or contains `..` (the error names the member and its local header offset).
     pub fn open(path: &Path) -> Result<WheelReader> {
+        OPENS.fetch_add(1, Ordering::Relaxed);
         let display = path.display().to_string();
-        let f = File::open(path).map_err(|e| Error::io(&display, e))?;
-        let mut archive = zip::ZipArchive::new(f).map_err(|e| {
-            Error::new(
-                ErrorKind::Wheel,
-                &display,
-                format!("not a valid wheel (zip) archive: {e}"),
-            )
-        })?;
+        let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
+        // SAFETY: read-only mapping of an input wheelport never writes. A concurrent writer
+        // could change the bytes under us; every read of them is bounds-checked.
+        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))?;
+        let bytes = WheelBytes(Arc::new(map));
+        let mut archive =
+            zip::ZipArchive::new(std::io::Cursor::new(bytes.clone())).map_err(|e| {
+                Error::new(
+                    ErrorKind::Wheel,
+                    &display,
+                    format!("not a valid wheel (zip) archive: {e}"),
+                )
+            })?;
         for i in 0..archive.len() {
             let m = archive
                 .by_index_raw(i)
@@ -87,12 +120,31 @@ impl WheelReader {
                 ));
             }
         }
-        Ok(WheelReader { display, archive })
+        Ok(WheelReader {
+            display,
+            bytes,
+            archive,
+        })
     }
 
     /// The display name of the wheel.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The whole wheel file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// The `zip` crate's view of the archive (a clone shares the parsed directory).
+    pub fn archive(&self) -> &zip::ZipArchive<WheelCursor> {
+        &self.archive
+    }
+
+    /// The `zip` crate's view of the archive, for reading members.
+    pub fn archive_mut(&mut self) -> &mut zip::ZipArchive<WheelCursor> {
+        &mut self.archive
     }
 
     /// All member names, in archive order.

@@ -22,7 +22,6 @@ use super::archive::{WheelReader, MAX_MEMBER_SIZE};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine;
 use std::collections::HashMap;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// Largest total of declared member sizes: 64 GiB.
@@ -174,31 +173,26 @@ pub fn parse_record(text: &str, file: &str) -> Result<HashMap<String, RecordEntr
 /// Walk the central directory (APPNOTE.TXT 4.3.12: signature `PK\1\2`, 46 fixed bytes, then
 /// name, extra field and comment) and return each entry's name with its offset, so that
 /// duplicates the `zip` crate folds away can be named.
-fn central_names(path: &Path, start: u64, count: usize) -> Result<Vec<(String, u64)>> {
-    let display = path.display().to_string();
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
-    f.seek(SeekFrom::Start(start))
-        .map_err(|e| Error::io(&display, e))?;
-    let mut r = std::io::BufReader::new(f);
+fn central_names(data: &[u8], start: u64, count: usize) -> Vec<(String, u64)> {
     let mut out = Vec::new();
-    let mut at = start;
-    let mut fixed = [0u8; 46];
+    let mut at = start as usize;
     while out.len() < count.max(1) * 4 + 16 {
-        if r.read_exact(&mut fixed).is_err() || fixed[..4] != *b"PK\x01\x02" {
+        let Some(fixed) = data.get(at..at + 46) else {
+            break;
+        };
+        if fixed[..4] != *b"PK\x01\x02" {
             break;
         }
         let n = u16::from_le_bytes([fixed[28], fixed[29]]) as usize;
-        let x = u16::from_le_bytes([fixed[30], fixed[31]]) as u64;
-        let c = u16::from_le_bytes([fixed[32], fixed[33]]) as u64;
-        let mut name = vec![0u8; n];
-        r.read_exact(&mut name)
-            .map_err(|e| Error::at(ErrorKind::Wheel, &display, at, e.to_string()))?;
-        r.seek_relative((x + c) as i64)
-            .map_err(|e| Error::io(&display, e))?;
-        out.push((String::from_utf8_lossy(&name).into_owned(), at));
-        at += 46 + n as u64 + x + c;
+        let x = u16::from_le_bytes([fixed[30], fixed[31]]) as usize;
+        let c = u16::from_le_bytes([fixed[32], fixed[33]]) as usize;
+        let Some(name) = data.get(at + 46..at + 46 + n) else {
+            break;
+        };
+        out.push((String::from_utf8_lossy(name).into_owned(), at as u64));
+        at += 46 + n + x + c;
     }
-    Ok(out)
+    out
 }
 
 /// Run every check of the module docs on the wheel at `path`.
@@ -206,21 +200,22 @@ fn central_names(path: &Path, start: u64, count: usize) -> Result<Vec<(String, u
 /// # Errors
 /// [`ErrorKind::Wheel`] naming the wheel, the member and the byte offset of its header.
 pub fn audit(path: &Path) -> Result<Audit> {
-    let display = path.display().to_string();
+    audit_reader(&WheelReader::open(path)?) // zip-slip
+}
+
+/// [`audit`] on a wheel already opened (its member names were checked by
+/// [`WheelReader::open`]).
+///
+/// # Errors
+/// As [`audit`].
+pub fn audit_reader(w: &WheelReader) -> Result<Audit> {
+    let display = w.display().to_string();
     let werr = |at: u64, m: String| Error::at(ErrorKind::Wheel, &display, at, m);
-    let w = WheelReader::open(path)?; // zip-slip
     let names = w.member_names();
-    let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
-    let mut zin = zip::ZipArchive::new(f).map_err(|e| {
-        Error::new(
-            ErrorKind::Wheel,
-            &display,
-            format!("not a zip archive: {e}"),
-        )
-    })?;
+    let mut zin = w.archive().clone();
 
     // Duplicates: the central directory holds more entries than distinct names.
-    let central = central_names(path, zin.central_directory_start(), zin.len())?;
+    let central = central_names(w.bytes(), zin.central_directory_start(), zin.len());
     if central.len() != zin.len() {
         let mut seen = std::collections::HashSet::new();
         for (n, at) in &central {
@@ -315,7 +310,7 @@ pub fn audit(path: &Path) -> Result<Audit> {
     let record_name = format!("{dist_info}/RECORD");
     let record = if names.contains(&record_name) {
         drop(zin);
-        let mut w = w;
+        let mut w = w.clone();
         let text = w.read_member(&record_name)?;
         parse_record(
             &String::from_utf8_lossy(&text),

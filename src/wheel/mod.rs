@@ -16,5 +16,8 @@ pub mod repack;
 pub mod requirements;
 pub mod splice;
 
-pub use archive::{is_elf_object_name, is_shared_object_name, SharedObjectMember, WheelReader};
+pub use archive::{
+    is_elf_object_name, is_shared_object_name, opens, SharedObjectMember, WheelBytes, WheelCursor,
+    WheelReader,
+};
 pub use metadata::{parse_headers, WheelInfo};

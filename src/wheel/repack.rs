@@ -321,6 +321,20 @@ fn single_member_zip(name: &str, p: &Precompressed) -> Vec<u8> {
 /// offset of its local header), a member that expands past its declared size, and I/O
 /// errors of the output; in every case no output file is left behind.
 pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Repacked> {
+    repack_reader(&super::WheelReader::open(input)?, input, out_dir, plan)
+}
+
+/// [`repack_with`] on a wheel already opened as `reader` (the file at `input`, whose name
+/// gives the output's).
+///
+/// # Errors
+/// As [`repack_with`].
+pub fn repack_reader(
+    reader: &super::WheelReader,
+    input: &Path,
+    out_dir: &Path,
+    plan: &RepackPlan,
+) -> Result<Repacked> {
     let display = input.display().to_string();
     let werr = |m: String| Error::new(ErrorKind::Wheel, &display, m);
     let file_name = input
@@ -336,9 +350,7 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
     let old_data = format!("{}-{}.data", wname.name, old_version);
     let new_data = format!("{}-{}.data", wname.name, new_version);
 
-    let f = std::fs::File::open(input).map_err(|e| Error::io(&display, e))?;
-    let mut zin = zip::ZipArchive::new(f)
-        .map_err(|e| werr(format!("not a valid wheel (zip) archive: {e}")))?;
+    let mut zin = reader.archive().clone();
     let names: Vec<String> = zin
         .file_names()
         .map(|n| n.map(|n| n.into_owned()))
@@ -417,25 +429,26 @@ pub fn repack_with(input: &Path, out_dir: &Path, plan: &RepackPlan) -> Result<Re
         })
     };
     // Read a whole member (bounded by its declared size) and check it against RECORD.
-    let read_checked =
-        |member: &mut zip::read::ZipFile<'_, std::fs::File>, name: &str| -> Result<Vec<u8>> {
-            let (declared, at) = (member.size(), member.header_start());
-            let mut data = Vec::with_capacity(declared.min(1 << 30) as usize);
-            member
-                .take(declared + 1)
-                .read_to_end(&mut data)
-                .map_err(|e| Error::at(ErrorKind::Wheel, &display, at, format!("{name}: {e}")))?;
-            if data.len() as u64 != declared {
-                return Err(Error::at(
-                    ErrorKind::Wheel,
-                    &display,
-                    at,
-                    format!("member {name} does not expand to its declared {declared} bytes"),
-                ));
-            }
-            verify(name, at, &Sha256::digest(&data), declared)?;
-            Ok(data)
-        };
+    let read_checked = |member: &mut zip::read::ZipFile<'_, super::archive::WheelCursor>,
+                        name: &str|
+     -> Result<Vec<u8>> {
+        let (declared, at) = (member.size(), member.header_start());
+        let mut data = Vec::with_capacity(declared.min(1 << 30) as usize);
+        member
+            .take(declared + 1)
+            .read_to_end(&mut data)
+            .map_err(|e| Error::at(ErrorKind::Wheel, &display, at, format!("{name}: {e}")))?;
+        if data.len() as u64 != declared {
+            return Err(Error::at(
+                ErrorKind::Wheel,
+                &display,
+                at,
+                format!("member {name} does not expand to its declared {declared} bytes"),
+            ));
+        }
+        verify(name, at, &Sha256::digest(&data), declared)?;
+        Ok(data)
+    };
     for name in order {
         let Some(name) = name else {
             for (n, data, mode) in &plan.extra_members {

@@ -119,15 +119,21 @@ fn deflate_piece(data: &[u8], level: u32, finish: bool, out: &mut Vec<u8>) {
 /// Returns the mapped bytes, their SHA-256 (computed while inflating, so the bytes are read
 /// once) and the index.
 pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32], Option<Index>)> {
-    let display = wheel.display().to_string();
-    let f = std::fs::File::open(wheel).map_err(|e| Error::io(&display, e))?;
-    let mut zin = zip::ZipArchive::new(f).map_err(|e| {
-        Error::new(
-            ErrorKind::Wheel,
-            &display,
-            format!("not a zip archive: {e}"),
-        )
-    })?;
+    spool(&crate::wheel::WheelReader::open(wheel)?, name)
+}
+
+/// [`spool_member`] from a wheel already opened (a clone of the reader: the mapped file
+/// and the parsed central directory are shared, so members spool in parallel without
+/// opening the wheel again).
+///
+/// # Errors
+/// As [`spool_member`].
+pub fn spool(
+    reader: &crate::wheel::WheelReader,
+    name: &str,
+) -> Result<(memmap2::Mmap, [u8; 32], Option<Index>)> {
+    let display = reader.display().to_string();
+    let mut zin = reader.archive().clone();
     let (method, at, data_start, csize, size, crc) = {
         let m = zin
             .by_name(name)
@@ -150,7 +156,7 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32]
         )
     };
     if method != zip::CompressionMethod::Deflated {
-        let mut r = crate::wheel::WheelReader::open(wheel)?;
+        let mut r = reader.clone();
         let m = r.shared_object(name)?;
         let digest = Sha256::digest(&m.map[..]).into();
         return Ok((m.map, digest, None));
@@ -158,16 +164,12 @@ pub fn spool_member(wheel: &Path, name: &str) -> Result<(memmap2::Mmap, [u8; 32]
     if size > super::archive::MAX_MEMBER_SIZE {
         return Err(werr(format!("declares {size} bytes, over the limit")));
     }
-    let wf = std::fs::File::open(wheel).map_err(|e| Error::io(&display, e))?;
-    // SAFETY: read-only mapping of an input wheelport never writes.
-    let wmap = unsafe { memmap2::Mmap::map(&wf) }.map_err(|e| Error::io(&display, e))?;
     let range = data_start
         .and_then(|a| Some(usize::try_from(a).ok()?..usize::try_from(a.checked_add(csize)?).ok()?));
     let compressed = range
-        .and_then(|r| wmap.get(r))
+        .and_then(|r| reader.bytes().get(r))
         .ok_or_else(|| werr("compressed data extends past the end of the wheel".into()))?
         .to_vec();
-    drop(wmap);
 
     let mut tmp = tempfile::tempfile().map_err(|e| Error::io(&display, e))?;
     let mut boundaries = Vec::new();

@@ -1,0 +1,824 @@
+//! The ISA interpreter's own correctness (`tools/amdgpu-exec`):
+//! * the functional examples of AMD's ISA documents for instructions gfx9 shares (the RDNA3
+//!   ISA reference's V_RCP/V_RSQ/V_SQRT/V_SIN/V_COS/V_EXP/V_LOG/V_MBCNT examples), each
+//!   instruction assembled by LLVM 19's `llvm-mc` and executed;
+//! * small kernels compiled by LLVM 19 (`llc -O3`, `ld.lld`) for gfx906 and gfx942 and
+//!   executed with known results computed on the host: IEEE f32/f64 division and square
+//!   root (the V_DIV_SCALE/V_DIV_FMAS/V_DIV_FIXUP and refinement sequences), integer
+//!   division (V_RCP_IFLAG sequences), and the two LLVM 19 miscompiles wheelport's build
+//!   flags avoid (they reproduce with LLVM's default flags and not with wheelport's);
+//! * wheelport's directed-rounding support functions (`kernels-ir/amdgcn.ll`) against
+//!   correctly rounded results;
+//! * the interpreter's speed, printed in wave instructions per second.
+
+mod common;
+
+use amdgpu_exec::elf::CodeObject;
+use amdgpu_exec::exec::{run_snippet, Launch, Limits, Machine, Memory};
+use amdgpu_exec::fp::{self, Env, Round};
+use amdgpu_exec::isa::Arch;
+use common::{root, run};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// LLVM 19's bin directory (where the discovered `llc` lives), or `None` (SKIP; fails under
+/// CI).
+fn llvm_bin(test: &str) -> Option<PathBuf> {
+    let prof = wheelport::target::profile("dtk").unwrap();
+    let tc = wheelport::toolchain::discover(prof, &wheelport::toolchain::SearchOptions::from_env());
+    let dir = tc
+        .tool("llc")
+        .and_then(|t| std::fs::canonicalize(&t.path).ok())
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .filter(|d| d.join("llvm-mc").is_file() && d.join("ld.lld").is_file());
+    if dir.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: LLVM 19 not found"
+        );
+        eprintln!("SKIP {test}: LLVM 19 (llc, llvm-mc, ld.lld) not found");
+    }
+    dir
+}
+
+/// The encoding of assembly `text` for `arch`, by llvm-mc.
+fn assemble(bin: &Path, arch: &str, text: &str) -> Vec<u8> {
+    let mut child = Command::new(bin.join("llvm-mc"))
+        .args([
+            "-triple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={arch}"),
+            "-show-encoding",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "llvm-mc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut bytes = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        if let Some(e) = line.split("encoding: [").nth(1) {
+            for b in e.trim_end_matches(']').split(',') {
+                bytes.push(u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap());
+            }
+        }
+    }
+    bytes
+}
+
+/// Run `v_<op> v1, v0` over `inputs` (one per lane) and return v1.
+fn one_source(bin: &Path, arch: Arch, op: &str, inputs: &[u32]) -> Vec<u32> {
+    let code = assemble(bin, arch.name(), &format!("{op} v1, v0\ns_endpgm\n"));
+    let mut mem = Memory::new();
+    let inp = inputs.to_vec();
+    let w = run_snippet(arch, &code, &mut mem, 0, 100, &|w| {
+        for (l, x) in inp.iter().enumerate() {
+            w.v[0][l] = *x;
+        }
+    })
+    .unwrap();
+    w.v[1][..inputs.len()].to_vec()
+}
+
+#[test]
+fn isa_document_functional_examples() {
+    const T: &str = "amdgpu_exec_isa::examples";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    // (instruction, input, result) from the "Functional examples" of AMD's RDNA3 ISA
+    // reference (ch. 16, VOP1/VOP3), for instructions that gfx9 has with the same semantics.
+    let f32_examples: &[(&str, &[(u32, u32)])] = &[
+        (
+            "v_rcp_f32",
+            &[
+                (0xff80_0000, 0x8000_0000),
+                (0xc000_0000, 0xbf00_0000),
+                (0x8000_0000, 0xff80_0000),
+                (0x0000_0000, 0x7f80_0000),
+                (0x7f80_0000, 0x0000_0000),
+            ],
+        ),
+        (
+            "v_rsq_f32",
+            &[
+                (0xff80_0000, 0xffc0_0000),
+                (0x8000_0000, 0xff80_0000),
+                (0x0000_0000, 0x7f80_0000),
+                (0x4080_0000, 0x3f00_0000),
+                (0x7f80_0000, 0x0000_0000),
+            ],
+        ),
+        (
+            "v_sqrt_f32",
+            &[
+                (0xff80_0000, 0xffc0_0000),
+                (0x8000_0000, 0x8000_0000),
+                (0x0000_0000, 0x0000_0000),
+                (0x4080_0000, 0x4000_0000),
+                (0x7f80_0000, 0x7f80_0000),
+            ],
+        ),
+        (
+            "v_sin_f32",
+            &[
+                (0xff80_0000, 0xffc0_0000),
+                (0xff7f_ffff, 0x0000_0000),
+                (0x8000_0000, 0x8000_0000),
+                (0x3e80_0000, 0x3f80_0000),
+                (0x7f80_0000, 0xffc0_0000),
+            ],
+        ),
+        (
+            "v_cos_f32",
+            &[
+                (0xff80_0000, 0xffc0_0000),
+                (0xff7f_ffff, 0x3f80_0000),
+                (0x8000_0000, 0x3f80_0000),
+                (0x3e80_0000, 0x0000_0000),
+                (0x7f80_0000, 0xffc0_0000),
+            ],
+        ),
+        (
+            "v_exp_f32",
+            &[
+                (0xff80_0000, 0x0000_0000),
+                (0x8000_0000, 0x3f80_0000),
+                (0x7f80_0000, 0x7f80_0000),
+            ],
+        ),
+        (
+            "v_log_f32",
+            &[
+                (0xff80_0000, 0xffc0_0000),
+                (0xbf80_0000, 0xffc0_0000),
+                (0x8000_0000, 0xff80_0000),
+                (0x0000_0000, 0xff80_0000),
+                (0x3f80_0000, 0x0000_0000),
+                (0x7f80_0000, 0x7f80_0000),
+            ],
+        ),
+        (
+            "v_rcp_f16",
+            &[
+                (0xfc00, 0x8000),
+                (0xc000, 0xb800),
+                (0x8000, 0xfc00),
+                (0x0000, 0x7c00),
+                (0x7c00, 0x0000),
+            ],
+        ),
+        (
+            "v_sqrt_f16",
+            &[
+                (0xfc00, 0xfe00),
+                (0x8000, 0x8000),
+                (0x0000, 0x0000),
+                (0x4400, 0x4000),
+                (0x7c00, 0x7c00),
+            ],
+        ),
+        (
+            "v_rsq_f16",
+            &[
+                (0xfc00, 0xfe00),
+                (0x8000, 0xfc00),
+                (0x0000, 0x7c00),
+                (0x4400, 0x3800),
+                (0x7c00, 0x0000),
+            ],
+        ),
+    ];
+    let mut n = 0;
+    for arch in [Arch::Gfx906, Arch::Gfx942] {
+        for (op, ex) in f32_examples {
+            let inputs: Vec<u32> = ex.iter().map(|e| e.0).collect();
+            let got = one_source(&bin, arch, &format!("{op}_e32"), &inputs);
+            for ((i, want), g) in ex.iter().zip(&got) {
+                assert_eq!(*g, *want, "{} {op}(0x{i:x})", arch.name());
+                n += 1;
+            }
+        }
+        // "Example to compute each thread's position in 0..63" (V_MBCNT_HI_U32_B32)
+        let code = assemble(
+            &bin,
+            arch.name(),
+            "v_mbcnt_lo_u32_b32 v0, -1, 0\nv_mbcnt_hi_u32_b32 v0, -1, v0\ns_endpgm\n",
+        );
+        let w = run_snippet(arch, &code, &mut Memory::new(), 0, 10, &|_| {}).unwrap();
+        assert_eq!(w.v[0].to_vec(), (0..64).collect::<Vec<u32>>());
+    }
+    eprintln!("{T}: {n} examples");
+}
+
+/// Build LLVM IR `ir` into a code object for `arch` with `llc -O3 flags...` and `ld.lld`.
+fn build(bin: &Path, dir: &Path, name: &str, ir: &str, arch: &str, flags: &[&str]) -> Vec<u8> {
+    let ll = dir.join(format!("{name}.ll"));
+    let o = dir.join(format!("{name}-{arch}.o"));
+    let co = dir.join(format!("{name}-{arch}.co"));
+    std::fs::write(&ll, ir).unwrap();
+    let (c, _, e) = run(Command::new(bin.join("llc"))
+        .args([
+            "-O3",
+            "-mtriple=amdgcn-amd-amdhsa",
+            &format!("-mcpu={arch}"),
+            "-filetype=obj",
+        ])
+        .args(flags)
+        .arg(&ll)
+        .arg("-o")
+        .arg(&o));
+    assert_eq!(c, 0, "llc {name}: {e}");
+    let (c, _, e) = run(Command::new(bin.join("ld.lld"))
+        .arg("-shared")
+        .arg(&o)
+        .arg("-o")
+        .arg(&co));
+    assert_eq!(c, 0, "ld.lld {name}: {e}");
+    std::fs::read(&co).unwrap()
+}
+
+/// Run kernel `k` of code object `co` over `n` work-items (blocks of 256) with buffers
+/// `bufs` (passed as pointers, in order) and return their contents afterwards.
+fn launch(co: &[u8], k: &str, n: u32, bufs: &[Vec<u8>]) -> (Vec<Vec<u8>>, u64) {
+    let mut m = Machine::new(CodeObject::parse(co).unwrap()).unwrap();
+    let addrs: Vec<u64> = bufs
+        .iter()
+        .map(|b| {
+            let a = m.mem.alloc(b.len(), "buffer");
+            m.mem.write(a, b).unwrap();
+            a
+        })
+        .collect();
+    let ka: Vec<u8> = addrs.iter().flat_map(|a| a.to_le_bytes()).collect();
+    let s = m
+        .dispatch(
+            k,
+            &ka,
+            &Launch {
+                grid: [n.div_ceil(256), 1, 1],
+                block: [256, 1, 1],
+                dyn_lds: 0,
+            },
+            Limits::default(),
+        )
+        .unwrap();
+    let outs = addrs
+        .iter()
+        .zip(bufs)
+        .map(|(a, b)| {
+            let mut v = vec![0u8; b.len()];
+            m.mem.read(*a, &mut v).unwrap();
+            v
+        })
+        .collect();
+    (outs, s.instructions)
+}
+
+const HEAD: &str = "target triple = \"amdgcn-amd-amdhsa\"
+declare i32 @llvm.amdgcn.workitem.id.x()
+declare i32 @llvm.amdgcn.workgroup.id.x()
+declare float @llvm.sqrt.f32(float)
+declare double @llvm.sqrt.f64(double)
+";
+
+const INDEX: &str = "  %t = call i32 @llvm.amdgcn.workitem.id.x()
+  %g = call i32 @llvm.amdgcn.workgroup.id.x()
+  %g256 = mul i32 %g, 256
+  %i = add i32 %g256, %t
+";
+
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+fn words32(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn words64(b: &[u8]) -> Vec<u64> {
+    b.chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[test]
+fn llvm_compiled_division_and_sqrt_are_ieee() {
+    const T: &str = "amdgpu_exec_isa::division";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-isa-div-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ir = format!(
+        "{HEAD}define amdgpu_kernel void @k32(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %o) {{
+{INDEX}  %pa = getelementptr float, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr float, ptr addrspace(1) %b, i32 %i
+  %x = load float, ptr addrspace(1) %pa
+  %y = load float, ptr addrspace(1) %pb
+  %q = fdiv float %x, %y
+  %s = call float @llvm.sqrt.f32(float %x)
+  %i2 = mul i32 %i, 2
+  %po = getelementptr float, ptr addrspace(1) %o, i32 %i2
+  store float %q, ptr addrspace(1) %po
+  %po1 = getelementptr float, ptr addrspace(1) %po, i32 1
+  store float %s, ptr addrspace(1) %po1
+  ret void
+}}
+define amdgpu_kernel void @k64(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %o) {{
+{INDEX}  %pa = getelementptr double, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr double, ptr addrspace(1) %b, i32 %i
+  %x = load double, ptr addrspace(1) %pa
+  %y = load double, ptr addrspace(1) %pb
+  %q = fdiv double %x, %y
+  %s = call double @llvm.sqrt.f64(double %x)
+  %i2 = mul i32 %i, 2
+  %po = getelementptr double, ptr addrspace(1) %o, i32 %i2
+  store double %q, ptr addrspace(1) %po
+  %po1 = getelementptr double, ptr addrspace(1) %po, i32 1
+  store double %s, ptr addrspace(1) %po1
+  ret void
+}}
+define amdgpu_kernel void @kint(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %o) {{
+{INDEX}  %pa = getelementptr i64, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr i64, ptr addrspace(1) %b, i32 %i
+  %x = load i64, ptr addrspace(1) %pa
+  %y0 = load i64, ptr addrspace(1) %pb
+  %z = icmp eq i64 %y0, 0
+  %y = select i1 %z, i64 7, i64 %y0
+  %x32 = trunc i64 %x to i32
+  %y32 = trunc i64 %y to i32
+  %z32 = icmp eq i32 %y32, 0
+  %y32n = select i1 %z32, i32 3, i32 %y32
+  %q1 = udiv i64 %x, %y
+  %r1 = urem i64 %x, %y
+  %q2 = udiv i32 %x32, %y32n
+  %r2 = srem i32 %x32, %y32n
+  %i4 = mul i32 %i, 4
+  %po = getelementptr i64, ptr addrspace(1) %o, i32 %i4
+  store i64 %q1, ptr addrspace(1) %po
+  %p1 = getelementptr i64, ptr addrspace(1) %po, i32 1
+  store i64 %r1, ptr addrspace(1) %p1
+  %q2w = zext i32 %q2 to i64
+  %r2w = sext i32 %r2 to i64
+  %p2 = getelementptr i64, ptr addrspace(1) %po, i32 2
+  store i64 %q2w, ptr addrspace(1) %p2
+  %p3 = getelementptr i64, ptr addrspace(1) %po, i32 3
+  store i64 %r2w, ptr addrspace(1) %p3
+  ret void
+}}
+"
+    );
+    // edge values crossed, then random bit patterns and random magnitudes
+    let e32: Vec<u32> = vec![
+        0,
+        0x8000_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        1,
+        0x807f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0x3f80_0000,
+        0xbf80_0001,
+        0x0040_0000,
+        0x4b80_0000,
+        0x3eaa_aaab,
+        0x0000_0003,
+        0x7e80_0000,
+        0x0100_0000,
+    ];
+    let n = 8192usize;
+    let mut rng = xorshift(0x9e37_79b9_7f4a_7c15);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for x in &e32 {
+        for y in &e32 {
+            a.push(*x);
+            b.push(*y);
+        }
+    }
+    while a.len() < n {
+        let r = rng();
+        a.push(if r & 1 == 0 {
+            r as u32
+        } else {
+            ((r >> 8) as u32 & 0x7fff_ffff) | 0x0080_0000
+        });
+        b.push((r >> 32) as u32);
+    }
+    let bytes = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    for arch in ["gfx906", "gfx942"] {
+        let co = build(&bin, &dir, "div", &ir, arch, &[]);
+        let (outs, _) = launch(
+            &co,
+            "k32",
+            n as u32,
+            &[bytes(&a), bytes(&b), vec![0; n * 8]],
+        );
+        let o = words32(&outs[2]);
+        for k in 0..n {
+            let (x, y) = (f32::from_bits(a[k]), f32::from_bits(b[k]));
+            for (got, want, what) in [(o[2 * k], x / y, "fdiv"), (o[2 * k + 1], x.sqrt(), "sqrt")] {
+                let ok = got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan());
+                assert!(
+                    ok,
+                    "{arch} {what} f32 {x:e} {y:e}: got 0x{got:08x}, host 0x{:08x}",
+                    want.to_bits()
+                );
+            }
+        }
+        // f64 from pairs of the same words
+        let a64: Vec<u64> = (0..n)
+            .map(|k| (a[k] as u64) << 32 | b[(k + 1) % n] as u64)
+            .collect();
+        let b64: Vec<u64> = (0..n)
+            .map(|k| (b[k] as u64) << 32 | a[(k + 3) % n] as u64)
+            .collect();
+        let by64 = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let (outs, _) = launch(
+            &co,
+            "k64",
+            n as u32,
+            &[by64(&a64), by64(&b64), vec![0; n * 16]],
+        );
+        let o = words64(&outs[2]);
+        for k in 0..n {
+            let (x, y) = (f64::from_bits(a64[k]), f64::from_bits(b64[k]));
+            for (got, want, what) in [(o[2 * k], x / y, "fdiv"), (o[2 * k + 1], x.sqrt(), "sqrt")] {
+                let ok = got == want.to_bits() || (want.is_nan() && f64::from_bits(got).is_nan());
+                assert!(
+                    ok,
+                    "{arch} {what} f64 {x:e} {y:e}: got 0x{got:016x}, host 0x{:016x}",
+                    want.to_bits()
+                );
+            }
+        }
+        let (outs, _) = launch(
+            &co,
+            "kint",
+            n as u32,
+            &[by64(&a64), by64(&b64), vec![0; n * 32]],
+        );
+        let o = words64(&outs[2]);
+        for k in 0..n {
+            let x = a64[k];
+            let y = if b64[k] == 0 { 7 } else { b64[k] };
+            let (x32, y32) = (x as u32, if y as u32 == 0 { 3 } else { y as u32 });
+            let want = [
+                x / y,
+                x % y,
+                (x32 / y32) as u64,
+                (x32 as i32).wrapping_rem(y32 as i32) as i64 as u64,
+            ];
+            assert_eq!(
+                &o[4 * k..4 * k + 4],
+                &want,
+                "{arch} integer division of {x} by {y}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn llvm19_miscompiles_that_wheelports_flags_avoid() {
+    const T: &str = "amdgpu_exec_isa::llvm_bugs";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-isa-bugs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // (x >> 16) - (y >> 16) and its reverse, shifted back: the SDWA peephole makes one
+    // v_sub_u32_sdwa of them and stores it twice.
+    let sdwa = format!(
+        "{HEAD}define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d) {{
+{INDEX}  %pa = getelementptr i32, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr i32, ptr addrspace(1) %b, i32 %i
+  %x = load i32, ptr addrspace(1) %pa
+  %y = load i32, ptr addrspace(1) %pb
+  %xh = lshr i32 %x, 16
+  %yh = lshr i32 %y, 16
+  %s1 = sub i32 %xh, %yh
+  %s2 = sub i32 %yh, %xh
+  %r1 = shl i32 %s1, 16
+  %r2 = shl i32 %s2, 16
+  %i2 = mul i32 %i, 2
+  %pd = getelementptr i32, ptr addrspace(1) %d, i32 %i2
+  store i32 %r1, ptr addrspace(1) %pd
+  %pd2 = getelementptr i32, ptr addrspace(1) %pd, i32 1
+  store i32 %r2, ptr addrspace(1) %pd2
+  ret void
+}}
+"
+    );
+    // fptrunc(fmul(fpext h, f)) to half: selected as v_fma_mix with a +0 addend
+    let mix = format!(
+        "{HEAD}define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %d) {{
+{INDEX}  %pa = getelementptr half, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr float, ptr addrspace(1) %b, i32 %i
+  %x = load half, ptr addrspace(1) %pa
+  %y = load float, ptr addrspace(1) %pb
+  %xf = fpext half %x to float
+  %m = fmul float %xf, %y
+  %h = fptrunc float %m to half
+  %pd = getelementptr half, ptr addrspace(1) %d, i32 %i
+  store half %h, ptr addrspace(1) %pd
+  ret void
+}}
+"
+    );
+    let n = 256usize;
+    let mut rng = xorshift(12345);
+    let a: Vec<u32> = (0..n).map(|_| rng() as u32).collect();
+    let b: Vec<u32> = (0..n).map(|_| rng() as u32).collect();
+    let by = |v: &[u32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let want: Vec<u32> = (0..n)
+        .flat_map(|k| {
+            let (x, y) = (a[k] >> 16, b[k] >> 16);
+            [x.wrapping_sub(y) << 16, y.wrapping_sub(x) << 16]
+        })
+        .collect();
+    // -1.0 (f16) times +0.0 is -0.0 (0x8000)
+    let ha: Vec<u8> = (0..n).flat_map(|_| 0xbc00u16.to_le_bytes()).collect();
+    let hb: Vec<u8> = vec![0; n * 4];
+    for arch in ["gfx906", "gfx942"] {
+        let plain = build(&bin, &dir, "sdwa", &sdwa, arch, &[]);
+        let (o, _) = launch(&plain, "k", n as u32, &[by(&a), by(&b), vec![0; n * 8]]);
+        assert_ne!(words32(&o[2]), want, "{arch}: LLVM's default flags no longer miscompile the SDWA case (drop -amdgpu-sdwa-peephole=false?)");
+        let fixed = build(
+            &bin,
+            &dir,
+            "sdwa",
+            &sdwa,
+            arch,
+            &["-amdgpu-sdwa-peephole=false"],
+        );
+        let (o, _) = launch(&fixed, "k", n as u32, &[by(&a), by(&b), vec![0; n * 8]]);
+        assert_eq!(words32(&o[2]), want, "{arch}: with wheelport's flag");
+        let plain = build(&bin, &dir, "mix", &mix, arch, &[]);
+        let (o, _) = launch(
+            &plain,
+            "k",
+            n as u32,
+            &[ha.clone(), hb.clone(), vec![0; n * 2]],
+        );
+        assert_eq!(
+            &o[2][..2],
+            &[0, 0],
+            "{arch}: LLVM's default flags give +0 (v_fma_mix with a +0 addend)"
+        );
+        let fixed = build(&bin, &dir, "mix", &mix, arch, &["-mattr=-fma-mix-insts"]);
+        let (o, _) = launch(
+            &fixed,
+            "k",
+            n as u32,
+            &[ha.clone(), hb.clone(), vec![0; n * 2]],
+        );
+        assert_eq!(
+            &o[2][..2],
+            &[0x00, 0x80],
+            "{arch}: with wheelport's flag the product is -0"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn directed_rounding_support_functions_round_correctly() {
+    const T: &str = "amdgpu_exec_isa::directed";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-isa-dir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // the shipped library, linked as the device build links it (only the used functions)
+    let mut body = String::new();
+    let mut decls = String::new();
+    let fns: Vec<(String, String, usize)> = ["rz", "rm", "rp"]
+        .iter()
+        .flat_map(|m| {
+            [("float", "f32", 4usize), ("double", "f64", 8)]
+                .into_iter()
+                .flat_map(move |(t, s, w)| {
+                    [
+                        (format!("__wp_div_{m}_{s}"), t.to_string(), w),
+                        (format!("__wp_sqrt_{m}_{s}"), t.to_string(), w),
+                    ]
+                })
+        })
+        .collect();
+    for (k, (f, t, _)) in fns.iter().enumerate() {
+        let sq = f.contains("sqrt");
+        let _ = std::fmt::Write::write_fmt(
+            &mut decls,
+            format_args!(
+                "declare {t} @{f}({t}{})\n",
+                if sq { "".to_string() } else { format!(", {t}") }
+            ),
+        );
+        let call = if sq {
+            format!("call {t} @{f}({t} %x{k})")
+        } else {
+            format!("call {t} @{f}({t} %x{k}, {t} %y{k})")
+        };
+        let _ = std::fmt::Write::write_fmt(
+            &mut body,
+            format_args!(
+                "define amdgpu_kernel void @k{k}(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %o) {{
+{INDEX}  %pa = getelementptr {t}, ptr addrspace(1) %a, i32 %i
+  %pb = getelementptr {t}, ptr addrspace(1) %b, i32 %i
+  %x{k} = load {t}, ptr addrspace(1) %pa
+  %y{k} = load {t}, ptr addrspace(1) %pb
+  %r = {call}
+  %po = getelementptr {t}, ptr addrspace(1) %o, i32 %i
+  store {t} %r, ptr addrspace(1) %po
+  ret void
+}}
+"
+            ),
+        );
+    }
+    let ll = dir.join("k.ll");
+    std::fs::write(&ll, format!("{HEAD}{decls}{body}")).unwrap();
+    let linked = dir.join("linked.ll");
+    let (c, _, e) = run(Command::new(bin.join("llvm-link"))
+        .arg(&ll)
+        .args(["--internalize", "--only-needed"])
+        .arg(root().join("kernels-ir/amdgcn.ll"))
+        .arg("-S")
+        .arg("-o")
+        .arg(&linked));
+    assert_eq!(c, 0, "llvm-link: {e}");
+    let ir = std::fs::read_to_string(&linked).unwrap();
+    let n = 4096usize;
+    let mut rng = xorshift(777);
+    let edges32: Vec<u32> = vec![
+        1,
+        0x007f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0x3f80_0001,
+        0x0000_0003,
+        0x8000_0001,
+        0x3400_0000,
+        0x7e80_0000,
+        0xff7f_fffe,
+    ];
+    let edges64: Vec<u64> = vec![
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fef_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0001,
+        3,
+        0x8000_0000_0000_0001,
+        0x7fd0_0000_0000_0000,
+    ];
+    for arch in ["gfx906", "gfx942"] {
+        let co = build(
+            &bin,
+            &dir,
+            "dir",
+            &ir,
+            arch,
+            &["-amdgpu-sdwa-peephole=false", "-mattr=-fma-mix-insts"],
+        );
+        for (k, (f, _, w)) in fns.iter().enumerate() {
+            let (fmt, mode) = (
+                if *w == 4 { fp::F32 } else { fp::F64 },
+                if f.contains("_rz_") {
+                    Round::Zero
+                } else if f.contains("_rm_") {
+                    Round::Down
+                } else {
+                    Round::Up
+                },
+            );
+            let f = f.replace("__wp_", "");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let edges: Vec<u64> = if *w == 4 {
+                edges32.iter().map(|x| *x as u64).collect()
+            } else {
+                edges64.clone()
+            };
+            for x in &edges {
+                for y in &edges {
+                    a.push(*x);
+                    b.push(*y);
+                }
+            }
+            while a.len() < n {
+                let r = rng();
+                a.push(if *w == 4 { r & 0xffff_ffff } else { r });
+                b.push(if *w == 4 { rng() & 0xffff_ffff } else { rng() });
+            }
+            let enc = |v: &[u64]| -> Vec<u8> {
+                v.iter()
+                    .flat_map(|x| x.to_le_bytes()[..*w].to_vec())
+                    .collect()
+            };
+            let (outs, _) = launch(
+                &co,
+                &format!("k{k}"),
+                n as u32,
+                &[enc(&a), enc(&b), vec![0; n * w]],
+            );
+            let env = Env {
+                round: mode,
+                ..Env::IEEE
+            };
+            for i in 0..n {
+                let got = if *w == 4 {
+                    u32::from_le_bytes(outs[2][4 * i..4 * i + 4].try_into().unwrap()) as u64
+                } else {
+                    u64::from_le_bytes(outs[2][8 * i..8 * i + 8].try_into().unwrap())
+                };
+                let want = if f.starts_with("sqrt") {
+                    fp::sqrt(fmt, a[i], env)
+                } else {
+                    fp::div(fmt, a[i], b[i], env)
+                };
+                let ok = got == want || (fmt.is_nan(got) && fmt.is_nan(want));
+                assert!(
+                    ok,
+                    "{arch} {f}(0x{:x}, 0x{:x}): got 0x{got:x}, correctly rounded 0x{want:x}",
+                    a[i], b[i]
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn interpreter_speed() {
+    const T: &str = "amdgpu_exec_isa::speed";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-isa-speed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ir = format!(
+        "{HEAD}define amdgpu_kernel void @k(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %o) {{
+entry:
+{INDEX}  %pa = getelementptr float, ptr addrspace(1) %a, i32 %i
+  %x0 = load float, ptr addrspace(1) %pa
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
+  %x = phi float [ %x0, %entry ], [ %x2, %loop ]
+  %h = phi i32 [ 0, %entry ], [ %h2, %loop ]
+  %x1 = fmul float %x, 0x3FF0006800000000
+  %x2 = fadd float %x1, 0.5
+  %bits = bitcast float %x2 to i32
+  %h1 = xor i32 %h, %bits
+  %h2 = mul i32 %h1, 16777619
+  %k1 = add i32 %k, 1
+  %c = icmp ult i32 %k1, 2000
+  br i1 %c, label %loop, label %done
+done:
+  %po = getelementptr i32, ptr addrspace(1) %o, i32 %i
+  store i32 %h2, ptr addrspace(1) %po
+  ret void
+}}
+"
+    );
+    let co = build(&bin, &dir, "speed", &ir, "gfx906", &[]);
+    let n = 4096u32;
+    let t0 = Instant::now();
+    let (_, instr) = launch(
+        &co,
+        "k",
+        n,
+        &[vec![0; n as usize * 4], vec![0; 4], vec![0; n as usize * 4]],
+    );
+    let s = t0.elapsed().as_secs_f64();
+    eprintln!(
+        "{T}: {instr} wave instructions in {s:.2} s: {:.2} M wave-instructions/s ({:.0} M lane-operations/s) on one core",
+        instr as f64 / s / 1e6,
+        instr as f64 * 64.0 / s / 1e6
+    );
+    assert!(instr > 100_000);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,7 @@
+; wheelport lowering golden: profile cuda, input fixtures/ptx/families/texture_surface.ptx
+; kernel KernelResult { name: "tex_surf", outcome: Unsupported { forms: ["tex.1d.v4.f32.s32", "tex.2d.v4.f32.f32", "tex.3d.v4.s32.f32", "tex.a2d.v4.u32.f32", "tex.level.2d.v4.f32.f32", "tex.grad.2d.v4.f32.f32", "tld4.r.2d.v4.f32.f32", "tld4.g.2d.v4.s32.f32", "txq.width.b32", "txq.level.height.b32", "txq.num_mipmap_levels.b32", "istypep.texref", "istypep.surfref", "suld.b.1d.b32.trap", "suld.b.2d.v2.b32.clamp", "suld.b.3d.v4.b16.zero", "sust.b.1d.b32.trap", "sust.b.2d.v4.b8.clamp", "sust.p.2d.v4.b32.trap", "sured.b.add.1d.u32.trap", "sured.b.max.2d.s32.clamp", "suq.width.b32", "suq.channel_order.b32"], reason: "no lowering for tex.1d.v4.f32.s32, tex.2d.v4.f32.f32, tex.3d.v4.s32.f32, tex.a2d.v4.u32.f32, tex.level.2d.v4.f32.f32, tex.grad.2d.v4.f32.f32, tld4.r.2d.v4.f32.f32, tld4.g.2d.v4.s32.f32, txq.width.b32, txq.level.height.b32, txq.num_mipmap_levels.b32, istypep.texref, istypep.surfref, suld.b.1d.b32.trap, suld.b.2d.v2.b32.clamp, suld.b.3d.v4.b16.zero, sust.b.1d.b32.trap, sust.b.2d.v4.b8.clamp, sust.p.2d.v4.b32.trap, sured.b.add.1d.u32.trap, sured.b.max.2d.s32.clamp, suq.width.b32, suq.channel_order.b32" }, params: [ParamLayout { name: "out", offset: 0, size: 8, align: 8 }, ParamLayout { name: "texobj", offset: 8, size: 8, align: 8 }, ParamLayout { name: "surfobj", offset: 16, size: 8, align: 8 }], notes: [] }
+; PTX lowered by wheelport for target cuda
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+

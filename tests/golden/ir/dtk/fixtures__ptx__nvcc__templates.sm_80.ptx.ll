@@ -1,0 +1,689 @@
+; wheelport lowering golden: profile dtk, input fixtures/ptx/nvcc/templates.sm_80.ptx
+; kernel KernelResult { name: "_Z11vec4_kernelPK6float4PS_Pfi", outcome: Lowered, params: [ParamLayout { name: "_Z11vec4_kernelPK6float4PS_Pfi_param_0", offset: 0, size: 8, align: 8 }, ParamLayout { name: "_Z11vec4_kernelPK6float4PS_Pfi_param_1", offset: 8, size: 8, align: 8 }, ParamLayout { name: "_Z11vec4_kernelPK6float4PS_Pfi_param_2", offset: 16, size: 8, align: 8 }, ParamLayout { name: "_Z11vec4_kernelPK6float4PS_Pfi_param_3", offset: 24, size: 4, align: 4 }], notes: [] }
+; kernel KernelResult { name: "_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i", outcome: Lowered, params: [ParamLayout { name: "_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i_param_0", offset: 0, size: 8, align: 8 }, ParamLayout { name: "_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i_param_1", offset: 8, size: 8, align: 8 }, ParamLayout { name: "_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i_param_2", offset: 16, size: 4, align: 4 }, ParamLayout { name: "_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i_param_3", offset: 20, size: 4, align: 4 }], notes: [] }
+; kernel KernelResult { name: "_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i", outcome: Lowered, params: [ParamLayout { name: "_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i_param_0", offset: 0, size: 8, align: 8 }, ParamLayout { name: "_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i_param_1", offset: 8, size: 8, align: 8 }, ParamLayout { name: "_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i_param_2", offset: 16, size: 8, align: 8 }, ParamLayout { name: "_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i_param_3", offset: 24, size: 4, align: 4 }], notes: [] }
+; PTX lowered by wheelport for target dtk
+target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+
+
+define amdgpu_kernel void @_Z11vec4_kernelPK6float4PS_Pfi(i64 %a0, i64 %a1, i64 %a2, i32 %a3)  {
+entry:
+  %m1 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a0, ptr addrspace(5) %m1
+  %m2 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a1, ptr addrspace(5) %m2
+  %m3 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a2, ptr addrspace(5) %m3
+  %m4 = alloca [4 x i8], align 4, addrspace(5)
+  store i32 %a3, ptr addrspace(5) %m4
+  %r4 = alloca i1, addrspace(5)
+  %r5 = alloca i1, addrspace(5)
+  %r6 = alloca i1, addrspace(5)
+  %r7 = alloca i1, addrspace(5)
+  %r8 = alloca i1, addrspace(5)
+  %r9 = alloca i1, addrspace(5)
+  %r10 = alloca i1, addrspace(5)
+  %r11 = alloca i1, addrspace(5)
+  %r12 = alloca i32, addrspace(5)
+  %r13 = alloca i32, addrspace(5)
+  %r14 = alloca i32, addrspace(5)
+  %r15 = alloca i32, addrspace(5)
+  %r16 = alloca i32, addrspace(5)
+  %r17 = alloca i32, addrspace(5)
+  %r18 = alloca i32, addrspace(5)
+  %r19 = alloca i32, addrspace(5)
+  %r20 = alloca i32, addrspace(5)
+  %r21 = alloca i32, addrspace(5)
+  %r22 = alloca i32, addrspace(5)
+  %r23 = alloca i32, addrspace(5)
+  %r24 = alloca i32, addrspace(5)
+  %r25 = alloca i32, addrspace(5)
+  %r26 = alloca i32, addrspace(5)
+  %r27 = alloca i32, addrspace(5)
+  %r28 = alloca i32, addrspace(5)
+  %r29 = alloca i32, addrspace(5)
+  %r30 = alloca i32, addrspace(5)
+  %r31 = alloca i32, addrspace(5)
+  %r32 = alloca i32, addrspace(5)
+  %r33 = alloca i32, addrspace(5)
+  %r34 = alloca i32, addrspace(5)
+  %r35 = alloca i32, addrspace(5)
+  %r36 = alloca i32, addrspace(5)
+  %r37 = alloca i32, addrspace(5)
+  %r38 = alloca i32, addrspace(5)
+  %r39 = alloca i32, addrspace(5)
+  %r40 = alloca i32, addrspace(5)
+  %r41 = alloca i32, addrspace(5)
+  %r42 = alloca i32, addrspace(5)
+  %r43 = alloca i32, addrspace(5)
+  %r44 = alloca i32, addrspace(5)
+  %r45 = alloca i32, addrspace(5)
+  %r46 = alloca i32, addrspace(5)
+  %r47 = alloca i32, addrspace(5)
+  %r48 = alloca i32, addrspace(5)
+  %r49 = alloca i32, addrspace(5)
+  %r50 = alloca i32, addrspace(5)
+  %r51 = alloca i32, addrspace(5)
+  %r52 = alloca i32, addrspace(5)
+  %r53 = alloca i32, addrspace(5)
+  %r54 = alloca i32, addrspace(5)
+  %r55 = alloca i32, addrspace(5)
+  %r56 = alloca i32, addrspace(5)
+  %r57 = alloca i32, addrspace(5)
+  %r58 = alloca i32, addrspace(5)
+  %r59 = alloca i32, addrspace(5)
+  %r60 = alloca i32, addrspace(5)
+  %r61 = alloca i32, addrspace(5)
+  %r62 = alloca i32, addrspace(5)
+  %r63 = alloca i64, addrspace(5)
+  %r64 = alloca i64, addrspace(5)
+  %r65 = alloca i64, addrspace(5)
+  %r66 = alloca i64, addrspace(5)
+  %r67 = alloca i64, addrspace(5)
+  %r68 = alloca i64, addrspace(5)
+  %r69 = alloca i64, addrspace(5)
+  %r70 = alloca i64, addrspace(5)
+  %r71 = alloca i64, addrspace(5)
+  %r72 = alloca i64, addrspace(5)
+  br label %start
+start:
+  %t1 = load i64, ptr addrspace(5) %m1, align 8
+  store i64 %t1, ptr addrspace(5) %r64
+  %t2 = load i64, ptr addrspace(5) %m2, align 8
+  store i64 %t2, ptr addrspace(5) %r65
+  %t3 = load i64, ptr addrspace(5) %m3, align 8
+  store i64 %t3, ptr addrspace(5) %r66
+  %t4 = load i32, ptr addrspace(5) %m4, align 4
+  store i32 %t4, ptr addrspace(5) %r42
+  %t5 = call i32 @__wp_sreg_ntid_x()
+  store i32 %t5, ptr addrspace(5) %r43
+  %t6 = call i32 @__wp_sreg_ctaid_x()
+  store i32 %t6, ptr addrspace(5) %r44
+  %t7 = call i32 @__wp_sreg_tid_x()
+  store i32 %t7, ptr addrspace(5) %r40
+  %t8 = load i32, ptr addrspace(5) %r44
+  %t9 = load i32, ptr addrspace(5) %r43
+  %t10 = mul i32 %t8, %t9
+  %t11 = load i32, ptr addrspace(5) %r40
+  %t12 = add i32 %t10, %t11
+  store i32 %t12, ptr addrspace(5) %r41
+  %t13 = load i32, ptr addrspace(5) %r41
+  %t14 = load i32, ptr addrspace(5) %r42
+  %t15 = icmp sge i32 %t13, %t14
+  %t16 = xor i1 %t15, true
+  store i1 %t15, ptr addrspace(5) %r5
+  %t17 = load i1, ptr addrspace(5) %r5
+  br i1 %t17, label %L.$L__BB0_3, label %b1
+b1:
+  %t18 = load i64, ptr addrspace(5) %r64
+  %t19 = inttoptr i64 %t18 to ptr
+  %t20 = addrspacecast ptr %t19 to ptr addrspace(1)
+  %t21 = ptrtoint ptr addrspace(1) %t20 to i64
+  store i64 %t21, ptr addrspace(5) %r67
+  %t22 = load i32, ptr addrspace(5) %r41
+  %t23 = sext i32 %t22 to i64
+  %t24 = sext i32 16 to i64
+  %t25 = mul i64 %t23, %t24
+  store i64 %t25, ptr addrspace(5) %r68
+  %t26 = load i64, ptr addrspace(5) %r67
+  %t27 = load i64, ptr addrspace(5) %r68
+  %t28 = add i64 %t26, %t27
+  store i64 %t28, ptr addrspace(5) %r69
+  %t29 = load i64, ptr addrspace(5) %r69
+  %t30 = inttoptr i64 %t29 to ptr addrspace(1)
+  %t31 = load <4 x float>, ptr addrspace(1) %t30, align 16
+  %t32 = extractelement <4 x float> %t31, i32 0
+  store float %t32, ptr addrspace(5) %r14
+  %t33 = extractelement <4 x float> %t31, i32 1
+  store float %t33, ptr addrspace(5) %r15
+  %t34 = extractelement <4 x float> %t31, i32 2
+  store float %t34, ptr addrspace(5) %r16
+  %t35 = extractelement <4 x float> %t31, i32 3
+  store float %t35, ptr addrspace(5) %r17
+  store i32 1, ptr addrspace(5) %r45
+  store i32 2, ptr addrspace(5) %r46
+  %t36 = load i64, ptr addrspace(5) %r65
+  %t37 = inttoptr i64 %t36 to ptr
+  %t38 = addrspacecast ptr %t37 to ptr addrspace(1)
+  %t39 = ptrtoint ptr addrspace(1) %t38 to i64
+  store i64 %t39, ptr addrspace(5) %r70
+  %t40 = load i64, ptr addrspace(5) %r70
+  %t41 = load i64, ptr addrspace(5) %r68
+  %t42 = add i64 %t40, %t41
+  store i64 %t42, ptr addrspace(5) %r71
+  %t43 = load float, ptr addrspace(5) %r14
+  %t44 = load float, ptr addrspace(5) %r14
+  %t45 = fadd float %t43, %t44
+  store float %t45, ptr addrspace(5) %r22
+  %t46 = load float, ptr addrspace(5) %r15
+  %t47 = load float, ptr addrspace(5) %r22
+  %t48 = fadd float %t46, %t47
+  store float %t48, ptr addrspace(5) %r23
+  %t49 = load float, ptr addrspace(5) %r16
+  %t50 = load float, ptr addrspace(5) %r17
+  %t51 = load float, ptr addrspace(5) %r23
+  %t52 = call float @llvm.fma.f32(float %t49, float %t50, float %t51)
+  store float %t52, ptr addrspace(5) %r24
+  %t53 = load float, ptr addrspace(5) %r17
+  %t54 = fneg float %t53
+  store float %t54, ptr addrspace(5) %r25
+  %t55 = load i64, ptr addrspace(5) %r71
+  %t56 = inttoptr i64 %t55 to ptr addrspace(1)
+  %t57 = load float, ptr addrspace(5) %r22
+  %t58 = insertelement <4 x float> poison, float %t57, i32 0
+  %t59 = load float, ptr addrspace(5) %r23
+  %t60 = insertelement <4 x float> %t58, float %t59, i32 1
+  %t61 = load float, ptr addrspace(5) %r24
+  %t62 = insertelement <4 x float> %t60, float %t61, i32 2
+  %t63 = load float, ptr addrspace(5) %r25
+  %t64 = insertelement <4 x float> %t62, float %t63, i32 3
+  store <4 x float> %t64, ptr addrspace(1) %t56, align 16
+  %t65 = load float, ptr addrspace(5) %r22
+  %t66 = load float, ptr addrspace(5) %r23
+  %t67 = fadd float %t65, %t66
+  store float %t67, ptr addrspace(5) %r26
+  %t68 = load float, ptr addrspace(5) %r24
+  %t69 = load float, ptr addrspace(5) %r26
+  %t70 = fadd float %t68, %t69
+  store float %t70, ptr addrspace(5) %r27
+  %t71 = load float, ptr addrspace(5) %r27
+  %t72 = load float, ptr addrspace(5) %r17
+  %t73 = fneg float %t72
+  %t74 = fadd float %t71, %t73
+  store float %t74, ptr addrspace(5) %r28
+  %t75 = load i32, ptr addrspace(5) %r28
+  store i32 %t75, ptr addrspace(5) %r47
+  store i32 31, ptr addrspace(5) %r48
+  store i32 16, ptr addrspace(5) %r49
+  store i32 -1, ptr addrspace(5) %r50
+  %t76 = load i32, ptr addrspace(5) %r47
+  %t77 = load i32, ptr addrspace(5) %r49
+  %t78 = load i32, ptr addrspace(5) %r48
+  %t79 = load i32, ptr addrspace(5) %r50
+  %t80 = call { i32, i1 } @__wp_shfl_down(i32 %t79, i32 %t76, i32 %t77, i32 %t78)
+  %t81 = extractvalue { i32, i1 } %t80, 0
+  %t82 = extractvalue { i32, i1 } %t80, 1
+  store i32 %t81, ptr addrspace(5) %r51
+  store i1 %t82, ptr addrspace(5) %r6
+  %t83 = load i32, ptr addrspace(5) %r51
+  store i32 %t83, ptr addrspace(5) %r29
+  %t84 = load float, ptr addrspace(5) %r28
+  %t85 = load float, ptr addrspace(5) %r29
+  %t86 = fadd float %t84, %t85
+  store float %t86, ptr addrspace(5) %r30
+  %t87 = load i32, ptr addrspace(5) %r30
+  store i32 %t87, ptr addrspace(5) %r52
+  store i32 8, ptr addrspace(5) %r53
+  %t88 = load i32, ptr addrspace(5) %r52
+  %t89 = load i32, ptr addrspace(5) %r53
+  %t90 = load i32, ptr addrspace(5) %r48
+  %t91 = load i32, ptr addrspace(5) %r50
+  %t92 = call { i32, i1 } @__wp_shfl_down(i32 %t91, i32 %t88, i32 %t89, i32 %t90)
+  %t93 = extractvalue { i32, i1 } %t92, 0
+  %t94 = extractvalue { i32, i1 } %t92, 1
+  store i32 %t93, ptr addrspace(5) %r54
+  store i1 %t94, ptr addrspace(5) %r7
+  %t95 = load i32, ptr addrspace(5) %r54
+  store i32 %t95, ptr addrspace(5) %r31
+  %t96 = load float, ptr addrspace(5) %r30
+  %t97 = load float, ptr addrspace(5) %r31
+  %t98 = fadd float %t96, %t97
+  store float %t98, ptr addrspace(5) %r32
+  %t99 = load i32, ptr addrspace(5) %r32
+  store i32 %t99, ptr addrspace(5) %r55
+  store i32 4, ptr addrspace(5) %r56
+  %t100 = load i32, ptr addrspace(5) %r55
+  %t101 = load i32, ptr addrspace(5) %r56
+  %t102 = load i32, ptr addrspace(5) %r48
+  %t103 = load i32, ptr addrspace(5) %r50
+  %t104 = call { i32, i1 } @__wp_shfl_down(i32 %t103, i32 %t100, i32 %t101, i32 %t102)
+  %t105 = extractvalue { i32, i1 } %t104, 0
+  %t106 = extractvalue { i32, i1 } %t104, 1
+  store i32 %t105, ptr addrspace(5) %r57
+  store i1 %t106, ptr addrspace(5) %r8
+  %t107 = load i32, ptr addrspace(5) %r57
+  store i32 %t107, ptr addrspace(5) %r33
+  %t108 = load float, ptr addrspace(5) %r32
+  %t109 = load float, ptr addrspace(5) %r33
+  %t110 = fadd float %t108, %t109
+  store float %t110, ptr addrspace(5) %r34
+  %t111 = load i32, ptr addrspace(5) %r34
+  store i32 %t111, ptr addrspace(5) %r58
+  %t112 = load i32, ptr addrspace(5) %r58
+  %t113 = load i32, ptr addrspace(5) %r46
+  %t114 = load i32, ptr addrspace(5) %r48
+  %t115 = load i32, ptr addrspace(5) %r50
+  %t116 = call { i32, i1 } @__wp_shfl_down(i32 %t115, i32 %t112, i32 %t113, i32 %t114)
+  %t117 = extractvalue { i32, i1 } %t116, 0
+  %t118 = extractvalue { i32, i1 } %t116, 1
+  store i32 %t117, ptr addrspace(5) %r59
+  store i1 %t118, ptr addrspace(5) %r9
+  %t119 = load i32, ptr addrspace(5) %r59
+  store i32 %t119, ptr addrspace(5) %r35
+  %t120 = load float, ptr addrspace(5) %r34
+  %t121 = load float, ptr addrspace(5) %r35
+  %t122 = fadd float %t120, %t121
+  store float %t122, ptr addrspace(5) %r36
+  %t123 = load i32, ptr addrspace(5) %r36
+  store i32 %t123, ptr addrspace(5) %r60
+  %t124 = load i32, ptr addrspace(5) %r60
+  %t125 = load i32, ptr addrspace(5) %r45
+  %t126 = load i32, ptr addrspace(5) %r48
+  %t127 = load i32, ptr addrspace(5) %r50
+  %t128 = call { i32, i1 } @__wp_shfl_down(i32 %t127, i32 %t124, i32 %t125, i32 %t126)
+  %t129 = extractvalue { i32, i1 } %t128, 0
+  %t130 = extractvalue { i32, i1 } %t128, 1
+  store i32 %t129, ptr addrspace(5) %r61
+  store i1 %t130, ptr addrspace(5) %r10
+  %t131 = load i32, ptr addrspace(5) %r61
+  store i32 %t131, ptr addrspace(5) %r37
+  %t132 = load float, ptr addrspace(5) %r36
+  %t133 = load float, ptr addrspace(5) %r37
+  %t134 = fadd float %t132, %t133
+  store float %t134, ptr addrspace(5) %r13
+  %t135 = load i32, ptr addrspace(5) %r40
+  %t136 = and i32 %t135, 31
+  store i32 %t136, ptr addrspace(5) %r62
+  %t137 = load i32, ptr addrspace(5) %r62
+  %t138 = icmp ne i32 %t137, 0
+  %t139 = xor i1 %t138, true
+  store i1 %t138, ptr addrspace(5) %r11
+  %t140 = load i1, ptr addrspace(5) %r11
+  br i1 %t140, label %L.$L__BB0_3, label %b2
+b2:
+  %t141 = load i64, ptr addrspace(5) %r66
+  %t142 = inttoptr i64 %t141 to ptr
+  %t143 = addrspacecast ptr %t142 to ptr addrspace(1)
+  %t144 = ptrtoint ptr addrspace(1) %t143 to i64
+  store i64 %t144, ptr addrspace(5) %r72
+  %t145 = load i64, ptr addrspace(5) %r72
+  %t146 = inttoptr i64 %t145 to ptr addrspace(1)
+  %t147 = load float, ptr addrspace(5) %r13
+  %t148 = atomicrmw fadd ptr addrspace(1) %t146, float %t147 syncscope("agent") monotonic, align 4
+  store float %t148, ptr addrspace(5) %r38
+  br label %L.$L__BB0_3
+L.$L__BB0_3:
+  br label %ret
+ret:
+  ret void
+}
+
+define amdgpu_kernel void @_Z12scale_kernelIfLi4EEvPKT_PS0_S0_i(i64 %a0, i64 %a1, i32 %a2, i32 %a3)  {
+entry:
+  %m1 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a0, ptr addrspace(5) %m1
+  %m2 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a1, ptr addrspace(5) %m2
+  %m3 = alloca [4 x i8], align 4, addrspace(5)
+  store i32 %a2, ptr addrspace(5) %m3
+  %m4 = alloca [4 x i8], align 4, addrspace(5)
+  store i32 %a3, ptr addrspace(5) %m4
+  %r4 = alloca i1, addrspace(5)
+  %r5 = alloca i1, addrspace(5)
+  %r6 = alloca i1, addrspace(5)
+  %r7 = alloca i1, addrspace(5)
+  %r8 = alloca i1, addrspace(5)
+  %r9 = alloca i32, addrspace(5)
+  %r10 = alloca i32, addrspace(5)
+  %r11 = alloca i32, addrspace(5)
+  %r12 = alloca i32, addrspace(5)
+  %r13 = alloca i32, addrspace(5)
+  %r14 = alloca i32, addrspace(5)
+  %r15 = alloca i32, addrspace(5)
+  %r16 = alloca i32, addrspace(5)
+  %r17 = alloca i32, addrspace(5)
+  %r18 = alloca i32, addrspace(5)
+  %r19 = alloca i32, addrspace(5)
+  %r20 = alloca i32, addrspace(5)
+  %r21 = alloca i32, addrspace(5)
+  %r22 = alloca i32, addrspace(5)
+  %r23 = alloca i32, addrspace(5)
+  %r24 = alloca i32, addrspace(5)
+  %r25 = alloca i32, addrspace(5)
+  %r26 = alloca i32, addrspace(5)
+  %r27 = alloca i32, addrspace(5)
+  %r28 = alloca i32, addrspace(5)
+  %r29 = alloca i64, addrspace(5)
+  %r30 = alloca i64, addrspace(5)
+  %r31 = alloca i64, addrspace(5)
+  %r32 = alloca i64, addrspace(5)
+  %r33 = alloca i64, addrspace(5)
+  %r34 = alloca i64, addrspace(5)
+  %r35 = alloca i64, addrspace(5)
+  %r36 = alloca i64, addrspace(5)
+  %r37 = alloca i64, addrspace(5)
+  %r38 = alloca i64, addrspace(5)
+  %r39 = alloca i64, addrspace(5)
+  br label %start
+start:
+  %t1 = load i64, ptr addrspace(5) %m1, align 8
+  store i64 %t1, ptr addrspace(5) %r34
+  %t2 = load i64, ptr addrspace(5) %m2, align 8
+  store i64 %t2, ptr addrspace(5) %r35
+  %t3 = load float, ptr addrspace(5) %m3, align 4
+  store float %t3, ptr addrspace(5) %r10
+  %t4 = load i32, ptr addrspace(5) %m4, align 4
+  store i32 %t4, ptr addrspace(5) %r21
+  %t5 = load i64, ptr addrspace(5) %r35
+  %t6 = inttoptr i64 %t5 to ptr
+  %t7 = addrspacecast ptr %t6 to ptr addrspace(1)
+  %t8 = ptrtoint ptr addrspace(1) %t7 to i64
+  store i64 %t8, ptr addrspace(5) %r30
+  %t9 = call i32 @__wp_sreg_ntid_x()
+  store i32 %t9, ptr addrspace(5) %r22
+  %t10 = call i32 @__wp_sreg_ctaid_x()
+  store i32 %t10, ptr addrspace(5) %r23
+  %t11 = call i32 @__wp_sreg_tid_x()
+  store i32 %t11, ptr addrspace(5) %r24
+  %t12 = load i32, ptr addrspace(5) %r23
+  %t13 = load i32, ptr addrspace(5) %r22
+  %t14 = mul i32 %t12, %t13
+  %t15 = load i32, ptr addrspace(5) %r24
+  %t16 = add i32 %t14, %t15
+  store i32 %t16, ptr addrspace(5) %r25
+  %t17 = load i32, ptr addrspace(5) %r25
+  %t18 = icmp uge i32 2, 32
+  %t19 = call i32 @llvm.umin.i32(i32 2, i32 31)
+  %t20 = shl i32 %t17, %t19
+  %t21 = select i1 %t18, i32 0, i32 %t20
+  store i32 %t21, ptr addrspace(5) %r20
+  %t22 = load i64, ptr addrspace(5) %r34
+  %t23 = inttoptr i64 %t22 to ptr
+  %t24 = addrspacecast ptr %t23 to ptr addrspace(1)
+  %t25 = ptrtoint ptr addrspace(1) %t24 to i64
+  store i64 %t25, ptr addrspace(5) %r31
+  %t26 = load i32, ptr addrspace(5) %r20
+  %t27 = load i32, ptr addrspace(5) %r21
+  %t28 = icmp sge i32 %t26, %t27
+  %t29 = xor i1 %t28, true
+  store i1 %t28, ptr addrspace(5) %r5
+  %t30 = load i1, ptr addrspace(5) %r5
+  br i1 %t30, label %L.$L__BB1_2, label %b1
+b1:
+  %t31 = load i32, ptr addrspace(5) %r20
+  %t32 = sext i32 %t31 to i64
+  %t33 = sext i32 4 to i64
+  %t34 = mul i64 %t32, %t33
+  store i64 %t34, ptr addrspace(5) %r36
+  %t35 = load i64, ptr addrspace(5) %r31
+  %t36 = load i64, ptr addrspace(5) %r36
+  %t37 = add i64 %t35, %t36
+  store i64 %t37, ptr addrspace(5) %r37
+  %t38 = load i64, ptr addrspace(5) %r37
+  %t39 = inttoptr i64 %t38 to ptr addrspace(1)
+  %t40 = load float, ptr addrspace(1) %t39, align 4
+  store float %t40, ptr addrspace(5) %r11
+  %t41 = load float, ptr addrspace(5) %r11
+  %t42 = load float, ptr addrspace(5) %r10
+  %t43 = fmul float %t41, %t42
+  store float %t43, ptr addrspace(5) %r12
+  %t44 = load i64, ptr addrspace(5) %r30
+  %t45 = load i64, ptr addrspace(5) %r36
+  %t46 = add i64 %t44, %t45
+  store i64 %t46, ptr addrspace(5) %r38
+  %t47 = load i64, ptr addrspace(5) %r38
+  %t48 = inttoptr i64 %t47 to ptr addrspace(1)
+  %t49 = load float, ptr addrspace(5) %r12
+  store float %t49, ptr addrspace(1) %t48, align 4
+  br label %L.$L__BB1_2
+L.$L__BB1_2:
+  %t50 = load i32, ptr addrspace(5) %r20
+  %t51 = add i32 %t50, 1
+  store i32 %t51, ptr addrspace(5) %r26
+  %t52 = load i32, ptr addrspace(5) %r26
+  %t53 = load i32, ptr addrspace(5) %r21
+  %t54 = icmp sge i32 %t52, %t53
+  %t55 = xor i1 %t54, true
+  store i1 %t54, ptr addrspace(5) %r6
+  %t56 = load i32, ptr addrspace(5) %r20
+  %t57 = sext i32 %t56 to i64
+  %t58 = sext i32 4 to i64
+  %t59 = mul i64 %t57, %t58
+  store i64 %t59, ptr addrspace(5) %r39
+  %t60 = load i64, ptr addrspace(5) %r31
+  %t61 = load i64, ptr addrspace(5) %r39
+  %t62 = add i64 %t60, %t61
+  store i64 %t62, ptr addrspace(5) %r32
+  %t63 = load i64, ptr addrspace(5) %r30
+  %t64 = load i64, ptr addrspace(5) %r39
+  %t65 = add i64 %t63, %t64
+  store i64 %t65, ptr addrspace(5) %r33
+  %t66 = load i1, ptr addrspace(5) %r6
+  br i1 %t66, label %L.$L__BB1_4, label %b2
+b2:
+  %t67 = load i64, ptr addrspace(5) %r32
+  %t68 = inttoptr i64 %t67 to ptr addrspace(1)
+  %t69 = getelementptr inbounds i8, ptr addrspace(1) %t68, i64 4
+  %t70 = load float, ptr addrspace(1) %t69, align 4
+  store float %t70, ptr addrspace(5) %r13
+  %t71 = load float, ptr addrspace(5) %r13
+  %t72 = load float, ptr addrspace(5) %r10
+  %t73 = fmul float %t71, %t72
+  store float %t73, ptr addrspace(5) %r14
+  %t74 = load i64, ptr addrspace(5) %r33
+  %t75 = inttoptr i64 %t74 to ptr addrspace(1)
+  %t76 = getelementptr inbounds i8, ptr addrspace(1) %t75, i64 4
+  %t77 = load float, ptr addrspace(5) %r14
+  store float %t77, ptr addrspace(1) %t76, align 4
+  br label %L.$L__BB1_4
+L.$L__BB1_4:
+  %t78 = load i32, ptr addrspace(5) %r20
+  %t79 = add i32 %t78, 2
+  store i32 %t79, ptr addrspace(5) %r27
+  %t80 = load i32, ptr addrspace(5) %r27
+  %t81 = load i32, ptr addrspace(5) %r21
+  %t82 = icmp sge i32 %t80, %t81
+  %t83 = xor i1 %t82, true
+  store i1 %t82, ptr addrspace(5) %r7
+  %t84 = load i1, ptr addrspace(5) %r7
+  br i1 %t84, label %L.$L__BB1_6, label %b3
+b3:
+  %t85 = load i64, ptr addrspace(5) %r32
+  %t86 = inttoptr i64 %t85 to ptr addrspace(1)
+  %t87 = getelementptr inbounds i8, ptr addrspace(1) %t86, i64 8
+  %t88 = load float, ptr addrspace(1) %t87, align 4
+  store float %t88, ptr addrspace(5) %r15
+  %t89 = load float, ptr addrspace(5) %r15
+  %t90 = load float, ptr addrspace(5) %r10
+  %t91 = fmul float %t89, %t90
+  store float %t91, ptr addrspace(5) %r16
+  %t92 = load i64, ptr addrspace(5) %r33
+  %t93 = inttoptr i64 %t92 to ptr addrspace(1)
+  %t94 = getelementptr inbounds i8, ptr addrspace(1) %t93, i64 8
+  %t95 = load float, ptr addrspace(5) %r16
+  store float %t95, ptr addrspace(1) %t94, align 4
+  br label %L.$L__BB1_6
+L.$L__BB1_6:
+  %t96 = load i32, ptr addrspace(5) %r20
+  %t97 = add i32 %t96, 3
+  store i32 %t97, ptr addrspace(5) %r28
+  %t98 = load i32, ptr addrspace(5) %r28
+  %t99 = load i32, ptr addrspace(5) %r21
+  %t100 = icmp sge i32 %t98, %t99
+  %t101 = xor i1 %t100, true
+  store i1 %t100, ptr addrspace(5) %r8
+  %t102 = load i1, ptr addrspace(5) %r8
+  br i1 %t102, label %L.$L__BB1_8, label %b4
+b4:
+  %t103 = load i64, ptr addrspace(5) %r32
+  %t104 = inttoptr i64 %t103 to ptr addrspace(1)
+  %t105 = getelementptr inbounds i8, ptr addrspace(1) %t104, i64 12
+  %t106 = load float, ptr addrspace(1) %t105, align 4
+  store float %t106, ptr addrspace(5) %r17
+  %t107 = load float, ptr addrspace(5) %r17
+  %t108 = load float, ptr addrspace(5) %r10
+  %t109 = fmul float %t107, %t108
+  store float %t109, ptr addrspace(5) %r18
+  %t110 = load i64, ptr addrspace(5) %r33
+  %t111 = inttoptr i64 %t110 to ptr addrspace(1)
+  %t112 = getelementptr inbounds i8, ptr addrspace(1) %t111, i64 12
+  %t113 = load float, ptr addrspace(5) %r18
+  store float %t113, ptr addrspace(1) %t112, align 4
+  br label %L.$L__BB1_8
+L.$L__BB1_8:
+  br label %ret
+ret:
+  ret void
+}
+
+define amdgpu_kernel void @_Z12scale_kernelIdLi2EEvPKT_PS0_S0_i(i64 %a0, i64 %a1, i64 %a2, i32 %a3)  {
+entry:
+  %m1 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a0, ptr addrspace(5) %m1
+  %m2 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a1, ptr addrspace(5) %m2
+  %m3 = alloca [8 x i8], align 8, addrspace(5)
+  store i64 %a2, ptr addrspace(5) %m3
+  %m4 = alloca [4 x i8], align 4, addrspace(5)
+  store i32 %a3, ptr addrspace(5) %m4
+  %r4 = alloca i1, addrspace(5)
+  %r5 = alloca i1, addrspace(5)
+  %r6 = alloca i1, addrspace(5)
+  %r7 = alloca i32, addrspace(5)
+  %r8 = alloca i32, addrspace(5)
+  %r9 = alloca i32, addrspace(5)
+  %r10 = alloca i32, addrspace(5)
+  %r11 = alloca i32, addrspace(5)
+  %r12 = alloca i32, addrspace(5)
+  %r13 = alloca i32, addrspace(5)
+  %r14 = alloca i32, addrspace(5)
+  %r15 = alloca i64, addrspace(5)
+  %r16 = alloca i64, addrspace(5)
+  %r17 = alloca i64, addrspace(5)
+  %r18 = alloca i64, addrspace(5)
+  %r19 = alloca i64, addrspace(5)
+  %r20 = alloca i64, addrspace(5)
+  %r21 = alloca i64, addrspace(5)
+  %r22 = alloca i64, addrspace(5)
+  %r23 = alloca i64, addrspace(5)
+  %r24 = alloca i64, addrspace(5)
+  %r25 = alloca i64, addrspace(5)
+  %r26 = alloca i64, addrspace(5)
+  %r27 = alloca i64, addrspace(5)
+  %r28 = alloca i64, addrspace(5)
+  %r29 = alloca i64, addrspace(5)
+  %r30 = alloca i64, addrspace(5)
+  %r31 = alloca i64, addrspace(5)
+  br label %start
+start:
+  %t1 = load i64, ptr addrspace(5) %m1, align 8
+  store i64 %t1, ptr addrspace(5) %r24
+  %t2 = load i64, ptr addrspace(5) %m2, align 8
+  store i64 %t2, ptr addrspace(5) %r25
+  %t3 = load double, ptr addrspace(5) %m3, align 8
+  store double %t3, ptr addrspace(5) %r16
+  %t4 = load i32, ptr addrspace(5) %m4, align 4
+  store i32 %t4, ptr addrspace(5) %r10
+  %t5 = load i64, ptr addrspace(5) %r25
+  %t6 = inttoptr i64 %t5 to ptr
+  %t7 = addrspacecast ptr %t6 to ptr addrspace(1)
+  %t8 = ptrtoint ptr addrspace(1) %t7 to i64
+  store i64 %t8, ptr addrspace(5) %r22
+  %t9 = call i32 @__wp_sreg_ntid_x()
+  store i32 %t9, ptr addrspace(5) %r11
+  %t10 = call i32 @__wp_sreg_ctaid_x()
+  store i32 %t10, ptr addrspace(5) %r12
+  %t11 = call i32 @__wp_sreg_tid_x()
+  store i32 %t11, ptr addrspace(5) %r13
+  %t12 = load i32, ptr addrspace(5) %r12
+  %t13 = load i32, ptr addrspace(5) %r11
+  %t14 = mul i32 %t12, %t13
+  %t15 = load i32, ptr addrspace(5) %r13
+  %t16 = add i32 %t14, %t15
+  store i32 %t16, ptr addrspace(5) %r14
+  %t17 = load i32, ptr addrspace(5) %r14
+  %t18 = icmp uge i32 1, 32
+  %t19 = call i32 @llvm.umin.i32(i32 1, i32 31)
+  %t20 = shl i32 %t17, %t19
+  %t21 = select i1 %t18, i32 0, i32 %t20
+  store i32 %t21, ptr addrspace(5) %r8
+  %t22 = load i64, ptr addrspace(5) %r24
+  %t23 = inttoptr i64 %t22 to ptr
+  %t24 = addrspacecast ptr %t23 to ptr addrspace(1)
+  %t25 = ptrtoint ptr addrspace(1) %t24 to i64
+  store i64 %t25, ptr addrspace(5) %r23
+  %t26 = load i32, ptr addrspace(5) %r8
+  %t27 = load i32, ptr addrspace(5) %r10
+  %t28 = icmp sge i32 %t26, %t27
+  %t29 = xor i1 %t28, true
+  store i1 %t28, ptr addrspace(5) %r5
+  %t30 = load i1, ptr addrspace(5) %r5
+  br i1 %t30, label %L.$L__BB2_2, label %b1
+b1:
+  %t31 = load i32, ptr addrspace(5) %r8
+  %t32 = sext i32 %t31 to i64
+  %t33 = sext i32 8 to i64
+  %t34 = mul i64 %t32, %t33
+  store i64 %t34, ptr addrspace(5) %r26
+  %t35 = load i64, ptr addrspace(5) %r23
+  %t36 = load i64, ptr addrspace(5) %r26
+  %t37 = add i64 %t35, %t36
+  store i64 %t37, ptr addrspace(5) %r27
+  %t38 = load i64, ptr addrspace(5) %r27
+  %t39 = inttoptr i64 %t38 to ptr addrspace(1)
+  %t40 = load double, ptr addrspace(1) %t39, align 8
+  store double %t40, ptr addrspace(5) %r17
+  %t41 = load double, ptr addrspace(5) %r17
+  %t42 = load double, ptr addrspace(5) %r16
+  %t43 = fmul double %t41, %t42
+  store double %t43, ptr addrspace(5) %r18
+  %t44 = load i64, ptr addrspace(5) %r22
+  %t45 = load i64, ptr addrspace(5) %r26
+  %t46 = add i64 %t44, %t45
+  store i64 %t46, ptr addrspace(5) %r28
+  %t47 = load i64, ptr addrspace(5) %r28
+  %t48 = inttoptr i64 %t47 to ptr addrspace(1)
+  %t49 = load double, ptr addrspace(5) %r18
+  store double %t49, ptr addrspace(1) %t48, align 8
+  br label %L.$L__BB2_2
+L.$L__BB2_2:
+  %t50 = load i32, ptr addrspace(5) %r8
+  %t51 = add i32 %t50, 1
+  store i32 %t51, ptr addrspace(5) %r9
+  %t52 = load i32, ptr addrspace(5) %r9
+  %t53 = load i32, ptr addrspace(5) %r10
+  %t54 = icmp sge i32 %t52, %t53
+  %t55 = xor i1 %t54, true
+  store i1 %t54, ptr addrspace(5) %r6
+  %t56 = load i1, ptr addrspace(5) %r6
+  br i1 %t56, label %L.$L__BB2_4, label %b2
+b2:
+  %t57 = load i32, ptr addrspace(5) %r9
+  %t58 = sext i32 %t57 to i64
+  %t59 = sext i32 8 to i64
+  %t60 = mul i64 %t58, %t59
+  store i64 %t60, ptr addrspace(5) %r29
+  %t61 = load i64, ptr addrspace(5) %r23
+  %t62 = load i64, ptr addrspace(5) %r29
+  %t63 = add i64 %t61, %t62
+  store i64 %t63, ptr addrspace(5) %r30
+  %t64 = load i64, ptr addrspace(5) %r30
+  %t65 = inttoptr i64 %t64 to ptr addrspace(1)
+  %t66 = load double, ptr addrspace(1) %t65, align 8
+  store double %t66, ptr addrspace(5) %r19
+  %t67 = load double, ptr addrspace(5) %r19
+  %t68 = load double, ptr addrspace(5) %r16
+  %t69 = fmul double %t67, %t68
+  store double %t69, ptr addrspace(5) %r20
+  %t70 = load i64, ptr addrspace(5) %r22
+  %t71 = load i64, ptr addrspace(5) %r29
+  %t72 = add i64 %t70, %t71
+  store i64 %t72, ptr addrspace(5) %r31
+  %t73 = load i64, ptr addrspace(5) %r31
+  %t74 = inttoptr i64 %t73 to ptr addrspace(1)
+  %t75 = load double, ptr addrspace(5) %r20
+  store double %t75, ptr addrspace(1) %t74, align 8
+  br label %L.$L__BB2_4
+L.$L__BB2_4:
+  br label %ret
+ret:
+  ret void
+}
+
+declare { i32, i1 } @__wp_shfl_down(i32, i32, i32, i32)
+declare i32 @__wp_sreg_ctaid_x()
+declare i32 @__wp_sreg_ntid_x()
+declare i32 @__wp_sreg_tid_x()
+declare float @llvm.fma.f32(float, float, float)
+declare i32 @llvm.umin.i32(i32, i32)

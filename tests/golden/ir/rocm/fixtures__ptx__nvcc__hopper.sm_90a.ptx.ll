@@ -1,0 +1,8 @@
+; wheelport lowering golden: profile rocm, input fixtures/ptx/nvcc/hopper.sm_90a.ptx
+; kernel KernelResult { name: "_Z6hopperPj", outcome: Unsupported { forms: [], reason: "mov.u32: special register %cluster_ctarank" }, params: [ParamLayout { name: "_Z6hopperPj_param_0", offset: 0, size: 8, align: 8 }], notes: [] }
+; PTX lowered by wheelport for target rocm
+target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+target triple = "amdgcn-amd-amdhsa"
+
+@__wp_fvar.1._ZZ6hopperPjE3bar = internal addrspace(3) global [8 x i8] poison, align 8
+

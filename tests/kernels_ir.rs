@@ -1,0 +1,36 @@
+//! The committed device support libraries (`kernels-ir/amdgcn.ll`, `kernels-ir/nvptx.ll`) are
+//! exactly what their generator writes (`kernels-ir/gen.py` and the modules it imports, which
+//! read the family data layouts from `targets/families/*.toml`): an edit of one without the
+//! other fails here.
+
+mod common;
+
+use common::*;
+use std::process::Command;
+
+#[test]
+fn support_libraries_match_their_generator() {
+    let Some(py) = require_tool("python3", "kernels_ir") else {
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let (code, o, e) = run(Command::new(py)
+        .arg(root().join("kernels-ir/gen.py"))
+        .arg(d.path()));
+    assert_eq!(code, 0, "{o}{e}");
+    for lib in ["amdgcn.ll", "nvptx.ll"] {
+        let want = std::fs::read_to_string(root().join("kernels-ir").join(lib)).unwrap();
+        let got = std::fs::read_to_string(d.path().join(lib)).unwrap();
+        if want != got {
+            let line = want
+                .lines()
+                .zip(got.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or_else(|| want.lines().count().min(got.lines().count()));
+            panic!(
+                "kernels-ir/{lib} differs from what kernels-ir/gen.py writes, first at line {}: run `python3 kernels-ir/gen.py`",
+                line + 1
+            );
+        }
+    }
+}
