@@ -223,7 +223,16 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 s.push('\n');
                 s
             } else {
-                wheelport::toolchain::render_doctor(&chains)
+                let mut s = String::new();
+                for (p, tc) in profiles.iter().zip(&chains) {
+                    s.push_str(&wheelport::toolchain::render_doctor(std::slice::from_ref(
+                        tc,
+                    )));
+                    if let Some(line) = wheelport::shim::doctor_line(p) {
+                        s.push_str(&format!("  {line}\n"));
+                    }
+                }
+                s
             };
             write_stdout(&text)?;
             Ok(
@@ -348,6 +357,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             relink_tables,
             all_kernels,
             quiet,
+            toolchain,
         } => {
             let profile = profile_of(&target)?;
             let relink = if !profile.relinks() {
@@ -412,7 +422,15 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 source_date_epoch,
                 progress: !quiet,
             };
-            let pipeline = wheelport::device::Pipeline::discover(profile);
+            let pipeline = wheelport::device::Pipeline {
+                toolchain: wheelport::toolchain::discover(profile, &search_options(&toolchain)),
+                cache: if std::env::var_os("WHEELPORT_NO_CACHE").is_some() {
+                    None
+                } else {
+                    wheelport::build::Cache::default_dir().map(wheelport::build::Cache::new)
+                },
+                split_bytes: None,
+            };
             let mut report = wheelport::convert::convert(&inputs, &opts, &pipeline)?;
             report.exit_code = exit::of_status(report.status);
             let text = wheelport::report::human::render(&report, all_kernels);

@@ -324,3 +324,23 @@ fn child_command_dies_with_the_thread_that_started_it() {
     use std::os::unix::process::ExitStatusExt;
     assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
 }
+
+/// Fedora's versioned LLVM packages (`llvm19`) install under `/usr/lib64/llvm19/bin`: a
+/// system root holding `llvmN` trees is searched like Debian's `llvm-N`, newest first.
+#[test]
+fn fedora_style_llvm_trees_are_found() {
+    let t = tempfile::tempdir().unwrap();
+    let lib64 = t.path().join("lib64");
+    fake_root(&lib64.join("llvm18"), "bin", "18.1.8");
+    fake_root(&lib64.join("llvm19"), "bin", "19.1.7");
+    let o = opts(&[], vec![], vec![lib64.clone()]);
+    let tc = discover(dtk(), &o);
+    assert!(tc.is_complete(), "{tc:?}");
+    for name in DTK_TOOLS {
+        let tool = tc.tool(name).unwrap();
+        assert_eq!(tool.path, lib64.join("llvm19/bin").join(name));
+        assert_eq!(tool.found_by, FoundBy::Path);
+        assert_eq!(tool.version.unwrap().to_string(), "19.1.7");
+    }
+    assert!(tc.install.is_empty() && tc.vendor.is_empty());
+}

@@ -114,10 +114,10 @@ pub struct BuiltModule {
     pub objects: Vec<DeviceObject>,
 }
 
-/// Where a support library path (relative to the repository root) is read from, in order:
-/// `$WHEELPORT_DATA_DIR/<path>`, the source tree this binary was built from
-/// (`CARGO_MANIFEST_DIR/<path>`), `<exe dir>/../share/wheelport/<path>`. An absolute path is
-/// used as is.
+/// Where a support library path (relative to the repository root) is read from when it is
+/// not embedded ([`EMBEDDED_LIBRARIES`]), in order: `$WHEELPORT_DATA_DIR/<path>`,
+/// `<exe dir>/../share/wheelport/<path>`. An absolute path is used as is. The source tree the
+/// binary was built from is never read: an installed `wheelport` carries its data.
 pub fn library_candidates(path: &str) -> Vec<PathBuf> {
     let p = Path::new(path);
     if p.is_absolute() {
@@ -127,7 +127,6 @@ pub fn library_candidates(path: &str) -> Vec<PathBuf> {
     if let Some(d) = std::env::var_os("WHEELPORT_DATA_DIR") {
         v.push(PathBuf::from(d).join(p));
     }
-    v.push(Path::new(env!("CARGO_MANIFEST_DIR")).join(p));
     if let Some(exe_dir) = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(Path::to_path_buf))

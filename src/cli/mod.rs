@@ -155,6 +155,9 @@ pub enum Command {
         /// No progress bars.
         #[arg(long, short = 'q')]
         quiet: bool,
+        /// Toolchain search options (as `wheelport doctor` takes them).
+        #[command(flatten)]
+        toolchain: ToolchainArgs,
     },
     /// Show what a wheel or shared object holds: libraries, CUDA imports, fatbins, kernels.
     Inspect {

@@ -1,10 +1,30 @@
 //! wheelport's shim library: C code for the CUDA entry points that a rename cannot serve
-//! (`shims/hip/wheelport_shim.c`; its header says what is implemented), built with the host
-//! C compiler at conversion time. No target SDK is needed: the shim is linked against a
-//! throw-away stub that carries the target runtime's soname, so the result has the right
-//! DT_NEEDED and binds to the real runtime at load time.
+//! (`shims/hip/wheelport_shim.c`; its header says what is implemented). No target SDK is
+//! needed: the shim is linked against a throw-away stub that carries the target runtime's
+//! soname, so the result has the right DT_NEEDED and binds to the real runtime at load time.
+//!
+//! The shim ships prebuilt: `build.rs` compiles it for every runtime soname of the built-in
+//! HIP targets ([`prebuilt`]: `libgalaxyhip.so.5`, `libamdhip64.so.6`, `libamdhip64.so.7`), so
+//! converting needs no C compiler. Only a runtime soname without a prebuilt shim (a profile or
+//! relink table given at run time) is compiled at conversion time with the host C compiler
+//! ([`host_cc`]). Both use the same [`recipe`]: an x86-64 library whose glibc floor is 2.17.
 
+pub mod recipe;
 pub mod tables;
+
+/// The shims `build.rs` prebuilt into this binary ([`prebuilt::SHIMS`]: runtime soname and
+/// library bytes) and the compiler that built them ([`prebuilt::CC_VERSION`]).
+pub mod prebuilt {
+    include!(concat!(env!("OUT_DIR"), "/prebuilt_shims.rs"));
+}
+
+/// The prebuilt shim for `runtime_soname`, if this binary has one.
+pub fn prebuilt_shim(runtime_soname: &str) -> Option<&'static [u8]> {
+    prebuilt::SHIMS
+        .iter()
+        .find(|(s, _)| *s == runtime_soname)
+        .map(|(_, b)| *b)
+}
 
 use crate::error::{Error, ErrorKind, Result};
 use std::path::{Path, PathBuf};
@@ -13,7 +33,7 @@ use std::path::{Path, PathBuf};
 pub const HIP_SHIM_C: &str = include_str!("../../shims/hip/wheelport_shim.c");
 
 /// The shim library's soname.
-pub const SHIM_SONAME: &str = "libwheelport_shim.so";
+pub const SHIM_SONAME: &str = recipe::SONAME;
 
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
 /// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
@@ -58,51 +78,29 @@ pub fn shim_symbols(target: &crate::relink::Target) -> Vec<&'static str> {
 }
 
 /// Build the HIP shim as `out_dir/libwheelport_shim.so`, depending on `runtime_soname`
-/// (e.g. `libamdhip64.so.6`), with the C compiler `cc`.
+/// (e.g. `libamdhip64.so.6`), with the C compiler `cc`, by the [`recipe`] `build.rs` uses.
 ///
 /// # Errors
 /// [`ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in the message).
 pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result<PathBuf> {
     let work = tempfile::tempdir().map_err(|e| Error::io("shim build", e))?;
-    let src = work.path().join("wheelport_shim.c");
-    std::fs::write(&src, HIP_SHIM_C).map_err(|e| Error::io(src.display().to_string(), e))?;
-    let header = work.path().join("wheelport_shim_tables.h");
-    std::fs::write(&header, tables::c_header())
-        .map_err(|e| Error::io(header.display().to_string(), e))?;
-    // The runtime stub only gives the shim its DT_NEEDED entry; the HIP symbols stay undefined
-    // in the shim and bind to the real runtime at load time.
-    let stub_c = work.path().join("runtime_stub.c");
-    std::fs::write(&stub_c, "void wheelport_runtime_stub(void) {}\n")
-        .map_err(|e| Error::io(stub_c.display().to_string(), e))?;
-    let stub = work.path().join(runtime_soname);
-    let out = out_dir.join(SHIM_SONAME);
-    let runs: [Vec<String>; 2] = [
-        vec![
-            "-shared".into(),
-            "-fPIC".into(),
-            format!("-Wl,-soname,{runtime_soname}"),
-            "-o".into(),
-            stub.display().to_string(),
-            stub_c.display().to_string(),
-        ],
-        vec![
-            "-shared".into(),
-            "-fPIC".into(),
-            "-O2".into(),
-            "-std=gnu11".into(),
-            format!("-DWP_RUNTIME_SONAME=\"{runtime_soname}\""),
-            format!("-Wl,-soname,{SHIM_SONAME}"),
-            "-Wl,--no-as-needed".into(),
-            "-o".into(),
-            out.display().to_string(),
-            src.display().to_string(),
-            stub.display().to_string(),
-            "-ldl".into(),
-        ],
+    let header = tables::c_header();
+    let files = [
+        (recipe::SOURCE, HIP_SHIM_C),
+        (recipe::TABLES_HEADER, header.as_str()),
+        (recipe::FLOOR_HEADER, recipe::GLIBC_FLOOR_H),
+        (recipe::STUB_SOURCE, recipe::STUB_C),
     ];
-    for args in runs {
+    for (name, text) in files {
+        let p = work.path().join(name);
+        std::fs::write(&p, text).map_err(|e| Error::io(p.display().to_string(), e))?;
+    }
+    let out = std::path::absolute(out_dir.join(SHIM_SONAME))
+        .map_err(|e| Error::io(out_dir.display().to_string(), e))?;
+    for args in recipe::compile_runs(runtime_soname, &out.display().to_string()) {
         let o = crate::toolchain::child_command(cc)
             .args(&args)
+            .current_dir(work.path())
             .output()
             .map_err(|e| Error::io(cc.display().to_string(), e))?;
         if !o.status.success() {
@@ -117,6 +115,39 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
         }
     }
     Ok(out)
+}
+
+/// One line for `wheelport doctor` about `profile`'s shim library: prebuilt into this binary
+/// (no C compiler needed), or compiled at conversion time with [`host_cc`] (and whether that
+/// compiler is there); `None` for a profile without the HIP shim.
+pub fn doctor_line(profile: &crate::target::Profile) -> Option<String> {
+    if profile.shim != "hip" {
+        return None;
+    }
+    let table = crate::relink::load_for(profile).ok()?;
+    let rt = runtime_soname(&table).ok()?;
+    if prebuilt_shim(&rt).is_some() {
+        return Some(format!(
+            "shim library: prebuilt for {rt} ({}; glibc >= {}.{}), no C compiler needed",
+            prebuilt::CC_VERSION,
+            recipe::GLIBC_FLOOR.0,
+            recipe::GLIBC_FLOOR.1
+        ));
+    }
+    let cc = host_cc();
+    let found = crate::toolchain::child_command(&cc)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    Some(format!(
+        "shim library: not prebuilt for {rt}; built at conversion time with {} ({})",
+        cc.display(),
+        if found {
+            "found"
+        } else {
+            "MISSING: install gcc, or set CC"
+        }
+    ))
 }
 
 /// The C compiler used to build the shim: `$CC` when set, else `gcc` on `PATH`.
@@ -152,8 +183,9 @@ pub fn runtime_soname(table: &crate::relink::Table) -> Result<String> {
 /// The shim library for `table`'s target, as `(soname, file bytes)`, for the convert pipeline
 /// to ship in the wheel's `<dist>.libs/` folder (see [`libs_dir`] and [`origin_runpath`]).
 ///
-/// Built once per runtime soname and process with [`host_cc`] (see [`build_hip_shim`]); later
-/// calls return the cached bytes. Only HIP targets (DTK, ROCm) have a shim.
+/// The [`prebuilt_shim`] for the table's runtime soname when there is one; else built once
+/// per runtime soname and process with [`host_cc`] (see [`build_hip_shim`]), and later calls
+/// return the cached bytes. Only HIP targets (DTK, ROCm) have a shim.
 ///
 /// # Errors
 /// [`ErrorKind::Input`] for a target without the HIP shim (MUSA) or a table without a runtime soname;
@@ -173,6 +205,9 @@ pub fn shim_for_table(table: &crate::relink::Table) -> Result<(String, Vec<u8>)>
         ));
     }
     let rt = runtime_soname(table)?;
+    if let Some(b) = prebuilt_shim(&rt) {
+        return Ok((SHIM_SONAME.to_string(), b.to_vec()));
+    }
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(b) = cache.lock().map_err(|_| poisoned())?.get(&rt) {
         return Ok((SHIM_SONAME.to_string(), b.clone()));

@@ -10,8 +10,9 @@
 //! 3. the profile's environment variables ([`Profile::toolchain_env`], e.g. `DTK_PATH`, then
 //!    `ROCM_PATH`), in order;
 //! 4. the profile's fixed directories ([`Profile::toolchain_dirs`], e.g. `/opt/dtk`);
-//! 5. `PATH`, including versioned names (`llc-19`), and the Debian/Ubuntu LLVM trees
-//!    `/usr/lib/llvm-N/bin` ([`SearchOptions::system_roots`]). Here the newest LLVM major
+//! 5. `PATH`, including versioned names (`llc-19`), and the distributions' LLVM trees
+//!    `/usr/lib/llvm-N/bin` (Debian, Ubuntu) and `/usr/lib64/llvmN/bin` (Fedora's versioned
+//!    `llvmN` packages) ([`SearchOptions::system_roots`]). Here the newest LLVM major
 //!    version wins, and a version that provides *every* still-missing tool is preferred over
 //!    mixing versions.
 //!
@@ -22,6 +23,14 @@
 //! the parsed `major.minor.patch` are recorded (they go into the build cache key), and for
 //! `llc` the registered targets (`amdgcn`, `nvptx64`), so that a `llc` without the target's
 //! backend is reported, not used.
+//!
+//! What is missing comes with the command that installs it on this machine
+//! ([`Toolchain::install`]): the distribution is read from `/etc/os-release` ([`Distro`]) and
+//! the packages named for its package manager ([`Packager`]: `apt-get` on Debian and Ubuntu,
+//! `dnf` on Fedora, RHEL and its rebuilds); [`Toolchain::vendor`] says where a vendor LLVM
+//! (DTK, ROCm) is looked for instead. No PyPI package ships `llc`, `opt`, `llvm-link` and
+//! `ld.lld` with the AMDGPU backend (see `docs/install.md`), so the hint is never a pip command
+//! for these tools.
 //!
 //! Tools are always run with an argument vector ([`std::process::Command`]), never through a
 //! shell; a failure becomes an [`ErrorKind::Toolchain`] error naming the module being built,
@@ -51,18 +60,111 @@ pub struct SearchOptions {
     /// Replaces the profile's [`Profile::toolchain_dirs`] when set (tests use it; `None` in
     /// normal runs).
     pub fixed_dirs: Option<Vec<PathBuf>>,
+    /// The distribution install commands are written for ([`Distro::detect`] in
+    /// [`SearchOptions::from_env`]); `None`: commands for every [`Packager`] wheelport knows.
+    pub distro: Option<Distro>,
 }
 
 impl SearchOptions {
-    /// Options with the process environment captured and `/usr/lib` as the system root.
+    /// Options with the process environment captured, `/usr/lib` and `/usr/lib64` as the
+    /// system roots and this machine's [`Distro`].
     pub fn from_env() -> SearchOptions {
         SearchOptions {
             env: std::env::vars_os()
                 .filter_map(|(k, v)| Some((k.into_string().ok()?, v)))
                 .collect(),
-            system_roots: vec![PathBuf::from("/usr/lib")],
+            system_roots: vec![PathBuf::from("/usr/lib"), PathBuf::from("/usr/lib64")],
+            distro: Distro::detect(),
             ..Default::default()
         }
+    }
+}
+
+/// The package manager whose commands install the tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Packager {
+    /// Debian, Ubuntu and their derivatives (UOS, deepin): `apt-get`.
+    Apt,
+    /// Fedora, RHEL, CentOS Stream, Rocky, Alma, Oracle Linux, openEuler, Kylin Server: `dnf`.
+    Dnf,
+    /// Anything else: the hints name the packages for both.
+    Unknown,
+}
+
+/// The Linux distribution, as `/etc/os-release` (os-release(5)) describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Distro {
+    /// `ID` (`debian`, `fedora`, `rocky`).
+    pub id: String,
+    /// `ID_LIKE`, split at spaces (`rhel centos fedora`).
+    pub id_like: Vec<String>,
+    /// `VERSION_ID` (`12`, `9.4`); empty when absent.
+    pub version_id: String,
+    /// `PRETTY_NAME` (`Debian GNU/Linux 12 (bookworm)`); `ID` when absent.
+    pub pretty_name: String,
+    /// The package manager that follows from `ID` and `ID_LIKE`.
+    pub packager: Packager,
+}
+
+impl Distro {
+    /// Read an os-release text (`KEY=value` lines, values optionally quoted).
+    pub fn from_os_release(text: &str) -> Distro {
+        let get = |key: &str| {
+            text.lines()
+                .filter_map(|l| l.split_once('='))
+                .find(|(k, _)| k.trim() == key)
+                .map(|(_, v)| v.trim().trim_matches(|c| c == '"' || c == '\'').to_string())
+                .unwrap_or_default()
+        };
+        let id = get("ID").to_ascii_lowercase();
+        let id_like: Vec<String> = get("ID_LIKE")
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        let is = |names: &[&str]| {
+            std::iter::once(&id)
+                .chain(&id_like)
+                .any(|x| names.contains(&x.as_str()))
+        };
+        let packager = if is(&["debian", "ubuntu", "uos", "deepin"]) {
+            Packager::Apt
+        } else if is(&[
+            "fedora",
+            "rhel",
+            "centos",
+            "rocky",
+            "almalinux",
+            "ol",
+            "openeuler",
+            "kylin",
+            "anolis",
+        ]) {
+            Packager::Dnf
+        } else {
+            Packager::Unknown
+        };
+        let pretty = get("PRETTY_NAME");
+        Distro {
+            pretty_name: if pretty.is_empty() {
+                id.clone()
+            } else {
+                pretty
+            },
+            id,
+            id_like,
+            version_id: get("VERSION_ID"),
+            packager,
+        }
+    }
+
+    /// This machine's distribution: `/etc/os-release`, else `/usr/lib/os-release`; `None`
+    /// when neither can be read.
+    pub fn detect() -> Option<Distro> {
+        ["/etc/os-release", "/usr/lib/os-release"]
+            .iter()
+            .find_map(|p| std::fs::read_to_string(p).ok())
+            .map(|t| Distro::from_os_release(&t))
     }
 }
 
@@ -148,6 +250,14 @@ pub struct Toolchain {
     pub tools: Vec<Tool>,
     /// The tools not found or not usable.
     pub missing: Vec<Missing>,
+    /// Commands that install every missing tool on this machine ([`install_commands`]);
+    /// empty when nothing is missing.
+    pub install: Vec<String>,
+    /// Where a vendor toolchain is looked for instead, in search order (the profile's
+    /// environment variables and directories); empty when nothing is missing.
+    pub vendor: Vec<String>,
+    /// The distribution the commands are for, when known.
+    pub distro: Option<Distro>,
 }
 
 impl Toolchain {
@@ -202,23 +312,93 @@ impl Toolchain {
     }
 }
 
-/// How to install `tool` on Debian/Ubuntu (the packages `.ci/run` uses), or where it comes
-/// from when no distribution packages it.
-pub fn install_hint(tool: &str) -> String {
-    match tool {
-        "llc" | "opt" | "llvm-link" | "llvm-readelf" | "llvm-objdump" => {
-            "apt-get install llvm-19 (provides /usr/lib/llvm-19/bin/".to_string() + tool + ")"
+/// The package that provides `tool` for `packager` (`llc` → `llvm-19` on apt, `llvm` on
+/// dnf), or `None` when no distribution packages it (`mcc`, `ptxas`).
+pub fn package_for(tool: &str, packager: Packager) -> Option<&'static str> {
+    let apt = match tool {
+        "llc" | "opt" | "llvm-link" | "llvm-split" | "llvm-readelf" | "llvm-objdump" | "lli" => {
+            ("llvm-19", "llvm")
         }
-        "ld.lld" => "apt-get install lld-19 (provides /usr/lib/llvm-19/bin/ld.lld)".into(),
-        "clang-offload-bundler" => "apt-get install clang-tools-19".into(),
-        "clang" => "apt-get install clang-19".into(),
-        "mcc" => "the Moore Threads MUSA toolkit (not packaged by Debian; set MUSA_HOME)".into(),
-        "ptxas" | "cuobjdump" => {
-            "pip install nvidia-cuda-nvcc nvidia-cuda-cuobjdump (CUDA 13.5, bin/ under nvidia/cu13)"
+        "ld.lld" => ("lld-19", "lld"),
+        "clang-offload-bundler" => ("clang-tools-19", "clang"),
+        "clang" => ("clang-19", "clang"),
+        _ => return None,
+    };
+    match packager {
+        Packager::Apt => Some(apt.0),
+        Packager::Dnf => Some(apt.1),
+        Packager::Unknown => None,
+    }
+}
+
+/// How to install `tool` with `packager`; for [`Packager::Unknown`], the apt and the dnf
+/// package both. Tools no distribution packages name where they come from.
+pub fn install_hint_for(tool: &str, packager: Packager) -> String {
+    match tool {
+        "mcc" => {
+            return "the Moore Threads MUSA toolkit (not packaged by distributions; set MUSA_HOME)"
                 .into()
         }
-        _ => format!("a package providing `{tool}`"),
+        "ptxas" | "cuobjdump" => {
+            return "pip install nvidia-cuda-nvcc nvidia-cuda-cuobjdump (CUDA 13.5, bin/ under nvidia/cu13)"
+                .into()
+        }
+        _ => {}
     }
+    match packager {
+        Packager::Unknown => match (
+            package_for(tool, Packager::Apt),
+            package_for(tool, Packager::Dnf),
+        ) {
+            (Some(a), Some(d)) => {
+                format!("apt-get install {a} (Debian, Ubuntu) or dnf install {d} (Fedora, RHEL)")
+            }
+            _ => format!("a package providing `{tool}`"),
+        },
+        p => match package_for(tool, p) {
+            Some(pkg) if p == Packager::Apt && pkg.starts_with("llvm-") => {
+                format!("apt-get install {pkg} (provides /usr/lib/{pkg}/bin/{tool})")
+            }
+            Some(pkg) if p == Packager::Apt => format!("apt-get install {pkg}"),
+            Some(pkg) => format!("dnf install {pkg}"),
+            None => format!("a package providing `{tool}`"),
+        },
+    }
+}
+
+/// How to install `tool` where the distribution is not known: the Debian/Ubuntu package (the
+/// ones `.ci/run` uses) and the Fedora/RHEL one ([`install_hint_for`] with
+/// [`Packager::Unknown`]).
+pub fn install_hint(tool: &str) -> String {
+    install_hint_for(tool, Packager::Unknown)
+}
+
+/// The commands (run as root) that install the distribution packages of `tools`, one per
+/// package manager: `apt-get install -y llvm-19 lld-19` on Debian and Ubuntu, `dnf install -y
+/// llvm lld` on RPM-based distributions, both when the distribution is unknown. Tools that no
+/// distribution packages are left out (their [`Missing::install`] says where they come from).
+pub fn install_commands(tools: &[&str], packager: Packager) -> Vec<String> {
+    let managers: &[Packager] = match packager {
+        Packager::Unknown => &[Packager::Apt, Packager::Dnf],
+        Packager::Apt => &[Packager::Apt],
+        Packager::Dnf => &[Packager::Dnf],
+    };
+    let mut out = Vec::new();
+    for &m in managers {
+        let mut pkgs: Vec<&str> = tools.iter().filter_map(|t| package_for(t, m)).collect();
+        pkgs.dedup();
+        pkgs.sort_unstable();
+        pkgs.dedup();
+        if pkgs.is_empty() {
+            continue;
+        }
+        let cmd = match m {
+            Packager::Apt => "apt-get install -y",
+            _ => "dnf install -y",
+        };
+        out.push(format!("{cmd} {}", pkgs.join(" ")));
+    }
+    out
 }
 
 /// The LLVM backend name `llc --version` lists for a family (`amdgcn`, `nvptx64`).
@@ -310,14 +490,17 @@ fn major_from_path(p: &Path, name: &str) -> Option<u32> {
         }
     }
     let canon = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    for c in canon.components().rev() {
-        if let Some(v) = c.as_os_str().to_str().and_then(|s| s.strip_prefix("llvm-")) {
-            if let Ok(n) = v.parse() {
-                return Some(n);
-            }
-        }
-    }
-    None
+    canon
+        .components()
+        .rev()
+        .find_map(|c| llvm_tree_major(c.as_os_str().to_str()?))
+}
+
+/// The major version a distribution's LLVM tree is named with: `llvm-19` (Debian, Ubuntu),
+/// `llvm19` (Fedora's versioned packages under `/usr/lib64`).
+fn llvm_tree_major(dir_name: &str) -> Option<u32> {
+    let v = dir_name.strip_prefix("llvm")?;
+    v.strip_prefix('-').unwrap_or(v).parse().ok()
 }
 
 /// Candidates for `name` in the PATH step, with their major version (unknown = 0), in search
@@ -349,8 +532,7 @@ fn path_candidates(name: &str, opts: &SearchOptions) -> Vec<(PathBuf, u32)> {
             .flatten()
             .filter_map(|e| {
                 let n = e.file_name().into_string().ok()?;
-                let v: u32 = n.strip_prefix("llvm-")?.parse().ok()?;
-                Some((v, e.path().join("bin")))
+                Some((llvm_tree_major(&n)?, e.path().join("bin")))
             })
             .collect();
         trees.sort_by_key(|t| std::cmp::Reverse(t.0));
@@ -478,6 +660,11 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
         }
     }
     let backend = backend_of(profile.family);
+    let packager = opts
+        .distro
+        .as_ref()
+        .map_or(Packager::Unknown, |d| d.packager);
+    let install_hint = |name: &str| install_hint_for(name, packager);
     let mut tools = Vec::new();
     let mut missing = Vec::new();
     for name in &profile.tools {
@@ -543,10 +730,25 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
             });
         }
     }
+    let names: Vec<&str> = missing.iter().map(|m| m.name.as_str()).collect();
+    let install = install_commands(&names, packager);
+    let vendor = if missing.is_empty() {
+        Vec::new()
+    } else {
+        profile
+            .toolchain_env
+            .iter()
+            .map(|v| format!("${v}"))
+            .chain(profile.toolchain_dirs.iter().cloned())
+            .collect()
+    };
     Toolchain {
         target: profile.name.clone(),
         tools,
         missing,
+        install,
+        vendor,
+        distro: opts.distro.clone(),
     }
 }
 
@@ -635,7 +837,9 @@ pub fn run_tool_output<S: AsRef<OsStr>>(
 }
 
 /// The human-readable `wheelport doctor` report for `chains` (one per target): what was
-/// found (path, version, how), what is missing and how to install it.
+/// found (path, version, how), what is missing, the commands that install it on this
+/// distribution ([`Toolchain::install`]) and where a vendor toolchain is looked for
+/// ([`Toolchain::vendor`]).
 pub fn render_doctor(chains: &[Toolchain]) -> String {
     let mut s = String::new();
     for tc in chains {
@@ -672,6 +876,20 @@ pub fn render_doctor(chains: &[Toolchain]) -> String {
                 m.name, m.reason, m.install
             ));
         }
+        let on = tc
+            .distro
+            .as_ref()
+            .map(|d| format!(" on {}", d.pretty_name))
+            .unwrap_or_default();
+        for c in &tc.install {
+            s.push_str(&format!("  install{on} (as root): {c}\n"));
+        }
+        if !tc.vendor.is_empty() {
+            s.push_str(&format!(
+                "  or a vendor toolchain, searched first: {} (or --toolchain DIR)\n",
+                tc.vendor.join(", ")
+            ));
+        }
     }
     s
 }
@@ -690,5 +908,61 @@ mod tests {
         );
         assert_eq!(v("Ubuntu LLVM version 14.0.0").as_deref(), Some("14.0.0"));
         assert_eq!(v("  Optimized build."), None);
+    }
+
+    /// os-release(5) texts as these distributions ship them (trimmed to the keys read).
+    const DEBIAN_12: &str = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nNAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nVERSION=\"12 (bookworm)\"\nVERSION_CODENAME=bookworm\nID=debian\n";
+    const UBUNTU_24: &str = "PRETTY_NAME=\"Ubuntu 24.04.1 LTS\"\nNAME=\"Ubuntu\"\nVERSION_ID=\"24.04\"\nID=ubuntu\nID_LIKE=debian\n";
+    const FEDORA_41: &str = "NAME=\"Fedora Linux\"\nVERSION=\"41 (Forty One)\"\nID=fedora\nVERSION_ID=41\nPRETTY_NAME=\"Fedora Linux 41 (Forty One)\"\n";
+    const ROCKY_9: &str = "NAME=\"Rocky Linux\"\nVERSION=\"9.4 (Blue Onyx)\"\nID=\"rocky\"\nID_LIKE=\"rhel centos fedora\"\nVERSION_ID=\"9.4\"\nPRETTY_NAME=\"Rocky Linux 9.4 (Blue Onyx)\"\n";
+    const KYLIN_V10: &str = "NAME=\"Kylin Linux Advanced Server\"\nVERSION=\"V10 (Lance)\"\nID=\"kylin\"\nVERSION_ID=\"V10\"\nPRETTY_NAME=\"Kylin Linux Advanced Server V10 (Lance)\"\n";
+    const ARCH: &str = "NAME=\"Arch Linux\"\nPRETTY_NAME=\"Arch Linux\"\nID=arch\n";
+
+    #[test]
+    fn distributions_map_to_their_package_manager() {
+        let d = Distro::from_os_release(DEBIAN_12);
+        assert_eq!(
+            (d.id.as_str(), d.version_id.as_str(), d.packager),
+            ("debian", "12", Packager::Apt)
+        );
+        assert_eq!(d.pretty_name, "Debian GNU/Linux 12 (bookworm)");
+        assert_eq!(Distro::from_os_release(UBUNTU_24).packager, Packager::Apt);
+        assert_eq!(Distro::from_os_release(FEDORA_41).packager, Packager::Dnf);
+        let r = Distro::from_os_release(ROCKY_9);
+        assert_eq!(r.id_like, ["rhel", "centos", "fedora"]);
+        assert_eq!(r.packager, Packager::Dnf);
+        assert_eq!(Distro::from_os_release(KYLIN_V10).packager, Packager::Dnf);
+        assert_eq!(Distro::from_os_release(ARCH).packager, Packager::Unknown);
+    }
+
+    #[test]
+    fn install_commands_name_each_package_once() {
+        let dtk = ["llc", "ld.lld", "opt", "llvm-link"];
+        assert_eq!(
+            install_commands(&dtk, Packager::Apt),
+            ["apt-get install -y lld-19 llvm-19"]
+        );
+        assert_eq!(
+            install_commands(&dtk, Packager::Dnf),
+            ["dnf install -y lld llvm"]
+        );
+        assert_eq!(
+            install_commands(&dtk[2..], Packager::Unknown),
+            ["apt-get install -y llvm-19", "dnf install -y llvm"]
+        );
+        assert!(install_commands(&["mcc"], Packager::Apt).is_empty());
+        assert_eq!(install_hint_for("ld.lld", Packager::Dnf), "dnf install lld");
+        assert_eq!(
+            install_hint_for("opt", Packager::Apt),
+            "apt-get install llvm-19 (provides /usr/lib/llvm-19/bin/opt)"
+        );
+    }
+
+    #[test]
+    fn llvm_trees_of_debian_and_fedora() {
+        assert_eq!(llvm_tree_major("llvm-19"), Some(19));
+        assert_eq!(llvm_tree_major("llvm19"), Some(19));
+        assert_eq!(llvm_tree_major("llvm"), None);
+        assert_eq!(llvm_tree_major("llvm-config"), None);
     }
 }
