@@ -49,13 +49,17 @@ for so in glob.glob(sys.argv[1] + "/*/*.so"):
 PY
 sha256sum $W/twin/cupy/cuda/cub.*.so $W/twin/cupy/cuda/thrust.*.so $W/twin/cupy/random/_generator_api.*.so $W/twin/cupy/cuda/wp*.so >> "$OUTDIR/env.txt"
 cd "$TESTS/.." || exit 2
-python3 "$HERE/cupy_probe.py" > "$OUTDIR/probe-original.txt" 2>&1; echo "probe original rc=$?"
-PYTHONPATH=$W/before python3 "$HERE/cupy_probe.py" > "$OUTDIR/probe-before.txt" 2>&1; echo "probe before rc=$?"
+# PROBES: all (default: original, before, twin) or twin (the twin alone, with the identity log).
+if [ "${PROBES:-all}" = all ]; then
+  python3 "$HERE/cupy_probe.py" > "$OUTDIR/probe-original.txt" 2>&1; echo "probe original rc=$?"
+  PYTHONPATH=$W/before python3 "$HERE/cupy_probe.py" > "$OUTDIR/probe-before.txt" 2>&1; echo "probe before rc=$?"
+fi
 WHEELPORT_IDENTITY_LOG=1 PYTHONPATH=$W/twin python3 "$HERE/cupy_probe.py" > "$OUTDIR/probe-twin.txt" 2>&1; echo "probe twin rc=$?"
 PYTHONPATH=$W/twin python3 -c 'import cupy; print(cupy.__file__)' >> "$OUTDIR/env.txt"
 for side in original twin; do
   pp=""; [ $side = twin ] && pp=$W/twin
   ( cd "$TESTS" && PYTHONPATH=$pp timeout ${SUITE_TIMEOUT:-200} python3 -m pytest -q -n ${JOBS:-12} -p no:cacheprovider \
-      --junitxml="$OUTDIR/cupy-$side.xml" $SUITE > "$OUTDIR/pytest-$side.txt" 2>&1 ); echo "pytest $side rc=$?"
-  tail -3 "$OUTDIR/pytest-$side.txt"
+      --junitxml="$OUTDIR/cupy-$side.xml" $SUITE > "$OUTDIR/pytest-$side.txt" 2>&1; echo "pytest $side rc=$?" ) &
 done
+wait
+tail -n 3 "$OUTDIR"/pytest-*.txt

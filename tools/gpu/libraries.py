@@ -35,7 +35,9 @@ def junit(path):
         if "skipped" in kids:
             skipped += 1
             continue
-        bad = kids.get("failure") or kids.get("error")
+        bad = kids.get("failure")
+        if bad is None:
+            bad = kids.get("error")
         msg = ""
         if bad is not None:
             msg = (bad.get("message") or bad.text or "").strip().splitlines()
@@ -63,6 +65,15 @@ def main():
     failed = []
     if a.summary:
         s = json.load(open(a.summary))
+        if "records" not in s:  # tools/gpu/cub_suite.py compare: counts and failed cases
+            by_case = {}
+            for f in s["failed"]:
+                by_case.setdefault(f["case"], []).append(f["reason"])
+            s["records"] = [{"case": c, "passed": False, "reason": "; ".join(r)}
+                            for c, r in by_case.items()]
+            s["records"] += [{"case": f"passed #{i}", "passed": True}
+                             for i in range(s["twin_passed"])]
+
         recs = s["records"]
         cases = len(recs)
         skipped = 0
@@ -83,8 +94,10 @@ def main():
         for i in ids:
             oo, to = o.get(i, (False, "not run")), t.get(i, (False, "not run"))
             if oo[0] != to[0] or not to[0]:
-                failed.append({"case": i, "original": oo[0], "twin": to[0],
-                               "reason": to[1] if not to[0] else oo[1]})
+                why = to[1] if not to[0] else oo[1]
+                if not oo[0] and not to[0]:
+                    why = f"fails on the original too: {why}"
+                failed.append({"case": i, "original": oo[0], "twin": to[0], "reason": why})
     twins = dict(x.split("=", 1) for x in a.twin)
     inputs = []
     for x in a.input:
