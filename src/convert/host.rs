@@ -18,6 +18,9 @@ pub struct HostResult {
     pub needs_shim: bool,
     /// Imports and DT_NEEDED entries with no mapping on the target.
     pub unresolved: usize,
+    /// The `cuda` twin's identity interposer the object now loads
+    /// ([`crate::twin::identity`]), to ship with it.
+    pub interposer: Option<crate::twin::identity::Identity>,
 }
 
 /// Rewrite the host side of `a` (member `name` of the wheel of distribution `dist`, when it
@@ -31,8 +34,9 @@ pub fn rewrite(
     opts: &Options,
     dist: Option<&str>,
     name: &str,
-    device: &BTreeMap<u64, Vec<u8>>,
+    device: &super::kernels::DeviceCode,
 ) -> Result<HostResult> {
+    let (sources, device) = (&device.sources, &device.registrations);
     match &opts.relink {
         Some(table) => {
             // In a wheel the shim ships in `<dist>.libs/`; beside a bare `.so` (`$ORIGIN`).
@@ -53,12 +57,13 @@ pub fn rewrite(
                 unresolved: r.unresolved.len() + r.unresolved_needed.len(),
                 report: Some(host_conversion(r, a.elf.wrappers.len())),
                 bytes: changed.then_some(hr.bytes),
+                interposer: None,
             })
         }
         None => {
             // The cuda twin keeps its imports; only wrappers with new device code change.
             let magic = opts.profile.backend().wrapper_magic();
-            let edits = HostEdits {
+            let mut edits = HostEdits {
                 registrations: device
                     .iter()
                     .map(|(a, b)| Registration {
@@ -69,16 +74,36 @@ pub fn rewrite(
                     .collect(),
                 ..Default::default()
             };
-            let bytes = if edits.registrations.is_empty() {
-                None
-            } else {
-                Some(crate::rewrite::rewrite(a.data, &edits, &a.file)?.0)
-            };
+            if edits.registrations.is_empty() {
+                return Ok(HostResult {
+                    bytes: None,
+                    report: None,
+                    needs_shim: false,
+                    unresolved: 0,
+                    interposer: None,
+                });
+            }
+            // The host code is answered the identity of the code that was translated: the
+            // interposer ships in `<dist>.libs/` (wheels) or beside the object.
+            let twin_arch = opts.archs().into_iter().next().unwrap_or_default();
+            let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
+            let id = crate::twin::identity::Identity::of(&srcs, &twin_arch);
+            let mut data = a.data.to_vec();
+            let mut interposer = None;
+            if let Some(id) = id {
+                let entry = match dist {
+                    Some(d) => crate::shim::origin_runpath(name, &crate::shim::libs_dir(d)),
+                    None => "$ORIGIN".to_string(),
+                };
+                let e = crate::twin::identity::apply(&mut data, &a.elf, &id, &entry, &mut edits);
+                interposer = (!e.is_empty()).then_some(id);
+            }
             Ok(HostResult {
-                bytes,
+                bytes: Some(crate::rewrite::rewrite(&data, &edits, &a.file)?.0),
                 report: None,
                 needs_shim: false,
                 unresolved: 0,
+                interposer,
             })
         }
     }

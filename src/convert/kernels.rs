@@ -21,6 +21,9 @@ pub struct DeviceCode {
     pub totals: Totals,
     /// The container to register, per registered wrapper address.
     pub registrations: BTreeMap<u64, Vec<u8>>,
+    /// The `.target` of the PTX entry each registered container was built from
+    /// (`compute_120`), one per container with registrations.
+    pub sources: Vec<String>,
 }
 
 /// What the build said about one kernel.
@@ -70,6 +73,7 @@ pub fn device_code(
     };
     let mut outcome: HashMap<(usize, &str), Built> = HashMap::new();
     let mut registrations = BTreeMap::new();
+    let mut sources = Vec::new();
     let available = pipeline.available(profile);
     let mut jobs = Vec::new();
     let mut job_containers = Vec::new();
@@ -153,6 +157,7 @@ pub fn device_code(
             outcome.insert((ci, n), o);
         }
         if any && !r.container.is_empty() {
+            sources.extend(arch_of.clone());
             for w in registered(ci) {
                 registrations.insert(w, r.container.clone());
             }
@@ -234,5 +239,6 @@ pub fn device_code(
         kernels,
         totals,
         registrations,
+        sources,
     }
 }

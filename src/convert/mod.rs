@@ -148,6 +148,8 @@ struct Work {
     new_bytes: Option<Vec<u8>>,
     /// Whether the rewritten object needs the shim library.
     needs_shim: bool,
+    /// The `cuda` twin's identity interposer the rewritten object loads.
+    interposer: Option<crate::twin::identity::Identity>,
     /// Offsets of the member inside the input wheel's deflate stream (for splicing).
     spliceable: Option<splice::Index>,
     /// DT_SONAME of the input object.

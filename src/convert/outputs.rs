@@ -60,6 +60,9 @@ pub(super) fn settle(work: &mut [Work], opts: &Options) {
     if work.iter().any(|w| w.needs_shim) {
         shipped.names.push(crate::shim::SHIM_SONAME.to_string());
     }
+    shipped
+        .names
+        .extend(work.iter().filter_map(|w| w.interposer.map(|i| i.soname())));
     for w in work.iter_mut() {
         if w.conv.outcome == ObjectOutcome::Written && !w.cubin {
             let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);

@@ -232,9 +232,10 @@ fn read_one(
             report: None,
             needs_shim: false,
             unresolved: 0,
+            interposer: None,
         }
     } else {
-        super::host::rewrite(&analysis, opts, dist, name, &device.registrations)?
+        super::host::rewrite(&analysis, opts, dist, name, &device)?
     };
     let mut totals = device.totals;
     totals.unresolved_imports += host.unresolved;
@@ -256,6 +257,7 @@ fn read_one(
         map,
         new_bytes: host.bytes,
         needs_shim: host.needs_shim,
+        interposer: host.interposer,
         spliceable,
         soname,
         runtime,

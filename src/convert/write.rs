@@ -90,7 +90,8 @@ fn write_output(
     opts: &Options,
     staging: &Path,
 ) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
-    let shim = if p
+    let mut shim = Vec::new();
+    if p
         .work
         .iter()
         .any(|w| w.needs_shim && w.conv.outcome == ObjectOutcome::Written)
@@ -99,10 +100,18 @@ fn write_output(
             .relink
             .as_ref()
             .expect("only relinked objects need the shim");
-        Some(crate::shim::shim_for_table(table)?)
-    } else {
-        None
-    };
+        shim.push(crate::shim::shim_for_table(table)?);
+    }
+    // The cuda twin's identity interposers, one per identity.
+    let ids: std::collections::BTreeSet<_> = p
+        .work
+        .iter()
+        .filter(|w| w.conv.outcome == ObjectOutcome::Written)
+        .filter_map(|w| w.interposer)
+        .collect();
+    for id in ids {
+        shim.push(crate::twin::identity::interposer(&id)?);
+    }
     match p.kind {
         InputKind::SharedObject => {
             let name = p.path.file_name().expect("input has a name");
@@ -130,7 +139,7 @@ fn write_output(
                 std::os::unix::fs::PermissionsExt::from_mode(mode & 0o777),
             );
             let mut beside = Vec::new();
-            if let Some((soname, bytes)) = &shim {
+            for (soname, bytes) in &shim {
                 // Without a wheel there is no `.libs` folder: the shim goes next to the
                 // object, which finds it through DT_RUNPATH `$ORIGIN`.
                 let sp = staging.join(soname);

@@ -1,0 +1,112 @@
+//! Real libraries on the H200, checked on the CPU.
+//!
+//! `fixtures/gpu/results/libraries.json` (written by `tools/gpu/libraries.py` from runs of
+//! `tools/gpu/{cupy,torchvision,xformers}-suite.sh` and the CUB/Thrust fixture suite) holds one
+//! record per suite, original against twin. This test checks that:
+//!
+//! * the suites the real-libraries issue names are all there (CuPy's CUB/Thrust tests,
+//!   torchvision's ops, xformers' `tests/test_sparsity24.py`), each with cases run;
+//! * every case the twin does not pass is named with a reason, and the counts agree with the
+//!   named cases;
+//! * the results are for the CURRENT code: each input the twin was made from is found again
+//!   (`WHEEL!member` from `$WHEELPORT_CORPUS` / `../shared/corpus`, or a repository path),
+//!   has the recorded sha256, and `wheelport ptx twin` makes from it exactly the recorded twin
+//!   (sha256); the identity interposer's source has the recorded sha256. A lowering or host
+//!   rewrite change without a GPU re-run fails here, naming the tool to run.
+
+mod common;
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::PathBuf;
+
+fn sha256_hex(data: &[u8]) -> String {
+    Sha256::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The bytes of an input path of a record.
+fn input_bytes(path: &str) -> Option<Vec<u8>> {
+    match path.split_once('!') {
+        Some((wheel, member)) => {
+            let w = common::require_corpus(wheel, "library_results")?;
+            let mut r = wheelport::wheel::WheelReader::open(&w).expect("open wheel");
+            Some(r.read_member(member).expect("read member"))
+        }
+        None => Some(std::fs::read(common::root().join(path)).expect("read input")),
+    }
+}
+
+#[test]
+fn library_results_are_complete_and_current() {
+    let path = common::root().join("fixtures/gpu/results/libraries.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        panic!(
+            "{} is missing: run tools/gpu/*-suite.sh on the GPU and tools/gpu/libraries.py",
+            path.display()
+        );
+    };
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let records = v["records"].as_array().unwrap();
+    for want in ["cupy-cuda13x", "torchvision", "xformers"] {
+        assert!(
+            records.iter().any(|r| r["library"] == want),
+            "no record for {want} in {}",
+            path.display()
+        );
+    }
+    let interposer = std::fs::read(common::root().join("shims/cuda-identity/wp_identity.c")).unwrap();
+    let Some(_) = common::require_toolchain("cuda", "library_results") else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    for r in records {
+        let name = format!("{} {} ({})", r["library"], r["version"], r["suite"]);
+        let cases = r["cases"].as_u64().unwrap();
+        assert!(cases > 0, "{name}: no cases");
+        let failed = r["failed"].as_array().unwrap();
+        let twin_failed = failed.iter().filter(|f| f["twin"] == false).count() as u64;
+        assert_eq!(
+            r["twin_passed"].as_u64().unwrap() + twin_failed,
+            cases,
+            "{name}: twin_passed + named twin failures != cases"
+        );
+        for f in failed {
+            assert!(
+                f["reason"].as_str().is_some_and(|s| !s.is_empty()),
+                "{name}: case {} fails without a reason",
+                f["case"]
+            );
+        }
+        assert_eq!(
+            r["interposer_source_sha256"].as_str().unwrap(),
+            sha256_hex(&interposer),
+            "{name}: shims/cuda-identity/wp_identity.c changed since the GPU run: re-run tools/gpu"
+        );
+        let inputs = r["inputs"].as_array().unwrap();
+        assert!(!inputs.is_empty(), "{name}: no converted inputs recorded");
+        for i in inputs {
+            let p = i["path"].as_str().unwrap();
+            let Some(data) = input_bytes(p) else { return };
+            assert_eq!(sha256_hex(&data), i["sha256"].as_str().unwrap(), "{name}: input {p} differs from the one run");
+            let src: PathBuf = work.path().join("in.so");
+            let out: PathBuf = work.path().join("twin.so");
+            std::fs::write(&src, &data).unwrap();
+            let (_code, _o, e) = common::run(
+                std::process::Command::new(common::bin())
+                    .args(["ptx", "twin"])
+                    .arg(&src)
+                    .arg("-o")
+                    .arg(&out),
+            );
+            let twin = std::fs::read(&out).unwrap_or_else(|_| panic!("{name}: no twin of {p}: {e}"));
+            assert_eq!(
+                sha256_hex(&twin),
+                i["twin_sha256"].as_str().unwrap(),
+                "{name}: the twin of {p} is not the one run on the GPU (the lowering or host rewrite changed): re-run tools/gpu/*-suite.sh and tools/gpu/libraries.py"
+            );
+        }
+    }
+}
