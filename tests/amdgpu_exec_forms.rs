@@ -1,11 +1,11 @@
 //! The forms real wheels write that the lowering gained for them (16x2 SIMD integer
 //! arithmetic, `isspacep`, ordered vector loads and stores, `.b128` moves and accesses,
-//! `griddepcontrol`, `fence.acquire/.release`, `.weak` and `.mmio` accesses), checked by
-//! execution: one PTX module (`fixtures/ptx/forms/new_forms.ptx`, accepted by ptxas 13.5),
-//! lowered for dtk and built for gfx906 by `wheelport ptx lower --emit obj`, run in the ISA
-//! interpreter (`tools/amdgpu-exec`) on edge-case inputs; the results are compared with the
-//! PTX ISA 9.x definitions computed on the host. The cuda twin of the same module must pass
-//! ptxas 13.5 for sm_80.
+//! `createpolicy`, `griddepcontrol`, `fence.acquire/.release`, `.weak` and `.mmio`
+//! accesses), checked by execution: one PTX module (`fixtures/ptx/forms/new_forms.ptx`,
+//! accepted by ptxas 13.5), lowered for dtk and built for gfx906 by
+//! `wheelport ptx lower --emit obj`, run in the ISA interpreter (`tools/amdgpu-exec`) on
+//! edge-case inputs; the results are compared with the PTX ISA 9.x definitions computed on
+//! the host. The cuda twin of the same module must pass ptxas 13.5 for sm_80.
 
 mod common;
 
