@@ -57,7 +57,8 @@ fn library_results_are_complete_and_current() {
             path.display()
         );
     }
-    let interposer = std::fs::read(common::root().join("shims/cuda-identity/wp_identity.c")).unwrap();
+    let interposer =
+        std::fs::read(common::root().join("shims/cuda-identity/wp_identity.c")).unwrap();
     let Some(_) = common::require_toolchain("cuda", "library_results") else {
         return;
     };
@@ -90,7 +91,11 @@ fn library_results_are_complete_and_current() {
         for i in inputs {
             let p = i["path"].as_str().unwrap();
             let Some(data) = input_bytes(p) else { return };
-            assert_eq!(sha256_hex(&data), i["sha256"].as_str().unwrap(), "{name}: input {p} differs from the one run");
+            assert_eq!(
+                sha256_hex(&data),
+                i["sha256"].as_str().unwrap(),
+                "{name}: input {p} differs from the one run"
+            );
             let src: PathBuf = work.path().join("in.so");
             let out: PathBuf = work.path().join("twin.so");
             std::fs::write(&src, &data).unwrap();
@@ -101,7 +106,8 @@ fn library_results_are_complete_and_current() {
                     .arg("-o")
                     .arg(&out),
             );
-            let twin = std::fs::read(&out).unwrap_or_else(|_| panic!("{name}: no twin of {p}: {e}"));
+            let twin =
+                std::fs::read(&out).unwrap_or_else(|_| panic!("{name}: no twin of {p}: {e}"));
             assert_eq!(
                 sha256_hex(&twin),
                 i["twin_sha256"].as_str().unwrap(),

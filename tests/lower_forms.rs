@@ -79,6 +79,11 @@ fn synth(form: &str) -> Option<String> {
         "prefetch" | "prefetchu" => format!("{form} [%d0];"),
         "membar" | "fence" | "griddepcontrol" => format!("{form};"),
         "isspacep" => format!("{form} %p1, %d1;"),
+        "createpolicy" if has("fractional") => {
+            format!("{form} %d1, 0.5;\n\tld.global.L2::cache_hint.u32 %r1, [%d0], %d1;")
+        }
+        "createpolicy" if has("range") => format!("{form} %d1, [%d0], 64, 128;"),
+        "createpolicy" => format!("{form} %d1, %d2;"),
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
         "bar" | "barrier" => format!("{form} 0;"),

@@ -91,8 +91,7 @@ fn write_output(
     staging: &Path,
 ) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
     let mut shim = Vec::new();
-    if p
-        .work
+    if p.work
         .iter()
         .any(|w| w.needs_shim && w.conv.outcome == ObjectOutcome::Written)
     {

@@ -589,6 +589,9 @@ pub fn supported_forms() -> Vec<String> {
         add(f.into());
     }
     add("brx.idx".into());
+    for f in ["fractional", "range", "range.global", "cvt", "cvt.L2"] {
+        add(format!("createpolicy.{f}.b64"));
+    }
     add("griddepcontrol.wait".into());
     add("griddepcontrol.launch_dependents".into());
     add("nanosleep.u32".into());

@@ -558,6 +558,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             // (and their memory is visible) when a kernel starts: `.wait` returns at once and
             // `.launch_dependents` (a scheduling hint) has nothing to signal.
             O::Griddepcontrol => {}
+            // An L2 cache policy (PTX ISA 9.x §9.7.9.18): an opaque 64-bit value that only
+            // `.L2::cache_hint` operands read, and every lowering of those drops the hint
+            // (the targets' caches take no such policy). Any value is a valid policy for them.
+            O::Createpolicy => self.wr(&ops[0], "0", Ty::I64, false)?,
             O::Isspacep => self.isspacep(mo, ops)?,
             _ => return fail(&form_of(i), "no lowering for this instruction"),
         }
