@@ -27,9 +27,7 @@ const DEMO: &str = "wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl
 /// command; the quick start above it runs the same job from the clone with cargo).
 fn quick_start() -> Vec<String> {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let sec = &readme[readme
-        .find("\n## Install\n")
-        .expect("an Install section")..];
+    let sec = &readme[readme.find("\n## Install\n").expect("an Install section")..];
     let block = &sec[sec.find("```sh\n").expect("an sh block") + 6..];
     let block = &block[..block.find("```").unwrap()];
     block.lines().map(str::to_string).collect()
