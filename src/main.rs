@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use wheelport::cli::{self, exit, Command, PtxCommand};
+use wheelport::cli::{self, exit, Command, PtxCommand, SassCommand};
 
 fn main() -> ExitCode {
     // The target registry is made before the arguments are parsed: `--target` takes its
@@ -204,6 +204,15 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             offload_arch,
             merge,
         ),
+        Command::Sass {
+            command:
+                SassCommand::Lift {
+                    inputs,
+                    out,
+                    arch,
+                    toolchain,
+                },
+        } => sass_lift(&inputs, out.as_deref(), arch.as_deref(), &toolchain),
         Command::Doctor {
             target,
             json,
@@ -223,7 +232,11 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 s.push('\n');
                 s
             } else {
-                wheelport::toolchain::render_doctor(&chains)
+                let mut s = wheelport::toolchain::render_doctor(&chains);
+                s.push_str(&wheelport::toolchain::render_nvdisasm(
+                    &wheelport::toolchain::discover_nvdisasm(&opts),
+                ));
+                s
             };
             write_stdout(&text)?;
             Ok(
@@ -503,4 +516,99 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             Ok(exit::OK)
         }
     }
+}
+
+/// `wheelport sass lift`: every cubin of the inputs decoded and lifted, a summary per cubin.
+fn sass_lift(
+    inputs: &[std::path::PathBuf],
+    out: Option<&std::path::Path>,
+    only: Option<&str>,
+    tc: &cli::ToolchainArgs,
+) -> Result<u8, wheelport::Error> {
+    use wheelport::error::ErrorKind;
+    let nvd = wheelport::toolchain::discover_nvdisasm(&search_options(tc)).map_err(|m| {
+        wheelport::Error::new(
+            ErrorKind::Toolchain,
+            "<sass lift>",
+            format!("nvdisasm: {}; install: {}", m.reason, m.install),
+        )
+    })?;
+    if let Some(o) = out {
+        std::fs::create_dir_all(o).map_err(|e| {
+            wheelport::Error::new(ErrorKind::Io, o.display().to_string(), e.to_string())
+        })?;
+    }
+    let mut objects: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in inputs {
+        let disp = p.display().to_string();
+        if p.extension().is_some_and(|e| e == "whl") {
+            let mut w = wheelport::wheel::WheelReader::open(p)?;
+            for name in w.member_names() {
+                if !wheelport::wheel::is_elf_object_name(&name) {
+                    continue;
+                }
+                let m = w.shared_object(&name)?;
+                objects.push((m.display.clone(), m.map.to_vec()));
+            }
+        } else {
+            let d = std::fs::read(p)
+                .map_err(|e| wheelport::Error::new(ErrorKind::Io, &disp, e.to_string()))?;
+            objects.push((disp, d));
+        }
+    }
+    let mut failed = false;
+    let mut n = 0usize;
+    let (mut total_i, mut total_dec, mut total_lift) = (0usize, 0f64, 0f64);
+    for (file, data) in &objects {
+        for c in wheelport::sass::cubins_of(data, file)? {
+            if only.is_some_and(|a| a != c.arch)
+                || wheelport::sass::lift::family_of(&c.arch).is_none()
+            {
+                continue;
+            }
+            let l = wheelport::sass::lift_cubin(&nvd, &c.bytes, &c.arch, &c.name)?;
+            let lifted = l.kernels.iter().filter(|k| k.ptx.is_some()).count();
+            total_i += l.instructions;
+            total_dec += l.decode_s;
+            total_lift += l.lift_s;
+            let mut text = format!(
+                "{} [{}]: {} kernels, {} lifted; {} instructions in {} forms; decode {:.3} s, lift {:.3} s\n",
+                c.name,
+                c.arch,
+                l.kernels.len(),
+                lifted,
+                l.instructions,
+                l.forms.len(),
+                l.decode_s,
+                l.lift_s
+            );
+            let mut agg: std::collections::BTreeMap<String, (usize, usize, String)> =
+                Default::default();
+            for k in &l.kernels {
+                for (f, (cnt, _, why)) in k.unlifted_forms() {
+                    let e = agg.entry(f).or_insert((0, 0, why));
+                    e.0 += cnt;
+                    e.1 += 1;
+                }
+            }
+            for (f, (cnt, ks, why)) in &agg {
+                text.push_str(&format!(
+                    "  not lifted: {f}: {cnt} instructions in {ks} kernels ({why})\n"
+                ));
+            }
+            write_stdout(&text)?;
+            failed |= lifted < l.kernels.len();
+            if let (Some(o), Some(m)) = (out, l.module()) {
+                let path = o.join(format!("{n}-{}.ptx", c.arch));
+                std::fs::write(&path, m).map_err(|e| {
+                    wheelport::Error::new(ErrorKind::Io, path.display().to_string(), e.to_string())
+                })?;
+            }
+            n += 1;
+        }
+    }
+    write_stdout(&format!(
+        "total: {n} cubins, {total_i} instructions; decode {total_dec:.3} s, lift {total_lift:.3} s\n"
+    ))?;
+    Ok(if failed { exit::NOT_LOWERED } else { exit::OK })
 }
