@@ -210,9 +210,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                     inputs,
                     out,
                     arch,
+                    cubins,
                     toolchain,
                 },
-        } => sass_lift(&inputs, out.as_deref(), arch.as_deref(), &toolchain),
+        } => sass_lift(&inputs, out.as_deref(), arch.as_deref(), cubins, &toolchain),
         Command::Doctor {
             target,
             json,
@@ -479,6 +480,11 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 kernels,
                 untranslatable,
                 relink,
+                sass_decoder: untranslatable.then(|| {
+                    wheelport::toolchain::discover_nvdisasm(
+                        &wheelport::toolchain::SearchOptions::from_env(),
+                    )
+                }),
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             if let Some(path) = &html {
@@ -523,6 +529,7 @@ fn sass_lift(
     inputs: &[std::path::PathBuf],
     out: Option<&std::path::Path>,
     only: Option<&str>,
+    save_cubins: bool,
     tc: &cli::ToolchainArgs,
 ) -> Result<u8, wheelport::Error> {
     use wheelport::error::ErrorKind;
@@ -598,6 +605,12 @@ fn sass_lift(
             }
             write_stdout(&text)?;
             failed |= lifted < l.kernels.len();
+            if let (Some(o), true) = (out, save_cubins) {
+                let path = o.join(format!("{n}-{}.cubin", c.arch));
+                std::fs::write(&path, &c.bytes).map_err(|e| {
+                    wheelport::Error::new(ErrorKind::Io, path.display().to_string(), e.to_string())
+                })?;
+            }
             if let (Some(o), Some(m)) = (out, l.module()) {
                 let path = o.join(format!("{n}-{}.ptx", c.arch));
                 std::fs::write(&path, m).map_err(|e| {

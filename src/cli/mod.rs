@@ -328,6 +328,9 @@ pub enum SassCommand {
         /// Only cubins for this arch (`sm_80`); default every arch the lifter knows.
         #[arg(long)]
         arch: Option<String>,
+        /// With `-o`: also write each cubin as `<n>-<arch>.cubin` (the input of nvdisasm).
+        #[arg(long)]
+        cubins: bool,
         /// Toolchain search options (`--tool nvdisasm=PATH`).
         #[command(flatten)]
         toolchain: ToolchainArgs,

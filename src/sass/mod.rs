@@ -169,3 +169,118 @@ pub fn lift_cubin(
         lift_s: t1.elapsed().as_secs_f64(),
     })
 }
+
+/// The cubin of container `ci` of `a` that SASS-only kernels are lifted from (the arch
+/// [`pick_arch`] chooses among its cubins), decompressed; or why there is none.
+fn container_cubin(
+    a: &crate::analyze::ObjectAnalysis<'_>,
+    ci: usize,
+) -> std::result::Result<(String, Vec<u8>, String), String> {
+    if let Some(arch) = &a.cubin_arch {
+        return if lift::family_of(arch).is_some() {
+            Ok((arch.clone(), a.data.to_vec(), a.file.clone()))
+        } else {
+            Err(format!("no lifter for {arch}"))
+        };
+    }
+    let c = a.containers.get(ci).ok_or("no container")?;
+    let elfs: Vec<&crate::fatbin::Entry<'_>> = c
+        .container
+        .entries
+        .iter()
+        .filter(|e| e.kind() == crate::fatbin::EntryKind::Elf)
+        .collect();
+    let archs: Vec<String> = elfs.iter().map(|e| e.arch_name()).collect();
+    let arch = pick_arch(archs.iter().map(String::as_str))
+        .ok_or_else(|| format!("no cubin the lifter knows (has {})", archs.join(", ")))?
+        .to_string();
+    let e = elfs[archs.iter().position(|x| *x == arch).expect("picked")];
+    let bytes = e.payload().map_err(|e| e.to_string())?.into_owned();
+    Ok((
+        arch,
+        bytes,
+        format!("{} (cubin at offset {:#x})", a.file, e.payload_offset()),
+    ))
+}
+
+/// Decode and lift, per container of `a` holding SASS-only kernels, the cubin they are
+/// lifted from: (container index, its lifting or why not). Containers run in parallel (one
+/// nvdisasm each).
+pub fn lift_sass_only(
+    a: &crate::analyze::ObjectAnalysis<'_>,
+    nvdisasm: &std::result::Result<crate::toolchain::Tool, crate::toolchain::Missing>,
+) -> Vec<(usize, std::result::Result<CubinLift, String>)> {
+    use crate::inspect::model::KernelStatus;
+    use rayon::prelude::*;
+    let mut cis: Vec<usize> = a
+        .kernels
+        .iter()
+        .filter(|k| k.status == KernelStatus::SassOnly)
+        .map(|k| k.container)
+        .collect();
+    cis.dedup();
+    cis.sort_unstable();
+    cis.dedup();
+    cis.par_iter()
+        .map(|&ci| {
+            let r = match nvdisasm {
+                Err(m) => Err(format!("nvdisasm {}; install: {}", m.reason, m.install)),
+                Ok(tool) => container_cubin(a, ci).and_then(|(arch, bytes, name)| {
+                    lift_cubin(tool, &bytes, &arch, &name).map_err(|e| e.to_string())
+                }),
+            };
+            (ci, r)
+        })
+        .collect()
+}
+
+/// Fill [`crate::inspect::model::KernelReport::sass_forms`] of every SASS-only kernel of
+/// `kernels` from `lifts` ([`lift_sass_only`]).
+pub fn fill_reports(
+    kernels: &mut [crate::inspect::model::KernelReport],
+    lifts: &[(usize, std::result::Result<CubinLift, String>)],
+) {
+    use crate::inspect::model::{KernelStatus, SassFormReport, SassFormsReport};
+    for k in kernels
+        .iter_mut()
+        .filter(|k| k.status == KernelStatus::SassOnly)
+    {
+        let Some((_, r)) = lifts.iter().find(|(ci, _)| *ci == k.container) else {
+            continue;
+        };
+        k.sass_forms = Some(match r {
+            Err(e) => SassFormsReport {
+                arch: String::new(),
+                instructions: 0,
+                forms: 0,
+                unlifted: Vec::new(),
+                error: Some(e.clone()),
+            },
+            Ok(l) => match l.kernels.iter().find(|x| x.name == k.name) {
+                None => SassFormsReport {
+                    arch: l.arch.clone(),
+                    instructions: 0,
+                    forms: 0,
+                    unlifted: Vec::new(),
+                    error: Some(format!("kernel not in the {} cubin's disassembly", l.arch)),
+                },
+                Some(kl) => SassFormsReport {
+                    arch: l.arch.clone(),
+                    instructions: kl.instructions,
+                    forms: kl.forms,
+                    unlifted: kl
+                        .unlifted_forms()
+                        .into_iter()
+                        .map(|(form, (count, first_offset, reason))| SassFormReport {
+                            form,
+                            count,
+                            first_offset,
+                            reason,
+                        })
+                        .collect(),
+                    error: None,
+                },
+            },
+        });
+    }
+}

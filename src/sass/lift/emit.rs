@@ -547,6 +547,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         "UISETP" => "ISETP",
         "USEL" => "SEL",
         "ULDC" => "LDC",
+        "UPLOP3" => "PLOP3",
+        "UPRMT" => "PRMT",
+        "UIMNMX" => "IMNMX",
         "R2UR" | "S2UR" | "S2R" => op,
         _ => op,
     };
@@ -581,6 +584,31 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         }
         "BAR" => bar(cx, i),
         "HFMA2" => hfma2_mov(cx, i),
+        // Convergence barriers: PTX threads are independent and the lowering reconverges
+        // them itself, so the set-up and the wait have no effect on the results.
+        "BSSY" | "BSYNC" => Ok(()),
+        "PLOP3" => plop3(cx, i),
+        "VIADD" => viadd(cx, i),
+        "IMNMX" => imnmx(cx, i),
+        "IABS" => {
+            check_mods(i, &[])?;
+            ops_len(i, 2)?;
+            let a = cx.src(&i.operands[1])?;
+            let d = cx.dst(&i.operands[0])?;
+            cx.line(format!("abs.s32 {d}, {a}"));
+            Ok(())
+        }
+        "PRMT" => {
+            check_mods(i, &[])?;
+            ops_len(i, 4)?;
+            let a = cx.src(&i.operands[1])?;
+            let sel = cx.src(&i.operands[2])?;
+            let b = cx.src(&i.operands[3])?;
+            let d = cx.dst(&i.operands[0])?;
+            cx.line(format!("prmt.b32 {d}, {a}, {b}, {sel}"));
+            Ok(())
+        }
+        "FSEL" => sel(cx, i),
         _ => Err(format!("opcode {op} is not lifted yet")),
     }
 }
@@ -1026,6 +1054,75 @@ fn isetp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         let q = cx.pdst(&o[1])?;
         cx.line(format!("{bop}.pred {q}, {nr}, {c}"));
     }
+    Ok(())
+}
+
+/// `PLOP3.LUT Pd, Pq, a, b, c, lut, lut2`: `Pd` = the three-input table `lut` of the
+/// predicates (LOP3's convention: a = 0xf0, b = 0xcc, c = 0xaa), `Pq` = table `lut2`.
+fn plop3(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["LUT"])?;
+    ops_len(i, 7)?;
+    let o = &i.operands;
+    let (Operand::Imm(l1), Operand::Imm(l2)) = (&o[5], &o[6]) else {
+        return Err("tables not immediates".into());
+    };
+    let mut ins = Vec::new();
+    for p in &o[2..5] {
+        let pv = cx.psrc(p)?;
+        let t = cx.t32();
+        cx.line(format!("selp.b32 {t}, -1, 0, {pv}"));
+        ins.push(t);
+    }
+    for (dst, lut) in [(&o[0], l1), (&o[1], l2)] {
+        if matches!(dst, Operand::Pred(r, false) if r.is_true()) {
+            continue;
+        }
+        let t = cx.t32();
+        cx.line(format!(
+            "lop3.b32 {t}, {}, {}, {}, {}",
+            ins[0],
+            ins[1],
+            ins[2],
+            lut & 0xff
+        ));
+        let pd = cx.pdst(dst)?;
+        cx.line(format!("setp.ne.u32 {pd}, {t}, 0"));
+    }
+    Ok(())
+}
+
+/// `VIADD d, a, b` (sm_90): `d = a + b`.
+fn viadd(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    ops_len(i, 3)?;
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("add.u32 {d}, {a}, {b}"));
+    Ok(())
+}
+
+/// `IMNMX[.U32] d, a, b, P`: `d = P ? min(a, b) : max(a, b)`.
+fn imnmx(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["U32"])?;
+    ops_len(i, 4)?;
+    let ty = if i.has("U32") { "u32" } else { "s32" };
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let lo = cx.t32();
+    let hi = cx.t32();
+    cx.line(format!("min.{ty} {lo}, {a}, {b}"));
+    cx.line(format!("max.{ty} {hi}, {a}, {b}"));
+    let p = match &i.operands[3] {
+        Operand::Pred(r, not) if r.is_true() => {
+            let d = cx.dst(&i.operands[0])?;
+            cx.line(format!("mov.b32 {d}, {}", if *not { hi } else { lo }));
+            return Ok(());
+        }
+        p => cx.psrc(p)?,
+    };
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("selp.b32 {d}, {lo}, {hi}, {p}"));
     Ok(())
 }
 

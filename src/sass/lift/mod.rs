@@ -84,6 +84,8 @@ pub struct KernelLift {
     pub name: String,
     /// SASS instructions in it.
     pub instructions: usize,
+    /// Distinct forms in it.
+    pub forms: usize,
     /// The PTX `.entry` text (when every instruction lifted).
     pub ptx: Option<String>,
     /// What did not lift (empty when `ptx` is set), in address order.
@@ -119,6 +121,12 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
     let mut out = KernelLift {
         name: f.name.clone(),
         instructions: f.instrs.len(),
+        forms: f
+            .instrs
+            .iter()
+            .map(|i| &*i.form)
+            .collect::<BTreeSet<&str>>()
+            .len(),
         ptx: None,
         unlifted: Vec::new(),
     };
