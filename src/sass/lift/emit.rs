@@ -455,21 +455,42 @@ impl<'a> Cx<'a> {
     /// A memory address: (space-relative base expression as a 64-bit register or symbol+reg,
     /// offset).
     fn address(&mut self, m: &Mem, space: Space) -> R<String> {
-        if m.ureg.is_some() {
-            return Err("address with a uniform register term".into());
-        }
         let off = m.offset;
+        let ur = m
+            .ureg
+            .filter(|(u, _)| *u != crate::sass::decode::operand::URZ);
         match space {
             Space::Global => {
-                let base = match m.base {
+                let mut base = match m.base {
                     Some(r) if !r.is_zero() => {
                         if !m.wide {
                             return Err("global address from a 32-bit register".into());
                         }
-                        self.src64(&Operand::Reg(r, SrcMods::default()))?
+                        Some(self.src64(&Operand::Reg(r, SrcMods::default()))?)
                     }
-                    _ => return Err("global address without a register".into()),
+                    _ => None,
                 };
+                if let Some((u, wide)) = ur {
+                    if !wide {
+                        return Err("global address with a 32-bit uniform register term".into());
+                    }
+                    let uv = self.src64(&Operand::Reg(
+                        Reg {
+                            file: File::Ur,
+                            idx: u,
+                        },
+                        SrcMods::default(),
+                    ))?;
+                    base = Some(match base {
+                        None => uv,
+                        Some(b) => {
+                            let t = self.t64();
+                            self.line(format!("add.u64 {t}, {b}, {uv}"));
+                            t
+                        }
+                    });
+                }
+                let base = base.ok_or("global address without a register")?;
                 Ok(if off == 0 {
                     format!("[{base}]")
                 } else {
@@ -477,7 +498,7 @@ impl<'a> Cx<'a> {
                 })
             }
             Space::Shared | Space::Local => {
-                if m.wide {
+                if m.wide || ur.is_some_and(|(_, w)| w) {
                     return Err("64-bit shared/local address".into());
                 }
                 let sym = if space == Space::Shared {
@@ -494,6 +515,9 @@ impl<'a> Cx<'a> {
                     } else {
                         self.line(format!("add.u32 {t}, {t}, {v}"));
                     }
+                }
+                if let Some((u, _)) = ur {
+                    self.line(format!("add.u32 {t}, {t}, %u{u}"));
                 }
                 Ok(if off == 0 {
                     format!("[{t}]")
@@ -1317,16 +1341,32 @@ fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
         [p @ Operand::Pred(..), Operand::Target(t)] => (*t, Some(p)),
         o => return Err(format!("branch operands {o:?}")),
     };
-    let mut g = String::new();
-    if let Some(gd) = guard {
-        g = format!("@{}{} ", if gd.not { "!" } else { "" }, pred_name(gd.reg));
+    // A predicate operand (`BRA.U !UP0, target`) is a condition of its own, and-ed with the
+    // guard.
+    let cond = match p {
+        Some(Operand::Pred(r, false)) if r.is_true() => None,
+        Some(p) => Some(cx.psrc(p)?),
+        None => None,
+    };
+    let guard_name = guard.map(|gd| {
         cx.guard_consumed = true;
-    }
-    if let Some(p) = p {
-        if !matches!(p, Operand::Pred(r, false) if r.is_true()) {
-            return Err("BRA with a predicate operand".into());
+        if gd.not {
+            let t = cx.tp();
+            cx.line(format!("not.pred {t}, {}", pred_name(gd.reg)));
+            t
+        } else {
+            pred_name(gd.reg)
         }
-    }
+    });
+    let g = match (guard_name, cond) {
+        (None, None) => String::new(),
+        (Some(a), None) | (None, Some(a)) => format!("@{a} "),
+        (Some(a), Some(b)) => {
+            let t = cx.tp();
+            cx.line(format!("and.pred {t}, {a}, {b}"));
+            format!("@{t} ")
+        }
+    };
     cx.line(format!("{g}bra $L_{t:x}"));
     Ok(())
 }
