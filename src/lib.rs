@@ -16,7 +16,7 @@
 //!   `#if __CUDA_ARCH__` guard.
 //! * [`lower`] — PTX AST to LLVM IR text for a target profile, with per-kernel outcomes.
 //! * [`sass`] — SASS-only kernels: decoded with nvdisasm, `.nv.info` read, lifted to PTX
-//!   (opt-in, `--lift-sass`).
+//!   (opt-in: `wheelport sass lift`, `inspect --untranslatable`).
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
 //! * [`target`] — target profiles (`targets/*.toml`): triple, address spaces, wave size,

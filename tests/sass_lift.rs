@@ -14,6 +14,7 @@ mod common;
 
 use amdgpu_exec::exec::{Launch, Limits, Machine};
 use common::{bin, root, run};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -354,4 +355,129 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
             eprintln!("{T}: {kernel} {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines");
         }
     }
+}
+
+/// `.nv.info` as cuobjdump lists it: per section, the attribute names in order, and the
+/// KPARAM_INFO (ordinal, offset, size) triples.
+fn cuobjdump_nv_info(text: &str) -> BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)> {
+    let mut out: BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)> = BTreeMap::new();
+    let mut cur: Option<String> = None;
+    let hex = |s: &str| u16::from_str_radix(s.trim().trim_start_matches("0x"), 16).unwrap();
+    for l in text.lines() {
+        if l.starts_with(".nv.info") {
+            cur = Some(l.trim().to_string());
+            out.entry(l.trim().to_string()).or_default();
+        } else if l.starts_with('.') {
+            cur = None;
+        } else if let (Some(c), Some(n)) = (&cur, l.trim().strip_prefix("Attribute:")) {
+            out.get_mut(c).unwrap().0.push(n.trim().to_string());
+        } else if let (Some(c), true) = (&cur, l.contains("Ordinal :")) {
+            let field = |k: &str| {
+                let rest = &l[l.find(k).unwrap() + k.len()..];
+                hex(rest
+                    .trim_start_matches([' ', ':'])
+                    .split_whitespace()
+                    .next()
+                    .unwrap())
+            };
+            out.get_mut(c)
+                .unwrap()
+                .1
+                .push((field("Ordinal"), field("Offset"), field("Size")));
+        }
+    }
+    out
+}
+
+#[test]
+fn nv_info_reads_as_cuobjdump_lists_it() {
+    let Some(t) = tools() else { return };
+    let Some(cuobjdump) = common::require_tool("cuobjdump", T) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for kernel in ["int64", "int32", "smem"] {
+        for arch in ["sm_80", "sm_90"] {
+            let cubin = dir.path().join(format!("{kernel}-{arch}.cubin"));
+            ptxas(
+                &t,
+                arch,
+                &root().join(format!("fixtures/sass/{kernel}.ptx")),
+                &cubin,
+            );
+            let (code, text, e) = run(Command::new(&cuobjdump).arg("-elf").arg(&cubin));
+            assert_eq!(code, 0, "{e}");
+            let want = cuobjdump_nv_info(&text);
+            let bytes = std::fs::read(&cubin).unwrap();
+            let info = wheelport::sass::info::read(&bytes, kernel).unwrap();
+            let k = info.kernel(kernel).unwrap();
+            let names = |attrs: &[wheelport::sass::info::Attr]| -> Vec<String> {
+                attrs.iter().map(|a| a.name()).collect()
+            };
+            let (w_own, w_params) = &want[&format!(".nv.info.{kernel}")];
+            let got = names(&k.attrs);
+            assert_eq!(
+                got.len(),
+                w_own.len(),
+                "{kernel} {arch}: {got:?} vs {w_own:?}"
+            );
+            // A code the table names must be named as cuobjdump names it; a code it does not
+            // know (EIATTR_0x..) is printed for the table.
+            let same = |g: &String, w: &String, what: &str| {
+                if g.starts_with("EIATTR_0x") {
+                    eprintln!("{T}: {kernel} {arch} {what}: {g} is {w} for cuobjdump");
+                } else if w.starts_with("EIATTR_") {
+                    assert_eq!(g, w, "{kernel} {arch} {what}");
+                }
+            };
+            for (g, w) in got.iter().zip(w_own) {
+                same(g, w, "own");
+            }
+            let (w_glob, _) = &want[".nv.info"];
+            let gg = names(&info.global_attrs);
+            assert_eq!(gg.len(), w_glob.len(), "{kernel} {arch} .nv.info");
+            for (g, w) in gg.iter().zip(w_glob) {
+                same(g, w, ".nv.info");
+            }
+            let mut wp = w_params.clone();
+            wp.sort();
+            let gp: Vec<(u16, u16, u16)> = k
+                .params
+                .iter()
+                .map(|p| (p.ordinal, p.offset, p.size))
+                .collect();
+            assert_eq!(gp, wp, "{kernel} {arch} parameters");
+            let base = if arch == "sm_80" { 0x160 } else { 0x210 };
+            assert_eq!(k.param_base, Some(base), "{kernel} {arch}");
+            assert!(k.regcount.is_some_and(|r| r > 0), "{kernel} {arch}");
+        }
+    }
+}
+
+#[test]
+fn nvdisasm_is_found_through_its_variable() {
+    let d = tempfile::tempdir().unwrap();
+    let fake = d.path().join("nvdisasm");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\necho 'nvdisasm: NVIDIA (R) CUDA disassembler'\necho 'Cuda compilation tools, release 13.5, V13.5.37'\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut o = wheelport::toolchain::SearchOptions::default();
+    o.env.insert(
+        wheelport::toolchain::NVDISASM_ENV.to_string(),
+        fake.clone().into_os_string(),
+    );
+    let t = wheelport::toolchain::discover_nvdisasm(&o).unwrap();
+    assert_eq!(t.path, fake);
+    assert_eq!(t.version.map(|v| v.to_string()).as_deref(), Some("13.5.37"));
+    // Not executable: reported, not used.
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let m = wheelport::toolchain::discover_nvdisasm(&o).unwrap_err();
+    assert!(m.reason.contains("not an executable"), "{}", m.reason);
+    // Nothing set, empty PATH: missing with the install hint.
+    let m = wheelport::toolchain::discover_nvdisasm(&Default::default()).unwrap_err();
+    assert!(m.install.contains("nvidia-cuda-nvdisasm"));
 }

@@ -8,9 +8,10 @@
 //!   lowering ([`crate::lower`]) is reused; every instruction is lifted or reported with its
 //!   form, never dropped.
 //!
-//! The lifter is opt-in: `wheelport convert --lift-sass` (or `WHEELPORT_LIFT_SASS=1`);
-//! without it SASS-only kernels are reported as before. `inspect --untranslatable` lists
-//! the SASS forms the lifter lacks for each SASS-only kernel when nvdisasm is found.
+//! The lifter is opt-in: it runs only in `wheelport sass lift` and, for reporting, in
+//! `inspect --untranslatable` (which lists the SASS forms it lacks for each SASS-only
+//! kernel); `convert` does not use it yet, so SASS-only kernels are reported as before and
+//! every conversion's output is unchanged.
 
 pub mod decode;
 pub mod info;
@@ -18,10 +19,6 @@ pub mod lift;
 
 use decode::Function;
 use std::collections::BTreeMap;
-
-/// The environment variable that turns the SASS lifter on for `convert` (`1`), as
-/// `--lift-sass` does.
-pub const LIFT_ENV: &str = "WHEELPORT_LIFT_SASS";
 
 /// Instruction counts per form (opcode with its modifiers, `IMAD.WIDE.U32`) of `f`, with the
 /// offset of the first of each.

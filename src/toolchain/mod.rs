@@ -636,7 +636,19 @@ pub fn discover_nvdisasm(opts: &SearchOptions) -> std::result::Result<Tool, Miss
             path.display()
         )));
     }
-    let (version_line, version, _) = probe(&path);
+    let (mut version_line, mut version, _) = probe(&path);
+    if version.is_none() {
+        // NVIDIA tools print `Cuda compilation tools, release 13.5, V13.5.37`.
+        if let Ok(o) = child_command(&path).arg("--version").output() {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            if let Some(l) = text.lines().find(|l| l.contains("release ")) {
+                version_line = l.trim().to_string();
+                version = l
+                    .rsplit_once(", V")
+                    .and_then(|(_, v)| parse_version(&format!("version {v}")));
+            }
+        }
+    }
     Ok(Tool {
         name: name.to_string(),
         path,
@@ -649,7 +661,7 @@ pub fn discover_nvdisasm(opts: &SearchOptions) -> std::result::Result<Tool, Miss
 
 /// The `wheelport doctor` line for the SASS decoder ([`discover_nvdisasm`]).
 pub fn render_nvdisasm(found: &std::result::Result<Tool, Missing>) -> String {
-    let what = "SASS decoder (--lift-sass, inspect --untranslatable of SASS-only kernels)";
+    let what = "SASS decoder (wheelport sass lift, inspect --untranslatable of SASS-only kernels)";
     match found {
         Ok(t) => {
             let how = match &t.found_by {
