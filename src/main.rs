@@ -566,6 +566,8 @@ fn sass_lift(
     let mut failed = false;
     let mut n = 0usize;
     let (mut total_i, mut total_dec, mut total_lift) = (0usize, 0f64, 0f64);
+    let mut all_forms: std::collections::BTreeSet<String> = Default::default();
+    let mut all_unlifted: std::collections::BTreeSet<String> = Default::default();
     for (file, data) in &objects {
         for c in wheelport::sass::cubins_of(data, file)? {
             if only.is_some_and(|a| a != c.arch)
@@ -578,6 +580,7 @@ fn sass_lift(
             total_i += l.instructions;
             total_dec += l.decode_s;
             total_lift += l.lift_s;
+            all_forms.extend(l.forms.keys().cloned());
             let mut text = format!(
                 "{} [{}]: {} kernels, {} lifted; {} instructions in {} forms; decode {:.3} s, lift {:.3} s\n",
                 c.name,
@@ -598,6 +601,7 @@ fn sass_lift(
                     e.1 += 1;
                 }
             }
+            all_unlifted.extend(agg.keys().cloned());
             for (f, (cnt, ks, why)) in &agg {
                 text.push_str(&format!(
                     "  not lifted: {f}: {cnt} instructions in {ks} kernels ({why})\n"
@@ -621,7 +625,9 @@ fn sass_lift(
         }
     }
     write_stdout(&format!(
-        "total: {n} cubins, {total_i} instructions; decode {total_dec:.3} s, lift {total_lift:.3} s\n"
+        "total: {n} cubins, {total_i} instructions in {} forms, {} of them not lifted; decode {total_dec:.3} s, lift {total_lift:.3} s\n",
+        all_forms.len(),
+        all_unlifted.len()
     ))?;
     Ok(if failed { exit::NOT_LOWERED } else { exit::OK })
 }
