@@ -107,8 +107,7 @@ fn check(prefix: &str, want: Want) {
         for ci in containers.into_iter().take(6) {
             let c = cubins
                 .iter()
-                .filter(|c| c.container == ci && c.arch == "sm_80")
-                .next()
+                .find(|c| c.container == ci && c.arch == "sm_80")
                 .expect("an sm_80 cubin");
             let f = dir.path().join(format!("{ci}.cubin"));
             std::fs::write(&f, &c.bytes).unwrap();

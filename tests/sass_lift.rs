@@ -359,8 +359,10 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
 
 /// `.nv.info` as cuobjdump lists it: per section, the attribute names in order, and the
 /// KPARAM_INFO (ordinal, offset, size) triples.
-fn cuobjdump_nv_info(text: &str) -> BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)> {
-    let mut out: BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)> = BTreeMap::new();
+type NvInfo = BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)>;
+
+fn cuobjdump_nv_info(text: &str) -> NvInfo {
+    let mut out: NvInfo = BTreeMap::new();
     let mut cur: Option<String> = None;
     let hex = |s: &str| u16::from_str_radix(s.trim().trim_start_matches("0x"), 16).unwrap();
     for l in text.lines() {

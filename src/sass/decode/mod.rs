@@ -298,7 +298,7 @@ add64:
         assert_eq!(&*i[0].form, "ISETP.GE.AND");
         assert_eq!(i[0].operands.len(), 5);
         assert_eq!(i[1].operands, vec![Operand::Target(0x70)]);
-        assert_eq!(i[1].guard.unwrap().not, false);
+        assert!(!i[1].guard.unwrap().not);
         assert_eq!(&*i[2].form, "NOP");
         assert!(i[2].operands.is_empty());
         assert!(i[3].guard.unwrap().not);
