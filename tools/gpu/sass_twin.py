@@ -43,6 +43,17 @@ def values64(n, seed):
 class Cuda:
     def __init__(self):
         self.lib = ctypes.CDLL("libcuda.so.1")
+        c = ctypes
+        L = self.lib
+        L.cuMemAlloc_v2.argtypes = [c.POINTER(c.c_uint64), c.c_size_t]
+        L.cuMemcpyHtoD_v2.argtypes = [c.c_uint64, c.c_void_p, c.c_size_t]
+        L.cuMemcpyDtoH_v2.argtypes = [c.c_void_p, c.c_uint64, c.c_size_t]
+        L.cuMemFree_v2.argtypes = [c.c_uint64]
+        L.cuModuleLoadData.argtypes = [c.POINTER(c.c_void_p), c.c_void_p]
+        L.cuModuleGetFunction.argtypes = [c.POINTER(c.c_void_p), c.c_void_p, c.c_char_p]
+        L.cuLaunchKernel.argtypes = [c.c_void_p] + [c.c_uint] * 6 + [c.c_uint, c.c_void_p,
+                                                                      c.c_void_p, c.c_void_p]
+        L.cuCtxSetCurrent.argtypes = [c.c_void_p]
         self.check(self.lib.cuInit(0), "cuInit")
         dev = ctypes.c_int()
         self.check(self.lib.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
@@ -71,7 +82,7 @@ class Cuda:
         p = ctypes.c_uint64()
         self.check(self.lib.cuMemAlloc_v2(ctypes.byref(p), max(len(data), 4)), "alloc")
         if data:
-            self.check(self.lib.cuMemcpyHtoD_v2(p, data, len(data)), "HtoD")
+            self.check(self.lib.cuMemcpyHtoD_v2(p.value, data, len(data)), "HtoD")
         return p
 
     def run(self, fn, inputs, out_len, n, grid, block):
@@ -82,9 +93,9 @@ class Cuda:
         self.check(self.lib.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, argv, None), "launch")
         self.check(self.lib.cuCtxSynchronize(), "sync")
         got = ctypes.create_string_buffer(out_len)
-        self.check(self.lib.cuMemcpyDtoH_v2(got, out, out_len), "DtoH")
+        self.check(self.lib.cuMemcpyDtoH_v2(got, out.value, out_len), "DtoH")
         for p in ptrs + [out]:
-            self.lib.cuMemFree_v2(p)
+            self.lib.cuMemFree_v2(p.value)
         return got.raw
 
 
