@@ -89,7 +89,12 @@ impl Parser {
         let t = line.trim();
         if let Some(rest) = t.strip_prefix("/*") {
             let (off, body) = rest.split_once("*/").ok_or("unterminated offset")?;
-            let off = u32::from_str_radix(off.trim(), 16).map_err(|e| format!("offset: {e}"))?;
+            // `/*0040*/` starts an instruction; `/* 0x000fda0003f06270 */` (the second word
+            // of an encoding with `-hex`) is a comment.
+            if off.is_empty() || !off.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Ok(());
+            }
+            let off = u32::from_str_radix(off, 16).map_err(|e| format!("offset: {e}"))?;
             return self.instruction(off, body);
         }
         if let Some(name) = t.strip_prefix(".text.").and_then(|n| n.strip_suffix(':')) {
