@@ -15,6 +15,8 @@
 //! * [`stub`] — the arch-guard stub rule: kernels whose PTX was compiled out by an
 //!   `#if __CUDA_ARCH__` guard.
 //! * [`lower`] — PTX AST to LLVM IR text for a target profile, with per-kernel outcomes.
+//! * [`sass`] — SASS-only kernels: decoded with nvdisasm, `.nv.info` read, lifted to PTX
+//!   (opt-in: `wheelport sass lift`, `inspect --untranslatable`).
 //! * [`relink`] — the relink tables (`relink-tables/`): CUDA symbols and sonames per target.
 //! * [`rewrite`] — host ELF rewriting: DT_NEEDED, import renames, symbol versions.
 //! * [`target`] — target profiles (`targets/*.toml`): triple, address spaces, wave size,
@@ -58,6 +60,7 @@ pub mod ptx;
 pub mod relink;
 pub mod report;
 pub mod rewrite;
+pub mod sass;
 pub mod shim;
 pub mod stub;
 pub mod target;

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use wheelport::cli::{self, exit, Command, PtxCommand};
+use wheelport::cli::{self, exit, Command, PtxCommand, SassCommand};
 
 fn main() -> ExitCode {
     // The target registry is made before the arguments are parsed: `--target` takes its
@@ -204,6 +204,16 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             offload_arch,
             merge,
         ),
+        Command::Sass {
+            command:
+                SassCommand::Lift {
+                    inputs,
+                    out,
+                    arch,
+                    cubins,
+                    toolchain,
+                },
+        } => sass_lift(&inputs, out.as_deref(), arch.as_deref(), cubins, &toolchain),
         Command::Doctor {
             target,
             json,
@@ -232,6 +242,9 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                         s.push_str(&format!("  {line}\n"));
                     }
                 }
+                s.push_str(&wheelport::toolchain::render_nvdisasm(
+                    &wheelport::toolchain::discover_nvdisasm(&opts),
+                ));
                 s
             };
             write_stdout(&text)?;
@@ -491,6 +504,11 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 kernels,
                 untranslatable,
                 relink,
+                sass_decoder: untranslatable.then(|| {
+                    wheelport::toolchain::discover_nvdisasm(
+                        &wheelport::toolchain::SearchOptions::from_env(),
+                    )
+                }),
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             if let Some(path) = &html {
@@ -528,4 +546,112 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             Ok(exit::OK)
         }
     }
+}
+
+/// `wheelport sass lift`: every cubin of the inputs decoded and lifted, a summary per cubin.
+fn sass_lift(
+    inputs: &[std::path::PathBuf],
+    out: Option<&std::path::Path>,
+    only: Option<&str>,
+    save_cubins: bool,
+    tc: &cli::ToolchainArgs,
+) -> Result<u8, wheelport::Error> {
+    use wheelport::error::ErrorKind;
+    let nvd = wheelport::toolchain::discover_nvdisasm(&search_options(tc)).map_err(|m| {
+        wheelport::Error::new(
+            ErrorKind::Toolchain,
+            "<sass lift>",
+            format!("nvdisasm: {}; install: {}", m.reason, m.install),
+        )
+    })?;
+    if let Some(o) = out {
+        std::fs::create_dir_all(o).map_err(|e| {
+            wheelport::Error::new(ErrorKind::Io, o.display().to_string(), e.to_string())
+        })?;
+    }
+    let mut objects: Vec<(String, Vec<u8>)> = Vec::new();
+    for p in inputs {
+        let disp = p.display().to_string();
+        if p.extension().is_some_and(|e| e == "whl") {
+            let mut w = wheelport::wheel::WheelReader::open(p)?;
+            for name in w.member_names() {
+                if !wheelport::wheel::is_elf_object_name(&name) {
+                    continue;
+                }
+                let m = w.shared_object(&name)?;
+                objects.push((m.display.clone(), m.map.to_vec()));
+            }
+        } else {
+            let d = std::fs::read(p)
+                .map_err(|e| wheelport::Error::new(ErrorKind::Io, &disp, e.to_string()))?;
+            objects.push((disp, d));
+        }
+    }
+    let mut failed = false;
+    let mut n = 0usize;
+    let (mut total_i, mut total_dec, mut total_lift) = (0usize, 0f64, 0f64);
+    let mut all_forms: std::collections::BTreeSet<String> = Default::default();
+    let mut all_unlifted: std::collections::BTreeSet<String> = Default::default();
+    for (file, data) in &objects {
+        for c in wheelport::sass::cubins_of(data, file)? {
+            if only.is_some_and(|a| a != c.arch)
+                || wheelport::sass::lift::family_of(&c.arch).is_none()
+            {
+                continue;
+            }
+            let l = wheelport::sass::lift_cubin(&nvd, &c.bytes, &c.arch, &c.name)?;
+            let lifted = l.kernels.iter().filter(|k| k.ptx.is_some()).count();
+            total_i += l.instructions;
+            total_dec += l.decode_s;
+            total_lift += l.lift_s;
+            all_forms.extend(l.forms.keys().cloned());
+            let mut text = format!(
+                "{} [{}]: {} kernels, {} lifted; {} instructions in {} forms; decode {:.3} s, lift {:.3} s\n",
+                c.name,
+                c.arch,
+                l.kernels.len(),
+                lifted,
+                l.instructions,
+                l.forms.len(),
+                l.decode_s,
+                l.lift_s
+            );
+            let mut agg: std::collections::BTreeMap<String, (usize, usize, String)> =
+                Default::default();
+            for k in &l.kernels {
+                for (f, (cnt, _, why)) in k.unlifted_forms() {
+                    let e = agg.entry(f).or_insert((0, 0, why));
+                    e.0 += cnt;
+                    e.1 += 1;
+                }
+            }
+            all_unlifted.extend(agg.keys().cloned());
+            for (f, (cnt, ks, why)) in &agg {
+                text.push_str(&format!(
+                    "  not lifted: {f}: {cnt} instructions in {ks} kernels ({why})\n"
+                ));
+            }
+            write_stdout(&text)?;
+            failed |= lifted < l.kernels.len();
+            if let (Some(o), true) = (out, save_cubins) {
+                let path = o.join(format!("{n}-{}.cubin", c.arch));
+                std::fs::write(&path, &c.bytes).map_err(|e| {
+                    wheelport::Error::new(ErrorKind::Io, path.display().to_string(), e.to_string())
+                })?;
+            }
+            if let (Some(o), Some(m)) = (out, l.module()) {
+                let path = o.join(format!("{n}-{}.ptx", c.arch));
+                std::fs::write(&path, m).map_err(|e| {
+                    wheelport::Error::new(ErrorKind::Io, path.display().to_string(), e.to_string())
+                })?;
+            }
+            n += 1;
+        }
+    }
+    write_stdout(&format!(
+        "total: {n} cubins, {total_i} instructions in {} forms, {} of them not lifted; decode {total_dec:.3} s, lift {total_lift:.3} s\n",
+        all_forms.len(),
+        all_unlifted.len()
+    ))?;
+    Ok(if failed { exit::NOT_LOWERED } else { exit::OK })
 }

@@ -529,6 +529,7 @@ pub fn analyze<'data>(
             reason,
             stub_message,
             unsupported_forms: opts.forms.then_some(k.forms),
+            sass_forms: None,
         });
     }
     out.verdict = verdict;
@@ -557,6 +558,7 @@ fn analyze_cubin<'data>(
             )),
             stub_message: None,
             unsupported_forms: None,
+            sass_forms: None,
         })
         .collect();
     let verdict = Verdict {

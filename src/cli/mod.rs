@@ -234,6 +234,12 @@ pub enum Command {
         #[arg(long)]
         merge: bool,
     },
+    /// Work on SASS (cubins) directly: decode with nvdisasm and lift to PTX.
+    Sass {
+        /// What to do.
+        #[command(subcommand)]
+        command: SassCommand,
+    },
     /// Work on PTX files directly.
     Ptx {
         /// What to do.
@@ -308,7 +314,35 @@ pub enum PtxCommand {
     },
 }
 
-const SUBCOMMANDS: &[&str] = &["convert", "inspect", "batch", "ptx", "doctor", "help"];
+/// `wheelport sass` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SassCommand {
+    /// Decode the cubins of `.so`/`.whl`/`.cubin` inputs with nvdisasm and lift each kernel
+    /// to PTX: per cubin, the kernels, instructions and the forms not lifted (with counts and
+    /// the first reason); with `-o DIR`, `<n>-<arch>.ptx` holding the lifted kernels. Exit
+    /// code 4 when a kernel was not lifted.
+    Lift {
+        /// `.whl`, ELF `.so` or `.cubin` files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Write the lifted PTX modules here.
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+        /// Only cubins for this arch (`sm_80`); default every arch the lifter knows.
+        #[arg(long)]
+        arch: Option<String>,
+        /// With `-o`: also write each cubin as `<n>-<arch>.cubin` (the input of nvdisasm).
+        #[arg(long)]
+        cubins: bool,
+        /// Toolchain search options (`--tool nvdisasm=PATH`).
+        #[command(flatten)]
+        toolchain: ToolchainArgs,
+    },
+}
+
+const SUBCOMMANDS: &[&str] = &[
+    "convert", "inspect", "batch", "ptx", "sass", "doctor", "help",
+];
 
 /// Insert `convert` when the first argument is not a subcommand or a top-level flag, so
 /// that `wheelport X.whl --target dtk` means `wheelport convert X.whl --target dtk`.

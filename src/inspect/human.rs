@@ -270,7 +270,8 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     o.push('\n');
     let Some(ks) = &so.kernels else { return };
     for k in ks {
-        let untranslatable = k.unsupported_forms.as_ref().is_some_and(|f| !f.is_empty());
+        let untranslatable =
+            k.unsupported_forms.as_ref().is_some_and(|f| !f.is_empty()) || k.sass_forms.is_some();
         if !kernels && k.status == KernelStatus::Ptx && !untranslatable {
             continue;
         }
@@ -293,6 +294,32 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         }
         if let Some(m) = &k.stub_message {
             let _ = writeln!(o, "           prints: {m:?}");
+        }
+        if let Some(sf) = &k.sass_forms {
+            match &sf.error {
+                Some(e) => {
+                    let _ = writeln!(o, "           SASS not decoded: {e}");
+                }
+                None => {
+                    let missing: usize = sf.unlifted.iter().map(|f| f.count).sum();
+                    let _ = writeln!(
+                        o,
+                        "           {} SASS: {} instructions in {} forms; not lifted: {} forms, {} instructions",
+                        sf.arch,
+                        sf.instructions,
+                        sf.forms,
+                        sf.unlifted.len(),
+                        missing
+                    );
+                    for f in &sf.unlifted {
+                        let _ = writeln!(
+                            o,
+                            "             {:<48} x{:<5} first at {:#06x} ({})",
+                            f.form, f.count, f.first_offset, f.reason
+                        );
+                    }
+                }
+            }
         }
         if let Some(forms) = &k.unsupported_forms {
             if !forms.is_empty() {

@@ -28,6 +28,10 @@ pub struct Options {
     /// With a relink table (`--target`, optionally merged with `--relink-table` files): report
     /// what the host rewrite would do to each object's imports.
     pub relink: Option<std::sync::Arc<crate::relink::Table>>,
+    /// With `untranslatable`: the SASS decoder for SASS-only kernels
+    /// ([`crate::toolchain::discover_nvdisasm`]); `None` leaves their SASS undecoded.
+    pub sass_decoder:
+        Option<std::result::Result<crate::toolchain::Tool, crate::toolchain::Missing>>,
 }
 
 /// Expand the inputs: files are kept as given; a directory contributes every `.whl` and
@@ -183,7 +187,16 @@ pub fn inspect_shared_object(
         forms: opts.untranslatable,
     };
     match crate::analyze::analyze(data, path, file, &aopts) {
-        Ok(a) => report(&a, opts),
+        Ok(a) => {
+            let mut r = report(&a, opts);
+            if let (true, Some(dec), Some(ks)) =
+                (opts.untranslatable, &opts.sass_decoder, r.kernels.as_mut())
+            {
+                let lifts = crate::sass::lift_sass_only(&a, dec);
+                crate::sass::fill_reports(ks, &lifts);
+            }
+            r
+        }
         Err(e) => SharedObjectReport {
             path: path.to_string(),
             size: data.len() as u64,

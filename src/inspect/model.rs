@@ -311,6 +311,39 @@ pub struct KernelReport {
     /// With `--untranslatable`: the PTX instruction forms the lowering does not support.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub unsupported_forms: Option<Vec<FormReport>>,
+    /// With `--untranslatable`, for SASS-only kernels: the SASS decoded with nvdisasm and the
+    /// forms the lifter lacks (`wheelport::sass`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sass_forms: Option<SassFormsReport>,
+}
+
+/// The SASS of one SASS-only kernel as the lifter sees it (see `wheelport::sass`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SassFormsReport {
+    /// The cubin's arch the kernel was decoded from (`sm_80`).
+    pub arch: String,
+    /// Instructions in the kernel.
+    pub instructions: usize,
+    /// Distinct forms (opcode with modifiers, `IMAD.WIDE.U32`) in the kernel.
+    pub forms: usize,
+    /// The forms with instructions the lifter does not lift, in form order.
+    pub unlifted: Vec<SassFormReport>,
+    /// Why the SASS was not decoded (nvdisasm missing or failed; no cubin of a known arch).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub error: Option<String>,
+}
+
+/// One SASS form with instructions the lifter does not lift.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SassFormReport {
+    /// The form (`HMMA.16816.F32`).
+    pub form: String,
+    /// Instructions of the form in the kernel that are not lifted.
+    pub count: usize,
+    /// Byte offset of the first in the kernel.
+    pub first_offset: u32,
+    /// Why the first is not lifted.
+    pub reason: String,
 }
 
 /// The relink plan of one object for one target (see `wheelport::relink::plan`).

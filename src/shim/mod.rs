@@ -97,10 +97,20 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
     }
     let out = std::path::absolute(out_dir.join(SHIM_SONAME))
         .map_err(|e| Error::io(out_dir.display().to_string(), e))?;
-    for args in recipe::compile_runs(runtime_soname, &out.display().to_string()) {
+    let runs = recipe::compile_runs(runtime_soname, &out.display().to_string());
+    run_compiler(cc, &runs, work.path(), "the shim")?;
+    Ok(out)
+}
+
+/// Run the C compiler `cc` once per argument list of `runs`, in `dir`.
+///
+/// # Errors
+/// [`ErrorKind::Io`] when `cc` cannot be run or fails: "building WHAT failed" with its stderr.
+pub fn run_compiler(cc: &Path, runs: &[Vec<String>], dir: &Path, what: &str) -> Result<()> {
+    for args in runs {
         let o = crate::toolchain::child_command(cc)
-            .args(&args)
-            .current_dir(work.path())
+            .args(args)
+            .current_dir(dir)
             .output()
             .map_err(|e| Error::io(cc.display().to_string(), e))?;
         if !o.status.success() {
@@ -108,13 +118,13 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
                 ErrorKind::Io,
                 cc.display().to_string(),
                 format!(
-                    "building the shim failed: {}",
+                    "building {what} failed: {}",
                     String::from_utf8_lossy(&o.stderr)
                 ),
             ));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One line for `wheelport doctor` about `profile`'s shim library: prebuilt into this binary

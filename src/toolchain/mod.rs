@@ -335,6 +335,10 @@ pub fn package_for(tool: &str, packager: Packager) -> Option<&'static str> {
 /// package both. Tools no distribution packages name where they come from.
 pub fn install_hint_for(tool: &str, packager: Packager) -> String {
     match tool {
+        "nvdisasm" => {
+            return "pip install nvidia-cuda-nvdisasm (CUDA 13.5, bin/ under nvidia/cu13), or set WHEELPORT_NVDISASM"
+                .into()
+        }
         "mcc" => {
             return "the Moore Threads MUSA toolkit (not packaged by distributions; set MUSA_HOME)"
                 .into()
@@ -749,6 +753,143 @@ pub fn discover(profile: &Profile, opts: &SearchOptions) -> Toolchain {
         install,
         vendor,
         distro: opts.distro.clone(),
+    }
+}
+
+/// The environment variable naming the `nvdisasm` executable (the SASS decoder,
+/// [`discover_nvdisasm`]).
+pub const NVDISASM_ENV: &str = "WHEELPORT_NVDISASM";
+
+/// Environment variables naming a CUDA toolkit root or `bin` directory searched for
+/// `nvdisasm` after [`NVDISASM_ENV`], in order.
+pub const CUDA_DIR_ENV: [&str; 3] = ["WHEELPORT_CUDA_BIN", "CUDA_HOME", "CUDA_PATH"];
+
+/// Find NVIDIA's `nvdisasm`, the decoder of SASS-only kernels ([`crate::sass`]; PyPI
+/// `nvidia-cuda-nvdisasm`).
+///
+/// Search order, first hit wins: the `--tool nvdisasm=PATH` override; the file named by
+/// `$WHEELPORT_NVDISASM`; `nvdisasm` under `--toolchain DIR`; under the directories of
+/// `$WHEELPORT_CUDA_BIN`, `$CUDA_HOME`, `$CUDA_PATH` (each as `D/bin`, `D`); then `PATH`.
+/// The tool is probed with `--version` like the LLVM tools.
+///
+/// # Errors
+/// A [`Missing`] with the reason and the install hint when no executable is found.
+pub fn discover_nvdisasm(opts: &SearchOptions) -> std::result::Result<Tool, Missing> {
+    let name = "nvdisasm";
+    let missing = |reason: String| Missing {
+        name: name.to_string(),
+        reason,
+        install: install_hint(name),
+    };
+    let mut hit: Option<(PathBuf, FoundBy)> = opts
+        .overrides
+        .get(name)
+        .map(|p| (p.clone(), FoundBy::Override));
+    if hit.is_none() {
+        if let Some(v) = opts.env.get(NVDISASM_ENV).filter(|v| !v.is_empty()) {
+            let p = PathBuf::from(v);
+            if !is_executable(&p) {
+                return Err(missing(format!(
+                    "${NVDISASM_ENV}={} is not an executable file",
+                    p.display()
+                )));
+            }
+            let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+            hit = Some((
+                p,
+                FoundBy::Env {
+                    var: NVDISASM_ENV.to_string(),
+                    dir,
+                },
+            ));
+        }
+    }
+    if hit.is_none() {
+        if let Some(d) = &opts.toolchain_dir {
+            hit = find_under(d, name).map(|p| (p, FoundBy::ToolchainOption { dir: d.clone() }));
+        }
+    }
+    if hit.is_none() {
+        hit = CUDA_DIR_ENV.iter().find_map(|var| {
+            let d = PathBuf::from(opts.env.get(*var).filter(|v| !v.is_empty())?);
+            let p = find_under(&d, name)?;
+            Some((
+                p,
+                FoundBy::Env {
+                    var: var.to_string(),
+                    dir: d,
+                },
+            ))
+        });
+    }
+    if hit.is_none() {
+        hit = opts
+            .env
+            .get("PATH")
+            .into_iter()
+            .flat_map(std::env::split_paths)
+            .map(|d| d.join(name))
+            .find(|p| is_executable(p))
+            .map(|p| (p, FoundBy::Path));
+    }
+    let Some((path, found_by)) = hit else {
+        return Err(missing("not found".into()));
+    };
+    if !is_executable(&path) {
+        return Err(missing(format!(
+            "{} is not an executable file",
+            path.display()
+        )));
+    }
+    let (mut version_line, mut version, _) = probe(&path);
+    if version.is_none() {
+        // NVIDIA tools print `Cuda compilation tools, release 13.5, V13.5.37`.
+        if let Ok(o) = child_command(&path).arg("--version").output() {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            if let Some(l) = text.lines().find(|l| l.contains("release ")) {
+                version_line = l.trim().to_string();
+                version = l
+                    .rsplit_once(", V")
+                    .and_then(|(_, v)| parse_version(&format!("version {v}")));
+            }
+        }
+    }
+    Ok(Tool {
+        name: name.to_string(),
+        path,
+        found_by,
+        version_line,
+        version,
+        targets: Vec::new(),
+    })
+}
+
+/// The `wheelport doctor` line for the SASS decoder ([`discover_nvdisasm`]).
+pub fn render_nvdisasm(found: &std::result::Result<Tool, Missing>) -> String {
+    let what = "SASS decoder (wheelport sass lift, inspect --untranslatable of SASS-only kernels)";
+    match found {
+        Ok(t) => {
+            let how = match &t.found_by {
+                FoundBy::Override => "override".to_string(),
+                FoundBy::ToolchainOption { dir } => format!("--toolchain {}", dir.display()),
+                FoundBy::Env { var, dir } => format!("${var}={}", dir.display()),
+                FoundBy::Dir { dir } => format!("{}", dir.display()),
+                FoundBy::Path => "PATH".to_string(),
+            };
+            let ver = t
+                .version
+                .map(|v| v.to_string())
+                .unwrap_or_else(|| "unknown version".into());
+            format!(
+                "{what}: ready\n  {:<22} {} ({ver}, via {how})\n",
+                t.name,
+                t.path.display()
+            )
+        }
+        Err(m) => format!(
+            "{what}: MISSING\n  {:<22} MISSING: {}; install: {}\n",
+            m.name, m.reason, m.install
+        ),
     }
 }
 

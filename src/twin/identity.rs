@@ -28,7 +28,7 @@
 //! no feature some translated module lacks; [`Identity::note`] says so).
 
 use crate::elf::SharedObject;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::rewrite::HostEdits;
 use std::path::{Path, PathBuf};
 
@@ -202,7 +202,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// binds to NVIDIA's driver at load time; no CUDA SDK is needed).
 ///
 /// # Errors
-/// [`ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in the message).
+/// [`crate::error::ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in the message).
 pub fn build(cc: &Path, id: &Identity, out_dir: &Path) -> Result<PathBuf> {
     let work = tempfile::tempdir().map_err(|e| Error::io("identity interposer build", e))?;
     let src = work.path().join("wp_identity.c");
@@ -212,7 +212,7 @@ pub fn build(cc: &Path, id: &Identity, out_dir: &Path) -> Result<PathBuf> {
         .map_err(|e| Error::io(stub_c.display().to_string(), e))?;
     let stub = work.path().join(DRIVER_SONAME);
     let out = out_dir.join(id.soname());
-    let runs: [Vec<String>; 2] = [
+    let runs = [
         vec![
             "-shared".into(),
             "-fPIC".into(),
@@ -236,22 +236,7 @@ pub fn build(cc: &Path, id: &Identity, out_dir: &Path) -> Result<PathBuf> {
             "-lpthread".into(),
         ],
     ];
-    for args in runs {
-        let o = crate::toolchain::child_command(cc)
-            .args(&args)
-            .output()
-            .map_err(|e| Error::io(cc.display().to_string(), e))?;
-        if !o.status.success() {
-            return Err(Error::new(
-                ErrorKind::Io,
-                cc.display().to_string(),
-                format!(
-                    "building the identity interposer failed: {}",
-                    String::from_utf8_lossy(&o.stderr)
-                ),
-            ));
-        }
-    }
+    crate::shim::run_compiler(cc, &runs, work.path(), "the identity interposer")?;
     Ok(out)
 }
 

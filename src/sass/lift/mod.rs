@@ -1,0 +1,225 @@
+//! SASS to PTX: each kernel of a decoded cubin becomes a PTX `.entry` with the same
+//! parameter layout (from `.nv.info`), which the PTX front end parses and the lowering
+//! builds like any other PTX, so everything downstream is reused.
+//!
+//! # The machine state in PTX
+//!
+//! * `R0..R254` → `.b32 %r0..%r254`, `UR0..UR62` → `.b32 %u0..%u62` (`RZ`/`URZ` read as 0,
+//!   writes go to a fresh temporary); 64-bit operands (`R2.64`, `IMAD.WIDE`) are the pair
+//!   `{Rn, Rn+1}`.
+//! * `P0..P6` → `.pred %p0..%p6`, `UP0..UP6` → `%q0..%q6`, `PT` → `%pt` (set true at entry).
+//! * Bank-0 constants: the kernel parameters (`EIATTR_PARAM_CBANK`/`KPARAM_INFO`) become
+//!   `ld.param` of the matching `.param` array, the driver constants (`%ntid`, `%nctaid`,
+//!   the stack top, the memory descriptor) come from `src/sass/cbank0.tsv`.
+//! * Shared memory is one `.shared` array of the kernel's static size; SASS shared
+//!   addresses are offsets into it. Local memory is one `.local` array of the frame size,
+//!   `R1` starting at its end.
+//! * Every instruction offset that is a branch target gets a label `$L_<offset>`; a guarded
+//!   instruction whose lifting takes several PTX instructions is branched around.
+//!
+//! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
+//! a kernel with any is not emitted (never a silent drop).
+
+mod emit;
+
+use super::decode::{Function, Instr};
+use super::info::KernelInfo;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+
+static CBANK0_TSV: &str = include_str!("../cbank0.tsv");
+static SREG_TSV: &str = include_str!("../sreg.tsv");
+
+/// The lifter's name for the SASS family of `arch` (`ampere` for sm_80..sm_89, `hopper`
+/// for sm_90/sm_90a), from `cbank0.tsv`; `None` for an arch it does not know.
+pub fn family_of(arch: &str) -> Option<&'static str> {
+    rows(CBANK0_TSV)
+        .find(|r| r.len() >= 2 && r[1].split(',').any(|a| a == arch))
+        .map(|r| r[0])
+}
+
+fn rows(tsv: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    tsv.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// A bank-0 driver constant: (meaning, bytes) at `offset` for `family`.
+pub(crate) fn driver_constant(family: &str, offset: i64) -> Option<(&'static str, u32)> {
+    rows(CBANK0_TSV)
+        .filter(|r| r.len() >= 5 && r[0] == family)
+        .find(|r| i64::from_str_radix(r[2].trim_start_matches("0x"), 16).ok() == Some(offset))
+        .map(|r| (r[4], r[3].parse().unwrap_or(4)))
+}
+
+/// The default parameter base of `family` (the `params` row).
+pub(crate) fn default_param_base(family: &str) -> Option<u32> {
+    rows(CBANK0_TSV)
+        .filter(|r| r.len() >= 5 && r[0] == family && r[4] == "params")
+        .find_map(|r| u32::from_str_radix(r[2].trim_start_matches("0x"), 16).ok())
+}
+
+/// The PTX special register a SASS special register reads (`SR_TID.X` → `%tid.x`).
+pub(crate) fn sreg(name: &str) -> Option<&'static str> {
+    rows(SREG_TSV)
+        .find(|r| r.len() >= 2 && r[0] == name)
+        .map(|r| r[1])
+}
+
+/// An instruction the lifter did not express.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unlifted {
+    /// The form (`HMMA.16816.F32`).
+    pub form: String,
+    /// Byte offset of the instruction in its function.
+    pub offset: u32,
+    /// Why.
+    pub reason: String,
+}
+
+/// One kernel's lifting outcome.
+#[derive(Debug, Clone)]
+pub struct KernelLift {
+    /// The kernel name.
+    pub name: String,
+    /// SASS instructions in it.
+    pub instructions: usize,
+    /// Distinct forms in it.
+    pub forms: usize,
+    /// The PTX `.entry` text (when every instruction lifted).
+    pub ptx: Option<String>,
+    /// What did not lift (empty when `ptx` is set), in address order.
+    pub unlifted: Vec<Unlifted>,
+}
+
+impl KernelLift {
+    /// Per form: (instructions not lifted, offset of the first, the first reason).
+    pub fn unlifted_forms(&self) -> BTreeMap<String, (usize, u32, String)> {
+        let mut m: BTreeMap<String, (usize, u32, String)> = BTreeMap::new();
+        for u in &self.unlifted {
+            m.entry(u.form.clone())
+                .or_insert((0, u.offset, u.reason.clone()))
+                .0 += 1;
+        }
+        m
+    }
+}
+
+/// The PTX module header for lifted kernels of `arch` (PTX ISA 8.7, the SM of the cubin).
+pub fn module_header(arch: &str) -> String {
+    let sm = super::sm_number(arch);
+    let target = if sm >= 90 {
+        "sm_90".to_string()
+    } else {
+        format!("sm_{sm}")
+    };
+    format!(".version 8.7\n.target {target}\n.address_size 64\n\n")
+}
+
+/// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`).
+pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
+    let mut out = KernelLift {
+        name: f.name.clone(),
+        instructions: f.instrs.len(),
+        forms: f
+            .instrs
+            .iter()
+            .map(|i| &*i.form)
+            .collect::<BTreeSet<&str>>()
+            .len(),
+        ptx: None,
+        unlifted: Vec::new(),
+    };
+    let Some(family) = family_of(arch) else {
+        out.unlifted.push(Unlifted {
+            form: "(arch)".into(),
+            offset: 0,
+            reason: format!("no lifter for {arch} (sm_80..sm_89, sm_90 are known)"),
+        });
+        return out;
+    };
+    let params = match emit::ParamLayout::new(info, family) {
+        Ok(p) => p,
+        Err(e) => {
+            out.unlifted.push(Unlifted {
+                form: "(parameters)".into(),
+                offset: 0,
+                reason: e,
+            });
+            return out;
+        }
+    };
+    let targets: BTreeSet<u32> = f
+        .instrs
+        .iter()
+        .flat_map(|i| i.operands.iter())
+        .filter_map(|o| match o {
+            super::decode::Operand::Target(t) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    let mut cx = emit::Cx::new(family, &params, info);
+    let mut body = String::new();
+    for i in &f.instrs {
+        if targets.contains(&i.offset) {
+            let _ = writeln!(body, "$L_{:x}:", i.offset);
+        }
+        match lift_one(&mut cx, i) {
+            Ok(text) => body.push_str(&text),
+            Err(reason) => out.unlifted.push(Unlifted {
+                form: i.form.to_string(),
+                offset: i.offset,
+                reason,
+            }),
+        }
+    }
+    if out.unlifted.is_empty() {
+        let mut s = String::new();
+        let _ = write!(s, ".visible .entry {}(", f.name);
+        let _ = write!(s, "{}", params.declarations(&f.name));
+        s.push_str(")\n");
+        if let Some(m) = info.max_threads.filter(|m| m.iter().all(|&x| x > 0)) {
+            let _ = writeln!(s, ".maxntid {}, {}, {}", m[0], m[1], m[2]);
+        }
+        if let Some(m) = info.reqntid.filter(|m| m.iter().all(|&x| x > 0)) {
+            let _ = writeln!(s, ".reqntid {}, {}, {}", m[0], m[1], m[2]);
+        }
+        s.push_str("{\n");
+        s.push_str(&cx.declarations());
+        s.push_str(&body);
+        s.push_str("}\n");
+        out.ptx = Some(s);
+    }
+    out
+}
+
+/// One instruction as PTX text: guarded single instructions keep the guard, longer
+/// expansions are branched around.
+fn lift_one(cx: &mut emit::Cx<'_>, i: &Instr) -> Result<String, String> {
+    let guard = match i.guard {
+        None => None,
+        Some(g) if g.reg.is_true() => {
+            if g.not {
+                // @!PT: never executes.
+                return Ok(String::new());
+            }
+            None
+        }
+        Some(g) => Some(g),
+    };
+    cx.begin();
+    emit::instruction(cx, i, guard)?;
+    let lines = cx.take();
+    let Some(g) = guard else {
+        return Ok(lines);
+    };
+    if cx.guard_consumed {
+        return Ok(lines);
+    }
+    let p = emit::pred_name(g.reg);
+    let skip = format!("$S_{:x}", i.offset);
+    Ok(format!(
+        "\t@{}{p} bra {skip};\n{lines}{skip}:\n",
+        if g.not { "" } else { "!" }
+    ))
+}
