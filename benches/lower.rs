@@ -162,11 +162,23 @@ fn main() {
         return;
     }
     // The peer: the LLVM 19 device build of every module with lowered kernels.
-    let tool = |n: &str| format!("/usr/lib/llvm-19/bin/{n}");
-    if !std::path::Path::new(&tool("llc")).is_file() {
-        eprintln!("SKIP toolchain timing: /usr/lib/llvm-19/bin/llc not found");
+    // LLVM 19's tools, found the one way the tool finds them (toolchain::find_llvm_tool).
+    let opts = wheelport::toolchain::SearchOptions::from_env();
+    let found: Option<Vec<std::path::PathBuf>> = ["llc", "opt", "llvm-link", "ld.lld"]
+        .iter()
+        .map(|n| wheelport::toolchain::find_llvm_tool(n, 19, &opts))
+        .collect();
+    let Some(found) = found else {
+        eprintln!("SKIP toolchain timing: LLVM 19 (llc, opt, llvm-link, ld.lld) not found");
         return;
-    }
+    };
+    let tool = |n: &str| {
+        let i = ["llc", "opt", "llvm-link", "ld.lld"]
+            .iter()
+            .position(|x| *x == n)
+            .expect("a tool looked up above");
+        found[i].clone()
+    };
     let dir = std::env::temp_dir().join(format!("wheelport-bench-lower-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&prof.ir_library);
