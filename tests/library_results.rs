@@ -63,6 +63,8 @@ fn library_results_are_complete_and_current() {
         return;
     };
     let work = tempfile::tempdir().unwrap();
+    // (record name, input path, twin sha256) of every input, checked below in parallel.
+    let mut jobs: Vec<(String, String, String)> = Vec::new();
     for r in records {
         let name = format!("{} {} ({})", r["library"], r["version"], r["suite"]);
         let cases = r["cases"].as_u64().unwrap();
@@ -96,23 +98,37 @@ fn library_results_are_complete_and_current() {
                 i["sha256"].as_str().unwrap(),
                 "{name}: input {p} differs from the one run"
             );
-            let src: PathBuf = work.path().join("in.so");
-            let out: PathBuf = work.path().join("twin.so");
+            let src: PathBuf = work.path().join(format!("in{}.so", jobs.len()));
             std::fs::write(&src, &data).unwrap();
-            let (_code, _o, e) = common::run(
-                std::process::Command::new(common::bin())
-                    .args(["ptx", "twin"])
-                    .arg(&src)
-                    .arg("-o")
-                    .arg(&out),
-            );
-            let twin =
-                std::fs::read(&out).unwrap_or_else(|_| panic!("{name}: no twin of {p}: {e}"));
-            assert_eq!(
-                sha256_hex(&twin),
-                i["twin_sha256"].as_str().unwrap(),
-                "{name}: the twin of {p} is not the one run on the GPU (the lowering or host rewrite changed): re-run tools/gpu/*-suite.sh and tools/gpu/libraries.py"
-            );
+            jobs.push((
+                name.clone(),
+                p.to_string(),
+                i["twin_sha256"].as_str().unwrap().to_string(),
+            ));
         }
     }
+    // The twins, made again (one device build each; in parallel, as CI has two cores).
+    std::thread::scope(|s| {
+        for (n, (name, p, want)) in jobs.iter().enumerate() {
+            let dir = work.path();
+            s.spawn(move || {
+                let src = dir.join(format!("in{n}.so"));
+                let out = dir.join(format!("twin{n}.so"));
+                let (_code, _o, e) = common::run(
+                    std::process::Command::new(common::bin())
+                        .args(["ptx", "twin"])
+                        .arg(&src)
+                        .arg("-o")
+                        .arg(&out),
+                );
+                let twin = std::fs::read(&out)
+                    .unwrap_or_else(|_| panic!("{name}: no twin of {p}: {e}"));
+                assert_eq!(
+                    &sha256_hex(&twin),
+                    want,
+                    "{name}: the twin of {p} is not the one run on the GPU (the lowering or host rewrite changed): re-run tools/gpu/*-suite.sh and tools/gpu/libraries.py"
+                );
+            });
+        }
+    });
 }
