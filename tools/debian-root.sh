@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A Debian 12 (bookworm) root made by debootstrap (variant minbase) from Debian's packages,
 # cached as a tar file; tests/quickstart_debian.rs unpacks a fresh copy for every run and
-# follows the README's quick start in it. Needs root (debootstrap); installs debootstrap from
+# follows the README's Install lines in it. Needs root (debootstrap); installs debootstrap from
 # Debian when it is missing.
 #
 # Usage: tools/debian-root.sh DIR   (makes DIR/bookworm-minbase.tar once; prints its path)
