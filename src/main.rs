@@ -317,6 +317,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                     input,
                     out,
                     arch,
+                    keep_source,
                     json,
                     toolchain,
                     cache,
@@ -333,6 +334,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             let opts = wheelport::twin::TwinOptions {
                 arch,
                 cache: build_cache(&cache),
+                keep_source,
             };
             let (bytes, report) = wheelport::twin::twin(&data, &name, profile, &tc, &opts, lower)?;
             wheelport::twin::write_output(&out, &bytes)?;

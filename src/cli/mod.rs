@@ -302,6 +302,11 @@ pub enum PtxCommand {
         /// The SM architecture to build the PTX for.
         #[arg(long, default_value = "sm_80")]
         arch: String,
+        /// Bisecting a lowering bug: kernels whose name contains this string keep their source
+        /// PTX instead of the lowering's (repeatable). The output is then not a full twin: the
+        /// report lists those kernels and the exit code is 4.
+        #[arg(long = "keep-source", value_name = "SUBSTRING")]
+        keep_source: Vec<String>,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

@@ -71,6 +71,11 @@ pub struct TwinOptions {
     pub arch: String,
     /// The build cache, if any.
     pub cache: Option<build::Cache>,
+    /// For bisecting a lowering bug on the GPU: kernels whose name contains one of these
+    /// strings keep their source PTX `.entry` (spliced into the built PTX, whose `.version`
+    /// is raised to the source's, at most 8.8) instead of the lowering's. Reported in
+    /// [`WrapperReport::kept_source`]; the twin is then not [`TwinReport::complete`].
+    pub keep_source: Vec<String>,
 }
 
 impl Default for TwinOptions {
@@ -78,6 +83,7 @@ impl Default for TwinOptions {
         TwinOptions {
             arch: "sm_80".into(),
             cache: None,
+            keep_source: Vec::new(),
         }
     }
 }
@@ -118,6 +124,9 @@ pub struct WrapperReport {
     /// with `__cudaRegisterVar`) that the new PTX does not define with the same size, as
     /// `name: reason`. The CUDA runtime cannot bind these; empty when all are there.
     pub variables_missing: Vec<String>,
+    /// Kernels that kept their source PTX ([`TwinOptions::keep_source`]); empty normally.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kept_source: Vec<String>,
 }
 
 /// The report of one twin conversion.
@@ -168,6 +177,7 @@ impl TwinReport {
                 w.status,
                 WrapperStatus::Converted | WrapperStatus::NotRegistered
             ) && w.variables_missing.is_empty()
+                && w.kept_source.is_empty()
         }) && self.not_lowered().is_empty()
     }
 }
@@ -241,6 +251,7 @@ pub fn twin(
             new_ptx_bytes: 0,
             from_cache: false,
             variables_missing: Vec::new(),
+            kept_source: Vec::new(),
         };
         if w.registered != Some(true) {
             reports.push(rep);
@@ -315,7 +326,7 @@ pub fn twin(
         let text = std::str::from_utf8(&obj.bytes).map_err(|_| {
             Error::new(ErrorKind::Build, &job.module_name, "llc's PTX is not UTF-8")
         })?;
-        let container = r.container;
+        let mut container = r.container;
         let rep = &mut reports[job.wrapper];
         rep.status = WrapperStatus::Converted;
         rep.kernels = low.kernels.clone();
@@ -323,12 +334,23 @@ pub fn twin(
         rep.from_cache = obj.from_cache;
         rep.source_ptx = Some(job.source.clone());
         rep.variables_missing = missing_variables(&job.ptx, text, &job.module_name);
+        let bytes = if opts.keep_source.is_empty() {
+            obj.bytes.clone()
+        } else {
+            let (spliced, kept) = splice_source_entries(text, &job.ptx, &opts.keep_source);
+            rep.kept_source = kept;
+            let objs = [(obj.arch.as_str(), spliced.as_bytes())];
+            container = profile
+                .backend()
+                .container(profile, &objs, &job.module_name)?;
+            spliced.into_bytes()
+        };
         edits.registrations.push(Registration {
             wrapper_address: so.wrappers[job.wrapper].address,
             magic: CUDA_WRAPPER_MAGIC,
             bundle: container,
         });
-        new_ptx.push((so.wrappers[job.wrapper].address, obj.bytes.clone()));
+        new_ptx.push((so.wrappers[job.wrapper].address, bytes));
         zeroed.push(job.container);
     }
     let all_converted = reports.iter().all(|r| {
@@ -407,6 +429,90 @@ pub fn twin(
             identity_edits: id_edits,
         },
     ))
+}
+
+/// The `.entry` directives of PTX text as nvcc and llc print it: (name, byte range from the
+/// start of the directive's line to the end of the line closing its body).
+fn entry_spans(ptx: &str) -> Vec<(&str, std::ops::Range<usize>)> {
+    let mut spans = Vec::new();
+    let mut pos = 0;
+    let mut open: Option<(&str, usize)> = None;
+    let mut depth = 0i32;
+    for line in ptx.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        let code = line.split("//").next().unwrap_or("");
+        if open.is_none() {
+            let t = code.trim_start();
+            let rest = [".visible .entry ", ".weak .entry ", ".entry "]
+                .iter()
+                .find_map(|p| t.strip_prefix(p));
+            if let Some(rest) = rest {
+                let name = rest.split(['(', ' ', '\t', '\n']).next().unwrap_or("");
+                open = Some((name, start));
+                depth = 0;
+            } else {
+                continue;
+            }
+        }
+        let opened = code.contains('{');
+        depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+        if let Some((name, s)) = open {
+            if depth <= 0 && (opened || code.contains('}')) {
+                spans.push((name, s..pos));
+                open = None;
+            }
+        }
+    }
+    spans
+}
+
+/// `built` (the lowering's PTX) with each `.entry` whose name contains one of `keep` replaced
+/// by (or, when the lowering dropped it, given) the `.entry` of `source`, and `.version` raised
+/// to the source's, at most 8.8. Returns the text and the names kept, sorted.
+fn splice_source_entries(built: &str, source: &str, keep: &[String]) -> (String, Vec<String>) {
+    let wanted = |n: &str| keep.iter().any(|k| n.contains(k.as_str()));
+    let kept: Vec<(&str, std::ops::Range<usize>)> = entry_spans(source)
+        .into_iter()
+        .filter(|(n, _)| wanted(n))
+        .collect();
+    if kept.is_empty() {
+        return (built.to_string(), Vec::new());
+    }
+    let mut out = String::with_capacity(built.len());
+    let mut at = 0;
+    for (n, r) in entry_spans(built) {
+        if kept.iter().any(|(k, _)| *k == n) {
+            out.push_str(&built[at..r.start]);
+            at = r.end;
+        }
+    }
+    out.push_str(&built[at..]);
+    let version = |t: &str| {
+        t.lines()
+            .find_map(|l| l.trim().strip_prefix(".version "))
+            .map(|v| v.trim().to_string())
+    };
+    let parse = |v: &str| {
+        let (a, b) = v.split_once('.').unwrap_or((v, "0"));
+        (a.parse::<u32>().unwrap_or(0), b.parse::<u32>().unwrap_or(0))
+    };
+    // At most 8.8 (CUDA 12.9): it has every sm_80 instruction, and drivers older than the source's
+    // toolchain refuse a newer `.version` (CUDA error 222).
+    if let (Some(bv), Some(sv)) = (version(&out), version(source)) {
+        let want = parse(&sv).min((8, 8));
+        if want > parse(&bv) {
+            let v = format!(".version {}.{}", want.0, want.1);
+            out = out.replacen(&format!(".version {bv}"), &v, 1);
+        }
+    }
+    for (_, r) in &kept {
+        out.push('\n');
+        out.push_str(&source[r.clone()]);
+    }
+    let mut names: Vec<String> = kept.iter().map(|(n, _)| n.to_string()).collect();
+    names.sort();
+    (out, names)
 }
 
 /// Byte size of each module-scope `.global`/`.const` variable of `ptx` (by name).
@@ -582,6 +688,12 @@ pub fn render(r: &TwinReport) -> String {
                 w.address
             ));
         }
+        for k in &w.kept_source {
+            s.push_str(&format!(
+                "  SOURCE PTX KEPT (wrapper {:#x}, --keep-source): kernel `{k}`\n",
+                w.address
+            ));
+        }
     }
     for (addr, k, reason) in r.not_lowered() {
         s.push_str(&format!(
@@ -612,4 +724,46 @@ pub fn render(r: &TwinReport) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Shapes as nvcc 13.5 prints them (inline-asm blocks with their own braces at column 0)
+    // and as llc 19 prints them (tab-indented body).
+    const SOURCE: &str = ".version 9.5\n.target sm_80\n.address_size 64\n\n\
+        .visible .entry a(\n.param .u32 a_param_0\n)\n.maxntid 256, 1, 1\n{\n.reg .pred %p<3>;\n\
+        {\n.reg .pred p;\nsetp.ne.u32 p, %r1, 0; // {not a brace}\n}\nret;\n}\n\n\
+        .visible .entry b(\n.param .u32 b_param_0\n)\n{\nld.shared.v4.u8 {%rs1, %rs2, %rs3, %rs4}, [%r1];\nret;\n}\n";
+    const BUILT: &str = "//\n.version 7.0\n.target sm_80\n.address_size 64\n\n\
+        \t// .globl\ta\n.visible .entry a(\n\t.param .u32 a_param_0\n)\n{\n\tret;\n\n}\n\
+        \t// .globl\tb\n.visible .entry b(\n\t.param .u32 b_param_0\n)\n{\n\tmov.u32 %r1, 7;\n\tret;\n\n}\n";
+
+    #[test]
+    fn entry_spans_follow_braces_not_inline_asm_blocks() {
+        let s = entry_spans(SOURCE);
+        let names: Vec<&str> = s.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["a", "b"]);
+        assert!(SOURCE[s[0].1.clone()].ends_with("ret;\n}\n"));
+        assert!(SOURCE[s[0].1.clone()].contains("setp.ne.u32 p"));
+        assert!(SOURCE[s[1].1.clone()].starts_with(".visible .entry b("));
+        assert_eq!(entry_spans(BUILT).len(), 2);
+    }
+
+    #[test]
+    fn keep_source_replaces_only_the_named_entries_and_raises_the_version() {
+        let (out, kept) = splice_source_entries(BUILT, SOURCE, &["b".to_string()]);
+        assert_eq!(kept, ["b"]);
+        // The lowering's `a` stays, its `b` is gone, the source's `b` is appended.
+        assert!(out.contains("\tret;\n\n}"));
+        assert!(!out.contains("mov.u32 %r1, 7"));
+        assert!(out.contains("ld.shared.v4.u8 {%rs1, %rs2, %rs3, %rs4}, [%r1];"));
+        assert_eq!(out.matches(".visible .entry").count(), 2);
+        // 9.5 capped at 8.8 (what drivers of CUDA 12.9 and later accept).
+        assert!(out.contains(".version 8.8\n") && !out.contains(".version 7.0"));
+        let (same, none) = splice_source_entries(BUILT, SOURCE, &["zzz".to_string()]);
+        assert!(none.is_empty());
+        assert_eq!(same, BUILT);
+    }
 }

@@ -9,7 +9,9 @@
 #     tv/_C.so.xz                            twin of torchvision 0.26.0's _C.so
 #     xf/<wheel>, xf/twin/{_C.so.xz,wp*.so}, xf/rt/libcudart.so.12, xf/src/tests/
 #     cupy-twins/*.so.xz + wp*.so, cupy-tests/tests/
-# Each job writes under OUTDIR/<job>/ and its log to OUTDIR/<job>.log.
+# Each job writes under OUTDIR/<job>/ and its log to OUTDIR/<job>.log. With PACK=1, OUTDIR is
+# then packed into OUTDIR.tar.gz and removed: the device tool brings back only a few files and
+# folders a few levels deep, and the fixture results lie deeper than that.
 set -uo pipefail
 export LC_ALL=C PYTHONUNBUFFERED=1
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; ROOT="$(cd "$HERE/../.." && pwd)"
@@ -43,3 +45,6 @@ mkdir -p "$OUTDIR/fx" "$OUTDIR/cub"
 (PROBES=${PROBES:-twin} SUITE_TIMEOUT=$((T - 60)) JOBS=${JOBS:-6} timeout $T tools/gpu/cupy-suite.sh "$WORK/cupy-twins" "$WORK/cupy-tests/tests" "$OUTDIR/cupy" > "$OUTDIR/cupy.log" 2>&1) &
 wait
 tail -n 3 "$OUTDIR"/*.log
+if [ -n "${PACK:-}" ]; then
+  tar -C "$(dirname "$OUTDIR")" -czf "$OUTDIR.tar.gz" "$(basename "$OUTDIR")" && rm -rf "$OUTDIR"
+fi
