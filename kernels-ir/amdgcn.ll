@@ -19648,3 +19648,100 @@ define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) alwaysinline nounwind {
   ret i1 %r
 }
 ; ---- end bar.red ----
+
+; ---- named and counted barriers (amdgcn): software barriers in LDS ----
+@__wp_nbar = internal addrspace(3) global [16 x i32] poison, align 4
+define linkonce_odr void @__wp_nbar_init() alwaysinline convergent nounwind {
+entry:
+  %l = call i32 @__wp_linear_tid()
+  %first = icmp ult i32 %l, 16
+  br i1 %first, label %zero, label %done
+zero:
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %l
+  store i32 0, ptr addrspace(3) %p, align 4
+  br label %done
+done:
+  call void @__wp_bar_sync(i32 0)
+  ret void
+}
+; One arrival of this wavefront's active PTX warps on barrier %id of %n threads; returns the
+; word before it (a waiter waits while the word's phase is that word's).
+define linkonce_odr i32 @__wp_nbar_arrive(i32 %id, i32 %n) alwaysinline convergent nounwind {
+entry:
+  %i = and i32 %id, 15
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %i
+  fence syncscope("workgroup") release
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %lo = trunc i64 %b to i32
+  %hi64 = lshr i64 %b, 32
+  %hi = trunc i64 %hi64 to i32
+  %lo_on = icmp ne i32 %lo, 0
+  %hi_on = icmp ne i32 %hi, 0
+  %kl = select i1 %lo_on, i32 32, i32 0
+  %kh = select i1 %hi_on, i32 32, i32 0
+  %k = add i32 %kl, %kh
+  %m0 = call i32 @llvm.amdgcn.mbcnt.lo(i32 %lo, i32 0)
+  %m = call i32 @llvm.amdgcn.mbcnt.hi(i32 %hi, i32 %m0)
+  %leader = icmp eq i32 %m, 0
+  br i1 %leader, label %add, label %joined
+add:
+  %o = atomicrmw add ptr addrspace(3) %p, i32 %k syncscope("workgroup") acq_rel, align 4
+  br label %joined
+joined:
+  %ol = phi i32 [ %o, %add ], [ 0, %entry ]
+  %old = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %ol)
+  %cnt = and i32 %old, 65535
+  %now = add i32 %cnt, %k
+  %ends = icmp uge i32 %now, %n
+  br i1 %ends, label %end, label %out
+end:
+  br i1 %leader, label %flip, label %out
+flip:
+  %ph = and i32 %old, -65536
+  %next = add i32 %ph, 65536
+  store atomic i32 %next, ptr addrspace(3) %p syncscope("workgroup") release, align 4
+  br label %out
+out:
+  ret i32 %old
+}
+define linkonce_odr void @__wp_bar_arrive_cnt(i32 %id, i32 %n) alwaysinline convergent nounwind {
+  %s = call i32 @__wp_nbar_arrive(i32 %id, i32 %n)
+  ret void
+}
+define linkonce_odr void @__wp_bar_sync_cnt(i32 %id, i32 %n) alwaysinline convergent nounwind {
+entry:
+  %s = call i32 @__wp_nbar_arrive(i32 %id, i32 %n)
+  %i = and i32 %id, 15
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %i
+  %ph = and i32 %s, -65536
+  br label %spin
+spin:
+  %w = load atomic i32, ptr addrspace(3) %p syncscope("workgroup") acquire, align 4
+  %wph = and i32 %w, -65536
+  %same = icmp eq i32 %wph, %ph
+  br i1 %same, label %pause, label %done
+pause:
+  call void @__wp_spin_pause()
+  br label %spin
+done:
+  fence syncscope("workgroup") acquire
+  ret void
+}
+; bar.sync a (a named barrier without a count): every thread of the CTA.
+define linkonce_odr void @__wp_bar_sync_named(i32 %id) alwaysinline convergent nounwind {
+  %n = call i32 @__wp_ntid_total()
+  call void @__wp_bar_sync_cnt(i32 %id, i32 %n)
+  ret void
+}
+define linkonce_odr i32 @__wp_ntid_total() alwaysinline nounwind {
+  %x = call i32 @__wp_sreg_ntid_x()
+  %y = call i32 @__wp_sreg_ntid_y()
+  %z = call i32 @__wp_sreg_ntid_z()
+  %xy = mul i32 %x, %y
+  %t = mul i32 %xy, %z
+  %t31 = add i32 %t, 31
+  %r = and i32 %t31, -32
+  ret i32 %r
+}
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+; ---- end named and counted barriers ----

@@ -698,6 +698,10 @@ define linkonce_odr void @__wp_bar_sync_cnt(i32 %id, i32 %n) {ATTR} {{
   call void @llvm.nvvm.barrier.sync.cnt(i32 %id, i32 %n)
   ret void
 }}
+define linkonce_odr void @__wp_bar_arrive_cnt(i32 %id, i32 %n) {ATTR} {{
+  call void asm sideeffect "bar.arrive $0, $1;", "r,r,~{{memory}}"(i32 %id, i32 %n)
+  ret void
+}}
 define linkonce_odr void @__wp_trap() nounwind {{
   call void @llvm.trap()
   ret void
@@ -797,9 +801,126 @@ define linkonce_odr i1 @__wp_bar_red_and(i32 %id, i1 %p) {ATTR} {{
 """
 
 
+def named_bar():
+    """Named and counted barriers on amdgcn: bar{.cta}.sync/.arrive a, b and
+    barrier{.cta}.sync/.arrive a{, b} (PTX ISA 9.x §9.7.13.1), every form but barrier 0
+    without a count (which is s_barrier, @__wp_bar_sync). gfx9 has one hardware barrier per
+    work-group, so these are software barriers in LDS, one 32-bit word per barrier id
+    (@__wp_nbar[id & 15]): bits 0..15 the arrivals of the current phase (in threads), bits
+    16..31 the phase. The ISA counts arrivals per warp ("marks warps' arrival"): each PTX warp
+    (half wavefront, docs/warp-model.md) with an active lane adds 32, by one atomic add of the
+    wavefront's first active lane. The arrival that brings the count to b ends the phase: it
+    writes count 0 and the next phase (b is at most 1024, so 16 bits hold it); sync waits
+    until the phase word changes, with @__wp_spin_pause between loads. A release fence
+    before the arrival and an acquire fence after the wait give bar.sync's memory ordering
+    among the participating threads (workgroup scope). LDS is not zeroed at dispatch:
+    @__wp_nbar_init (thread 0 zeroes the words, then s_barrier) is called first thing by
+    every kernel that reaches one of these barriers (src/lower/emit/functions.rs).
+    Not modelled: two PTX warps of one wavefront reaching the same barrier on different
+    sides of a divergent branch (the wavefront runs one side first and waits there: a
+    deadlock that NVIDIA's independent warps do not have)."""
+    return f"""; ---- named and counted barriers (amdgcn): software barriers in LDS ----
+@__wp_nbar = internal addrspace(3) global [16 x i32] poison, align 4
+define linkonce_odr void @__wp_nbar_init() {ATTR_CONV} {{
+entry:
+  %l = call i32 @__wp_linear_tid()
+  %first = icmp ult i32 %l, 16
+  br i1 %first, label %zero, label %done
+zero:
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %l
+  store i32 0, ptr addrspace(3) %p, align 4
+  br label %done
+done:
+  call void @__wp_bar_sync(i32 0)
+  ret void
+}}
+; One arrival of this wavefront's active PTX warps on barrier %id of %n threads; returns the
+; word before it (a waiter waits while the word's phase is that word's).
+define linkonce_odr i32 @__wp_nbar_arrive(i32 %id, i32 %n) {ATTR_CONV} {{
+entry:
+  %i = and i32 %id, 15
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %i
+  fence syncscope("workgroup") release
+  %b = call i64 @llvm.amdgcn.ballot.i64(i1 true)
+  %lo = trunc i64 %b to i32
+  %hi64 = lshr i64 %b, 32
+  %hi = trunc i64 %hi64 to i32
+  %lo_on = icmp ne i32 %lo, 0
+  %hi_on = icmp ne i32 %hi, 0
+  %kl = select i1 %lo_on, i32 32, i32 0
+  %kh = select i1 %hi_on, i32 32, i32 0
+  %k = add i32 %kl, %kh
+  %m0 = call i32 @llvm.amdgcn.mbcnt.lo(i32 %lo, i32 0)
+  %m = call i32 @llvm.amdgcn.mbcnt.hi(i32 %hi, i32 %m0)
+  %leader = icmp eq i32 %m, 0
+  br i1 %leader, label %add, label %joined
+add:
+  %o = atomicrmw add ptr addrspace(3) %p, i32 %k syncscope("workgroup") acq_rel, align 4
+  br label %joined
+joined:
+  %ol = phi i32 [ %o, %add ], [ 0, %entry ]
+  %old = call i32 @llvm.amdgcn.readfirstlane.i32(i32 %ol)
+  %cnt = and i32 %old, 65535
+  %now = add i32 %cnt, %k
+  %ends = icmp uge i32 %now, %n
+  br i1 %ends, label %end, label %out
+end:
+  br i1 %leader, label %flip, label %out
+flip:
+  %ph = and i32 %old, -65536
+  %next = add i32 %ph, 65536
+  store atomic i32 %next, ptr addrspace(3) %p syncscope("workgroup") release, align 4
+  br label %out
+out:
+  ret i32 %old
+}}
+define linkonce_odr void @__wp_bar_arrive_cnt(i32 %id, i32 %n) {ATTR_CONV} {{
+  %s = call i32 @__wp_nbar_arrive(i32 %id, i32 %n)
+  ret void
+}}
+define linkonce_odr void @__wp_bar_sync_cnt(i32 %id, i32 %n) {ATTR_CONV} {{
+entry:
+  %s = call i32 @__wp_nbar_arrive(i32 %id, i32 %n)
+  %i = and i32 %id, 15
+  %p = getelementptr [16 x i32], ptr addrspace(3) @__wp_nbar, i32 0, i32 %i
+  %ph = and i32 %s, -65536
+  br label %spin
+spin:
+  %w = load atomic i32, ptr addrspace(3) %p syncscope("workgroup") acquire, align 4
+  %wph = and i32 %w, -65536
+  %same = icmp eq i32 %wph, %ph
+  br i1 %same, label %pause, label %done
+pause:
+  call void @__wp_spin_pause()
+  br label %spin
+done:
+  fence syncscope("workgroup") acquire
+  ret void
+}}
+; bar.sync a (a named barrier without a count): every thread of the CTA.
+define linkonce_odr void @__wp_bar_sync_named(i32 %id) {ATTR_CONV} {{
+  %n = call i32 @__wp_ntid_total()
+  call void @__wp_bar_sync_cnt(i32 %id, i32 %n)
+  ret void
+}}
+define linkonce_odr i32 @__wp_ntid_total() {ATTR} {{
+  %x = call i32 @__wp_sreg_ntid_x()
+  %y = call i32 @__wp_sreg_ntid_y()
+  %z = call i32 @__wp_sreg_ntid_z()
+  %xy = mul i32 %x, %y
+  %t = mul i32 %xy, %z
+  %t31 = add i32 %t, 31
+  %r = and i32 %t31, -32
+  ret i32 %r
+}}
+declare i32 @llvm.amdgcn.readfirstlane.i32(i32)
+; ---- end named and counted barriers ----
+"""
+
+
 if __name__ == "__main__":
     import sys
     # `gen.py [OUT_DIR]`: write the libraries into OUT_DIR (default: kernels-ir/ itself).
     out = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT
-    (out / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red(ATTR_CONV))
+    (out / "amdgcn.ll").write_text(amdgcn() + "\n" + bar_red(ATTR_CONV) + "\n" + named_bar())
     (out / "nvptx.ll").write_text(nvptx() + "\n" + bar_red())

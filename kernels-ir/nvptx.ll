@@ -3969,6 +3969,10 @@ define linkonce_odr void @__wp_bar_sync_cnt(i32 %id, i32 %n) alwaysinline nounwi
   call void @llvm.nvvm.barrier.sync.cnt(i32 %id, i32 %n)
   ret void
 }
+define linkonce_odr void @__wp_bar_arrive_cnt(i32 %id, i32 %n) alwaysinline nounwind {
+  call void asm sideeffect "bar.arrive $0, $1;", "r,r,~{memory}"(i32 %id, i32 %n)
+  ret void
+}
 define linkonce_odr void @__wp_trap() nounwind {
   call void @llvm.trap()
   ret void

@@ -86,6 +86,7 @@ fn synth(form: &str) -> Option<String> {
         "createpolicy" => format!("{form} %d1, %d2;"),
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
+        "bar" | "barrier" if has("arrive") => format!("{form} 1, 64;"),
         "bar" | "barrier" => format!("{form} 0;"),
         // dp4a/dp2a and the video instructions (src/lower/emit/video.rs): SIMD forms and scalar
         // forms with a secondary operation take c; SIMD operands get selectors and a mask.

@@ -579,6 +579,12 @@ pub fn supported_forms() -> Vec<String> {
     for f in [
         "bar.sync",
         "barrier.sync",
+        "bar.arrive",
+        "barrier.arrive",
+        "bar.cta.sync",
+        "bar.cta.arrive",
+        "barrier.cta.sync",
+        "barrier.cta.arrive",
         "bra",
         "ret",
         "exit",

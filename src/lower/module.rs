@@ -101,6 +101,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         alloca_buf: String::new(),
         module: m,
         uniq: 0,
+        soft_barrier_funcs: HashSet::new(),
     };
     let _ = cx.module;
 
@@ -343,7 +344,8 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             }
         }
         if fail_outcome.is_none() {
-            match emit_kernel(&mut cx, f, &mut kernel_text) {
+            let entry_init = reach.iter().any(|n| cx.soft_barrier_funcs.contains(n));
+            match emit_kernel(&mut cx, f, entry_init, &mut kernel_text) {
                 Ok((ann, n)) => {
                     notes.extend(n);
                     annotations.extend(ann);
@@ -551,7 +553,7 @@ fn emit_func<'m, 'a>(
         ps.join(", ")
     );
     let mut text = String::new();
-    let notes = emit_function(cx, f, &header, &homes, "", &mut text)?;
+    let notes = emit_function(cx, f, &header, &homes, "", false, &mut text)?;
     Ok((text, notes))
 }
 
@@ -560,6 +562,7 @@ fn emit_func<'m, 'a>(
 fn emit_kernel<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
+    entry_init: bool,
     out: &mut String,
 ) -> Result<(Vec<String>, Vec<String>), Fail> {
     let nv = cx.nv;
@@ -651,6 +654,6 @@ fn emit_kernel<'m, 'a>(
             }
         }
     }
-    let notes = emit_function(cx, f, &header, &homes, &attrs, out)?;
+    let notes = emit_function(cx, f, &header, &homes, &attrs, entry_init, out)?;
     Ok((ann, notes))
 }

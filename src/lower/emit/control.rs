@@ -240,10 +240,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let r = self.call(f, rt, &[(Ty::I32, &id), (Ty::I1, &c)]);
             return self.wr(&ops[0], &r, rt, false);
         }
-        if mo.has(Mod::Arrive) {
-            return fail(&form(), "bar.arrive is not lowered");
-        }
-        if !(mo.has(Mod::Sync) || mo.is_empty()) {
+        // bar{.cta}.arrive a, b / barrier{.cta}.arrive a, b and the counted or named
+        // bar.sync a{, b}: on amdgcn software barriers in LDS (kernels-ir/gen.py
+        // `named_bar`), whose state the kernel zeroes first (`soft_barrier`); barrier 0
+        // without a count is s_barrier.
+        let arrive = mo.has(Mod::Arrive);
+        if !(arrive || mo.has(Mod::Sync) || mo.is_empty()) {
             return fail(&form(), "barrier form");
         }
         let id = match ops.first() {
@@ -251,16 +253,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(o) => self.rd(o, Ty::I32, false)?,
             None => "0".into(),
         };
+        if arrive && ops.len() != 2 {
+            return fail(&form(), "bar.arrive without a thread count");
+        }
         if ops.len() > 1 {
-            if self.cx.nv {
-                let c = self.rd(&ops[1], Ty::I32, false)?;
-                self.call_void("__wp_bar_sync_cnt", &[(Ty::I32, &id), (Ty::I32, &c)]);
-                return Ok(());
-            }
-            return fail(&form(), "a barrier with a thread count (named barriers)");
+            let c = self.rd(&ops[1], Ty::I32, false)?;
+            let f = if arrive {
+                "__wp_bar_arrive_cnt"
+            } else {
+                "__wp_bar_sync_cnt"
+            };
+            self.call_void(f, &[(Ty::I32, &id), (Ty::I32, &c)]);
+            self.soft_barrier |= !self.cx.nv;
+            return Ok(());
         }
         if id != "0" && !self.cx.nv {
-            return fail(&form(), "a named barrier other than 0");
+            self.call_void("__wp_bar_sync_named", &[(Ty::I32, &id)]);
+            self.soft_barrier = true;
+            return Ok(());
         }
         self.call_void("__wp_bar_sync", &[(Ty::I32, &id)]);
         Ok(())

@@ -197,6 +197,15 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     (true, true) => "minimum",
                     (false, true) => "maximum",
                 };
+                // PTX's max/min.bf16 return the other operand of a signalling NaN. LLVM 19's
+                // AMDGPU back end promotes bf16 maxnum/minnum to f32 by a shift without quieting,
+                // and IEEE-mode v_max_f32 returns a signalling NaN operand quieted
+                // (docs/executed-isa.md), so the operands are quieted first.
+                let (a, b) = if !self.cx.nv && !nan && matches!(t, Ty::Bf16 | Ty::V2Bf16) {
+                    (self.quiet_bf16(t, &a), self.quiet_bf16(t, &b))
+                } else {
+                    (a, b)
+                };
                 self.intr2(f, t, &a, &b)
             }
             _ => return fail(&self.form(), "float opcode"),
@@ -231,6 +240,33 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let r = self.sat(mo, t, &r);
         let r = self.ftz_out(mo, t, &r);
         self.wr(&ops[0], &r, t, false)
+    }
+
+    /// `v` (bfloat or <2 x bfloat>) with each signalling NaN made quiet (bit 6 set), in
+    /// integer operations LLVM keeps.
+    fn quiet_bf16(&mut self, t: Ty, v: &V) -> V {
+        let (it, m, q) = if t == Ty::V2Bf16 {
+            (
+                "<2 x i16>",
+                "<i16 32767, i16 32767>, ",
+                ("<i16 32640, i16 32640>", "<i16 64, i16 64>", "<2 x i1>"),
+            )
+        } else {
+            ("i16", "32767, ", ("32640", "64", "i1"))
+        };
+        let ll = t.ll();
+        let i = opv!(self, [&"bitcast ", &ll, &" ", v, &" to ", &it]);
+        let mag = opv!(
+            self,
+            [&"and ", &it, &" ", &i, &", ", &m.trim_end_matches(", ")]
+        );
+        let isnan = opv!(self, [&"icmp ugt ", &it, &" ", &mag, &", ", &q.0]);
+        let quiet = opv!(self, [&"or ", &it, &" ", &i, &", ", &q.1]);
+        let sel = opv!(
+            self,
+            [&"select ", &q.2, &" ", &isnan, &", ", &it, &" ", &quiet, &", ", &it, &" ", &i]
+        );
+        opv!(self, [&"bitcast ", &it, &" ", &sel, &" to ", &ll])
     }
 
     pub(super) fn funary(&mut self, op: Opcode, mo: &Mods, t: Ty, ops: &[Operand<'a>]) -> R<()> {

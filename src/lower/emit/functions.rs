@@ -98,6 +98,9 @@ pub(crate) fn emit_function<'m, 'a>(
     // (value).
     param_homes: &[ParamHome],
     attrs: &str,
+    // A kernel that reaches a software barrier through the functions it calls (amdgcn):
+    // its entry zeroes their state (`@__wp_nbar_init`).
+    entry_init: bool,
     out: &mut String,
 ) -> R<Vec<String>> {
     let start = out.len();
@@ -130,6 +133,7 @@ pub(crate) fn emit_function<'m, 'a>(
         btargets: HashMap::default(),
         labels_seen: HashMap::default(),
         notes: Vec::new(),
+        soft_barrier: false,
     };
     let r = function_body(&mut fx, f, param_homes);
     let mut text = std::mem::take(&mut fx.body);
@@ -140,6 +144,12 @@ pub(crate) fn emit_function<'m, 'a>(
         return Err(e);
     }
     let mut head = std::mem::take(&mut fx.allocas);
+    if fx.is_kernel && (fx.soft_barrier || entry_init) {
+        fx.declare("__wp_nbar_init", "void", &[]);
+        head.push_str("  call void @__wp_nbar_init()\n");
+    } else if fx.soft_barrier {
+        fx.cx.soft_barrier_funcs.insert(f.name);
+    }
     match fx.head_at {
         // Allocas declared after the first statement (in nested blocks, call sequences, the
         // carry flag) go after the ones already written.

@@ -27,7 +27,7 @@
 //! block. Calls use a value ABI: each `.param`/`.reg` parameter is an `iN` (or `[N x i8]` for
 //! byte arrays), several return parameters are returned as a literal struct.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
 use crate::ptx::analysis::form_of;
@@ -122,6 +122,8 @@ pub(crate) struct ModCx<'m, 'a> {
     pub alloca_buf: String,
     pub module: &'m Module<'a>,
     pub uniq: u32,
+    /// The `.func`s whose bodies call a software barrier (see [`Fx::soft_barrier`]).
+    pub soft_barrier_funcs: HashSet<&'a str>,
 }
 
 /// An LLVM identifier for a PTX name: bare when it is a valid LLVM identifier, else quoted.
@@ -273,6 +275,9 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     /// Every label name defined so far in the function (see `NameScope::labels`).
     labels_seen: HashMap<&'a str, u32, foldhash::fast::FixedState>,
     pub notes: Vec<String>,
+    /// The body calls a software barrier (named or counted, amdgcn), whose LDS state the
+    /// kernel zeroes at entry.
+    pub soft_barrier: bool,
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
