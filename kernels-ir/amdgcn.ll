@@ -618,7 +618,26 @@ define linkonce_odr i32 @__wp_redux_add(i32 %a, i32 %m) alwaysinline convergent 
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16 = add i32 %a, %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8 = add i32 %b16, %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4 = add i32 %b8, %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2 = add i32 %b4, %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1 = add i32 %b2, %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
@@ -630,16 +649,42 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !90
 out:
   ret i32 %acc1
 }
+!90 = distinct !{!90, !91}
+!91 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_umin(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16.lt = icmp ult i32 %a, %x16
+  %b16 = select i1 %b16.lt, i32 %a, i32 %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8.lt = icmp ult i32 %b16, %x8
+  %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4.lt = icmp ult i32 %b8, %x4
+  %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2.lt = icmp ult i32 %b4, %x2
+  %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1.lt = icmp ult i32 %b2, %x1
+  %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ -1, %entry ], [ %acc1, %loop ]
@@ -652,16 +697,42 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !92
 out:
   ret i32 %acc1
 }
+!92 = distinct !{!92, !93}
+!93 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_umax(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16.lt = icmp ugt i32 %a, %x16
+  %b16 = select i1 %b16.lt, i32 %a, i32 %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8.lt = icmp ugt i32 %b16, %x8
+  %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4.lt = icmp ugt i32 %b8, %x4
+  %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2.lt = icmp ugt i32 %b4, %x2
+  %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1.lt = icmp ugt i32 %b2, %x1
+  %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
@@ -674,16 +745,42 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !94
 out:
   ret i32 %acc1
 }
+!94 = distinct !{!94, !95}
+!95 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_smin(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16.lt = icmp slt i32 %a, %x16
+  %b16 = select i1 %b16.lt, i32 %a, i32 %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8.lt = icmp slt i32 %b16, %x8
+  %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4.lt = icmp slt i32 %b8, %x4
+  %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2.lt = icmp slt i32 %b4, %x2
+  %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1.lt = icmp slt i32 %b2, %x1
+  %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ 2147483647, %entry ], [ %acc1, %loop ]
@@ -696,16 +793,42 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !96
 out:
   ret i32 %acc1
 }
+!96 = distinct !{!96, !97}
+!97 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_smax(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16.lt = icmp sgt i32 %a, %x16
+  %b16 = select i1 %b16.lt, i32 %a, i32 %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8.lt = icmp sgt i32 %b16, %x8
+  %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4.lt = icmp sgt i32 %b8, %x4
+  %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2.lt = icmp sgt i32 %b4, %x2
+  %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1.lt = icmp sgt i32 %b2, %x1
+  %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ -2147483648, %entry ], [ %acc1, %loop ]
@@ -718,16 +841,37 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !98
 out:
   ret i32 %acc1
 }
+!98 = distinct !{!98, !99}
+!99 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_and(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16 = and i32 %a, %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8 = and i32 %b16, %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4 = and i32 %b8, %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2 = and i32 %b4, %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1 = and i32 %b2, %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ -1, %entry ], [ %acc1, %loop ]
@@ -739,16 +883,37 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !100
 out:
   ret i32 %acc1
 }
+!100 = distinct !{!100, !101}
+!101 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_or(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16 = or i32 %a, %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8 = or i32 %b16, %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4 = or i32 %b8, %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2 = or i32 %b4, %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1 = or i32 %b2, %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
@@ -760,16 +925,37 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !102
 out:
   ret i32 %acc1
 }
+!102 = distinct !{!102, !103}
+!103 = !{!"llvm.loop.unroll.disable"}
 
 define linkonce_odr i32 @__wp_redux_xor(i32 %a, i32 %m) alwaysinline convergent nounwind {
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+  %j16 = xor i32 %lane, 16
+  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %b16 = xor i32 %a, %x16
+  %j8 = xor i32 %lane, 8
+  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %b8 = xor i32 %b16, %x8
+  %j4 = xor i32 %lane, 4
+  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %b4 = xor i32 %b8, %x4
+  %j2 = xor i32 %lane, 2
+  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %b2 = xor i32 %b4, %x2
+  %j1 = xor i32 %lane, 1
+  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %b1 = xor i32 %b2, %x1
+  ret i32 %b1
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc1, %loop ]
@@ -781,10 +967,12 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !104
 out:
   ret i32 %acc1
 }
+!104 = distinct !{!104, !105}
+!105 = !{!"llvm.loop.unroll.disable"}
 
 ; elect.sync (§9.7.8.10): the active member with the lowest lane id is the leader.
 define linkonce_odr { i32, i1 } @__wp_elect(i32 %m) alwaysinline convergent nounwind {

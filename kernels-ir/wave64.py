@@ -50,6 +50,14 @@ def _combine(op, acc, x):
     return f"icmp {pred} i32 {acc}, {x}\n  %c = select i1 %lt, i32 {acc}, i32 {x}"
 
 
+def _combine_to(op, dst, acc, x):
+    """`dst = op(acc, x)` as IR lines (min/max through a compare and a select)."""
+    if op in ("add", "and", "or", "xor"):
+        return f"  {dst} = {op} i32 {acc}, {x}"
+    pred = {"umin": "ult", "umax": "ugt", "smin": "slt", "smax": "sgt"}[op]
+    return f"  {dst}.lt = icmp {pred} i32 {acc}, {x}\n  {dst} = select i1 {dst}.lt, i32 {acc}, i32 {x}"
+
+
 def amdgcn_section():
     o = [BEGIN]
     o.append(f"""; %laneid: the lane within the 32-lane warp (the half of the wavefront).
@@ -237,12 +245,30 @@ define linkonce_odr {{ i32, i1 }} @__wp_match_all_b{w}({t} %a, i32 %m) {A} {{
   ret {{ i32, i1 }} %r
 }}
 """)
-    for name, op, ident in REDUX:
+    # redux.sync: when every lane of the warp is a member (the usual constant full mask, with
+    # every lane active as the ISA requires) a 5-step butterfly over @__wp_warp_read; else the
+    # loop over the 32 lanes, kept rolled (unrolled, LLVM keeps all 32 reads live: 64 VGPRs
+    # and spills for w_redux).
+    for k_, (name, op, ident) in enumerate(REDUX):
+        md = 90 + 2 * k_
+        steps = []
+        prev = "%a"
+        for s_ in (16, 8, 4, 2, 1):
+            steps.append(f"""  %j{s_} = xor i32 %lane, {s_}
+  %x{s_} = call i32 @__wp_warp_read(i32 %j{s_}, i32 {prev})
+{_combine_to(op, f"%b{s_}", prev, f"%x{s_}")}""")
+            prev = f"%b{s_}"
+        bfly = "\n".join(steps)
         o.append(f"""define linkonce_odr i32 @__wp_redux_{name}(i32 %a, i32 %m) {A} {{
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  br label %loop
+  %full = icmp eq i32 %mm, -1
+  br i1 %full, label %bfly, label %loop
+bfly:
+  %lane = call i32 @__wp_sreg_laneid()
+{bfly}
+  ret i32 {prev}
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
   %acc = phi i32 [ {ident}, %entry ], [ %acc1, %loop ]
@@ -254,10 +280,12 @@ loop:
   %acc1 = select i1 %in, i32 %c, i32 %acc
   %k1 = add i32 %k, 1
   %done = icmp eq i32 %k1, 32
-  br i1 %done, label %out, label %loop
+  br i1 %done, label %out, label %loop, !llvm.loop !{md}
 out:
   ret i32 %acc1
 }}
+!{md} = distinct !{{!{md}, !{md + 1}}}
+!{md + 1} = !{{!"llvm.loop.unroll.disable"}}
 """)
     o.append(f"""; elect.sync (§9.7.8.10): the active member with the lowest lane id is the leader.
 define linkonce_odr {{ i32, i1 }} @__wp_elect(i32 %m) {A} {{
