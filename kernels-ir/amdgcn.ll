@@ -18733,6 +18733,8 @@ define linkonce_odr i32 @__wp_sreg_ctaid_x() alwaysinline nounwind {
   ret i32 %r
 }
 ; hsa_kernel_dispatch_packet_t: workgroup_size_x (u16) at 4, grid_size_x (u32) at 12.
+; %nctaid = grid_size / workgroup_size, an exact division: CUDA launches (and the HIP launches
+; the shim makes of them) are whole blocks, so LLVM folds %nctaid * %ntid back to grid_size.
 define linkonce_odr i32 @__wp_sreg_ntid_x() alwaysinline nounwind {
   %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
   %p = getelementptr i8, ptr addrspace(4) %d, i64 4
@@ -18745,9 +18747,7 @@ define linkonce_odr i32 @__wp_sreg_nctaid_x() alwaysinline nounwind {
   %p = getelementptr i8, ptr addrspace(4) %d, i64 12
   %g = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
   %n = call i32 @__wp_sreg_ntid_x()
-  %n1 = sub i32 %n, 1
-  %s = add i32 %g, %n1
-  %r = udiv i32 %s, %n
+  %r = udiv exact i32 %g, %n
   ret i32 %r
 }
 
@@ -18760,6 +18760,8 @@ define linkonce_odr i32 @__wp_sreg_ctaid_y() alwaysinline nounwind {
   ret i32 %r
 }
 ; hsa_kernel_dispatch_packet_t: workgroup_size_y (u16) at 6, grid_size_y (u32) at 16.
+; %nctaid = grid_size / workgroup_size, an exact division: CUDA launches (and the HIP launches
+; the shim makes of them) are whole blocks, so LLVM folds %nctaid * %ntid back to grid_size.
 define linkonce_odr i32 @__wp_sreg_ntid_y() alwaysinline nounwind {
   %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
   %p = getelementptr i8, ptr addrspace(4) %d, i64 6
@@ -18772,9 +18774,7 @@ define linkonce_odr i32 @__wp_sreg_nctaid_y() alwaysinline nounwind {
   %p = getelementptr i8, ptr addrspace(4) %d, i64 16
   %g = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
   %n = call i32 @__wp_sreg_ntid_y()
-  %n1 = sub i32 %n, 1
-  %s = add i32 %g, %n1
-  %r = udiv i32 %s, %n
+  %r = udiv exact i32 %g, %n
   ret i32 %r
 }
 
@@ -18787,6 +18787,8 @@ define linkonce_odr i32 @__wp_sreg_ctaid_z() alwaysinline nounwind {
   ret i32 %r
 }
 ; hsa_kernel_dispatch_packet_t: workgroup_size_z (u16) at 8, grid_size_z (u32) at 20.
+; %nctaid = grid_size / workgroup_size, an exact division: CUDA launches (and the HIP launches
+; the shim makes of them) are whole blocks, so LLVM folds %nctaid * %ntid back to grid_size.
 define linkonce_odr i32 @__wp_sreg_ntid_z() alwaysinline nounwind {
   %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
   %p = getelementptr i8, ptr addrspace(4) %d, i64 8
@@ -18799,9 +18801,7 @@ define linkonce_odr i32 @__wp_sreg_nctaid_z() alwaysinline nounwind {
   %p = getelementptr i8, ptr addrspace(4) %d, i64 20
   %g = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
   %n = call i32 @__wp_sreg_ntid_z()
-  %n1 = sub i32 %n, 1
-  %s = add i32 %g, %n1
-  %r = udiv i32 %s, %n
+  %r = udiv exact i32 %g, %n
   ret i32 %r
 }
 

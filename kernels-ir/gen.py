@@ -212,6 +212,8 @@ define linkonce_odr i32 @__wp_sreg_ctaid_{c}() {ATTR} {{
   ret i32 %r
 }}
 ; hsa_kernel_dispatch_packet_t: workgroup_size_{c} (u16) at {4 + 2 * i}, grid_size_{c} (u32) at {12 + 4 * i}.
+; %nctaid = grid_size / workgroup_size, an exact division: CUDA launches (and the HIP launches
+; the shim makes of them) are whole blocks, so LLVM folds %nctaid * %ntid back to grid_size.
 define linkonce_odr i32 @__wp_sreg_ntid_{c}() {ATTR} {{
   %d = call ptr addrspace(4) @llvm.amdgcn.dispatch.ptr()
   %p = getelementptr i8, ptr addrspace(4) %d, i64 {4 + 2 * i}
@@ -224,9 +226,7 @@ define linkonce_odr i32 @__wp_sreg_nctaid_{c}() {ATTR} {{
   %p = getelementptr i8, ptr addrspace(4) %d, i64 {12 + 4 * i}
   %g = load i32, ptr addrspace(4) %p, align 4, !invariant.load !0
   %n = call i32 @__wp_sreg_ntid_{c}()
-  %n1 = sub i32 %n, 1
-  %s = add i32 %g, %n1
-  %r = udiv i32 %s, %n
+  %r = udiv exact i32 %g, %n
   ret i32 %r
 }}
 """)
