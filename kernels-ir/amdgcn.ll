@@ -19709,10 +19709,33 @@ define linkonce_odr float @__wp_rcp_approx_f32(float %a) alwaysinline nounwind {
   %r = fdiv afn float 1.0, %a
   ret float %r
 }
+; The .approx.ftz.f32 forms (src/lower/emit/float.rs flushes their inputs and results): the
+; hardware instructions, 1 ulp.
 define linkonce_odr float @__wp_rcp_approx_ftz_f32(float %a) alwaysinline nounwind {
-  %r = fdiv afn float 1.0, %a
+  %r = call float @llvm.amdgcn.rcp.f32(float %a)
   ret float %r
 }
+define linkonce_odr float @__wp_ex2_approx_ftz_f32(float %a) alwaysinline nounwind {
+  %r = call float @llvm.amdgcn.exp2.f32(float %a)
+  ret float %r
+}
+define linkonce_odr float @__wp_lg2_approx_ftz_f32(float %a) alwaysinline nounwind {
+  %r = call float @llvm.amdgcn.log.f32(float %a)
+  ret float %r
+}
+define linkonce_odr float @__wp_sqrt_approx_ftz_f32(float %a) alwaysinline nounwind {
+  %r = call float @llvm.amdgcn.sqrt.f32(float %a)
+  ret float %r
+}
+define linkonce_odr float @__wp_rsqrt_approx_ftz_f32(float %a) alwaysinline nounwind {
+  %r = call float @llvm.amdgcn.rsq.f32(float %a)
+  ret float %r
+}
+declare float @llvm.amdgcn.rcp.f32(float)
+declare float @llvm.amdgcn.exp2.f32(float)
+declare float @llvm.amdgcn.log.f32(float)
+declare float @llvm.amdgcn.sqrt.f32(float)
+declare float @llvm.amdgcn.rsq.f32(float)
 define linkonce_odr float @__wp_sqrt_approx_f32(float %a) alwaysinline nounwind {
   %r = call afn float @llvm.sqrt.f32(float %a)
   ret float %r

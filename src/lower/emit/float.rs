@@ -276,6 +276,24 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let rnd = mo.rounding;
         let directed = rnd.is_some_and(Rounding::is_directed);
         let one = imm(ImmValue::Float(1.0), t);
+        // .approx.ftz.f32 on amdgcn: the hardware's transcendental instructions (V_EXP_F32,
+        // V_LOG_F32, V_RCP_F32, V_SQRT_F32, V_RSQ_F32: 1 ulp), with no denormal fix-ups, as
+        // subnormal inputs and results are flushed anyway (PTX ISA 9.x §9.7.3).
+        if !self.cx.nv
+            && t == Ty::F32
+            && !directed
+            && mo.has(Mod::Approx)
+            && mo.has(Mod::Ftz)
+            && matches!(
+                op,
+                Opcode::Ex2 | Opcode::Lg2 | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
+            )
+        {
+            let f = format!("__wp_{}_approx_ftz_f32", op.name());
+            let r = self.call(&f, t, &[(t, &a)]);
+            let r = self.ftz_out(mo, t, &r);
+            return self.wr(&ops[0], &r, t, false);
+        }
         let r = match op {
             Opcode::Rcp => {
                 if directed {
