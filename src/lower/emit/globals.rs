@@ -41,8 +41,14 @@ pub(crate) fn global_text(
         None if v.space != StateSpace::Shared && v.space != StateSpace::SharedCta => "",
         None => "internal ",
     };
-    let konst = if v.space == StateSpace::Const {
+    // A `.const` variable the host can write (`cudaMemcpyToSymbol`: every one that is not
+    // internal) is an `externally_initialized global` in the constant address space, as clang
+    // emits `__constant__`: as an LLVM `constant` its loads would be folded to the
+    // initializer (zero when it has none).
+    let konst = if v.space == StateSpace::Const && linkage == "internal " {
         "constant"
+    } else if v.space == StateSpace::Const {
+        "externally_initialized global"
     } else {
         "global"
     };

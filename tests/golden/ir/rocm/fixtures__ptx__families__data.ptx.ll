@@ -6,5 +6,5 @@ target triple = "amdgcn-amd-amdhsa"
 
 @gcounter = addrspace(1) global [4 x i8] zeroinitializer, align 4
 @sbuf = internal addrspace(3) global [1024 x i8] poison, align 16
-@ctable = addrspace(4) constant [16 x i8] c"\00\00\80\3F\00\00\00\40\00\00\80\3F\00\00 \40", align 4
+@ctable = addrspace(4) externally_initialized global [16 x i8] c"\00\00\80\3F\00\00\00\40\00\00\80\3F\00\00 \40", align 4
 
