@@ -126,6 +126,9 @@ pub struct CubinInfo {
     /// `.nv.constant<N>` sections that are not per kernel (2: compiler constants, 3: user
     /// `__constant__`), as (bank, bytes).
     pub constant_banks: BTreeMap<u8, Vec<u8>>,
+    /// The banks of `constant_banks` that have a relocation section (`.rel.nv.constant2`,
+    /// `.rela.nv.constant2`): their bytes are patched at load time.
+    pub relocated_banks: std::collections::BTreeSet<u8>,
 }
 
 impl CubinInfo {
@@ -235,6 +238,12 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
             if let Some(ki) = info.kernels.iter_mut().find(|x| x.name == k) {
                 ki.shared_size = s.sh_size(endian);
             }
+        } else if let Some(b) = name
+            .strip_prefix(".rel.nv.constant")
+            .or_else(|| name.strip_prefix(".rela.nv.constant"))
+            .and_then(|b| b.parse::<u8>().ok())
+        {
+            info.relocated_banks.insert(b);
         } else if let Some(rest) = name.strip_prefix(".nv.constant") {
             match rest.split_once('.') {
                 Some(("0", k)) => {

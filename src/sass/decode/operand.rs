@@ -370,9 +370,12 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
     if let Some(r) = s.strip_prefix('|') {
         let end = r.rfind('|')?;
         mods.abs = true;
-        // A suffix may follow the closing bar (`|R2|.H1` is not printed; `|R2.H1|` is).
-        if !r[end + 1..].is_empty() {
-            return None;
+        // Only `.reuse` follows the closing bar (`|R2|.reuse`; a lane suffix is printed
+        // inside: `|R2.H1|`).
+        match &r[end + 1..] {
+            "" => {}
+            ".reuse" => mods.reuse = true,
+            _ => return None,
         }
         s = &r[..end];
     }
@@ -501,6 +504,17 @@ mod tests {
         ));
         assert_eq!(p("`(.L_x_0)"), Operand::Target(0x110));
         assert_eq!(p("SR_TID.X"), Operand::Special("SR_TID.X".into()));
+        assert!(matches!(
+            p("|R3|.reuse"),
+            Operand::Reg(
+                _,
+                SrcMods {
+                    abs: true,
+                    reuse: true,
+                    ..
+                }
+            )
+        ));
         assert!(matches!(p("gsb0"), Operand::Other(_)));
     }
 }

@@ -3,7 +3,21 @@
 
 use crate::sass::decode::{Bank, File, Guard, Instr, Mem, Operand, Reg, SrcMods};
 use crate::sass::info::KernelInfo;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+
+mod float;
+mod warp;
+
+/// The cubin's constant banks other than bank 0 (`.nv.constant2`: compiler constants), with
+/// the banks that have relocations (their bytes are not final, so they are not read).
+#[derive(Debug, Clone, Default)]
+pub struct Consts {
+    /// Bank number to bytes.
+    pub banks: BTreeMap<u8, Vec<u8>>,
+    /// Banks with a relocation section.
+    pub relocated: BTreeSet<u8>,
+}
 
 type R<T> = Result<T, String>;
 
@@ -88,10 +102,16 @@ pub(super) struct Cx<'a> {
     family: &'static str,
     params: &'a ParamLayout,
     info: &'a KernelInfo,
+    consts: &'a Consts,
     buf: String,
+    n16: u32,
     n32: u32,
     n64: u32,
     npred: u32,
+    /// The warp member mask register `%wm` is used (`WARPSYNC`, collectives).
+    uses_wm: bool,
+    /// The return offsets of the function's `CALL.REL`s (the instruction after each).
+    pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
     pub(super) guard_consumed: bool,
 }
@@ -122,12 +142,17 @@ impl<'a> Cx<'a> {
         family: &'static str,
         params: &'a ParamLayout,
         info: &'a KernelInfo,
+        consts: &'a Consts,
     ) -> Cx<'a> {
         Cx {
             family,
             params,
             info,
+            consts,
             buf: String::new(),
+            n16: 0,
+            uses_wm: false,
+            return_sites: Vec::new(),
             n32: 0,
             n64: 0,
             npred: 0,
@@ -151,6 +176,12 @@ impl<'a> Cx<'a> {
         let _ = writeln!(s, "\t.reg .b32 %t<{}>;", self.n32.max(1));
         let _ = writeln!(s, "\t.reg .b64 %d<{}>;", self.n64.max(1));
         let _ = writeln!(s, "\t.reg .pred %c<{}>;", self.npred.max(1));
+        if self.n16 > 0 {
+            let _ = writeln!(s, "\t.reg .b16 %h<{}>;", self.n16);
+        }
+        if self.uses_wm {
+            s.push_str("\t.reg .b32 %wm;\n");
+        }
         if self.info.shared_size > 0 {
             let _ = writeln!(
                 s,
@@ -163,6 +194,9 @@ impl<'a> Cx<'a> {
             let _ = writeln!(s, "\t.local .align 16 .b8 __frame[{frame}];");
         }
         s.push_str("\tsetp.eq.u32 %pt, 0, 0;\n");
+        if self.uses_wm {
+            s.push_str("\tmov.b32 %wm, 0xffffffff;\n");
+        }
         s
     }
 
@@ -175,6 +209,10 @@ impl<'a> Cx<'a> {
     fn t32(&mut self) -> String {
         self.n32 += 1;
         format!("%t{}", self.n32 - 1)
+    }
+    fn t16(&mut self) -> String {
+        self.n16 += 1;
+        format!("%h{}", self.n16 - 1)
     }
     fn t64(&mut self) -> String {
         self.n64 += 1;
@@ -276,7 +314,7 @@ impl<'a> Cx<'a> {
                 index,
                 offset,
                 mods,
-            } => (self.constant(*bank, *index, *offset, 4)?, mods),
+            } => (self.const32(*bank, *index, *offset)?, mods),
             o => return Err(format!("operand {o:?} as a 32-bit source")),
         };
         self.apply(v, mods)
@@ -560,6 +598,12 @@ fn check_mods(i: &Instr, known: &[&str]) -> R<()> {
 /// instruction sets `cx.guard_consumed`).
 pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
     let op = i.opcode();
+    if let Some(r) = float::instruction(cx, i) {
+        return r;
+    }
+    if let Some(r) = warp::instruction(cx, i) {
+        return r;
+    }
     // Uniform-datapath forms have the same meaning on the uniform registers.
     let base = match op {
         "UMOV" => "MOV",
@@ -580,6 +624,21 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
     match base {
         "NOP" => Ok(()),
         "MOV" => mov(cx, i),
+        "R2UR" if i.operands.len() == 3 => {
+            // `R2UR P, URZ, R`: P = whether R is the same in every thread executing it (the
+            // uniform-value test ptxas puts before a collective's fast path).
+            check_mods(i, &[])?;
+            if !i.operands[1].plain_reg().is_some_and(|r| r.is_zero()) {
+                return Err("R2UR with a predicate and a uniform destination".into());
+            }
+            let a = cx.src(&i.operands[2])?;
+            let m = cx.t32();
+            cx.line(format!("activemask.b32 {m}"));
+            let t = cx.t32();
+            let p = cx.pdst(&i.operands[0])?;
+            cx.line(format!("match.all.sync.b32 {t}|{p}, {a}, {m}"));
+            Ok(())
+        }
         "R2UR" => {
             check_mods(i, &[])?;
             ops_len(i, 2)?;
@@ -632,7 +691,6 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
             cx.line(format!("prmt.b32 {d}, {a}, {b}, {sel}"));
             Ok(())
         }
-        "FSEL" => sel(cx, i),
         _ => Err(format!("opcode {op} is not lifted yet")),
     }
 }
@@ -654,6 +712,52 @@ fn imad(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["MOV", "U32", "SHL", "IADD", "WIDE", "HI", "X"])?;
     let unsigned = i.has("U32");
     let o = &i.operands;
+    if i.has("WIDE") && (i.has("X") || (o.len() == 5 && is_pred(&o[1]))) {
+        // d = a * b + c (+ carry-in with .X), 64-bit; a carry-out predicate (bit 64) may
+        // follow d.
+        if i.has("HI") {
+            return Err("IMAD.WIDE with .HI".into());
+        }
+        let (outp, rest) = if is_pred(&o[1]) {
+            (Some(&o[1]), &o[2..])
+        } else {
+            (None, &o[1..])
+        };
+        let (cin, rest) = if i.has("X") {
+            let (l, r) = rest.split_last().ok_or("operands")?;
+            (Some(l), r)
+        } else {
+            (None, rest)
+        };
+        if rest.len() != 3 {
+            return Err(format!("{} operands", o.len()));
+        }
+        let a = cx.src(&rest[0])?;
+        let b = cx.src(&rest[1])?;
+        let c = cx.src64(&rest[2])?;
+        let ty = if unsigned { "u32" } else { "s32" };
+        let m = cx.t64();
+        cx.line(format!("mul.wide.{ty} {m}, {a}, {b}"));
+        let s1 = cx.t64();
+        cx.line(format!("add.u64 {s1}, {m}, {c}"));
+        let carry = cx.tp();
+        cx.line(format!("setp.lt.u64 {carry}, {s1}, {m}"));
+        let mut total = s1.clone();
+        if let Some(p) = cin {
+            let ci = cx.pbit64(p)?;
+            let s2 = cx.t64();
+            cx.line(format!("add.u64 {s2}, {s1}, {ci}"));
+            let c2 = cx.tp();
+            cx.line(format!("setp.lt.u64 {c2}, {s2}, {s1}"));
+            cx.line(format!("or.pred {carry}, {carry}, {c2}"));
+            total = s2;
+        }
+        if let Some(p) = outp {
+            let pd = cx.pdst(p)?;
+            cx.line(format!("mov.pred {pd}, {carry}"));
+        }
+        return cx.store64(&o[0], &total);
+    }
     if i.has("WIDE") {
         if i.has("X") || i.has("HI") {
             return Err("IMAD.WIDE with .X/.HI".into());
@@ -1333,7 +1437,10 @@ fn store(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
-    check_mods(i, &["U"])?;
+    check_mods(i, &["U", "DIV", "CONV"])?;
+    if i.has("DIV") || i.has("CONV") {
+        return bra_div(cx, i, guard);
+    }
     let (t, p) = match i.operands.as_slice() {
         [Operand::Target(t)] => (*t, None),
         // `BRA P, target` on sm_90 is printed `@P BRA`; a predicate operand form is the
@@ -1368,6 +1475,58 @@ fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
         }
     };
     cx.line(format!("{g}bra $L_{t:x}"));
+    Ok(())
+}
+
+/// `BRA.DIV mask, target` / `BRA.CONV mask, target`: taken when not all (`.DIV`) / all
+/// (`.CONV`) threads of `mask` execute it together (`activemask`). ptxas branches on it
+/// between a collective's fast path and its general subroutine, which give the same result.
+fn bra_div(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
+    let [m, Operand::Target(t)] = i.operands.as_slice() else {
+        return Err(format!("branch operands {:?}", i.operands));
+    };
+    let m = cx.src(m)?;
+    let a = cx.t32();
+    cx.line(format!("activemask.b32 {a}"));
+    cx.line(format!("and.b32 {a}, {a}, {m}"));
+    let p = cx.tp();
+    let cmp = if i.has("DIV") { "ne" } else { "eq" };
+    cx.line(format!("setp.{cmp}.u32 {p}, {a}, {m}"));
+    if let Some(g) = guard {
+        cx.guard_consumed = true;
+        let mut gp = pred_name(g.reg);
+        if g.not {
+            let n = cx.tp();
+            cx.line(format!("not.pred {n}, {gp}"));
+            gp = n;
+        }
+        cx.line(format!("and.pred {p}, {p}, {gp}"));
+    }
+    cx.line(format!("@{p} bra $L_{t:x}"));
+    Ok(())
+}
+
+/// `Pd = r bop c`, `Pq = !r bop c` (the two results of a compare-and-set-predicate form;
+/// a `PT` destination is not written).
+pub(super) fn set_pred_pair(
+    cx: &mut Cx<'_>,
+    pd: &Operand,
+    pq: &Operand,
+    r: &str,
+    bop: &str,
+    c: &Operand,
+) -> R<()> {
+    let c = cx.psrc(c)?;
+    if !matches!(pd, Operand::Pred(p, false) if p.is_true()) {
+        let d = cx.pdst(pd)?;
+        cx.line(format!("{bop}.pred {d}, {r}, {c}"));
+    }
+    if !matches!(pq, Operand::Pred(p, false) if p.is_true()) {
+        let nr = cx.tp();
+        cx.line(format!("not.pred {nr}, {r}"));
+        let q = cx.pdst(pq)?;
+        cx.line(format!("{bop}.pred {q}, {nr}, {c}"));
+    }
     Ok(())
 }
 

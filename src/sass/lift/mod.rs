@@ -116,8 +116,11 @@ pub fn module_header(arch: &str) -> String {
     format!(".version 8.7\n.target {target}\n.address_size 64\n\n")
 }
 
-/// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`).
-pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
+pub use emit::Consts;
+
+/// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`) and
+/// the cubin's other constant banks (`consts`: compiler constants are read from them).
+pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts) -> KernelLift {
     let mut out = KernelLift {
         name: f.name.clone(),
         instructions: f.instrs.len(),
@@ -149,6 +152,13 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
             return out;
         }
     };
+    // The return sites of the subroutine calls inside the function.
+    let return_sites: Vec<u32> = f
+        .instrs
+        .iter()
+        .filter(|i| i.opcode() == "CALL" && i.has("REL"))
+        .map(|i| i.offset + 16)
+        .collect();
     let targets: BTreeSet<u32> = f
         .instrs
         .iter()
@@ -157,8 +167,10 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
             super::decode::Operand::Target(t) => Some(*t),
             _ => None,
         })
+        .chain(return_sites.iter().copied())
         .collect();
-    let mut cx = emit::Cx::new(family, &params, info);
+    let mut cx = emit::Cx::new(family, &params, info, consts);
+    cx.return_sites = return_sites;
     let mut body = String::new();
     for i in &f.instrs {
         if targets.contains(&i.offset) {
