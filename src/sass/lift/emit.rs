@@ -1478,31 +1478,21 @@ fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
     Ok(())
 }
 
-/// `BRA.DIV mask, target` / `BRA.CONV mask, target`: taken when not all (`.DIV`) / all
-/// (`.CONV`) threads of `mask` execute it together (`activemask`). ptxas branches on it
-/// between a collective's fast path and its general subroutine, which give the same result.
+/// `BRA.DIV mask, target` / `BRA.CONV mask, target`: ptxas's choice between a collective's
+/// fast path, valid only while the threads of `mask` run converged, and its general path
+/// (`WARPSYNC` and the collective in a subroutine), valid in every case. Under independent
+/// thread scheduling the threads may always be diverged, so the general path is a
+/// behaviour of the program in every case: the lifted kernel always takes it (`BRA.DIV` is
+/// taken, `BRA.CONV` is not; a guard applies as to any branch).
 fn bra_div(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
+    let _ = guard;
     let [m, Operand::Target(t)] = i.operands.as_slice() else {
         return Err(format!("branch operands {:?}", i.operands));
     };
-    let m = cx.src(m)?;
-    let a = cx.t32();
-    cx.line(format!("activemask.b32 {a}"));
-    cx.line(format!("and.b32 {a}, {a}, {m}"));
-    let p = cx.tp();
-    let cmp = if i.has("DIV") { "ne" } else { "eq" };
-    cx.line(format!("setp.{cmp}.u32 {p}, {a}, {m}"));
-    if let Some(g) = guard {
-        cx.guard_consumed = true;
-        let mut gp = pred_name(g.reg);
-        if g.not {
-            let n = cx.tp();
-            cx.line(format!("not.pred {n}, {gp}"));
-            gp = n;
-        }
-        cx.line(format!("and.pred {p}, {p}, {gp}"));
+    cx.src(m)?;
+    if i.has("DIV") {
+        cx.line(format!("bra $L_{t:x}"));
     }
-    cx.line(format!("@{p} bra $L_{t:x}"));
     Ok(())
 }
 
