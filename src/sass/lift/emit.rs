@@ -110,6 +110,8 @@ pub(super) struct Cx<'a> {
     npred: u32,
     /// The warp member mask register `%wm` is used (`WARPSYNC`, collectives).
     uses_wm: bool,
+    /// The kernel addresses shared memory.
+    uses_shared: bool,
     /// The return offsets of the function's `CALL.REL`s (the instruction after each).
     pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
@@ -152,6 +154,7 @@ impl<'a> Cx<'a> {
             buf: String::new(),
             n16: 0,
             uses_wm: false,
+            uses_shared: false,
             return_sites: Vec::new(),
             n32: 0,
             n64: 0,
@@ -188,6 +191,9 @@ impl<'a> Cx<'a> {
                 "\t.shared .align 16 .b8 __smem[{}];",
                 self.info.shared_size
             );
+        } else if self.uses_shared {
+            // No static shared memory: the addresses are into the dynamic shared memory.
+            s.push_str("\t.extern .shared .align 16 .b8 __smem[];\n");
         }
         let frame = self.info.frame_size.unwrap_or(0);
         if frame > 0 {
@@ -538,6 +544,9 @@ impl<'a> Cx<'a> {
             Space::Shared | Space::Local => {
                 if m.wide || ur.is_some_and(|(_, w)| w) {
                     return Err("64-bit shared/local address".into());
+                }
+                if space == Space::Shared {
+                    self.uses_shared = true;
                 }
                 let sym = if space == Space::Shared {
                     "__smem"

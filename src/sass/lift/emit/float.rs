@@ -65,14 +65,19 @@ fn f64_bits(v: f64) -> u64 {
 }
 
 impl Cx<'_> {
-    /// The bytes of a compiler constant (bank 2) at `offset`, when the bank is known and
-    /// not relocated.
+    /// The bytes of a compiler constant (bank 2, the kernel's own `.nv.constant2.<kernel>`)
+    /// at `offset`, when the bank has no relocations. User constants (bank 3) are not read:
+    /// the host may write them.
     fn bank_bytes(&self, bank: Bank, offset: i64, bytes: usize) -> Option<u64> {
         let Bank::Imm(b) = bank else { return None };
-        if b == 0 || self.consts.relocated.contains(&b) {
+        if b != 2 || self.consts.relocated.contains(&b) {
             return None;
         }
-        let data = self.consts.banks.get(&b)?;
+        let data = self
+            .info
+            .constant_banks
+            .get(&b)
+            .or_else(|| self.consts.banks.get(&b))?;
         let o = usize::try_from(offset).ok()?;
         let s = data.get(o..o + bytes)?;
         let mut v = [0u8; 8];
@@ -551,16 +556,8 @@ fn i2f(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         it
     };
     let t = float_tmp(cx, dbits);
-    // Conversions that are exact (32-bit integers to binary64) take no rounding in PTX.
-    let rnd = if dbits == 64 && sbits <= 32 {
-        if i.modifiers().any(|m| matches!(m, "RZ" | "RM" | "RP")) {
-            return Err("I2F to F64 of a 32-bit integer with a rounding modifier".into());
-        }
-        String::new()
-    } else {
-        format!(".{}", rounding(i))
-    };
-    cx.line(format!("cvt{rnd}.f{dbits}.{it} {t}, {a}"));
+    // (Exact for 32-bit integers to binary64, where the rounding has no effect.)
+    cx.line(format!("cvt.{}.f{dbits}.{it} {t}, {a}", rounding(i)));
     float_dst(cx, &i.operands[0], &t, dbits)
 }
 

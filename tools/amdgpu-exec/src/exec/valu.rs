@@ -459,8 +459,10 @@ impl Wave {
                 self.v[i.vdst as usize][lane] = v;
             }
             Op::V_CNDMASK_B32 => {
-                let a = self.vs32(i, 0, Ty::B32);
-                let b = self.vs32(i, 1, Ty::B32);
+                // The VOP3 form takes float input modifiers (abs/neg on the sign bit): LLVM
+                // folds `select c, (fneg a), b` into `v_cndmask_b32_e64 v, -a, b`.
+                let a = self.vs32(i, 0, Ty::F32);
+                let b = self.vs32(i, 1, Ty::F32);
                 let m = self.mask_in(i);
                 let r = self.lanes(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
                 self.vwrite32(i, &r, false);
