@@ -691,17 +691,59 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
             Ok(())
         }
         "PRMT" => {
-            check_mods(i, &[])?;
+            // The byte-permute modes (`.F4E`, `.B4E`, `.RC8`, `.ECL`, `.ECR`, `.RC16`) are
+            // PTX's `prmt` modes of the same names.
+            let mode = match i.modifiers().collect::<Vec<_>>().as_slice() {
+                [] => "",
+                ["F4E"] => ".f4e",
+                ["B4E"] => ".b4e",
+                ["RC8"] => ".rc8",
+                ["ECL"] => ".ecl",
+                ["ECR"] => ".ecr",
+                ["RC16"] => ".rc16",
+                m => return Err(format!("PRMT modifiers {m:?}")),
+            };
             ops_len(i, 4)?;
             let a = cx.src(&i.operands[1])?;
             let sel = cx.src(&i.operands[2])?;
             let b = cx.src(&i.operands[3])?;
             let d = cx.dst(&i.operands[0])?;
-            cx.line(format!("prmt.b32 {d}, {a}, {b}, {sel}"));
+            cx.line(format!("prmt.b32{mode} {d}, {a}, {b}, {sel}"));
             Ok(())
         }
+        "IDP" => idp(cx, i),
         _ => Err(format!("opcode {op} is not lifted yet")),
     }
+}
+
+/// `IDP.4A.ta.tb d, a, b, c` / `IDP.2A.LO|HI.ta.tb d, a, b, c`: the integer dot products
+/// `dp4a` / `dp2a.lo|hi` (`ta`, `tb`: the signedness of the bytes or half-words of `a`, `b`).
+fn idp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    let mods: Vec<&str> = i.modifiers().collect();
+    let sign = |m: &str| -> R<&'static str> {
+        match m {
+            "U8" | "U16" => Ok("u32"),
+            "S8" | "S16" => Ok("s32"),
+            m => Err(format!("IDP type .{m}")),
+        }
+    };
+    let op = match mods.as_slice() {
+        ["4A", ta, tb] => format!("dp4a.{}.{}", sign(ta)?, sign(tb)?),
+        ["2A", half @ ("LO" | "HI"), ta, tb] => format!(
+            "dp2a.{}.{}.{}",
+            half.to_ascii_lowercase(),
+            sign(ta)?,
+            sign(tb)?
+        ),
+        m => return Err(format!("IDP modifiers {m:?}")),
+    };
+    ops_len(i, 4)?;
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let c = cx.src(&i.operands[3])?;
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("{op} {d}, {a}, {b}, {c}"));
+    Ok(())
 }
 
 fn mov(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
@@ -800,6 +842,25 @@ fn imad(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         let a = cx.src(&rest[0])?;
         let b = cx.src(&rest[1])?;
         let ty = if unsigned { "u32" } else { "s32" };
+        if let Some(c) = rest[2].plain_reg().filter(|r| !r.is_zero()) {
+            // A register addend is the pair {Rc, Rc+1}: d = hi32(a * b + Rc+1:Rc), the
+            // carry-out that of the 64-bit sum (ptxas zeroes Rc to add Rc+1 to the high word).
+            if cin.is_some() {
+                return Err("IMAD.HI.X with a register-pair addend".into());
+            }
+            let c64 = cx.src64(&Operand::Reg(c, SrcMods::default()))?;
+            let m = cx.t64();
+            cx.line(format!("mul.wide.{ty} {m}, {a}, {b}"));
+            let s = cx.t64();
+            cx.line(format!("add.u64 {s}, {m}, {c64}"));
+            let (lo, d) = (cx.t32(), cx.dst(&o[0])?);
+            cx.line(format!("mov.b64 {{{lo}, {d}}}, {s}"));
+            if let Some(p) = outp {
+                let pd = cx.pdst(p)?;
+                cx.line(format!("setp.lt.u64 {pd}, {s}, {c64}"));
+            }
+            return Ok(());
+        }
         let h = cx.t32();
         cx.line(format!("mul.hi.{ty} {h}, {a}, {b}"));
         let hz = cx.zext(&h);
