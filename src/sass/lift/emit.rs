@@ -273,6 +273,15 @@ impl<'a> Cx<'a> {
                     self.line(format!("mov.u32 {t}, {m}"));
                     Ok(t)
                 }
+                m if m.starts_with('%') && bytes == 8 && size == 4 => {
+                    // Two consecutive driver constants (`ULDC.64 UR4, c[0x0][0x0]`: %ntid.x,
+                    // %ntid.y).
+                    let lo = self.constant(bank, index, offset, 4)?;
+                    let hi = self.constant(bank, index, offset + 4, 4)?;
+                    let t = self.t64();
+                    self.line(format!("mov.b64 {t}, {{{lo}, {hi}}}"));
+                    Ok(t)
+                }
                 m => Err(format!(
                     "driver constant c[0x0][{offset:#x}] ({m}) read as {bytes} bytes"
                 )),
@@ -665,8 +674,8 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         "SEL" => sel(cx, i),
         "S2R" | "S2UR" | "CS2R" => s2r(cx, i),
         "LDC" => ldc(cx, i),
-        "LDG" | "LDS" | "LDL" => load(cx, i),
-        "STG" | "STS" | "STL" => store(cx, i),
+        "LDG" | "LDS" | "LDL" | "LD" => load(cx, i),
+        "STG" | "STS" | "STL" | "ST" => store(cx, i),
         "BRA" => bra(cx, i, guard),
         "EXIT" => {
             check_mods(i, &[])?;
@@ -712,6 +721,38 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
             Ok(())
         }
         "IDP" => idp(cx, i),
+        "VABSDIFF" => {
+            // `VABSDIFF[.U32] d, a, b, c`: |a - b| + c (PTX `sad`).
+            check_mods(i, &["U32", "S32"])?;
+            ops_len(i, 4)?;
+            let ty = if i.has("U32") { "u32" } else { "s32" };
+            let a = cx.src(&i.operands[1])?;
+            let b = cx.src(&i.operands[2])?;
+            let c = cx.src(&i.operands[3])?;
+            let d = cx.dst(&i.operands[0])?;
+            cx.line(format!("sad.{ty} {d}, {a}, {b}, {c}"));
+            Ok(())
+        }
+        "VABSDIFF4" => {
+            // `VABSDIFF4[.U8][.ACC] d, a, b, c`: the four byte differences |a_i - b_i|
+            // (signed bytes unless `.U8`); `.ACC`: their sum plus c (PTX `vabsdiff4 .add`).
+            check_mods(i, &["U8", "S8", "ACC"])?;
+            ops_len(i, 4)?;
+            let ty = if i.has("U8") { "u32" } else { "s32" };
+            let a = cx.src(&i.operands[1])?;
+            let b = cx.src(&i.operands[2])?;
+            let d = cx.dst(&i.operands[0])?;
+            if i.has("ACC") {
+                let c = cx.src(&i.operands[3])?;
+                cx.line(format!("vabsdiff4.u32.{ty}.{ty}.add {d}, {a}, {b}, {c}"));
+            } else {
+                if !i.operands[3].plain_reg().is_some_and(|r| r.is_zero()) {
+                    return Err("VABSDIFF4 without .ACC and a third operand other than RZ".into());
+                }
+                cx.line(format!("vabsdiff4.u32.{ty}.{ty} {d}, {a}, {b}, 0"));
+            }
+            Ok(())
+        }
         _ => Err(format!("opcode {op} is not lifted yet")),
     }
 }
@@ -1374,7 +1415,7 @@ fn s2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 fn ldc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
-    check_mods(i, &["64"])?;
+    check_mods(i, &["64", "U8", "S8", "U16", "S16"])?;
     ops_len(i, 2)?;
     let Operand::Const {
         bank,
@@ -1391,6 +1432,20 @@ fn ldc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     if i.has("64") {
         let v = cx.constant(*bank, *index, *offset, 8)?;
         return cx.store64(&i.operands[0], &v);
+    }
+    if let Some(ty) = ["U8", "S8", "U16", "S16"].into_iter().find(|m| i.has(m)) {
+        // A byte or half-word of a kernel parameter, zero- or sign-extended.
+        if *bank != Bank::Imm(0) || index.is_some() {
+            return Err("sub-word constant outside bank 0".into());
+        }
+        let bytes = if ty.ends_with('8') { 1 } else { 2 };
+        let a = cx
+            .params
+            .addr(*offset, bytes)
+            .ok_or_else(|| format!("c[0x0][{offset:#x}] is not inside a kernel parameter"))?;
+        let d = cx.dst(&i.operands[0])?;
+        cx.line(format!("ld.param.{} {d}, {a}", ty.to_ascii_lowercase()));
+        return Ok(());
     }
     let v = cx.constant(*bank, *index, *offset, 4)?;
     let d = cx.dst(&i.operands[0])?;
@@ -1417,11 +1472,14 @@ fn access(i: &Instr) -> R<(u32, &'static str, u32)> {
     Ok(size)
 }
 
+/// The address space of a memory form and its PTX state-space suffix (`LD`/`ST`: generic
+/// addresses, 64-bit like global ones, no suffix).
 fn space_of(op: &str) -> (Space, &'static str) {
     match op {
-        "LDS" | "STS" => (Space::Shared, "shared"),
-        "LDL" | "STL" => (Space::Local, "local"),
-        _ => (Space::Global, "global"),
+        "LDS" | "STS" => (Space::Shared, ".shared"),
+        "LDL" | "STL" => (Space::Local, ".local"),
+        "LD" | "ST" => (Space::Global, ""),
+        _ => (Space::Global, ".global"),
     }
 }
 
@@ -1451,16 +1509,16 @@ fn load(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
             let d = &regs[0];
             let ext = if ty.starts_with('s') { "s32" } else { "u32" };
             let t = cx.t32();
-            cx.line(format!("ld.{sp}.{ty} {t}, {addr}"));
+            cx.line(format!("ld{sp}.{ty} {t}, {addr}"));
             let _ = ext;
             cx.line(format!("mov.b32 {d}, {t}"));
         }
-        (32, 1) => cx.line(format!("ld.{sp}.b32 {}, {addr}", regs[0])),
+        (32, 1) => cx.line(format!("ld{sp}.b32 {}, {addr}", regs[0])),
         (64, 2) => cx.line(format!(
-            "ld.{sp}.v2.b32 {{{}, {}}}, {addr}",
+            "ld{sp}.v2.b32 {{{}, {}}}, {addr}",
             regs[0], regs[1]
         )),
-        (128, 4) => cx.line(format!("ld.{sp}.v4.b32 {{{}}}, {addr}", regs.join(", "))),
+        (128, 4) => cx.line(format!("ld{sp}.v4.b32 {{{}}}, {addr}", regs.join(", "))),
         _ => return Err("access size".into()),
     }
     Ok(())
@@ -1493,14 +1551,14 @@ fn store(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
             cx.line(format!("mov.b32 {t}, {}", regs[0]));
             let sty = if bits == 8 { "b8" } else { "b16" };
             let _ = ty;
-            cx.line(format!("st.{sp}.{sty} {addr}, {t}"));
+            cx.line(format!("st{sp}.{sty} {addr}, {t}"));
         }
-        (32, 1) => cx.line(format!("st.{sp}.b32 {addr}, {}", regs[0])),
+        (32, 1) => cx.line(format!("st{sp}.b32 {addr}, {}", regs[0])),
         (64, 2) => cx.line(format!(
-            "st.{sp}.v2.b32 {addr}, {{{}, {}}}",
+            "st{sp}.v2.b32 {addr}, {{{}, {}}}",
             regs[0], regs[1]
         )),
-        (128, 4) => cx.line(format!("st.{sp}.v4.b32 {addr}, {{{}}}", regs.join(", "))),
+        (128, 4) => cx.line(format!("st{sp}.v4.b32 {addr}, {{{}}}", regs.join(", "))),
         _ => return Err("access size".into()),
     }
     Ok(())
