@@ -207,8 +207,17 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "FCHK" => fchk(cx, i),
         "F2FP" => f2fp(cx, i),
         "HADD2" if i.has("F32") => hadd2_f32(cx, i),
-        _ => return None,
+        "HFMA2" if is_const_move(i) => return None,
+        _ => return half2(cx, i),
     })
+}
+
+/// `HFMA2.MMA d, -RZ, RZ, hi, lo` (a constant move; lifted with the integer forms).
+fn is_const_move(i: &Instr) -> bool {
+    i.has("MMA")
+        && matches!(i.operands.get(1), Some(Operand::Reg(r, m)) if r.is_zero() && m.neg && m.suffix.is_none())
+        && matches!(i.operands.get(2), Some(Operand::Reg(r, m)) if r.is_zero() && !m.neg && m.suffix.is_none())
+        && i.operands.len() == 5
 }
 
 /// `FADD/FMUL[.FTZ][.RZ|.RM|.RP][.SAT] d, a, b`.
@@ -649,4 +658,194 @@ fn hadd2_f32(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     let d = cx.dst(&i.operands[0])?;
     cx.line(format!("add.rn.f32 {d}, {a}, {b}"));
     Ok(())
+}
+
+/// The packed format of a half-pair form: (`f16x2` or `bf16x2`, the bits of 1.0 and -0.0).
+fn pair_ty(i: &Instr) -> (&'static str, u16, u16) {
+    if i.has("BF16_V2") || i.has("BF16") {
+        ("bf16x2", 0x3f80, 0x8000)
+    } else {
+        ("f16x2", 0x3c00, 0x8000)
+    }
+}
+
+/// The binary16 / bfloat16 bits of a printed half immediate.
+fn half_imm(v: f64, bf16: bool) -> u16 {
+    if bf16 {
+        let b = f32_bits(v);
+        // Printed bfloat16 immediates are exact: the high half of their binary32 bits.
+        (b >> 16) as u16
+    } else {
+        super::f16_bits(v)
+    }
+}
+
+/// A half-pair source starting at operand `k`: a register with a lane selector (`R2`,
+/// `R2.H0_H0`, `R2.H1_H1`, `-RZ.H0_H0`, `|R2|.H1_H1`) or two immediates (the high half
+/// first, as nvdisasm prints them). Returns the pair as a `.b32` value (low half = lane 0)
+/// with the sign modifiers applied to each half, and the operands it used.
+fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usize)> {
+    let o = &i.operands;
+    let imm = |op: &Operand| match op {
+        Operand::Imm(v) => Some(*v as f64),
+        Operand::Float(f) => Some(*f),
+        _ => None,
+    };
+    if let (Some(h), Some(l)) = (o.get(k).and_then(imm), o.get(k + 1).and_then(imm)) {
+        let v = (u32::from(half_imm(h, bf16)) << 16) | u32::from(half_imm(l, bf16));
+        return Ok((format!("0x{v:08x}"), 2));
+    }
+    let (v, m) = match o.get(k) {
+        Some(Operand::Reg(r, m)) => (Cx::reg_name(*r).unwrap_or_else(|| "0".into()), m),
+        Some(Operand::Const {
+            bank,
+            index,
+            offset,
+            mods,
+        }) => (cx.const32(*bank, *index, *offset)?, mods),
+        o => return Err(format!("half-pair operand {o:?}")),
+    };
+    if m.not {
+        return Err("half-pair operand with ~".into());
+    }
+    let t = cx.t32();
+    match m.suffix.as_deref() {
+        None | Some("H1_H0") => cx.line(format!("mov.b32 {t}, {v}")),
+        Some("H0_H0") => cx.line(format!("prmt.b32 {t}, {v}, 0, 0x1010")),
+        Some("H1_H1") => cx.line(format!("prmt.b32 {t}, {v}, 0, 0x3232")),
+        Some("H0_H1") => cx.line(format!("prmt.b32 {t}, {v}, 0, 0x1032")),
+        Some(s) => return Err(format!("half selector .{s}")),
+    }
+    if m.abs {
+        cx.line(format!("and.b32 {t}, {t}, 0x7fff7fff"));
+    }
+    if m.neg {
+        cx.line(format!("xor.b32 {t}, {t}, 0x80008000"));
+    }
+    Ok((t, 1))
+}
+
+/// The half-pair forms: `HADD2`, `HMUL2`, `HFMA2` (`.MMA`: the same operation on another
+/// pipe), `HMNMX2`, `HSETP2`, `HSET2`, in binary16 or (`.BF16_V2`) bfloat16 pairs: PTX's
+/// `.f16x2` / `.bf16x2` instructions, lane by lane (round to nearest; `.SAT`, `.RELU`,
+/// `.NAN` as PTX's). bfloat16 add and multiply are `fma` with 1.0 and -0.0 (exact
+/// equivalents: one rounding).
+pub(super) fn half2(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
+    let op = i.opcode();
+    if !matches!(op, "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" | "HSET2") {
+        return None;
+    }
+    Some(half2_form(cx, i, op))
+}
+
+fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
+    let (ty, one, negz) = pair_ty(i);
+    let bf = ty == "bf16x2";
+    let mut k = 1;
+    let src = |cx: &mut Cx<'_>, k: &mut usize| -> R<String> {
+        let (v, n) = half_pair(cx, i, *k, bf)?;
+        *k += n;
+        Ok(v)
+    };
+    let sat = if i.has("SAT") { ".sat" } else { "" };
+    let relu = if i.has("RELU") { ".relu" } else { "" };
+    match op {
+        "HADD2" | "HMUL2" | "HFMA2" => {
+            check_mods(i, &["MMA", "SAT", "RELU", "BF16_V2"])?;
+            if bf && !sat.is_empty() {
+                return Err("bfloat16 pair with .SAT".into());
+            }
+            let a = src(cx, &mut k)?;
+            let b = src(cx, &mut k)?;
+            let (b, c) = match op {
+                "HADD2" => (format!("0x{:08x}", u32::from(one) * 0x1_0001), b),
+                "HMUL2" => (b, format!("0x{:08x}", u32::from(negz) * 0x1_0001)),
+                _ => {
+                    let c = src(cx, &mut k)?;
+                    (b, c)
+                }
+            };
+            if k != i.operands.len() {
+                return Err(format!("{} operands", i.operands.len()));
+            }
+            let d = cx.dst(&i.operands[0])?;
+            // HADD2: fma(1.0, a, b).
+            let (a, b) = if op == "HADD2" { (b, a) } else { (a, b) };
+            cx.line(format!("fma.rn{sat}{relu}.{ty} {d}, {a}, {b}, {c}"));
+            Ok(())
+        }
+        "HMNMX2" => {
+            check_mods(i, &["NAN", "BF16_V2"])?;
+            let a = src(cx, &mut k)?;
+            let b = src(cx, &mut k)?;
+            if k + 1 != i.operands.len() {
+                return Err(format!("{} operands", i.operands.len()));
+            }
+            let nan = if i.has("NAN") { ".NaN" } else { "" };
+            let d = cx.dst(&i.operands[0])?;
+            match &i.operands[k] {
+                Operand::Pred(r, not) if r.is_true() => {
+                    let m = if *not { "max" } else { "min" };
+                    cx.line(format!("{m}{nan}.{ty} {d}, {a}, {b}"));
+                }
+                p => {
+                    let p = cx.psrc(p)?;
+                    let (lo, hi) = (cx.t32(), cx.t32());
+                    cx.line(format!("min{nan}.{ty} {lo}, {a}, {b}"));
+                    cx.line(format!("max{nan}.{ty} {hi}, {a}, {b}"));
+                    cx.line(format!("selp.b32 {d}, {lo}, {hi}, {p}"));
+                }
+            }
+            Ok(())
+        }
+        _ => {
+            // HSETP2.cmp.bop Pd, Pq, a, b, c / HSET2[.BF].cmp.bop d, a, b, c: the comparison
+            // lane by lane; HSETP2: Pd from lane 0, Pq from lane 1 (each `bop c`); HSET2: each
+            // half 1.0 (`.BF`) or all ones when true, else 0 (and-ed/or-ed with c).
+            let mods: Vec<&str> = i.modifiers().filter(|m| *m != "BF").collect();
+            let [cmp, bop] = mods.as_slice() else {
+                return Err(format!("modifiers {mods:?}"));
+            };
+            let cmp = match *cmp {
+                "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "EQU" | "NEU" | "LTU" | "LEU"
+                | "GTU" | "GEU" | "NUM" | "NAN" => cmp.to_ascii_lowercase(),
+                m => return Err(format!("comparison .{m}")),
+            };
+            let bop = match *bop {
+                "AND" | "OR" | "XOR" => bop.to_ascii_lowercase(),
+                m => return Err(format!("modifier .{m}")),
+            };
+            if bf {
+                return Err("bfloat16 pair comparison".into());
+            }
+            let first = if op == "HSETP2" { 2 } else { 1 };
+            k = first;
+            let a = src(cx, &mut k)?;
+            let b = src(cx, &mut k)?;
+            if k + 1 != i.operands.len() {
+                return Err(format!("{} operands", i.operands.len()));
+            }
+            let c = cx.psrc(&i.operands[k])?;
+            let (p, q) = (cx.tp(), cx.tp());
+            cx.line(format!("setp.{cmp}.f16x2 {p}|{q}, {a}, {b}"));
+            cx.line(format!("{bop}.pred {p}, {p}, {c}"));
+            cx.line(format!("{bop}.pred {q}, {q}, {c}"));
+            if op == "HSETP2" {
+                for (dst, v) in [(&i.operands[0], &p), (&i.operands[1], &q)] {
+                    if !matches!(dst, Operand::Pred(r, false) if r.is_true()) {
+                        let d = cx.pdst(dst)?;
+                        cx.line(format!("mov.pred {d}, {v}"));
+                    }
+                }
+            } else {
+                let t = if i.has("BF") { one } else { 0xffff };
+                let (lo, hi) = (cx.t32(), cx.t32());
+                cx.line(format!("selp.b32 {lo}, {t}, 0, {p}"));
+                cx.line(format!("selp.b32 {hi}, {}, 0, {q}", u32::from(t) << 16));
+                let d = cx.dst(&i.operands[0])?;
+                cx.line(format!("or.b32 {d}, {lo}, {hi}"));
+            }
+            Ok(())
+        }
+    }
 }
