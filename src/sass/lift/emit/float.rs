@@ -752,8 +752,9 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
     match op {
         "HADD2" | "HMUL2" | "HFMA2" => {
             check_mods(i, &["MMA", "SAT", "RELU", "BF16_V2"])?;
-            if bf && !sat.is_empty() {
-                return Err("bfloat16 pair with .SAT".into());
+            if !sat.is_empty() {
+                // (PTX's fma.sat.f16x2 has no lowering yet.)
+                return Err("a half pair with .SAT".into());
             }
             let a = src(cx, &mut k)?;
             let b = src(cx, &mut k)?;
@@ -827,7 +828,22 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
             }
             let c = cx.psrc(&i.operands[k])?;
             let (p, q) = (cx.tp(), cx.tp());
-            cx.line(format!("setp.{cmp}.f16x2 {p}|{q}, {a}, {b}"));
+            // Lane by lane with the scalar `setp.f16` (the same comparison per half).
+            let reg = |cx: &mut Cx<'_>, v: String| {
+                if v.starts_with("0x") {
+                    let t = cx.t32();
+                    cx.line(format!("mov.b32 {t}, {v}"));
+                    t
+                } else {
+                    v
+                }
+            };
+            let (a, b) = (reg(cx, a), reg(cx, b));
+            let (al, ah, bl, bh) = (cx.t16(), cx.t16(), cx.t16(), cx.t16());
+            cx.line(format!("mov.b32 {{{al}, {ah}}}, {a}"));
+            cx.line(format!("mov.b32 {{{bl}, {bh}}}, {b}"));
+            cx.line(format!("setp.{cmp}.f16 {p}, {al}, {bl}"));
+            cx.line(format!("setp.{cmp}.f16 {q}, {ah}, {bh}"));
             cx.line(format!("{bop}.pred {p}, {p}, {c}"));
             cx.line(format!("{bop}.pred {q}, {q}, {c}"));
             if op == "HSETP2" {
