@@ -129,13 +129,9 @@ struct Lifted {
 fn ptx_modules(so: &Path) -> Vec<String> {
     let data = std::fs::read(so).unwrap();
     let name = so.display().to_string();
-    let a = wheelport::analyze::analyze(
-        &data,
-        &name,
-        &name,
-        &wheelport::analyze::Options::default(),
-    )
-    .unwrap();
+    let a =
+        wheelport::analyze::analyze(&data, &name, &name, &wheelport::analyze::Options::default())
+            .unwrap();
     let mut out = Vec::new();
     for c in &a.containers {
         for e in &c.container.entries {
@@ -265,10 +261,9 @@ fn sass_only_fixture_kernels_lift_and_match_the_h200() {
             .flat_map(|co| runner::load_objects(co, "gfx906").unwrap())
             .map(|c| Machine::new(c).unwrap())
             .collect();
-        let h200: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(gpu.join("results").join(res)).unwrap(),
-        )
-        .unwrap();
+        let h200: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(gpu.join("results").join(res)).unwrap())
+                .unwrap();
         let entries = runner::entry_table(&gpu.join(cases)).unwrap();
         let entry_of = |l: &str| entries.iter().find(|(x, _)| x == l).map(|(_, e)| e.clone());
         let (mut ncases, mut nrun) = (0usize, 0usize);

@@ -732,7 +732,10 @@ fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usi
 /// equivalents: one rounding).
 pub(super) fn half2(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
     let op = i.opcode();
-    if !matches!(op, "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" | "HSET2") {
+    if !matches!(
+        op,
+        "HADD2" | "HMUL2" | "HFMA2" | "HMNMX2" | "HSETP2" | "HSET2"
+    ) {
         return None;
     }
     Some(half2_form(cx, i, op))
@@ -808,8 +811,8 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
                 return Err(format!("modifiers {mods:?}"));
             };
             let cmp = match *cmp {
-                "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "EQU" | "NEU" | "LTU" | "LEU"
-                | "GTU" | "GEU" | "NUM" | "NAN" => cmp.to_ascii_lowercase(),
+                "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "EQU" | "NEU" | "LTU" | "LEU" | "GTU"
+                | "GEU" | "NUM" | "NAN" => cmp.to_ascii_lowercase(),
                 m => return Err(format!("comparison .{m}")),
             };
             let bop = match *bop {

@@ -283,7 +283,7 @@ fn p2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     };
     let a = cx.src(&i.operands[2])?;
     let acc = cx.t32();
-    cx.line(format!("and.b32 {acc}, {a}, {}", !(mask as u32) & 0xffff_ffff));
+    cx.line(format!("and.b32 {acc}, {a}, {}", !(mask as u32)));
     for (k, p) in preds() {
         if mask & (1 << k) != 0 {
             let b = cx.t32();
