@@ -14,8 +14,16 @@
 //! * Shared memory is one `.shared` array of the kernel's static size; SASS shared
 //!   addresses are offsets into it. Local memory is one `.local` array of the frame size,
 //!   `R1` starting at its end.
-//! * Every instruction offset that is a branch target gets a label `$L_<offset>`; a guarded
-//!   instruction whose lifting takes several PTX instructions is branched around.
+//! * Compiler constants (`c[0x2][..]`, the kernel's `.nv.constant2.<kernel>`) are read from
+//!   the cubin as immediates; user constants (bank 3) and relocated banks are not lifted.
+//! * Shared memory is the static `.shared` array, or, for a kernel without static shared
+//!   memory, the dynamic (`.extern .shared`) one.
+//! * Every instruction offset that is a branch target gets a label `$L_<offset>`, and so does
+//!   the return site of every `CALL.REL` (subroutines are branches, see `emit/warp.rs`); a
+//!   guarded instruction whose lifting takes several PTX instructions is branched around.
+//! * Floating-point forms are in `emit/float.rs` (the PTX instruction of the same rounding,
+//!   flush-to-zero, saturation and NaN rule), warp collectives, bit forms and subroutines in
+//!   `emit/warp.rs` (the warp member mask `%wm`, see there).
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
