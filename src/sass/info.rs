@@ -113,6 +113,9 @@ pub struct KernelInfo {
     pub shared_size: u64,
     /// Bytes of `.nv.constant0.<name>` (driver constants and parameters).
     pub constant0_size: u64,
+    /// The kernel's own other constant banks (`.nv.constant2.<name>`: its compiler
+    /// constants), as bank to bytes.
+    pub constant_banks: BTreeMap<u8, Vec<u8>>,
 }
 
 /// What a cubin says besides the code.
@@ -126,6 +129,9 @@ pub struct CubinInfo {
     /// `.nv.constant<N>` sections that are not per kernel (2: compiler constants, 3: user
     /// `__constant__`), as (bank, bytes).
     pub constant_banks: BTreeMap<u8, Vec<u8>>,
+    /// The banks of `constant_banks` that have a relocation section (`.rel.nv.constant2`,
+    /// `.rela.nv.constant2`): their bytes are patched at load time.
+    pub relocated_banks: std::collections::BTreeSet<u8>,
 }
 
 impl CubinInfo {
@@ -235,11 +241,30 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
             if let Some(ki) = info.kernels.iter_mut().find(|x| x.name == k) {
                 ki.shared_size = s.sh_size(endian);
             }
+        } else if let Some(b) = name
+            .strip_prefix(".rel.nv.constant")
+            .or_else(|| name.strip_prefix(".rela.nv.constant"))
+            .and_then(|b| b.split('.').next().unwrap_or("").parse::<u8>().ok())
+        {
+            info.relocated_banks.insert(b);
         } else if let Some(rest) = name.strip_prefix(".nv.constant") {
             match rest.split_once('.') {
                 Some(("0", k)) => {
                     if let Some(ki) = info.kernels.iter_mut().find(|x| x.name == k) {
                         ki.constant0_size = s.sh_size(endian);
+                    }
+                }
+                Some((b, k)) => {
+                    if let (Ok(b), Some(ki)) = (
+                        b.parse::<u8>(),
+                        info.kernels.iter_mut().find(|x| x.name == k),
+                    ) {
+                        let bytes = if s.sh_type(endian) == elf::SHT_NOBITS {
+                            vec![0; s.sh_size(endian) as usize]
+                        } else {
+                            data()?.to_vec()
+                        };
+                        ki.constant_banks.insert(b, bytes);
                     }
                 }
                 None => {
@@ -252,7 +277,6 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
                         info.constant_banks.insert(b, bytes);
                     }
                 }
-                _ => {}
             }
         }
     }

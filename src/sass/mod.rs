@@ -152,10 +152,17 @@ pub fn lift_cubin(
     let info = info::read(cubin, file)?;
     let forms = form_counts(&funcs);
     let instructions = funcs.iter().map(|f| f.instrs.len()).sum();
+    let consts = lift::Consts {
+        banks: info.constant_banks.clone(),
+        relocated: info.relocated_banks.clone(),
+    };
     use rayon::prelude::*;
     let kernels: Vec<lift::KernelLift> = funcs
         .par_iter()
-        .filter_map(|f| info.kernel(&f.name).map(|k| lift::lift_kernel(f, k, arch)))
+        .filter_map(|f| {
+            info.kernel(&f.name)
+                .map(|k| lift::lift_kernel(f, k, arch, &consts))
+        })
         .collect();
     Ok(CubinLift {
         arch: arch.to_string(),

@@ -106,7 +106,9 @@ impl Parser {
             return Ok(());
         }
         if let Some(l) = t.strip_suffix(':') {
-            if l.starts_with(".L") {
+            // `.L_x_3:` (a branch target) and `$__internal_0_$__cuda_sm20_div_s64:` (a
+            // subroutine inside the function, the target of a `CALL.REL`).
+            if l.starts_with(".L") || l.starts_with('$') {
                 self.pending_label.push(l.to_string());
             }
         }

@@ -359,6 +359,7 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
     }
     // Register or constant with source modifiers: -, ~, |..|, suffixes.
     let mut mods = SrcMods::default();
+    let mut outer: Vec<&str> = Vec::new();
     let mut s = t;
     if let Some(r) = s.strip_prefix('-') {
         mods.neg = true;
@@ -370,21 +371,28 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
     if let Some(r) = s.strip_prefix('|') {
         let end = r.rfind('|')?;
         mods.abs = true;
-        // A suffix may follow the closing bar (`|R2|.H1` is not printed; `|R2.H1|` is).
-        if !r[end + 1..].is_empty() {
-            return None;
+        // Suffixes may follow the closing bar (`|R2|.reuse`, `|R2|.H0_H0`) or be inside it
+        // (`|R2.H1|`).
+        let tail = &r[end + 1..];
+        if !tail.is_empty() {
+            let t = tail.strip_prefix('.')?;
+            outer = t.split('.').collect();
         }
         s = &r[..end];
     }
+    if outer.contains(&"reuse") {
+        mods.reuse = true;
+        outer.retain(|x| *x != "reuse");
+    }
     if let Some(r) = s.strip_prefix("cx") {
         let (body, suf) = split_bracket_suffix(r);
-        mods.suffix = suf.map(Into::into);
+        mods.suffix = const_suffix(suf, &outer)?;
         return parse_const(body, mods, true);
     }
     if let Some(r) = s.strip_prefix('c') {
         if r.starts_with('[') {
             let (body, suf) = split_bracket_suffix(r);
-            mods.suffix = suf.map(Into::into);
+            mods.suffix = const_suffix(suf, &outer)?;
             return parse_const(body, mods, false);
         }
     }
@@ -394,7 +402,7 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
         return None;
     }
     let mut rest: Vec<&str> = Vec::new();
-    for x in suf {
+    for x in suf.chain(outer) {
         if x == "reuse" {
             mods.reuse = true;
         } else {
@@ -405,6 +413,15 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
         mods.suffix = Some(rest.join(".").into());
     }
     Some(Operand::Reg(reg, mods))
+}
+
+/// The suffix of a constant operand: inside the bars or after them, not both (`None`).
+fn const_suffix(inner: Option<&str>, outer: &[&str]) -> Option<Option<Box<str>>> {
+    match (inner, outer.is_empty()) {
+        (s, true) => Some(s.map(Into::into)),
+        (None, false) => Some(Some(outer.join(".").into())),
+        (Some(_), false) => None,
+    }
 }
 
 /// `[0x0][0x10].H1` → (`[0x0][0x10]`, Some("H1")).
@@ -501,6 +518,17 @@ mod tests {
         ));
         assert_eq!(p("`(.L_x_0)"), Operand::Target(0x110));
         assert_eq!(p("SR_TID.X"), Operand::Special("SR_TID.X".into()));
+        assert!(matches!(
+            p("|R3|.reuse"),
+            Operand::Reg(
+                _,
+                SrcMods {
+                    abs: true,
+                    reuse: true,
+                    ..
+                }
+            )
+        ));
         assert!(matches!(p("gsb0"), Operand::Other(_)));
     }
 }

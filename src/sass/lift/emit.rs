@@ -3,7 +3,21 @@
 
 use crate::sass::decode::{Bank, File, Guard, Instr, Mem, Operand, Reg, SrcMods};
 use crate::sass::info::KernelInfo;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
+
+mod float;
+mod warp;
+
+/// The cubin's constant banks other than bank 0 (`.nv.constant2`: compiler constants), with
+/// the banks that have relocations (their bytes are not final, so they are not read).
+#[derive(Debug, Clone, Default)]
+pub struct Consts {
+    /// Bank number to bytes.
+    pub banks: BTreeMap<u8, Vec<u8>>,
+    /// Banks with a relocation section.
+    pub relocated: BTreeSet<u8>,
+}
 
 type R<T> = Result<T, String>;
 
@@ -88,10 +102,18 @@ pub(super) struct Cx<'a> {
     family: &'static str,
     params: &'a ParamLayout,
     info: &'a KernelInfo,
+    consts: &'a Consts,
     buf: String,
+    n16: u32,
     n32: u32,
     n64: u32,
     npred: u32,
+    /// The warp member mask register `%wm` is used (`WARPSYNC`, collectives).
+    uses_wm: bool,
+    /// The kernel addresses shared memory.
+    uses_shared: bool,
+    /// The return offsets of the function's `CALL.REL`s (the instruction after each).
+    pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
     pub(super) guard_consumed: bool,
 }
@@ -122,12 +144,18 @@ impl<'a> Cx<'a> {
         family: &'static str,
         params: &'a ParamLayout,
         info: &'a KernelInfo,
+        consts: &'a Consts,
     ) -> Cx<'a> {
         Cx {
             family,
             params,
             info,
+            consts,
             buf: String::new(),
+            n16: 0,
+            uses_wm: false,
+            uses_shared: false,
+            return_sites: Vec::new(),
             n32: 0,
             n64: 0,
             npred: 0,
@@ -151,18 +179,30 @@ impl<'a> Cx<'a> {
         let _ = writeln!(s, "\t.reg .b32 %t<{}>;", self.n32.max(1));
         let _ = writeln!(s, "\t.reg .b64 %d<{}>;", self.n64.max(1));
         let _ = writeln!(s, "\t.reg .pred %c<{}>;", self.npred.max(1));
+        if self.n16 > 0 {
+            let _ = writeln!(s, "\t.reg .b16 %h<{}>;", self.n16);
+        }
+        if self.uses_wm {
+            s.push_str("\t.reg .b32 %wm;\n");
+        }
         if self.info.shared_size > 0 {
             let _ = writeln!(
                 s,
                 "\t.shared .align 16 .b8 __smem[{}];",
                 self.info.shared_size
             );
+        } else if self.uses_shared {
+            // No static shared memory: the addresses are into the dynamic shared memory.
+            s.push_str("\t.extern .shared .align 16 .b8 __smem[];\n");
         }
         let frame = self.info.frame_size.unwrap_or(0);
         if frame > 0 {
             let _ = writeln!(s, "\t.local .align 16 .b8 __frame[{frame}];");
         }
         s.push_str("\tsetp.eq.u32 %pt, 0, 0;\n");
+        if self.uses_wm {
+            s.push_str("\tmov.b32 %wm, 0xffffffff;\n");
+        }
         s
     }
 
@@ -175,6 +215,10 @@ impl<'a> Cx<'a> {
     fn t32(&mut self) -> String {
         self.n32 += 1;
         format!("%t{}", self.n32 - 1)
+    }
+    fn t16(&mut self) -> String {
+        self.n16 += 1;
+        format!("%h{}", self.n16 - 1)
     }
     fn t64(&mut self) -> String {
         self.n64 += 1;
@@ -229,6 +273,15 @@ impl<'a> Cx<'a> {
                     self.line(format!("mov.u32 {t}, {m}"));
                     Ok(t)
                 }
+                m if m.starts_with('%') && bytes == 8 && size == 4 => {
+                    // Two consecutive driver constants (`ULDC.64 UR4, c[0x0][0x0]`: %ntid.x,
+                    // %ntid.y).
+                    let lo = self.constant(bank, index, offset, 4)?;
+                    let hi = self.constant(bank, index, offset + 4, 4)?;
+                    let t = self.t64();
+                    self.line(format!("mov.b64 {t}, {{{lo}, {hi}}}"));
+                    Ok(t)
+                }
                 m => Err(format!(
                     "driver constant c[0x0][{offset:#x}] ({m}) read as {bytes} bytes"
                 )),
@@ -276,7 +329,7 @@ impl<'a> Cx<'a> {
                 index,
                 offset,
                 mods,
-            } => (self.constant(*bank, *index, *offset, 4)?, mods),
+            } => (self.const32(*bank, *index, *offset)?, mods),
             o => return Err(format!("operand {o:?} as a 32-bit source")),
         };
         self.apply(v, mods)
@@ -501,6 +554,9 @@ impl<'a> Cx<'a> {
                 if m.wide || ur.is_some_and(|(_, w)| w) {
                     return Err("64-bit shared/local address".into());
                 }
+                if space == Space::Shared {
+                    self.uses_shared = true;
+                }
                 let sym = if space == Space::Shared {
                     "__smem"
                 } else {
@@ -560,6 +616,12 @@ fn check_mods(i: &Instr, known: &[&str]) -> R<()> {
 /// instruction sets `cx.guard_consumed`).
 pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
     let op = i.opcode();
+    if let Some(r) = float::instruction(cx, i) {
+        return r;
+    }
+    if let Some(r) = warp::instruction(cx, i) {
+        return r;
+    }
     // Uniform-datapath forms have the same meaning on the uniform registers.
     let base = match op {
         "UMOV" => "MOV",
@@ -580,6 +642,21 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
     match base {
         "NOP" => Ok(()),
         "MOV" => mov(cx, i),
+        "R2UR" if i.operands.len() == 3 => {
+            // `R2UR P, URZ, R`: P = whether R is the same in every thread executing it (the
+            // uniform-value test ptxas puts before a collective's fast path).
+            check_mods(i, &[])?;
+            if !i.operands[1].plain_reg().is_some_and(|r| r.is_zero()) {
+                return Err("R2UR with a predicate and a uniform destination".into());
+            }
+            let a = cx.src(&i.operands[2])?;
+            let m = cx.t32();
+            cx.line(format!("activemask.b32 {m}"));
+            let t = cx.t32();
+            let p = cx.pdst(&i.operands[0])?;
+            cx.line(format!("match.all.sync.b32 {t}|{p}, {a}, {m}"));
+            Ok(())
+        }
         "R2UR" => {
             check_mods(i, &[])?;
             ops_len(i, 2)?;
@@ -597,8 +674,8 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         "SEL" => sel(cx, i),
         "S2R" | "S2UR" | "CS2R" => s2r(cx, i),
         "LDC" => ldc(cx, i),
-        "LDG" | "LDS" | "LDL" => load(cx, i),
-        "STG" | "STS" | "STL" => store(cx, i),
+        "LDG" | "LDS" | "LDL" | "LD" => load(cx, i),
+        "STG" | "STS" | "STL" | "ST" => store(cx, i),
         "BRA" => bra(cx, i, guard),
         "EXIT" => {
             check_mods(i, &[])?;
@@ -623,18 +700,91 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
             Ok(())
         }
         "PRMT" => {
-            check_mods(i, &[])?;
+            // The byte-permute modes (`.F4E`, `.B4E`, `.RC8`, `.ECL`, `.ECR`, `.RC16`) are
+            // PTX's `prmt` modes of the same names.
+            let mode = match i.modifiers().collect::<Vec<_>>().as_slice() {
+                [] => "",
+                ["F4E"] => ".f4e",
+                ["B4E"] => ".b4e",
+                ["RC8"] => ".rc8",
+                ["ECL"] => ".ecl",
+                ["ECR"] => ".ecr",
+                ["RC16"] => ".rc16",
+                m => return Err(format!("PRMT modifiers {m:?}")),
+            };
             ops_len(i, 4)?;
             let a = cx.src(&i.operands[1])?;
             let sel = cx.src(&i.operands[2])?;
             let b = cx.src(&i.operands[3])?;
             let d = cx.dst(&i.operands[0])?;
-            cx.line(format!("prmt.b32 {d}, {a}, {b}, {sel}"));
+            cx.line(format!("prmt.b32{mode} {d}, {a}, {b}, {sel}"));
             Ok(())
         }
-        "FSEL" => sel(cx, i),
+        "IDP" => idp(cx, i),
+        "VABSDIFF" => {
+            // `VABSDIFF[.U32] d, a, b, c`: |a - b| + c (PTX `sad`).
+            check_mods(i, &["U32", "S32"])?;
+            ops_len(i, 4)?;
+            let ty = if i.has("U32") { "u32" } else { "s32" };
+            let a = cx.src(&i.operands[1])?;
+            let b = cx.src(&i.operands[2])?;
+            let c = cx.src(&i.operands[3])?;
+            let d = cx.dst(&i.operands[0])?;
+            cx.line(format!("sad.{ty} {d}, {a}, {b}, {c}"));
+            Ok(())
+        }
+        "VABSDIFF4" => {
+            // `VABSDIFF4[.U8][.ACC] d, a, b, c`: the four byte differences |a_i - b_i|
+            // (signed bytes unless `.U8`); `.ACC`: their sum plus c (PTX `vabsdiff4 .add`).
+            check_mods(i, &["U8", "S8", "ACC"])?;
+            ops_len(i, 4)?;
+            let ty = if i.has("U8") { "u32" } else { "s32" };
+            let a = cx.src(&i.operands[1])?;
+            let b = cx.src(&i.operands[2])?;
+            let d = cx.dst(&i.operands[0])?;
+            if i.has("ACC") {
+                let c = cx.src(&i.operands[3])?;
+                cx.line(format!("vabsdiff4.u32.{ty}.{ty}.add {d}, {a}, {b}, {c}"));
+            } else {
+                if !i.operands[3].plain_reg().is_some_and(|r| r.is_zero()) {
+                    return Err("VABSDIFF4 without .ACC and a third operand other than RZ".into());
+                }
+                cx.line(format!("vabsdiff4.u32.{ty}.{ty} {d}, {a}, {b}, 0"));
+            }
+            Ok(())
+        }
         _ => Err(format!("opcode {op} is not lifted yet")),
     }
+}
+
+/// `IDP.4A.ta.tb d, a, b, c` / `IDP.2A.LO|HI.ta.tb d, a, b, c`: the integer dot products
+/// `dp4a` / `dp2a.lo|hi` (`ta`, `tb`: the signedness of the bytes or half-words of `a`, `b`).
+fn idp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    let mods: Vec<&str> = i.modifiers().collect();
+    let sign = |m: &str| -> R<&'static str> {
+        match m {
+            "U8" | "U16" => Ok("u32"),
+            "S8" | "S16" => Ok("s32"),
+            m => Err(format!("IDP type .{m}")),
+        }
+    };
+    let op = match mods.as_slice() {
+        ["4A", ta, tb] => format!("dp4a.{}.{}", sign(ta)?, sign(tb)?),
+        ["2A", half @ ("LO" | "HI"), ta, tb] => format!(
+            "dp2a.{}.{}.{}",
+            half.to_ascii_lowercase(),
+            sign(ta)?,
+            sign(tb)?
+        ),
+        m => return Err(format!("IDP modifiers {m:?}")),
+    };
+    ops_len(i, 4)?;
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let c = cx.src(&i.operands[3])?;
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("{op} {d}, {a}, {b}, {c}"));
+    Ok(())
 }
 
 fn mov(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
@@ -654,6 +804,52 @@ fn imad(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["MOV", "U32", "SHL", "IADD", "WIDE", "HI", "X"])?;
     let unsigned = i.has("U32");
     let o = &i.operands;
+    if i.has("WIDE") && (i.has("X") || (o.len() == 5 && is_pred(&o[1]))) {
+        // d = a * b + c (+ carry-in with .X), 64-bit; a carry-out predicate (bit 64) may
+        // follow d.
+        if i.has("HI") {
+            return Err("IMAD.WIDE with .HI".into());
+        }
+        let (outp, rest) = if is_pred(&o[1]) {
+            (Some(&o[1]), &o[2..])
+        } else {
+            (None, &o[1..])
+        };
+        let (cin, rest) = if i.has("X") {
+            let (l, r) = rest.split_last().ok_or("operands")?;
+            (Some(l), r)
+        } else {
+            (None, rest)
+        };
+        if rest.len() != 3 {
+            return Err(format!("{} operands", o.len()));
+        }
+        let a = cx.src(&rest[0])?;
+        let b = cx.src(&rest[1])?;
+        let c = cx.src64(&rest[2])?;
+        let ty = if unsigned { "u32" } else { "s32" };
+        let m = cx.t64();
+        cx.line(format!("mul.wide.{ty} {m}, {a}, {b}"));
+        let s1 = cx.t64();
+        cx.line(format!("add.u64 {s1}, {m}, {c}"));
+        let carry = cx.tp();
+        cx.line(format!("setp.lt.u64 {carry}, {s1}, {m}"));
+        let mut total = s1.clone();
+        if let Some(p) = cin {
+            let ci = cx.pbit64(p)?;
+            let s2 = cx.t64();
+            cx.line(format!("add.u64 {s2}, {s1}, {ci}"));
+            let c2 = cx.tp();
+            cx.line(format!("setp.lt.u64 {c2}, {s2}, {s1}"));
+            cx.line(format!("or.pred {carry}, {carry}, {c2}"));
+            total = s2;
+        }
+        if let Some(p) = outp {
+            let pd = cx.pdst(p)?;
+            cx.line(format!("mov.pred {pd}, {carry}"));
+        }
+        return cx.store64(&o[0], &total);
+    }
     if i.has("WIDE") {
         if i.has("X") || i.has("HI") {
             return Err("IMAD.WIDE with .X/.HI".into());
@@ -687,6 +883,25 @@ fn imad(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         let a = cx.src(&rest[0])?;
         let b = cx.src(&rest[1])?;
         let ty = if unsigned { "u32" } else { "s32" };
+        if let Some(c) = rest[2].plain_reg().filter(|r| !r.is_zero()) {
+            // A register addend is the pair {Rc, Rc+1}: d = hi32(a * b + Rc+1:Rc), the
+            // carry-out that of the 64-bit sum (ptxas zeroes Rc to add Rc+1 to the high word).
+            if cin.is_some() {
+                return Err("IMAD.HI.X with a register-pair addend".into());
+            }
+            let c64 = cx.src64(&Operand::Reg(c, SrcMods::default()))?;
+            let m = cx.t64();
+            cx.line(format!("mul.wide.{ty} {m}, {a}, {b}"));
+            let s = cx.t64();
+            cx.line(format!("add.u64 {s}, {m}, {c64}"));
+            let (lo, d) = (cx.t32(), cx.dst(&o[0])?);
+            cx.line(format!("mov.b64 {{{lo}, {d}}}, {s}"));
+            if let Some(p) = outp {
+                let pd = cx.pdst(p)?;
+                cx.line(format!("setp.lt.u64 {pd}, {s}, {c64}"));
+            }
+            return Ok(());
+        }
         let h = cx.t32();
         cx.line(format!("mul.hi.{ty} {h}, {a}, {b}"));
         let hz = cx.zext(&h);
@@ -1200,7 +1415,7 @@ fn s2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 fn ldc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
-    check_mods(i, &["64"])?;
+    check_mods(i, &["64", "U8", "S8", "U16", "S16"])?;
     ops_len(i, 2)?;
     let Operand::Const {
         bank,
@@ -1217,6 +1432,20 @@ fn ldc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     if i.has("64") {
         let v = cx.constant(*bank, *index, *offset, 8)?;
         return cx.store64(&i.operands[0], &v);
+    }
+    if let Some(ty) = ["U8", "S8", "U16", "S16"].into_iter().find(|m| i.has(m)) {
+        // A byte or half-word of a kernel parameter, zero- or sign-extended.
+        if *bank != Bank::Imm(0) || index.is_some() {
+            return Err("sub-word constant outside bank 0".into());
+        }
+        let bytes = if ty.ends_with('8') { 1 } else { 2 };
+        let a = cx
+            .params
+            .addr(*offset, bytes)
+            .ok_or_else(|| format!("c[0x0][{offset:#x}] is not inside a kernel parameter"))?;
+        let d = cx.dst(&i.operands[0])?;
+        cx.line(format!("ld.param.{} {d}, {a}", ty.to_ascii_lowercase()));
+        return Ok(());
     }
     let v = cx.constant(*bank, *index, *offset, 4)?;
     let d = cx.dst(&i.operands[0])?;
@@ -1243,11 +1472,14 @@ fn access(i: &Instr) -> R<(u32, &'static str, u32)> {
     Ok(size)
 }
 
+/// The address space of a memory form and its PTX state-space suffix (`LD`/`ST`: generic
+/// addresses, 64-bit like global ones, no suffix).
 fn space_of(op: &str) -> (Space, &'static str) {
     match op {
-        "LDS" | "STS" => (Space::Shared, "shared"),
-        "LDL" | "STL" => (Space::Local, "local"),
-        _ => (Space::Global, "global"),
+        "LDS" | "STS" => (Space::Shared, ".shared"),
+        "LDL" | "STL" => (Space::Local, ".local"),
+        "LD" | "ST" => (Space::Global, ""),
+        _ => (Space::Global, ".global"),
     }
 }
 
@@ -1277,16 +1509,16 @@ fn load(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
             let d = &regs[0];
             let ext = if ty.starts_with('s') { "s32" } else { "u32" };
             let t = cx.t32();
-            cx.line(format!("ld.{sp}.{ty} {t}, {addr}"));
+            cx.line(format!("ld{sp}.{ty} {t}, {addr}"));
             let _ = ext;
             cx.line(format!("mov.b32 {d}, {t}"));
         }
-        (32, 1) => cx.line(format!("ld.{sp}.b32 {}, {addr}", regs[0])),
+        (32, 1) => cx.line(format!("ld{sp}.b32 {}, {addr}", regs[0])),
         (64, 2) => cx.line(format!(
-            "ld.{sp}.v2.b32 {{{}, {}}}, {addr}",
+            "ld{sp}.v2.b32 {{{}, {}}}, {addr}",
             regs[0], regs[1]
         )),
-        (128, 4) => cx.line(format!("ld.{sp}.v4.b32 {{{}}}, {addr}", regs.join(", "))),
+        (128, 4) => cx.line(format!("ld{sp}.v4.b32 {{{}}}, {addr}", regs.join(", "))),
         _ => return Err("access size".into()),
     }
     Ok(())
@@ -1319,21 +1551,24 @@ fn store(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
             cx.line(format!("mov.b32 {t}, {}", regs[0]));
             let sty = if bits == 8 { "b8" } else { "b16" };
             let _ = ty;
-            cx.line(format!("st.{sp}.{sty} {addr}, {t}"));
+            cx.line(format!("st{sp}.{sty} {addr}, {t}"));
         }
-        (32, 1) => cx.line(format!("st.{sp}.b32 {addr}, {}", regs[0])),
+        (32, 1) => cx.line(format!("st{sp}.b32 {addr}, {}", regs[0])),
         (64, 2) => cx.line(format!(
-            "st.{sp}.v2.b32 {addr}, {{{}, {}}}",
+            "st{sp}.v2.b32 {addr}, {{{}, {}}}",
             regs[0], regs[1]
         )),
-        (128, 4) => cx.line(format!("st.{sp}.v4.b32 {addr}, {{{}}}", regs.join(", "))),
+        (128, 4) => cx.line(format!("st{sp}.v4.b32 {addr}, {{{}}}", regs.join(", "))),
         _ => return Err("access size".into()),
     }
     Ok(())
 }
 
 fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
-    check_mods(i, &["U"])?;
+    check_mods(i, &["U", "DIV", "CONV"])?;
+    if i.has("DIV") || i.has("CONV") {
+        return bra_div(cx, i, guard);
+    }
     let (t, p) = match i.operands.as_slice() {
         [Operand::Target(t)] => (*t, None),
         // `BRA P, target` on sm_90 is printed `@P BRA`; a predicate operand form is the
@@ -1368,6 +1603,48 @@ fn bra(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
         }
     };
     cx.line(format!("{g}bra $L_{t:x}"));
+    Ok(())
+}
+
+/// `BRA.DIV mask, target` / `BRA.CONV mask, target`: ptxas's choice between a collective's
+/// fast path, valid only while the threads of `mask` run converged, and its general path
+/// (`WARPSYNC` and the collective in a subroutine), valid in every case. Under independent
+/// thread scheduling the threads may always be diverged, so the general path is a
+/// behaviour of the program in every case: the lifted kernel always takes it (`BRA.DIV` is
+/// taken, `BRA.CONV` is not; a guard applies as to any branch).
+fn bra_div(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
+    let _ = guard;
+    let [m, Operand::Target(t)] = i.operands.as_slice() else {
+        return Err(format!("branch operands {:?}", i.operands));
+    };
+    cx.src(m)?;
+    if i.has("DIV") {
+        cx.line(format!("bra $L_{t:x}"));
+    }
+    Ok(())
+}
+
+/// `Pd = r bop c`, `Pq = !r bop c` (the two results of a compare-and-set-predicate form;
+/// a `PT` destination is not written).
+pub(super) fn set_pred_pair(
+    cx: &mut Cx<'_>,
+    pd: &Operand,
+    pq: &Operand,
+    r: &str,
+    bop: &str,
+    c: &Operand,
+) -> R<()> {
+    let c = cx.psrc(c)?;
+    if !matches!(pd, Operand::Pred(p, false) if p.is_true()) {
+        let d = cx.pdst(pd)?;
+        cx.line(format!("{bop}.pred {d}, {r}, {c}"));
+    }
+    if !matches!(pq, Operand::Pred(p, false) if p.is_true()) {
+        let nr = cx.tp();
+        cx.line(format!("not.pred {nr}, {r}"));
+        let q = cx.pdst(pq)?;
+        cx.line(format!("{bop}.pred {q}, {nr}, {c}"));
+    }
     Ok(())
 }
 

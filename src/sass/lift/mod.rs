@@ -14,8 +14,16 @@
 //! * Shared memory is one `.shared` array of the kernel's static size; SASS shared
 //!   addresses are offsets into it. Local memory is one `.local` array of the frame size,
 //!   `R1` starting at its end.
-//! * Every instruction offset that is a branch target gets a label `$L_<offset>`; a guarded
-//!   instruction whose lifting takes several PTX instructions is branched around.
+//! * Compiler constants (`c[0x2][..]`, the kernel's `.nv.constant2.<kernel>`) are read from
+//!   the cubin as immediates; user constants (bank 3) and relocated banks are not lifted.
+//! * Shared memory is the static `.shared` array, or, for a kernel without static shared
+//!   memory, the dynamic (`.extern .shared`) one.
+//! * Every instruction offset that is a branch target gets a label `$L_<offset>`, and so does
+//!   the return site of every `CALL.REL` (subroutines are branches, see `emit/warp.rs`); a
+//!   guarded instruction whose lifting takes several PTX instructions is branched around.
+//! * Floating-point forms are in `emit/float.rs` (the PTX instruction of the same rounding,
+//!   flush-to-zero, saturation and NaN rule), warp collectives, bit forms and subroutines in
+//!   `emit/warp.rs` (the warp member mask `%wm`, see there).
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
@@ -116,8 +124,11 @@ pub fn module_header(arch: &str) -> String {
     format!(".version 8.7\n.target {target}\n.address_size 64\n\n")
 }
 
-/// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`).
-pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
+pub use emit::Consts;
+
+/// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`) and
+/// the cubin's other constant banks (`consts`: compiler constants are read from them).
+pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts) -> KernelLift {
     let mut out = KernelLift {
         name: f.name.clone(),
         instructions: f.instrs.len(),
@@ -149,6 +160,13 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
             return out;
         }
     };
+    // The return sites of the subroutine calls inside the function.
+    let return_sites: Vec<u32> = f
+        .instrs
+        .iter()
+        .filter(|i| i.opcode() == "CALL" && i.has("REL"))
+        .map(|i| i.offset + 16)
+        .collect();
     let targets: BTreeSet<u32> = f
         .instrs
         .iter()
@@ -157,8 +175,10 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str) -> KernelLift {
             super::decode::Operand::Target(t) => Some(*t),
             _ => None,
         })
+        .chain(return_sites.iter().copied())
         .collect();
-    let mut cx = emit::Cx::new(family, &params, info);
+    let mut cx = emit::Cx::new(family, &params, info, consts);
+    cx.return_sites = return_sites;
     let mut body = String::new();
     for i in &f.instrs {
         if targets.contains(&i.offset) {

@@ -433,6 +433,23 @@ impl Wave {
                 let r = self.lanes(|l| a[l]);
                 self.vwrite32(i, &r, false);
             }
+            // V_SWAP_B32 (gfx9 VOP1): vdst and the VGPR of src0 exchange their values in the
+            // active lanes.
+            Op::V_SWAP_B32 => {
+                let code = i.src[0];
+                if code < VGPR0 {
+                    return Err(Error::new("v_swap_b32 with a source that is not a VGPR"));
+                }
+                let (d, s) = (i.vdst as usize, (code - VGPR0) as usize);
+                let exec = self.exec();
+                for l in 0..64 {
+                    if exec >> l & 1 != 0 {
+                        let t = self.v[d][l];
+                        self.v[d][l] = self.v[s][l];
+                        self.v[s][l] = t;
+                    }
+                }
+            }
             Op::V_MOV_B64 => {
                 let a = self.vs64(i, 0, Ty::B64);
                 let r = self.lanes64(|l| a[l]);
@@ -459,8 +476,10 @@ impl Wave {
                 self.v[i.vdst as usize][lane] = v;
             }
             Op::V_CNDMASK_B32 => {
-                let a = self.vs32(i, 0, Ty::B32);
-                let b = self.vs32(i, 1, Ty::B32);
+                // The VOP3 form takes float input modifiers (abs/neg on the sign bit): LLVM
+                // folds `select c, (fneg a), b` into `v_cndmask_b32_e64 v, -a, b`.
+                let a = self.vs32(i, 0, Ty::F32);
+                let b = self.vs32(i, 1, Ty::F32);
                 let m = self.mask_in(i);
                 let r = self.lanes(|l| if m >> l & 1 != 0 { b[l] } else { a[l] });
                 self.vwrite32(i, &r, false);

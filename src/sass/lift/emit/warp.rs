@@ -1,0 +1,367 @@
+//! Warp-collective, bit-manipulation and subroutine forms.
+//!
+//! # Member masks
+//!
+//! SASS collectives (`SHFL`, `VOTE`, `MATCH`, `REDUX`) have no member mask: they act on
+//! the threads that execute them together. ptxas puts a `WARPSYNC mask` before a collective
+//! whose threads may not be the whole converged warp (the `__shfl_sync` slow-path
+//! subroutines, `WARPSYNC.EXCLUSIVE` before a `REDUX` of part of a warp). The lifted PTX keeps
+//! that mask in `%wm` (all ones at entry): a `WARPSYNC` sets it, the next collective uses
+//! `%wm & activemask` as its PTX member mask and sets `%wm` back to all ones.
+//!
+//! # Subroutines
+//!
+//! `CALL.REL.NOINC target` after `MOV Rr, <return offset>` and `RET.REL.NODEC Rr`: the call
+//! is a branch to the subroutine's label; the return compares `Rr` with the return offset of
+//! every call of the function (the instruction after each `CALL.REL`) and branches there.
+
+use super::{check_mods, ops_len, Cx, R};
+use crate::sass::decode::{Instr, Operand};
+
+/// Lift a warp, bit or subroutine form, or `None` when `i` is not one.
+pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
+    Some(match i.opcode() {
+        "SHFL" => shfl(cx, i),
+        "VOTE" | "VOTEU" => vote(cx, i),
+        "MATCH" => match_(cx, i),
+        "REDUX" => redux(cx, i),
+        "WARPSYNC" => warpsync(cx, i),
+        "POPC" => unary(cx, i, &[], "popc.b32"),
+        "BREV" => unary(cx, i, &[], "brev.b32"),
+        "FLO" | "UFLO" => flo(cx, i),
+        "SGXT" => sgxt(cx, i),
+        "BMSK" => bmsk(cx, i),
+        "I2I" => i2i(cx, i),
+        "P2R" => p2r(cx, i),
+        "R2P" => r2p(cx, i),
+        "CALL" => call(cx, i),
+        "RET" => ret(cx, i),
+        // Scheduling hint and convergence-barrier bookkeeping: no effect on results.
+        "YIELD" => check_mods(i, &[]),
+        "BREAK" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
+            [Operand::Barrier(_)] => Ok(()),
+            o => Err(format!("BREAK operands {o:?}")),
+        }),
+        _ => return None,
+    })
+}
+
+impl Cx<'_> {
+    /// The PTX member mask of the next collective (see the module docs); resets `%wm`.
+    fn member_mask(&mut self) -> String {
+        self.uses_wm = true;
+        let t = self.t32();
+        self.line(format!("activemask.b32 {t}"));
+        self.line(format!("and.b32 {t}, {t}, %wm"));
+        self.line("mov.b32 %wm, 0xffffffff");
+        t
+    }
+}
+
+fn is_pt(o: &Operand) -> bool {
+    matches!(o, Operand::Pred(r, false) if r.is_true())
+}
+
+/// `SHFL.mode Pd, d, a, b, c`: `shfl.sync.mode.b32 d|Pd, a, b, c` (`c`: the packed
+/// clamp/segment value, as in PTX).
+fn shfl(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    let mode = match i.modifiers().collect::<Vec<_>>().as_slice() {
+        ["IDX"] => "idx",
+        ["UP"] => "up",
+        ["DOWN"] => "down",
+        ["BFLY"] => "bfly",
+        m => return Err(format!("SHFL modifiers {m:?}")),
+    };
+    ops_len(i, 5)?;
+    let o = &i.operands;
+    let a = cx.src(&o[2])?;
+    let b = cx.src(&o[3])?;
+    let c = cx.src(&o[4])?;
+    let m = cx.member_mask();
+    let d = cx.dst(&o[1])?;
+    if is_pt(&o[0]) {
+        cx.line(format!("shfl.sync.{mode}.b32 {d}, {a}, {b}, {c}, {m}"));
+    } else {
+        let p = cx.pdst(&o[0])?;
+        cx.line(format!("shfl.sync.{mode}.b32 {d}|{p}, {a}, {b}, {c}, {m}"));
+    }
+    Ok(())
+}
+
+/// `VOTE.ANY|ALL [d,] Pd, Pa` (and `VOTEU`, uniform destinations): `d` = the ballot of
+/// `Pa`, `Pd` = any/all of `Pa` over the threads executing it.
+fn vote(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    let mode = match i.modifiers().collect::<Vec<_>>().as_slice() {
+        ["ANY"] => "any",
+        ["ALL"] => "all",
+        m => return Err(format!("VOTE modifiers {m:?}")),
+    };
+    let o = &i.operands;
+    let (d, pd, pa) = match o.as_slice() {
+        [d @ Operand::Reg(..), pd, pa] => (Some(d), pd, pa),
+        [pd @ Operand::Pred(..), pa] => (None, pd, pa),
+        o => return Err(format!("VOTE operands {o:?}")),
+    };
+    let a = cx.psrc(pa)?;
+    let m = cx.member_mask();
+    if let Some(d) = d {
+        let d = cx.dst(d)?;
+        cx.line(format!("vote.sync.ballot.b32 {d}, {a}, {m}"));
+    }
+    if !is_pt(pd) {
+        let p = cx.pdst(pd)?;
+        cx.line(format!("vote.sync.{mode}.pred {p}, {a}, {m}"));
+    }
+    Ok(())
+}
+
+/// `MATCH.ANY[.U64] d, a` / `MATCH.ALL[.U64] [Pd,] d, a`: `match.sync`.
+fn match_(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["ANY", "ALL", "U64", "U32"])?;
+    let all = i.has("ALL");
+    if all == i.has("ANY") {
+        return Err("MATCH without one of .ANY/.ALL".into());
+    }
+    let o = &i.operands;
+    let (pd, d, a) = match o.as_slice() {
+        [pd @ Operand::Pred(..), d, a] => (Some(pd), d, a),
+        [d, a] => (None, d, a),
+        o => return Err(format!("MATCH operands {o:?}")),
+    };
+    let (ty, v) = if i.has("U64") {
+        ("b64", cx.src64(a)?)
+    } else {
+        ("b32", cx.src(a)?)
+    };
+    let m = cx.member_mask();
+    let d = cx.dst(d)?;
+    let mode = if all { "all" } else { "any" };
+    match pd {
+        Some(p) if !is_pt(p) => {
+            let p = cx.pdst(p)?;
+            cx.line(format!("match.{mode}.sync.{ty} {d}|{p}, {v}, {m}"));
+        }
+        _ if all => {
+            let p = cx.tp();
+            cx.line(format!("match.all.sync.{ty} {d}|{p}, {v}, {m}"));
+        }
+        _ => cx.line(format!("match.any.sync.{ty} {d}, {v}, {m}")),
+    }
+    Ok(())
+}
+
+/// `REDUX[.op][.S32] d, a`: `redux.sync` (no op: `AND`; `SUM`, `MIN`, `MAX` unsigned unless
+/// `.S32`).
+fn redux(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["AND", "OR", "XOR", "SUM", "MIN", "MAX", "S32", "U32"])?;
+    ops_len(i, 2)?;
+    let ty = if i.has("S32") { "s32" } else { "u32" };
+    let op = if i.has("OR") {
+        "or.b32".to_string()
+    } else if i.has("XOR") {
+        "xor.b32".to_string()
+    } else if i.has("SUM") {
+        format!("add.{ty}")
+    } else if i.has("MIN") {
+        format!("min.{ty}")
+    } else if i.has("MAX") {
+        format!("max.{ty}")
+    } else {
+        "and.b32".to_string()
+    };
+    let a = cx.src(&i.operands[1])?;
+    let m = cx.member_mask();
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("redux.sync.{op} {d}, {a}, {m}"));
+    Ok(())
+}
+
+/// `WARPSYNC[.EXCLUSIVE] mask`: `bar.warp.sync mask`, and the mask of the next collective.
+fn warpsync(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["EXCLUSIVE", "ALL"])?;
+    ops_len(i, 1)?;
+    let m = if i.has("ALL") {
+        "0xffffffff".to_string()
+    } else {
+        cx.src(&i.operands[0])?
+    };
+    cx.uses_wm = true;
+    cx.line(format!("bar.warp.sync {m}"));
+    cx.line(format!("mov.b32 %wm, {m}"));
+    Ok(())
+}
+
+fn unary(cx: &mut Cx<'_>, i: &Instr, mods: &[&str], op: &str) -> R<()> {
+    check_mods(i, mods)?;
+    ops_len(i, 2)?;
+    let a = cx.src(&i.operands[1])?;
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("{op} {d}, {a}"));
+    Ok(())
+}
+
+/// `FLO[.U32][.SH] d, a`: `bfind[.shiftamt].u32|s32` (0xffffffff when none).
+fn flo(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["U32", "S32", "SH"])?;
+    let ty = if i.has("U32") { "u32" } else { "s32" };
+    let sh = if i.has("SH") { ".shiftamt" } else { "" };
+    let op = format!("bfind{sh}.{ty}");
+    match i.operands.len() {
+        2 => unary(cx, i, &["U32", "S32", "SH"], &op),
+        // `FLO.U32 Pd?, d, a` is not printed by nvdisasm 13.5; refuse other shapes.
+        n => Err(format!("{n} operands")),
+    }
+}
+
+/// `SGXT[.U32][.W] d, a, b`: sign- (zero-, `.U32`) extend the low `b` bits of `a`
+/// (`szext.clamp|wrap`).
+fn sgxt(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["U32", "W"])?;
+    ops_len(i, 3)?;
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let d = cx.dst(&i.operands[0])?;
+    let mode = if i.has("W") { "wrap" } else { "clamp" };
+    let ty = if i.has("U32") { "u32" } else { "s32" };
+    cx.line(format!("szext.{mode}.{ty} {d}, {a}, {b}"));
+    Ok(())
+}
+
+/// `BMSK[.W] d, a, b`: `b` ones from bit `a` (`bmsk.clamp|wrap.b32`).
+fn bmsk(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["W"])?;
+    ops_len(i, 3)?;
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    let d = cx.dst(&i.operands[0])?;
+    let mode = if i.has("W") { "wrap" } else { "clamp" };
+    cx.line(format!("bmsk.{mode}.b32 {d}, {a}, {b}"));
+    Ok(())
+}
+
+/// `I2I.dst.S32.SAT d, a`: a 32-bit integer clamped to the range of an 8- or 16-bit type,
+/// written extended (signed types sign-extended).
+fn i2i(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["U8", "S8", "U16", "S16", "S32", "SAT"])?;
+    if !i.has("SAT") || !i.has("S32") {
+        return Err("I2I other than .S32.SAT to an 8/16-bit type".into());
+    }
+    ops_len(i, 2)?;
+    let (lo, hi) = if i.has("U8") {
+        (0i64, 255i64)
+    } else if i.has("S8") {
+        (-128, 127)
+    } else if i.has("U16") {
+        (0, 65535)
+    } else if i.has("S16") {
+        (-32768, 32767)
+    } else {
+        return Err("I2I without a destination type".into());
+    };
+    let a = cx.src(&i.operands[1])?;
+    let t = cx.t32();
+    cx.line(format!("max.s32 {t}, {a}, {lo}"));
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("min.s32 {d}, {t}, {hi}"));
+    Ok(())
+}
+
+/// The predicate registers `P0..P6` as PTX names.
+fn preds() -> impl Iterator<Item = (u32, String)> {
+    (0..7).map(|k| (k, format!("%p{k}")))
+}
+
+/// `P2R d, PR, a, mask`: `d = (a & ~mask) | (P0..P6 as bits & mask)`.
+fn p2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    ops_len(i, 4)?;
+    if i.operands[1] != Operand::Other("PR".into()) {
+        return Err(format!("P2R source {:?}", i.operands[1]));
+    }
+    let Operand::Imm(mask) = i.operands[3] else {
+        return Err("P2R mask not an immediate".into());
+    };
+    let a = cx.src(&i.operands[2])?;
+    let acc = cx.t32();
+    cx.line(format!("and.b32 {acc}, {a}, {}", !(mask as u32)));
+    for (k, p) in preds() {
+        if mask & (1 << k) != 0 {
+            let b = cx.t32();
+            cx.line(format!("selp.b32 {b}, {}, 0, {p}", 1u32 << k));
+            cx.line(format!("or.b32 {acc}, {acc}, {b}"));
+        }
+    }
+    let d = cx.dst(&i.operands[0])?;
+    cx.line(format!("mov.b32 {d}, {acc}"));
+    Ok(())
+}
+
+/// `R2P PR, a, mask`: `Pk = bit k of a` for every bit k of `mask` (k < 7).
+fn r2p(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    ops_len(i, 3)?;
+    if i.operands[0] != Operand::Other("PR".into()) {
+        return Err(format!("R2P destination {:?}", i.operands[0]));
+    }
+    let Operand::Imm(mask) = i.operands[2] else {
+        return Err("R2P mask not an immediate".into());
+    };
+    let a = cx.src(&i.operands[1])?;
+    for (k, p) in preds() {
+        if mask & (1 << k) != 0 {
+            let t = cx.t32();
+            cx.line(format!("and.b32 {t}, {a}, {}", 1u32 << k));
+            cx.line(format!("setp.ne.u32 {p}, {t}, 0"));
+        }
+    }
+    Ok(())
+}
+
+/// `CALL.REL.NOINC target`: a branch to the subroutine (its return offset was written to a
+/// register by the instruction before).
+fn call(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["REL", "NOINC"])?;
+    if !i.has("REL") {
+        return Err("CALL.ABS (a call outside the function)".into());
+    }
+    match i.operands.as_slice() {
+        [Operand::Target(t)] => {
+            cx.line(format!("bra $L_{t:x}"));
+            Ok(())
+        }
+        o => Err(format!("call target {o:?}")),
+    }
+}
+
+/// `RET.REL.NODEC Rr`: a branch to the call return site whose offset `Rr` holds.
+fn ret(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["REL", "NODEC"])?;
+    // nvdisasm prints `RET.REL.NODEC R4 `(kernel)`: the register, then the function.
+    let parsed;
+    let r = match i.operands.as_slice() {
+        [r @ Operand::Reg(..)] | [r @ Operand::Reg(..), Operand::Symbol(_)] => r,
+        [Operand::Other(t)] => match t.split_once(' ') {
+            Some((reg, f)) if f.trim_start().starts_with("`(") => {
+                parsed = crate::sass::decode::operand::parse_operand(reg, &mut |_| None);
+                &parsed
+            }
+            _ => return Err(format!("return operand {t}")),
+        },
+        o => return Err(format!("return operands {o:?}")),
+    };
+    if !matches!(r, Operand::Reg(..)) {
+        return Err(format!("return operand {r:?}"));
+    }
+    let sites = cx.return_sites.clone();
+    let Some((last, rest)) = sites.split_last() else {
+        return Err("RET in a function without CALL.REL".into());
+    };
+    let v = cx.src(r)?;
+    for s in rest {
+        let p = cx.tp();
+        cx.line(format!("setp.eq.u32 {p}, {v}, {s}"));
+        cx.line(format!("@{p} bra $L_{s:x}"));
+    }
+    cx.line(format!("bra $L_{last:x}"));
+    Ok(())
+}
