@@ -31,6 +31,7 @@
 pub mod analysis;
 pub mod ast;
 pub mod cmd;
+pub mod grammar;
 pub mod isa;
 pub mod lexer;
 pub mod mods;

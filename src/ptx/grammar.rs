@@ -1,0 +1,575 @@
+//! The instruction-form table of PTX ISA 9.x (`src/ptx/forms.txt`) and the conformance
+//! generator built on it.
+//!
+//! Each row of the table is one instruction form: an opcode head (`add`, `cp.async`), a list
+//! of modifier groups (each one value out of several alternatives, optional or not) and an
+//! operand template (see the table's header for the format). From the rows,
+//! [`generate`] writes a bounded set of instructions per row:
+//!
+//! * *combinations* meant to be legal: the row's base form (every required group at its first
+//!   value), each value of each group on the base, and every group present in several orders
+//!   (all orders up to four groups; the rotations, their reversals and the adjacent swaps
+//!   beyond);
+//! * *illegal neighbours*: two values of one group (`.rn.rz`), one value twice (`.ftz.ftz`), a
+//!   type outside the opcode's rows, a required group left out, and the optional words of the
+//!   opcode's other rows added to this row's base (`add.rn.s32`, `add.cc.f32`).
+//!
+//! `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only proposes.
+//! [`Grammar::accepts`] says whether a list of modifiers is one of a row's combinations, in
+//! any order (the parser's form check, for the opcodes of [`STRICT`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
+
+use super::isa::Opcode;
+
+/// The table source (`src/ptx/forms.txt`).
+pub const FORMS_TABLE: &str = include_str!("forms.txt");
+
+/// The `.target` of a row that names none.
+pub const DEFAULT_TARGET: &str = "sm_100a";
+
+/// One modifier group of a row: one of `alts` (each one or more words), or none when
+/// `optional`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Whether the group may be left out.
+    pub optional: bool,
+    /// The alternatives, each as its words (`[".shared", ".global"]`).
+    pub alts: Vec<Vec<&'static str>>,
+}
+
+/// One row of the table: an instruction form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The opcode.
+    pub op: Opcode,
+    /// The fixed words after the opcode in the head (`.async` of `cp.async`).
+    pub fixed: Vec<&'static str>,
+    /// The modifier groups, in the order of the table.
+    pub groups: Vec<Group>,
+    /// The operand template.
+    pub operands: &'static str,
+    /// The `.target` of the module the row's instructions are assembled in.
+    pub target: &'static str,
+    /// The 1-based line of the row in the table.
+    pub line: usize,
+}
+
+/// The table, read.
+#[derive(Debug, Default)]
+pub struct Grammar {
+    /// Every row, in table order.
+    pub rows: Vec<Row>,
+    /// The rows of each opcode (indices into `rows`).
+    by_op: HashMap<Opcode, Vec<usize>>,
+    /// Lines of the table that could not be read.
+    pub problems: Vec<String>,
+}
+
+/// The opcodes whose every instruction must be one of the table's forms: for these the
+/// parser rejects a head the table does not hold (with a diagnostic), as `ptxas` does.
+pub const STRICT: &[Opcode] = &[];
+
+/// Whether `w` is a type word.
+pub fn is_type_word(w: &str) -> bool {
+    super::ast::Type::from_name(w).is_some()
+        || matches!(
+            w,
+            ".f32x2" | ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" | ".s16x2" | ".u16x2"
+        )
+}
+
+impl Grammar {
+    /// Read a table in the format of `src/ptx/forms.txt`.
+    pub fn parse(src: &'static str) -> Grammar {
+        let mut g = Grammar::default();
+        let mut macros: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+        for (n, line) in src.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some((name, rest)) = line.split_once(" = ") {
+                let mut alts = Vec::new();
+                for a in rest.trim().split('|') {
+                    match macros.get(a) {
+                        Some(v) => alts.extend(v.iter().copied()),
+                        None if a.starts_with('.') => alts.push(a),
+                        None => g.problems.push(format!("line {}: bad alternative {a}", n + 1)),
+                    }
+                }
+                macros.insert(name.trim(), alts);
+                continue;
+            }
+            let colon = line
+                .match_indices(" :")
+                .map(|(k, _)| k)
+                .find(|&k| line[k + 2..].is_empty() || line[k + 2..].starts_with(' '));
+            let Some((lhs, rhs)) = colon.map(|k| (&line[..k], &line[k + 2..])) else {
+                g.problems.push(format!("line {}: no `:`", n + 1));
+                continue;
+            };
+            let (operands, target) = match rhs.rsplit_once(" @ ") {
+                Some((o, t)) => (o.trim(), t.trim()),
+                None if rhs.trim_start().starts_with("@ ") => ("", rhs.trim()[2..].trim()),
+                None => (rhs.trim(), DEFAULT_TARGET),
+            };
+            let mut fields = lhs.split_whitespace();
+            let Some(head) = fields.next() else {
+                g.problems.push(format!("line {}: no head", n + 1));
+                continue;
+            };
+            let (opname, fixed) = match head.find('.') {
+                Some(k) => (&head[..k], split_words(&head[k..])),
+                None => (head, Vec::new()),
+            };
+            let Some(op) = Opcode::from_name(opname) else {
+                g.problems.push(format!("line {}: unknown opcode {opname}", n + 1));
+                continue;
+            };
+            let mut groups = Vec::new();
+            for f in fields {
+                let (optional, body) = match f.strip_prefix('?') {
+                    Some(b) => (true, b),
+                    None => (false, f),
+                };
+                let mut alts = Vec::new();
+                for a in body.split('|') {
+                    if let Some(v) = macros.get(a) {
+                        alts.extend(v.iter().map(|w| vec![*w]));
+                    } else if a.starts_with('.') {
+                        alts.push(split_words(a));
+                    } else {
+                        g.problems.push(format!("line {}: bad alternative {a}", n + 1));
+                    }
+                }
+                groups.push(Group { optional, alts });
+            }
+            g.by_op.entry(op).or_default().push(g.rows.len());
+            g.rows.push(Row {
+                op,
+                fixed,
+                groups,
+                operands,
+                target,
+                line: n + 1,
+            });
+        }
+        g
+    }
+
+    /// The rows of `op`.
+    pub fn rows_of(&self, op: Opcode) -> impl Iterator<Item = &Row> {
+        self.by_op
+            .get(&op)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.rows[i])
+    }
+
+    /// Whether the modifiers `words` (each with its dot, in source order) of an instruction of
+    /// `op` are one of the combinations of a row of `op`, in any order of the row's groups (a
+    /// group of several words keeps its words in order).
+    pub fn accepts(&self, op: Opcode, words: &[&str]) -> bool {
+        self.rows_of(op).any(|r| row_accepts(r, words))
+    }
+}
+
+/// Whether `words` match `row`: the fixed words, then each group at most once, the required
+/// ones exactly once.
+fn row_accepts(row: &Row, words: &[&str]) -> bool {
+    let mut rest: Vec<&str> = words.to_vec();
+    for f in &row.fixed {
+        match rest.iter().position(|w| w == f) {
+            Some(k) => {
+                rest.remove(k);
+            }
+            None => return false,
+        }
+    }
+    let mut used = vec![false; row.groups.len()];
+    fn go(row: &Row, rest: &[&str], used: &mut Vec<bool>) -> bool {
+        if rest.is_empty() {
+            return row.groups.iter().zip(used.iter()).all(|(g, u)| *u || g.optional);
+        }
+        for (gi, g) in row.groups.iter().enumerate() {
+            if used[gi] {
+                continue;
+            }
+            for a in &g.alts {
+                if rest.len() >= a.len() && rest[..a.len()] == a[..] {
+                    used[gi] = true;
+                    if go(row, &rest[a.len()..], used) {
+                        return true;
+                    }
+                    used[gi] = false;
+                }
+            }
+        }
+        false
+    }
+    go(row, &rest, &mut used)
+}
+
+/// The `.word`s of `s` (`.shared.global` → `.shared`, `.global`).
+fn split_words(s: &'static str) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    let mut start = 0;
+    for (k, c) in s.char_indices().skip(1) {
+        if c == '.' {
+            v.push(&s[start..k]);
+            start = k;
+        }
+    }
+    if start < s.len() {
+        v.push(&s[start..]);
+    }
+    v
+}
+
+/// The table of `src/ptx/forms.txt` (read on first use).
+pub fn grammar() -> &'static Grammar {
+    static G: OnceLock<Grammar> = OnceLock::new();
+    G.get_or_init(|| Grammar::parse(FORMS_TABLE))
+}
+
+/// What a generated instruction is meant to test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A combination of the row's groups (meant to be legal).
+    Combination,
+    /// Two values of one group.
+    TwoOfGroup,
+    /// One value twice.
+    Repeated,
+    /// A type outside the opcode's rows.
+    WrongType,
+    /// A required group left out.
+    Missing,
+    /// A word of another row of the opcode added.
+    ForeignWord,
+}
+
+impl Kind {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Combination => "combination",
+            Kind::TwoOfGroup => "two-of-group",
+            Kind::Repeated => "repeated",
+            Kind::WrongType => "wrong-type",
+            Kind::Missing => "missing-group",
+            Kind::ForeignWord => "foreign-word",
+        }
+    }
+}
+
+/// One generated instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The opcode.
+    pub op: Opcode,
+    /// The head: opcode and modifiers (`add.rn.f32`).
+    pub head: String,
+    /// The instruction with its operands and `;`.
+    pub text: String,
+    /// What it tests.
+    pub kind: Kind,
+    /// The row's table line.
+    pub line: usize,
+    /// The `.target` to assemble it for.
+    pub target: &'static str,
+}
+
+/// Types tried as a wrong type, in order (the first that no row of the opcode names).
+const WRONG_TYPES: &[&str] = &[".pred", ".b128", ".f64", ".s8", ".f16", ".u64", ".b32"];
+
+/// Every order of `n` items, bounded: all of them up to 4 items, else the rotations, their
+/// reversals and the adjacent swaps of the identity.
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    let id: Vec<usize> = (0..n).collect();
+    let mut out: BTreeSet<Vec<usize>> = BTreeSet::new();
+    if n <= 4 {
+        fn perm(k: usize, a: &mut Vec<usize>, out: &mut BTreeSet<Vec<usize>>) {
+            if k == a.len() {
+                out.insert(a.clone());
+                return;
+            }
+            for i in k..a.len() {
+                a.swap(k, i);
+                perm(k + 1, a, out);
+                a.swap(k, i);
+            }
+        }
+        perm(0, &mut id.clone(), &mut out);
+    } else {
+        for r in 0..n {
+            let mut v = id.clone();
+            v.rotate_left(r);
+            out.insert(v.clone());
+            v.reverse();
+            out.insert(v);
+        }
+        for i in 0..n - 1 {
+            let mut v = id.clone();
+            v.swap(i, i + 1);
+            out.insert(v);
+        }
+    }
+    // The table's own order first.
+    let mut v: Vec<Vec<usize>> = out.into_iter().filter(|o| *o != id).collect();
+    v.insert(0, id);
+    v
+}
+
+/// The register class of a type word: the register prefix and its declared type.
+fn reg_class(ty: &str) -> &'static str {
+    match ty {
+        ".pred" => "%p",
+        ".f32" => "%f",
+        ".f64" => "%fd",
+        ".b128" => "%q",
+        _ => match super::ast::Type::from_name(ty).map(|t| t.bits()) {
+            Some(0..=16) => "%h",
+            Some(32) => "%r",
+            Some(64) => "%rd",
+            _ if ty == ".f32x2" => "%rd",
+            _ => "%h",
+        },
+    }
+}
+
+/// The register declarations [`instruction`] uses.
+pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<16>;\n    .reg .b32 %r<16>;\n    \
+                             .reg .b64 %rd<16>;\n    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n    \
+                             .reg .b128 %q<8>;\n";
+
+/// The instruction of a head `op` + `words` with the operand template `template` (see the
+/// table's header).
+pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, String) {
+    let mut head = op.name().to_string();
+    for w in words {
+        head.push_str(w);
+    }
+    let types: Vec<&str> = words.iter().copied().filter(|w| is_type_word(w)).collect();
+    let vec = words
+        .iter()
+        .find_map(|w| match *w {
+            ".v2" => Some(2),
+            ".v4" => Some(4),
+            ".v8" => Some(8),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let mut n = 1;
+    let mut fresh = |class: &str| {
+        n += 1;
+        format!("{class}{}", n - 1)
+    };
+    let typed = |k: usize| -> &'static str {
+        match types.get(k).or(types.last()) {
+            Some(t) => reg_class(t),
+            None => "%r",
+        }
+    };
+    let mut out = String::new();
+    let b = template.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
+            // `{%k}`: a vector of the form's width.
+            let end = template[i..].find('}').map_or(b.len(), |e| i + e);
+            let k: usize = template[i + 2..end].parse().unwrap_or(0);
+            let class = typed(k);
+            if vec == 1 {
+                out.push_str(&fresh(class));
+            } else {
+                let regs: Vec<String> = (0..vec).map(|_| fresh(class)).collect();
+                out.push('{');
+                out.push_str(&regs.join(", "));
+                out.push('}');
+            }
+            i = end + 1;
+        } else if b[i] == b'%' {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_alphanumeric() {
+                j += 1;
+            }
+            let name = &template[i + 1..j];
+            if let Ok(k) = name.parse::<usize>() {
+                out.push_str(&fresh(typed(k)));
+            } else {
+                out.push_str(&fresh(&template[i..j]));
+            }
+            i = j;
+        } else if template[i..].starts_with("[a]") {
+            out.push_str("[%rd15]");
+            i += 3;
+        } else {
+            let c = template[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    let text = if out.trim().is_empty() {
+        format!("{head};")
+    } else {
+        format!("{head} {};", out.trim())
+    };
+    (head, text)
+}
+
+/// The generated instructions of every row of `g` (see the module docs), without repeats of
+/// one instruction text.
+pub fn generate(g: &Grammar) -> Vec<Generated> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut push = |row: &Row, words: Vec<&str>, kind: Kind, out: &mut Vec<Generated>| {
+        let mut all: Vec<&str> = row.fixed.clone();
+        all.extend(words);
+        let (head, text) = instruction(row.op, &all, row.operands);
+        if seen.insert((row.target, text.clone())) {
+            out.push(Generated {
+                op: row.op,
+                head,
+                text,
+                kind,
+                line: row.line,
+                target: row.target,
+            });
+        }
+    };
+    for (ri, row) in g.rows.iter().enumerate() {
+        // One choice per group: None = left out, Some(k) = alternative k.
+        let base: Vec<Option<usize>> = row
+            .groups
+            .iter()
+            .map(|gr| if gr.optional { None } else { Some(0) })
+            .collect();
+        let spell = |choice: &[Option<usize>], order: &[usize]| -> Vec<&'static str> {
+            let mut v = Vec::new();
+            for &gi in order {
+                if let Some(k) = choice[gi] {
+                    v.extend(row.groups[gi].alts[k].iter().copied());
+                }
+            }
+            v
+        };
+        let id: Vec<usize> = (0..row.groups.len()).collect();
+        push(row, spell(&base, &id), Kind::Combination, &mut out);
+        for (gi, gr) in row.groups.iter().enumerate() {
+            for k in 0..gr.alts.len() {
+                let mut c = base.clone();
+                c[gi] = Some(k);
+                push(row, spell(&c, &id), Kind::Combination, &mut out);
+            }
+        }
+        let full: Vec<Option<usize>> = row.groups.iter().map(|_| Some(0)).collect();
+        for o in orders(row.groups.len()) {
+            push(row, spell(&full, &o), Kind::Combination, &mut out);
+        }
+        // Illegal neighbours.
+        for (gi, gr) in row.groups.iter().enumerate() {
+            let mut c = base.clone();
+            c[gi] = Some(0);
+            let mut w = spell(&c, &id);
+            if gr.alts.len() >= 2 {
+                let mut two = w.clone();
+                two.extend(gr.alts[1].iter().copied());
+                push(row, two, Kind::TwoOfGroup, &mut out);
+            }
+            w.extend(gr.alts[0].iter().copied());
+            push(row, w, Kind::Repeated, &mut out);
+            if !gr.optional && row.groups.len() > 1 {
+                let mut c = base.clone();
+                c[gi] = None;
+                push(row, spell(&c, &id), Kind::Missing, &mut out);
+            }
+        }
+        let op_types: BTreeSet<&str> = g
+            .rows_of(row.op)
+            .flat_map(|r| r.groups.iter())
+            .flat_map(|gr| gr.alts.iter().flatten().copied())
+            .filter(|w| is_type_word(w))
+            .collect();
+        if let Some(ti) = row
+            .groups
+            .iter()
+            .rposition(|gr| gr.alts.iter().all(|a| a.len() == 1 && is_type_word(a[0])))
+        {
+            if let Some(wrong) = WRONG_TYPES.iter().find(|t| !op_types.contains(*t)) {
+                let mut w = Vec::new();
+                for gi in 0..row.groups.len() {
+                    if gi == ti {
+                        w.push(*wrong);
+                    } else if let Some(k) = base[gi] {
+                        w.extend(row.groups[gi].alts[k].iter().copied());
+                    }
+                }
+                push(row, w, Kind::WrongType, &mut out);
+            }
+        }
+        let own: BTreeSet<&str> = row
+            .groups
+            .iter()
+            .flat_map(|gr| gr.alts.iter().flatten().copied())
+            .chain(row.fixed.iter().copied())
+            .collect();
+        for (rj, other) in g.rows.iter().enumerate() {
+            if rj == ri || other.op != row.op || other.fixed != row.fixed {
+                continue;
+            }
+            for gr in other.groups.iter().filter(|gr| gr.optional) {
+                let a = &gr.alts[0];
+                if a.iter().any(|w| own.contains(w)) {
+                    continue;
+                }
+                let mut w = a.clone();
+                w.extend(spell(&base, &id));
+                push(row, w, Kind::ForeignWord, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_reads_cleanly() {
+        let g = grammar();
+        assert!(g.problems.is_empty(), "{:?}", g.problems);
+        assert!(g.rows.len() > 100);
+        let t = super::super::isa::modifier_table();
+        for r in &g.rows {
+            for w in r.groups.iter().flat_map(|gr| gr.alts.iter().flatten()) {
+                assert!(t.allows(r.op, w), "line {}: {w} not legal on {}", r.line, r.op.name());
+            }
+        }
+    }
+
+    #[test]
+    fn rows_accept_in_any_order() {
+        let g = grammar();
+        assert!(g.accepts(Opcode::Add, &[".rn", ".ftz", ".f32"]));
+        assert!(g.accepts(Opcode::Add, &[".f32", ".ftz", ".rn"]));
+        assert!(!g.accepts(Opcode::Add, &[".rn", ".rz", ".f32"]));
+        assert!(!g.accepts(Opcode::Add, &[".rn", ".s32"]));
+        assert!(g.accepts(Opcode::Cp, &[".async", ".ca", ".shared", ".global"]));
+        assert!(!g.accepts(Opcode::Cp, &[".async", ".ca", ".global", ".shared"]));
+    }
+
+    #[test]
+    fn instructions_follow_the_template() {
+        let (h, t) = instruction(Opcode::Ld, &[".global", ".v2", ".f32"], "{%0}, [a]");
+        assert_eq!(h, "ld.global.v2.f32");
+        assert_eq!(t, "ld.global.v2.f32 {%f1, %f2}, [%rd15];");
+        let (_, t) = instruction(Opcode::Cvt, &[".rn", ".f16", ".f32"], "%0, %1");
+        assert_eq!(t, "cvt.rn.f16.f32 %h1, %f2;");
+        assert_eq!(orders(3).len(), 6);
+        assert_eq!(orders(6).len(), 6 * 2 + 5);
+    }
+}
