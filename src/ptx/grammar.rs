@@ -35,8 +35,22 @@ pub const DEFAULT_TARGET: &str = "sm_100a";
 pub struct Group {
     /// Whether the group may be left out.
     pub optional: bool,
+    /// Whether the group leads: the leading groups come right after the head's fixed words,
+    /// in table order, before every other group (`mul.lo`, `shf.l.clamp`).
+    pub leading: bool,
     /// The alternatives, each as its words (`[".shared", ".global"]`).
     pub alts: Vec<Vec<&'static str>>,
+}
+
+impl Group {
+    /// Whether the group is positional: its alternatives are types or matrix layouts, whose
+    /// groups keep their table order among themselves (`cvt.f32.s32` converts `.s32` to
+    /// `.f32`; `mma .row.col` is A's layout, then B's).
+    pub fn positional(&self) -> bool {
+        self.alts
+            .iter()
+            .all(|a| a.len() == 1 && (is_type_word(a[0]) || matches!(a[0], ".row" | ".col")))
+    }
 }
 
 /// One row of the table: an instruction form.
@@ -63,13 +77,77 @@ pub struct Grammar {
     pub rows: Vec<Row>,
     /// The rows of each opcode (indices into `rows`).
     by_op: HashMap<Opcode, Vec<usize>>,
+    /// Words that may be repeated (`.sat.sat`, `.sync.sync`: `ptxas` takes a second one).
+    pub repeatable: BTreeSet<&'static str>,
     /// Lines of the table that could not be read.
     pub problems: Vec<String>,
 }
 
 /// The opcodes whose every instruction must be one of the table's forms: for these the
 /// parser rejects a head the table does not hold (with a diagnostic), as `ptxas` does.
-pub const STRICT: &[Opcode] = &[];
+///
+/// An opcode is here when its rows are complete: every form of it in PTX ISA 9.x that
+/// `ptxas` 13.5 takes, for any `.target`, is a combination of its rows, and
+/// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
+/// instruction. The other opcodes keep the set-membership check of `src/ptx/modifiers.txt`.
+pub const STRICT: &[Opcode] = &[
+    Opcode::Abs,
+    Opcode::Activemask,
+    Opcode::Addc,
+    Opcode::And,
+    Opcode::Bfe,
+    Opcode::Bfi,
+    Opcode::Bfind,
+    Opcode::Bmsk,
+    Opcode::Brev,
+    Opcode::Clz,
+    Opcode::Cnot,
+    Opcode::Copysign,
+    Opcode::Cos,
+    Opcode::Cvta,
+    Opcode::Div,
+    Opcode::Dp2a,
+    Opcode::Dp4a,
+    Opcode::Elect,
+    Opcode::Exit,
+    Opcode::Getctarank,
+    Opcode::Griddepcontrol,
+    Opcode::Isspacep,
+    Opcode::Lg2,
+    Opcode::Mad24,
+    Opcode::Mapa,
+    Opcode::Movmatrix,
+    Opcode::Mul24,
+    Opcode::Nanosleep,
+    Opcode::Neg,
+    Opcode::Not,
+    Opcode::Or,
+    Opcode::Popc,
+    Opcode::Prmt,
+    Opcode::Redux,
+    Opcode::Rem,
+    Opcode::Rsqrt,
+    Opcode::Sad,
+    Opcode::Selp,
+    Opcode::Setmaxnreg,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Sin,
+    Opcode::Slct,
+    Opcode::Sqrt,
+    Opcode::Stacksave,
+    Opcode::Subc,
+    Opcode::Szext,
+    Opcode::Tanh,
+    Opcode::Trap,
+    Opcode::Xor,
+];
+
+/// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
+#[inline]
+pub fn is_strict(op: Opcode) -> bool {
+    STRICT.contains(&op)
+}
 
 /// Whether `w` is a type word.
 pub fn is_type_word(w: &str) -> bool {
@@ -90,13 +168,19 @@ impl Grammar {
             if line.is_empty() {
                 continue;
             }
+            if let Some(rest) = line.strip_prefix("repeatable:") {
+                g.repeatable.extend(rest.split_whitespace());
+                continue;
+            }
             if let Some((name, rest)) = line.split_once(" = ") {
                 let mut alts = Vec::new();
                 for a in rest.trim().split('|') {
                     match macros.get(a) {
                         Some(v) => alts.extend(v.iter().copied()),
                         None if a.starts_with('.') => alts.push(a),
-                        None => g.problems.push(format!("line {}: bad alternative {a}", n + 1)),
+                        None => g
+                            .problems
+                            .push(format!("line {}: bad alternative {a}", n + 1)),
                     }
                 }
                 macros.insert(name.trim(), alts);
@@ -125,15 +209,25 @@ impl Grammar {
                 None => (head, Vec::new()),
             };
             let Some(op) = Opcode::from_name(opname) else {
-                g.problems.push(format!("line {}: unknown opcode {opname}", n + 1));
+                g.problems
+                    .push(format!("line {}: unknown opcode {opname}", n + 1));
                 continue;
             };
             let mut groups = Vec::new();
             for f in fields {
-                let (optional, body) = match f.strip_prefix('?') {
-                    Some(b) => (true, b),
-                    None => (false, f),
-                };
+                let mut body = f;
+                let (mut optional, mut leading) = (false, false);
+                loop {
+                    if let Some(b) = body.strip_prefix('?') {
+                        optional = true;
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('^') {
+                        leading = true;
+                        body = b;
+                    } else {
+                        break;
+                    }
+                }
                 let mut alts = Vec::new();
                 for a in body.split('|') {
                     if let Some(v) = macros.get(a) {
@@ -141,10 +235,15 @@ impl Grammar {
                     } else if a.starts_with('.') {
                         alts.push(split_words(a));
                     } else {
-                        g.problems.push(format!("line {}: bad alternative {a}", n + 1));
+                        g.problems
+                            .push(format!("line {}: bad alternative {a}", n + 1));
                     }
                 }
-                groups.push(Group { optional, alts });
+                groups.push(Group {
+                    optional,
+                    leading,
+                    alts,
+                });
             }
             g.by_op.entry(op).or_default().push(g.rows.len());
             g.rows.push(Row {
@@ -172,44 +271,99 @@ impl Grammar {
     /// `op` are one of the combinations of a row of `op`, in any order of the row's groups (a
     /// group of several words keeps its words in order).
     pub fn accepts(&self, op: Opcode, words: &[&str]) -> bool {
-        self.rows_of(op).any(|r| row_accepts(r, words))
+        self.rows_of(op)
+            .any(|r| row_accepts(r, words, &self.repeatable))
     }
 }
 
-/// Whether `words` match `row`: the fixed words, then each group at most once, the required
-/// ones exactly once.
-fn row_accepts(row: &Row, words: &[&str]) -> bool {
-    let mut rest: Vec<&str> = words.to_vec();
-    for f in &row.fixed {
-        match rest.iter().position(|w| w == f) {
-            Some(k) => {
-                rest.remove(k);
-            }
-            None => return false,
-        }
+/// Whether `words` match `row`: the fixed words first, in order; then the leading groups in
+/// table order; then the other groups in any order, each at most once (the positional ones in
+/// table order among themselves), the required ones exactly once; a word of `repeatable`
+/// may come again.
+fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
+    if words.len() < row.fixed.len() || words[..row.fixed.len()] != row.fixed[..] {
+        return false;
     }
-    let mut used = vec![false; row.groups.len()];
-    fn go(row: &Row, rest: &[&str], used: &mut Vec<bool>) -> bool {
+    struct St<'r, 'w> {
+        row: &'r Row,
+        used: Vec<bool>,
+        seen: Vec<&'w str>,
+        repeatable: &'r BTreeSet<&'r str>,
+    }
+    fn go<'w>(st: &mut St<'_, 'w>, rest: &[&'w str]) -> bool {
+        let groups = &st.row.groups;
         if rest.is_empty() {
-            return row.groups.iter().zip(used.iter()).all(|(g, u)| *u || g.optional);
+            return groups.iter().zip(&st.used).all(|(g, u)| *u || g.optional);
         }
-        for (gi, g) in row.groups.iter().enumerate() {
-            if used[gi] {
+        if st.seen.contains(&rest[0]) && st.repeatable.contains(rest[0]) && go(st, &rest[1..]) {
+            return true;
+        }
+        // The first leading group not yet used (the later ones wait for it).
+        let lead = (0..groups.len()).find(|&i| groups[i].leading && !st.used[i]);
+        // The positional group used last.
+        let last_pos = (0..groups.len())
+            .rev()
+            .find(|&i| st.used[i] && groups[i].positional());
+        for (gi, g) in groups.iter().enumerate() {
+            if st.used[gi] {
+                continue;
+            }
+            if let Some(l) = lead {
+                // Only the next leading group, or a later one when those before are optional.
+                if !g.leading
+                    || gi < l
+                    || (l..gi).any(|j| groups[j].leading && !groups[j].optional && !st.used[j])
+                {
+                    continue;
+                }
+            } else if g.leading {
+                continue;
+            }
+            if g.positional() && last_pos.is_some_and(|p| gi < p) {
                 continue;
             }
             for a in &g.alts {
                 if rest.len() >= a.len() && rest[..a.len()] == a[..] {
-                    used[gi] = true;
-                    if go(row, &rest[a.len()..], used) {
+                    st.used[gi] = true;
+                    let n = st.seen.len();
+                    st.seen.extend(rest[..a.len()].iter().copied());
+                    let ok = go(st, &rest[a.len()..]);
+                    st.seen.truncate(n);
+                    st.used[gi] = false;
+                    if ok {
                         return true;
                     }
-                    used[gi] = false;
+                }
+            }
+        }
+        // Past the leading groups: the optional leading ones left out for good.
+        if let Some(l) = lead {
+            if groups[l].optional {
+                let skipped: Vec<usize> = (l..groups.len())
+                    .filter(|&j| groups[j].leading && !st.used[j])
+                    .collect();
+                if skipped.iter().all(|&j| groups[j].optional) {
+                    for &j in &skipped {
+                        st.used[j] = true;
+                    }
+                    let ok = go(st, rest);
+                    for &j in &skipped {
+                        st.used[j] = false;
+                    }
+                    // A skipped optional group counts as used only for ordering.
+                    return ok;
                 }
             }
         }
         false
     }
-    go(row, &rest, &mut used)
+    let mut st = St {
+        row,
+        used: vec![false; row.groups.len()],
+        seen: Vec::new(),
+        repeatable,
+    };
+    go(&mut st, &words[row.fixed.len()..])
 }
 
 /// The `.word`s of `s` (`.shared.global` → `.shared`, `.global`).
@@ -546,9 +700,34 @@ mod tests {
         let t = super::super::isa::modifier_table();
         for r in &g.rows {
             for w in r.groups.iter().flat_map(|gr| gr.alts.iter().flatten()) {
-                assert!(t.allows(r.op, w), "line {}: {w} not legal on {}", r.line, r.op.name());
+                assert!(
+                    t.allows(r.op, w),
+                    "line {}: {w} not legal on {}",
+                    r.line,
+                    r.op.name()
+                );
             }
         }
+    }
+
+    #[test]
+    fn every_supported_form_of_a_strict_opcode_is_a_row_combination() {
+        let g = grammar();
+        let mut n = 0;
+        for f in crate::lower::supported_forms() {
+            let (op, words) = crate::ptx::analysis::form_words(&f);
+            let Some(op) = Opcode::from_name(op) else {
+                continue;
+            };
+            if is_strict(op) {
+                assert!(
+                    g.accepts(op, &words),
+                    "supported form {f} is no row combination"
+                );
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n}");
     }
 
     #[test]
