@@ -116,7 +116,6 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Lg2,
     Opcode::Mad24,
     Opcode::Mapa,
-    Opcode::Movmatrix,
     Opcode::Mul24,
     Opcode::Nanosleep,
     Opcode::Neg,
