@@ -11,10 +11,15 @@
 //!   (all orders up to four groups; the rotations, their reversals and the adjacent swaps
 //!   beyond);
 //! * *illegal neighbours*: two values of one group (`.rn.rz`), one value twice (`.ftz.ftz`), a
-//!   type outside the opcode's rows, a required group left out, and the optional words of the
-//!   opcode's other rows added to this row's base (`add.rn.s32`, `add.cc.f32`).
+//!   type outside the opcode's rows, a required group left out, the optional words of the
+//!   opcode's other rows added to this row's base (`add.rn.s32`, `add.cc.f32`), and every
+//!   other modifier `src/ptx/modifiers.txt` allows on the opcode added to the base and to the
+//!   base with the row's last type (a type in place of the row's): what `ptxas` accepts of
+//!   these is a form the rows miss.
 //!
-//! `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only proposes.
+//! A neighbour that another row of the opcode holds is left out (it is that row's
+//! combination). `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
+//! proposes.
 //! [`Grammar::accepts`] says whether a list of modifiers is one of a row's combinations, in
 //! any order (the parser's form check, for the opcodes of [`STRICT`]).
 
@@ -91,6 +96,16 @@ pub struct Grammar {
 /// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
 /// instruction. The other opcodes keep the set-membership check of `src/ptx/modifiers.txt`.
 pub const STRICT: &[Opcode] = &[
+    Opcode::Shf,
+    Opcode::Testp,
+    Opcode::Rcp,
+    Opcode::Ex2,
+    Opcode::Setp,
+    Opcode::Fma,
+    Opcode::Mad,
+    Opcode::Mul,
+    Opcode::Sub,
+    Opcode::Add,
     Opcode::Abs,
     Opcode::Activemask,
     Opcode::Addc,
@@ -402,6 +417,10 @@ pub enum Kind {
     Missing,
     /// A word of another row of the opcode added.
     ForeignWord,
+    /// Another word of the opcode's row in `src/ptx/modifiers.txt` added.
+    OtherWord,
+    /// Another type of the opcode's row in `src/ptx/modifiers.txt` in place of the row's.
+    OtherType,
 }
 
 impl Kind {
@@ -414,6 +433,8 @@ impl Kind {
             Kind::WrongType => "wrong-type",
             Kind::Missing => "missing-group",
             Kind::ForeignWord => "foreign-word",
+            Kind::OtherWord => "other-word",
+            Kind::OtherType => "other-type",
         }
     }
 }
@@ -488,6 +509,7 @@ fn reg_class(ty: &str) -> &'static str {
             Some(32) => "%r",
             Some(64) => "%rd",
             _ if ty == ".f32x2" => "%rd",
+            _ if ty == ".s16x2" || ty == ".u16x2" => "%r",
             _ => "%h",
         },
     }
@@ -581,6 +603,11 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
     let mut push = |row: &Row, words: Vec<&str>, kind: Kind, out: &mut Vec<Generated>| {
         let mut all: Vec<&str> = row.fixed.clone();
         all.extend(words);
+        // A neighbour that another row holds is that row's combination (tested there, with
+        // that row's operands), no neighbour.
+        if kind != Kind::Combination && g.accepts(row.op, &all) {
+            return;
+        }
         let (head, text) = instruction(row.op, &all, row.operands);
         if seen.insert((row.target, text.clone())) {
             out.push(Generated {
@@ -640,6 +667,49 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 push(row, spell(&c, &id), Kind::Missing, &mut out);
             }
         }
+        // Every other word `src/ptx/modifiers.txt` allows on the opcode, first after the head
+        // (a type in place of the row's last type group).
+        let own: BTreeSet<&str> = row
+            .groups
+            .iter()
+            .flat_map(|gr| gr.alts.iter().flatten().copied())
+            .chain(row.fixed.iter().copied())
+            .collect();
+        let type_group = row
+            .groups
+            .iter()
+            .rposition(|gr| gr.alts.iter().all(|a| a.len() == 1 && is_type_word(a[0])));
+        for w in super::isa::modifier_table().modifiers_of(row.op) {
+            if own.contains(w) {
+                continue;
+            }
+            if is_type_word(w) {
+                if let Some(ti) = type_group {
+                    let mut v = Vec::new();
+                    for gi in 0..row.groups.len() {
+                        if gi == ti {
+                            v.push(w);
+                        } else if let Some(k) = base[gi] {
+                            v.extend(row.groups[gi].alts[k].iter().copied());
+                        }
+                    }
+                    push(row, v, Kind::OtherType, &mut out);
+                }
+            } else {
+                // On the base, and on the base with the type group at its last value (a word
+                // legal only with some types: `sub.cc.u64`).
+                let mut v = vec![w];
+                v.extend(spell(&base, &id));
+                push(row, v, Kind::OtherWord, &mut out);
+                if let Some(ti) = type_group {
+                    let mut c = base.clone();
+                    c[ti] = Some(row.groups[ti].alts.len() - 1);
+                    let mut v = vec![w];
+                    v.extend(spell(&c, &id));
+                    push(row, v, Kind::OtherWord, &mut out);
+                }
+            }
+        }
         let op_types: BTreeSet<&str> = g
             .rows_of(row.op)
             .flat_map(|r| r.groups.iter())
@@ -663,12 +733,6 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 push(row, w, Kind::WrongType, &mut out);
             }
         }
-        let own: BTreeSet<&str> = row
-            .groups
-            .iter()
-            .flat_map(|gr| gr.alts.iter().flatten().copied())
-            .chain(row.fixed.iter().copied())
-            .collect();
         for (rj, other) in g.rows.iter().enumerate() {
             if rj == ri || other.op != row.op || other.fixed != row.fixed {
                 continue;
