@@ -686,10 +686,10 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
             if is_type_word(w) {
                 if let Some(ti) = type_group {
                     let mut v = Vec::new();
-                    for gi in 0..row.groups.len() {
+                    for (gi, choice) in base.iter().enumerate() {
                         if gi == ti {
                             v.push(w);
-                        } else if let Some(k) = base[gi] {
+                        } else if let Some(k) = *choice {
                             v.extend(row.groups[gi].alts[k].iter().copied());
                         }
                     }
@@ -723,10 +723,10 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
         {
             if let Some(wrong) = WRONG_TYPES.iter().find(|t| !op_types.contains(*t)) {
                 let mut w = Vec::new();
-                for gi in 0..row.groups.len() {
+                for (gi, choice) in base.iter().enumerate() {
                     if gi == ti {
                         w.push(*wrong);
-                    } else if let Some(k) = base[gi] {
+                    } else if let Some(k) = *choice {
                         w.extend(row.groups[gi].alts[k].iter().copied());
                     }
                 }
