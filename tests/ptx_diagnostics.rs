@@ -112,22 +112,64 @@ fn conflicting_modifiers_are_errors_at_the_second_word() {
 
 #[test]
 fn a_repeated_modifier_is_a_warning() {
+    // `ptxas` 13.5 takes a second `.sat` on `cvt` (tests/ptx_conformance.rs): a warning.
     let src = format!(
         "{GOOD_HEADER}{}",
-        kernel("k", "add.ftz.f32.ftz %r1, %r2, %r3;")
+        kernel("k", "cvt.sat.rni.s32.f32.sat %r1, %r2;")
     );
     let out = ptx::parse(&src, "dup.ptx");
     assert_eq!(out.error_count(), 0, "{:?}", out.diagnostics);
     assert_eq!(out.diagnostics.len(), 1);
     let d = &out.diagnostics[0];
     assert_eq!(d.severity, ptx::Severity::Warning);
-    assert_eq!(d.message, "duplicate modifier `.ftz` for `add`");
-    let line = src.lines().position(|l| l.starts_with("add.ftz")).unwrap() as u32 + 1;
-    assert_eq!((d.line, d.col), (line, "add.ftz.f32".len() as u32 + 1));
+    assert_eq!(d.message, "duplicate modifier `.sat` for `cvt`");
+    let line = src.lines().position(|l| l.starts_with("cvt.sat")).unwrap() as u32 + 1;
+    assert_eq!(
+        (d.line, d.col),
+        (line, "cvt.sat.rni.s32.f32".len() as u32 + 1)
+    );
     assert_eq!(out.module.functions().count(), 1);
     // Repeated types are the instruction's (`.f32.f32`), not a repeat.
     let src = format!("{GOOD_HEADER}{}", kernel("k", "cvt.rni.f32.f32 %r1, %r2;"));
     assert!(ptx::parse(&src, "t.ptx").diagnostics.is_empty());
+}
+
+#[test]
+fn a_modifier_combination_ptxas_rejects_is_an_error() {
+    // `add` is checked against its forms in src/ptx/forms.txt: `ptxas` 13.5 rejects a
+    // rounding modifier on an integer add, `.ftz` twice, and `mul.s32.lo` (the `.lo` of
+    // `mul.lo` comes first).
+    for (body, head) in [
+        ("add.rn.s32 %r1, %r2, %r3;", "add.rn.s32"),
+        ("add.ftz.f32.ftz %r1, %r2, %r3;", "add.ftz.f32.ftz"),
+        ("mul.s32.lo %r1, %r2, %r3;", "mul.s32.lo"),
+    ] {
+        let src = format!("{GOOD_HEADER}{}", kernel("k", body));
+        let out = ptx::parse(&src, "form.ptx");
+        assert_eq!(out.error_count(), 1, "{body}: {:?}", out.diagnostics);
+        let d = &out.diagnostics[0];
+        let (line, col) = lines_of(&src, body);
+        let op = &head[..head.find('.').unwrap()];
+        assert_eq!((d.line, d.col), (line, col + op.len() as u32), "{body}");
+        assert_eq!(
+            d.message,
+            format!(
+                "`{head}` is no `{op}` instruction of PTX ISA 9.x (its modifiers are no \
+                 combination of the forms in src/ptx/forms.txt)"
+            )
+        );
+        assert_eq!(out.module.invalid().count(), 1, "{body}");
+    }
+    // Orders and repeats `ptxas` takes stay accepted.
+    for body in [
+        "add.f32.ftz.rn %r1, %r2, %r3;",
+        "add.sat.s32.sat %r1, %r2, %r3;",
+        "mul.lo.s32 %r1, %r2, %r3;",
+    ] {
+        let src = format!("{GOOD_HEADER}{}", kernel("k", body));
+        let out = ptx::parse(&src, "form.ptx");
+        assert_eq!(out.error_count(), 0, "{body}: {:?}", out.diagnostics);
+    }
 }
 
 #[test]

@@ -10,8 +10,10 @@
 //! data, not code: `src/ptx/modifiers.txt`, compiled in with `include_str!` and parsed once.
 //!
 //! The check is set membership per opcode — it catches unknown opcodes, misspelt or foreign
-//! modifiers (`ld.glbal`, `add.bfly`) and reports them with file:line:col, but it does not check
-//! which combinations or orders are legal; that is left to `ptxas` and to the lowering.
+//! modifiers (`ld.glbal`, `add.bfly`) and reports them with file:line:col. Which combinations
+//! and orders are legal is checked, for the opcodes of [`crate::ptx::grammar::STRICT`], against
+//! the instruction-form table `src/ptx/forms.txt` ([`crate::ptx::grammar`]); for the other
+//! opcodes it is left to `ptxas` and to the lowering.
 //!
 //! Table format (one rule per line, `#` starts a comment):
 //!

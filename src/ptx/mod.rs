@@ -17,7 +17,9 @@
 //! no lexer change. The AST borrows every name from the source (`Module<'a>`), so parsing
 //! allocates only the vectors of the tree. Instructions are `opcode + modifiers + operands`;
 //! opcodes are an enum ([`Opcode`]) and modifiers are strings checked against the per-opcode
-//! table in `src/ptx/modifiers.txt` ([`isa`]). Operands are typed ([`Operand`]): registers are
+//! table in `src/ptx/modifiers.txt` ([`isa`]) and, for most arithmetic, comparison and logic
+//! opcodes, against the instruction-form table `src/ptx/forms.txt` ([`grammar`], which also
+//! drives the `ptxas` conformance suite, `docs/conformance.md`). Operands are typed ([`Operand`]): registers are
 //! told apart from symbols by scope (so inline-asm registers such as `p` work), labels are
 //! resolved when the function ends.
 //!
@@ -31,6 +33,7 @@
 pub mod analysis;
 pub mod ast;
 pub mod cmd;
+pub mod grammar;
 pub mod isa;
 pub mod lexer;
 pub mod mods;

@@ -544,6 +544,13 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// Whether the modifiers of an instruction of `opcode` are a combination of its forms in
+    /// `src/ptx/forms.txt` ([`crate::ptx::grammar::Grammar::accepts`]).
+    fn is_form(opcode: Opcode, modifiers: &Modifiers<'a>) -> bool {
+        let words: Vec<&str> = modifiers.iter().collect();
+        crate::ptx::grammar::grammar().accepts(opcode, &words)
+    }
+
     /// Decode the (known) modifiers of a new opcode head: conflicting words of one class
     /// (`.rn.rz`, `atom.add.or`) are an error, a word given twice a warning. Returns whether
     /// the head is valid.
@@ -563,6 +570,18 @@ impl<'a> Parser<'a> {
             }
         };
         match Mods::decode(opcode, modifiers) {
+            Ok(_)
+                if crate::ptx::grammar::is_strict(opcode) && !Self::is_form(opcode, modifiers) =>
+            {
+                let words: String = modifiers.iter().collect();
+                self.error_at(
+                    token_of(self.src, modifiers.span()),
+                    format!(
+                        "`{name}{words}` is no `{name}` instruction of PTX ISA 9.x (its modifiers are no combination of the forms in src/ptx/forms.txt)"
+                    ),
+                );
+                false
+            }
             Ok(d) => {
                 if let Some(dup) = d.duplicate() {
                     let mut seen = 0;

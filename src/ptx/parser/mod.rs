@@ -25,8 +25,9 @@
 //! `%<letters><digits>` shape are answered by the register-prefix cache in the same forward
 //! scan, and forward label references are fixed up in the statements that hold them only.
 //! An opcode head (`ld.global.nc.v4.u32`) is checked once per module, on the token path: its
-//! modifiers against `src/ptx/modifiers.txt` and, decoded ([`crate::ptx::mods`]), for
-//! conflicts; the fast path only reads heads already checked.
+//! modifiers against `src/ptx/modifiers.txt`, decoded ([`crate::ptx::mods`]) for conflicts
+//! and, for the opcodes of [`crate::ptx::grammar::STRICT`], against the instruction forms of
+//! `src/ptx/forms.txt`; the fast path only reads heads already checked.
 //!
 //! What limits the throughput is the size of the tree more than the scanning: every pass
 //! writes the tree into fresh memory, so the nodes are compact (a `Name` is a `&str` in 12

@@ -1,0 +1,817 @@
+//! The instruction-form table of PTX ISA 9.x (`src/ptx/forms.txt`) and the conformance
+//! generator built on it.
+//!
+//! Each row of the table is one instruction form: an opcode head (`add`, `cp.async`), a list
+//! of modifier groups (each one value out of several alternatives, optional or not) and an
+//! operand template (see the table's header for the format). From the rows,
+//! [`generate`] writes a bounded set of instructions per row:
+//!
+//! * *combinations* meant to be legal: the row's base form (every required group at its first
+//!   value), each value of each group on the base, and every group present in several orders
+//!   (all orders up to four groups; the rotations, their reversals and the adjacent swaps
+//!   beyond);
+//! * *illegal neighbours*: two values of one group (`.rn.rz`), one value twice (`.ftz.ftz`), a
+//!   type outside the opcode's rows, a required group left out, the optional words of the
+//!   opcode's other rows added to this row's base (`add.rn.s32`, `add.cc.f32`), and every
+//!   other modifier `src/ptx/modifiers.txt` allows on the opcode added to the base and to the
+//!   base with the row's last type (a type in place of the row's): what `ptxas` accepts of
+//!   these is a form the rows miss.
+//!
+//! A neighbour that another row of the opcode holds is left out (it is that row's
+//! combination). `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
+//! proposes.
+//! [`Grammar::accepts`] says whether a list of modifiers is one of a row's combinations, in
+//! any order (the parser's form check, for the opcodes of [`STRICT`]).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
+
+use super::isa::Opcode;
+
+/// The table source (`src/ptx/forms.txt`).
+pub const FORMS_TABLE: &str = include_str!("forms.txt");
+
+/// The `.target` of a row that names none.
+pub const DEFAULT_TARGET: &str = "sm_100a";
+
+/// One modifier group of a row: one of `alts` (each one or more words), or none when
+/// `optional`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// Whether the group may be left out.
+    pub optional: bool,
+    /// Whether the group leads: the leading groups come right after the head's fixed words,
+    /// in table order, before every other group (`mul.lo`, `shf.l.clamp`).
+    pub leading: bool,
+    /// The alternatives, each as its words (`[".shared", ".global"]`).
+    pub alts: Vec<Vec<&'static str>>,
+}
+
+impl Group {
+    /// Whether the group is positional: its alternatives are types or matrix layouts, whose
+    /// groups keep their table order among themselves (`cvt.f32.s32` converts `.s32` to
+    /// `.f32`; `mma .row.col` is A's layout, then B's).
+    pub fn positional(&self) -> bool {
+        self.alts
+            .iter()
+            .all(|a| a.len() == 1 && (is_type_word(a[0]) || matches!(a[0], ".row" | ".col")))
+    }
+}
+
+/// One row of the table: an instruction form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The opcode.
+    pub op: Opcode,
+    /// The fixed words after the opcode in the head (`.async` of `cp.async`).
+    pub fixed: Vec<&'static str>,
+    /// The modifier groups, in the order of the table.
+    pub groups: Vec<Group>,
+    /// The operand template.
+    pub operands: &'static str,
+    /// The `.target` of the module the row's instructions are assembled in.
+    pub target: &'static str,
+    /// The 1-based line of the row in the table.
+    pub line: usize,
+}
+
+/// The table, read.
+#[derive(Debug, Default)]
+pub struct Grammar {
+    /// Every row, in table order.
+    pub rows: Vec<Row>,
+    /// The rows of each opcode (indices into `rows`).
+    by_op: HashMap<Opcode, Vec<usize>>,
+    /// Words that may be repeated (`.sat.sat`, `.sync.sync`: `ptxas` takes a second one).
+    pub repeatable: BTreeSet<&'static str>,
+    /// Lines of the table that could not be read.
+    pub problems: Vec<String>,
+}
+
+/// The opcodes whose every instruction must be one of the table's forms: for these the
+/// parser rejects a head the table does not hold (with a diagnostic), as `ptxas` does.
+///
+/// An opcode is here when its rows are complete: every form of it in PTX ISA 9.x that
+/// `ptxas` 13.5 takes, for any `.target`, is a combination of its rows, and
+/// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
+/// instruction. The other opcodes keep the set-membership check of `src/ptx/modifiers.txt`.
+pub const STRICT: &[Opcode] = &[
+    Opcode::Shf,
+    Opcode::Testp,
+    Opcode::Rcp,
+    Opcode::Ex2,
+    Opcode::Setp,
+    Opcode::Fma,
+    Opcode::Mad,
+    Opcode::Mul,
+    Opcode::Sub,
+    Opcode::Add,
+    Opcode::Abs,
+    Opcode::Activemask,
+    Opcode::Addc,
+    Opcode::And,
+    Opcode::Bfe,
+    Opcode::Bfi,
+    Opcode::Bfind,
+    Opcode::Bmsk,
+    Opcode::Brev,
+    Opcode::Clz,
+    Opcode::Cnot,
+    Opcode::Copysign,
+    Opcode::Cos,
+    Opcode::Cvta,
+    Opcode::Div,
+    Opcode::Dp2a,
+    Opcode::Dp4a,
+    Opcode::Elect,
+    Opcode::Exit,
+    Opcode::Getctarank,
+    Opcode::Griddepcontrol,
+    Opcode::Isspacep,
+    Opcode::Lg2,
+    Opcode::Mad24,
+    Opcode::Mapa,
+    Opcode::Mul24,
+    Opcode::Nanosleep,
+    Opcode::Neg,
+    Opcode::Not,
+    Opcode::Or,
+    Opcode::Popc,
+    Opcode::Prmt,
+    Opcode::Redux,
+    Opcode::Rem,
+    Opcode::Rsqrt,
+    Opcode::Sad,
+    Opcode::Selp,
+    Opcode::Setmaxnreg,
+    Opcode::Shl,
+    Opcode::Shr,
+    Opcode::Sin,
+    Opcode::Slct,
+    Opcode::Sqrt,
+    Opcode::Stacksave,
+    Opcode::Subc,
+    Opcode::Szext,
+    Opcode::Tanh,
+    Opcode::Trap,
+    Opcode::Xor,
+];
+
+/// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
+#[inline]
+pub fn is_strict(op: Opcode) -> bool {
+    STRICT.contains(&op)
+}
+
+/// Whether `w` is a type word.
+pub fn is_type_word(w: &str) -> bool {
+    super::ast::Type::from_name(w).is_some()
+        || matches!(
+            w,
+            ".f32x2" | ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" | ".s16x2" | ".u16x2"
+        )
+}
+
+impl Grammar {
+    /// Read a table in the format of `src/ptx/forms.txt`.
+    pub fn parse(src: &'static str) -> Grammar {
+        let mut g = Grammar::default();
+        let mut macros: HashMap<&'static str, Vec<&'static str>> = HashMap::new();
+        for (n, line) in src.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("repeatable:") {
+                g.repeatable.extend(rest.split_whitespace());
+                continue;
+            }
+            if let Some((name, rest)) = line.split_once(" = ") {
+                let mut alts = Vec::new();
+                for a in rest.trim().split('|') {
+                    match macros.get(a) {
+                        Some(v) => alts.extend(v.iter().copied()),
+                        None if a.starts_with('.') => alts.push(a),
+                        None => g
+                            .problems
+                            .push(format!("line {}: bad alternative {a}", n + 1)),
+                    }
+                }
+                macros.insert(name.trim(), alts);
+                continue;
+            }
+            let colon = line
+                .match_indices(" :")
+                .map(|(k, _)| k)
+                .find(|&k| line[k + 2..].is_empty() || line[k + 2..].starts_with(' '));
+            let Some((lhs, rhs)) = colon.map(|k| (&line[..k], &line[k + 2..])) else {
+                g.problems.push(format!("line {}: no `:`", n + 1));
+                continue;
+            };
+            let (operands, target) = match rhs.rsplit_once(" @ ") {
+                Some((o, t)) => (o.trim(), t.trim()),
+                None if rhs.trim_start().starts_with("@ ") => ("", rhs.trim()[2..].trim()),
+                None => (rhs.trim(), DEFAULT_TARGET),
+            };
+            let mut fields = lhs.split_whitespace();
+            let Some(head) = fields.next() else {
+                g.problems.push(format!("line {}: no head", n + 1));
+                continue;
+            };
+            let (opname, fixed) = match head.find('.') {
+                Some(k) => (&head[..k], split_words(&head[k..])),
+                None => (head, Vec::new()),
+            };
+            let Some(op) = Opcode::from_name(opname) else {
+                g.problems
+                    .push(format!("line {}: unknown opcode {opname}", n + 1));
+                continue;
+            };
+            let mut groups = Vec::new();
+            for f in fields {
+                let mut body = f;
+                let (mut optional, mut leading) = (false, false);
+                loop {
+                    if let Some(b) = body.strip_prefix('?') {
+                        optional = true;
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('^') {
+                        leading = true;
+                        body = b;
+                    } else {
+                        break;
+                    }
+                }
+                let mut alts = Vec::new();
+                for a in body.split('|') {
+                    if let Some(v) = macros.get(a) {
+                        alts.extend(v.iter().map(|w| vec![*w]));
+                    } else if a.starts_with('.') {
+                        alts.push(split_words(a));
+                    } else {
+                        g.problems
+                            .push(format!("line {}: bad alternative {a}", n + 1));
+                    }
+                }
+                groups.push(Group {
+                    optional,
+                    leading,
+                    alts,
+                });
+            }
+            g.by_op.entry(op).or_default().push(g.rows.len());
+            g.rows.push(Row {
+                op,
+                fixed,
+                groups,
+                operands,
+                target,
+                line: n + 1,
+            });
+        }
+        g
+    }
+
+    /// The rows of `op`.
+    pub fn rows_of(&self, op: Opcode) -> impl Iterator<Item = &Row> {
+        self.by_op
+            .get(&op)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.rows[i])
+    }
+
+    /// Whether the modifiers `words` (each with its dot, in source order) of an instruction of
+    /// `op` are one of the combinations of a row of `op`, in any order of the row's groups (a
+    /// group of several words keeps its words in order).
+    pub fn accepts(&self, op: Opcode, words: &[&str]) -> bool {
+        self.rows_of(op)
+            .any(|r| row_accepts(r, words, &self.repeatable))
+    }
+}
+
+/// Whether `words` match `row`: the fixed words first, in order; then the leading groups in
+/// table order; then the other groups in any order, each at most once (the positional ones in
+/// table order among themselves), the required ones exactly once; a word of `repeatable`
+/// may come again.
+fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
+    if words.len() < row.fixed.len() || words[..row.fixed.len()] != row.fixed[..] {
+        return false;
+    }
+    struct St<'r, 'w> {
+        row: &'r Row,
+        used: Vec<bool>,
+        seen: Vec<&'w str>,
+        repeatable: &'r BTreeSet<&'r str>,
+    }
+    fn go<'w>(st: &mut St<'_, 'w>, rest: &[&'w str]) -> bool {
+        let groups = &st.row.groups;
+        if rest.is_empty() {
+            return groups.iter().zip(&st.used).all(|(g, u)| *u || g.optional);
+        }
+        if st.seen.contains(&rest[0]) && st.repeatable.contains(rest[0]) && go(st, &rest[1..]) {
+            return true;
+        }
+        // The first leading group not yet used (the later ones wait for it).
+        let lead = (0..groups.len()).find(|&i| groups[i].leading && !st.used[i]);
+        // The positional group used last.
+        let last_pos = (0..groups.len())
+            .rev()
+            .find(|&i| st.used[i] && groups[i].positional());
+        for (gi, g) in groups.iter().enumerate() {
+            if st.used[gi] {
+                continue;
+            }
+            if let Some(l) = lead {
+                // Only the next leading group, or a later one when those before are optional.
+                if !g.leading
+                    || gi < l
+                    || (l..gi).any(|j| groups[j].leading && !groups[j].optional && !st.used[j])
+                {
+                    continue;
+                }
+            } else if g.leading {
+                continue;
+            }
+            if g.positional() && last_pos.is_some_and(|p| gi < p) {
+                continue;
+            }
+            for a in &g.alts {
+                if rest.len() >= a.len() && rest[..a.len()] == a[..] {
+                    st.used[gi] = true;
+                    let n = st.seen.len();
+                    st.seen.extend(rest[..a.len()].iter().copied());
+                    let ok = go(st, &rest[a.len()..]);
+                    st.seen.truncate(n);
+                    st.used[gi] = false;
+                    if ok {
+                        return true;
+                    }
+                }
+            }
+        }
+        // Past the leading groups: the optional leading ones left out for good.
+        if let Some(l) = lead {
+            if groups[l].optional {
+                let skipped: Vec<usize> = (l..groups.len())
+                    .filter(|&j| groups[j].leading && !st.used[j])
+                    .collect();
+                if skipped.iter().all(|&j| groups[j].optional) {
+                    for &j in &skipped {
+                        st.used[j] = true;
+                    }
+                    let ok = go(st, rest);
+                    for &j in &skipped {
+                        st.used[j] = false;
+                    }
+                    // A skipped optional group counts as used only for ordering.
+                    return ok;
+                }
+            }
+        }
+        false
+    }
+    let mut st = St {
+        row,
+        used: vec![false; row.groups.len()],
+        seen: Vec::new(),
+        repeatable,
+    };
+    go(&mut st, &words[row.fixed.len()..])
+}
+
+/// The `.word`s of `s` (`.shared.global` → `.shared`, `.global`).
+fn split_words(s: &'static str) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    let mut start = 0;
+    for (k, c) in s.char_indices().skip(1) {
+        if c == '.' {
+            v.push(&s[start..k]);
+            start = k;
+        }
+    }
+    if start < s.len() {
+        v.push(&s[start..]);
+    }
+    v
+}
+
+/// The table of `src/ptx/forms.txt` (read on first use).
+pub fn grammar() -> &'static Grammar {
+    static G: OnceLock<Grammar> = OnceLock::new();
+    G.get_or_init(|| Grammar::parse(FORMS_TABLE))
+}
+
+/// What a generated instruction is meant to test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A combination of the row's groups (meant to be legal).
+    Combination,
+    /// Two values of one group.
+    TwoOfGroup,
+    /// One value twice.
+    Repeated,
+    /// A type outside the opcode's rows.
+    WrongType,
+    /// A required group left out.
+    Missing,
+    /// A word of another row of the opcode added.
+    ForeignWord,
+    /// Another word of the opcode's row in `src/ptx/modifiers.txt` added.
+    OtherWord,
+    /// Another type of the opcode's row in `src/ptx/modifiers.txt` in place of the row's.
+    OtherType,
+}
+
+impl Kind {
+    /// A short name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Combination => "combination",
+            Kind::TwoOfGroup => "two-of-group",
+            Kind::Repeated => "repeated",
+            Kind::WrongType => "wrong-type",
+            Kind::Missing => "missing-group",
+            Kind::ForeignWord => "foreign-word",
+            Kind::OtherWord => "other-word",
+            Kind::OtherType => "other-type",
+        }
+    }
+}
+
+/// One generated instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The opcode.
+    pub op: Opcode,
+    /// The head: opcode and modifiers (`add.rn.f32`).
+    pub head: String,
+    /// The instruction with its operands and `;`.
+    pub text: String,
+    /// What it tests.
+    pub kind: Kind,
+    /// The row's table line.
+    pub line: usize,
+    /// The `.target` to assemble it for.
+    pub target: &'static str,
+}
+
+/// Types tried as a wrong type, in order (the first that no row of the opcode names).
+const WRONG_TYPES: &[&str] = &[".pred", ".b128", ".f64", ".s8", ".f16", ".u64", ".b32"];
+
+/// Every order of `n` items, bounded: all of them up to 4 items, else the rotations, their
+/// reversals and the adjacent swaps of the identity.
+fn orders(n: usize) -> Vec<Vec<usize>> {
+    let id: Vec<usize> = (0..n).collect();
+    let mut out: BTreeSet<Vec<usize>> = BTreeSet::new();
+    if n <= 4 {
+        fn perm(k: usize, a: &mut Vec<usize>, out: &mut BTreeSet<Vec<usize>>) {
+            if k == a.len() {
+                out.insert(a.clone());
+                return;
+            }
+            for i in k..a.len() {
+                a.swap(k, i);
+                perm(k + 1, a, out);
+                a.swap(k, i);
+            }
+        }
+        perm(0, &mut id.clone(), &mut out);
+    } else {
+        for r in 0..n {
+            let mut v = id.clone();
+            v.rotate_left(r);
+            out.insert(v.clone());
+            v.reverse();
+            out.insert(v);
+        }
+        for i in 0..n - 1 {
+            let mut v = id.clone();
+            v.swap(i, i + 1);
+            out.insert(v);
+        }
+    }
+    // The table's own order first.
+    let mut v: Vec<Vec<usize>> = out.into_iter().filter(|o| *o != id).collect();
+    v.insert(0, id);
+    v
+}
+
+/// The register class of a type word: the register prefix and its declared type.
+fn reg_class(ty: &str) -> &'static str {
+    match ty {
+        ".pred" => "%p",
+        ".f32" => "%f",
+        ".f64" => "%fd",
+        ".b128" => "%q",
+        _ => match super::ast::Type::from_name(ty).map(|t| t.bits()) {
+            Some(0..=16) => "%h",
+            Some(32) => "%r",
+            Some(64) => "%rd",
+            _ if ty == ".f32x2" => "%rd",
+            _ if ty == ".s16x2" || ty == ".u16x2" => "%r",
+            _ => "%h",
+        },
+    }
+}
+
+/// The register declarations [`instruction`] uses.
+pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<16>;\n    .reg .b32 %r<16>;\n    \
+                             .reg .b64 %rd<16>;\n    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n    \
+                             .reg .b128 %q<8>;\n";
+
+/// The instruction of a head `op` + `words` with the operand template `template` (see the
+/// table's header).
+pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, String) {
+    let mut head = op.name().to_string();
+    for w in words {
+        head.push_str(w);
+    }
+    let types: Vec<&str> = words.iter().copied().filter(|w| is_type_word(w)).collect();
+    let vec = words
+        .iter()
+        .find_map(|w| match *w {
+            ".v2" => Some(2),
+            ".v4" => Some(4),
+            ".v8" => Some(8),
+            _ => None,
+        })
+        .unwrap_or(1);
+    let mut n = 1;
+    let mut fresh = |class: &str| {
+        n += 1;
+        format!("{class}{}", n - 1)
+    };
+    let typed = |k: usize| -> &'static str {
+        match types.get(k).or(types.last()) {
+            Some(t) => reg_class(t),
+            None => "%r",
+        }
+    };
+    let mut out = String::new();
+    let b = template.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
+            // `{%k}`: a vector of the form's width.
+            let end = template[i..].find('}').map_or(b.len(), |e| i + e);
+            let k: usize = template[i + 2..end].parse().unwrap_or(0);
+            let class = typed(k);
+            if vec == 1 {
+                out.push_str(&fresh(class));
+            } else {
+                let regs: Vec<String> = (0..vec).map(|_| fresh(class)).collect();
+                out.push('{');
+                out.push_str(&regs.join(", "));
+                out.push('}');
+            }
+            i = end + 1;
+        } else if b[i] == b'%' {
+            let mut j = i + 1;
+            while j < b.len() && b[j].is_ascii_alphanumeric() {
+                j += 1;
+            }
+            let name = &template[i + 1..j];
+            if let Ok(k) = name.parse::<usize>() {
+                out.push_str(&fresh(typed(k)));
+            } else {
+                out.push_str(&fresh(&template[i..j]));
+            }
+            i = j;
+        } else if template[i..].starts_with("[a]") {
+            out.push_str("[%rd15]");
+            i += 3;
+        } else {
+            let c = template[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    let text = if out.trim().is_empty() {
+        format!("{head};")
+    } else {
+        format!("{head} {};", out.trim())
+    };
+    (head, text)
+}
+
+/// The generated instructions of every row of `g` (see the module docs), without repeats of
+/// one instruction text.
+pub fn generate(g: &Grammar) -> Vec<Generated> {
+    let mut out = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut push = |row: &Row, words: Vec<&str>, kind: Kind, out: &mut Vec<Generated>| {
+        let mut all: Vec<&str> = row.fixed.clone();
+        all.extend(words);
+        // A neighbour that another row holds is that row's combination (tested there, with
+        // that row's operands), no neighbour.
+        if kind != Kind::Combination && g.accepts(row.op, &all) {
+            return;
+        }
+        let (head, text) = instruction(row.op, &all, row.operands);
+        if seen.insert((row.target, text.clone())) {
+            out.push(Generated {
+                op: row.op,
+                head,
+                text,
+                kind,
+                line: row.line,
+                target: row.target,
+            });
+        }
+    };
+    for (ri, row) in g.rows.iter().enumerate() {
+        // One choice per group: None = left out, Some(k) = alternative k.
+        let base: Vec<Option<usize>> = row
+            .groups
+            .iter()
+            .map(|gr| if gr.optional { None } else { Some(0) })
+            .collect();
+        let spell = |choice: &[Option<usize>], order: &[usize]| -> Vec<&'static str> {
+            let mut v = Vec::new();
+            for &gi in order {
+                if let Some(k) = choice[gi] {
+                    v.extend(row.groups[gi].alts[k].iter().copied());
+                }
+            }
+            v
+        };
+        let id: Vec<usize> = (0..row.groups.len()).collect();
+        push(row, spell(&base, &id), Kind::Combination, &mut out);
+        for (gi, gr) in row.groups.iter().enumerate() {
+            for k in 0..gr.alts.len() {
+                let mut c = base.clone();
+                c[gi] = Some(k);
+                push(row, spell(&c, &id), Kind::Combination, &mut out);
+            }
+        }
+        let full: Vec<Option<usize>> = row.groups.iter().map(|_| Some(0)).collect();
+        for o in orders(row.groups.len()) {
+            push(row, spell(&full, &o), Kind::Combination, &mut out);
+        }
+        // Illegal neighbours.
+        for (gi, gr) in row.groups.iter().enumerate() {
+            let mut c = base.clone();
+            c[gi] = Some(0);
+            let mut w = spell(&c, &id);
+            if gr.alts.len() >= 2 {
+                let mut two = w.clone();
+                two.extend(gr.alts[1].iter().copied());
+                push(row, two, Kind::TwoOfGroup, &mut out);
+            }
+            w.extend(gr.alts[0].iter().copied());
+            push(row, w, Kind::Repeated, &mut out);
+            if !gr.optional && row.groups.len() > 1 {
+                let mut c = base.clone();
+                c[gi] = None;
+                push(row, spell(&c, &id), Kind::Missing, &mut out);
+            }
+        }
+        // Every other word `src/ptx/modifiers.txt` allows on the opcode, first after the head
+        // (a type in place of the row's last type group).
+        let own: BTreeSet<&str> = row
+            .groups
+            .iter()
+            .flat_map(|gr| gr.alts.iter().flatten().copied())
+            .chain(row.fixed.iter().copied())
+            .collect();
+        let type_group = row
+            .groups
+            .iter()
+            .rposition(|gr| gr.alts.iter().all(|a| a.len() == 1 && is_type_word(a[0])));
+        for w in super::isa::modifier_table().modifiers_of(row.op) {
+            if own.contains(w) {
+                continue;
+            }
+            if is_type_word(w) {
+                if let Some(ti) = type_group {
+                    let mut v = Vec::new();
+                    for (gi, choice) in base.iter().enumerate() {
+                        if gi == ti {
+                            v.push(w);
+                        } else if let Some(k) = *choice {
+                            v.extend(row.groups[gi].alts[k].iter().copied());
+                        }
+                    }
+                    push(row, v, Kind::OtherType, &mut out);
+                }
+            } else {
+                // On the base, and on the base with the type group at its last value (a word
+                // legal only with some types: `sub.cc.u64`).
+                let mut v = vec![w];
+                v.extend(spell(&base, &id));
+                push(row, v, Kind::OtherWord, &mut out);
+                if let Some(ti) = type_group {
+                    let mut c = base.clone();
+                    c[ti] = Some(row.groups[ti].alts.len() - 1);
+                    let mut v = vec![w];
+                    v.extend(spell(&c, &id));
+                    push(row, v, Kind::OtherWord, &mut out);
+                }
+            }
+        }
+        let op_types: BTreeSet<&str> = g
+            .rows_of(row.op)
+            .flat_map(|r| r.groups.iter())
+            .flat_map(|gr| gr.alts.iter().flatten().copied())
+            .filter(|w| is_type_word(w))
+            .collect();
+        if let Some(ti) = row
+            .groups
+            .iter()
+            .rposition(|gr| gr.alts.iter().all(|a| a.len() == 1 && is_type_word(a[0])))
+        {
+            if let Some(wrong) = WRONG_TYPES.iter().find(|t| !op_types.contains(*t)) {
+                let mut w = Vec::new();
+                for (gi, choice) in base.iter().enumerate() {
+                    if gi == ti {
+                        w.push(*wrong);
+                    } else if let Some(k) = *choice {
+                        w.extend(row.groups[gi].alts[k].iter().copied());
+                    }
+                }
+                push(row, w, Kind::WrongType, &mut out);
+            }
+        }
+        for (rj, other) in g.rows.iter().enumerate() {
+            if rj == ri || other.op != row.op || other.fixed != row.fixed {
+                continue;
+            }
+            for gr in other.groups.iter().filter(|gr| gr.optional) {
+                let a = &gr.alts[0];
+                if a.iter().any(|w| own.contains(w)) {
+                    continue;
+                }
+                let mut w = a.clone();
+                w.extend(spell(&base, &id));
+                push(row, w, Kind::ForeignWord, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_reads_cleanly() {
+        let g = grammar();
+        assert!(g.problems.is_empty(), "{:?}", g.problems);
+        assert!(g.rows.len() > 100);
+        let t = super::super::isa::modifier_table();
+        for r in &g.rows {
+            for w in r.groups.iter().flat_map(|gr| gr.alts.iter().flatten()) {
+                assert!(
+                    t.allows(r.op, w),
+                    "line {}: {w} not legal on {}",
+                    r.line,
+                    r.op.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_supported_form_of_a_strict_opcode_is_a_row_combination() {
+        let g = grammar();
+        let mut n = 0;
+        for f in crate::lower::supported_forms() {
+            let (op, words) = crate::ptx::analysis::form_words(&f);
+            let Some(op) = Opcode::from_name(op) else {
+                continue;
+            };
+            if is_strict(op) {
+                assert!(
+                    g.accepts(op, &words),
+                    "supported form {f} is no row combination"
+                );
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{n}");
+    }
+
+    #[test]
+    fn rows_accept_in_any_order() {
+        let g = grammar();
+        assert!(g.accepts(Opcode::Add, &[".rn", ".ftz", ".f32"]));
+        assert!(g.accepts(Opcode::Add, &[".f32", ".ftz", ".rn"]));
+        assert!(!g.accepts(Opcode::Add, &[".rn", ".rz", ".f32"]));
+        assert!(!g.accepts(Opcode::Add, &[".rn", ".s32"]));
+        assert!(g.accepts(Opcode::Cp, &[".async", ".ca", ".shared", ".global"]));
+        assert!(!g.accepts(Opcode::Cp, &[".async", ".ca", ".global", ".shared"]));
+    }
+
+    #[test]
+    fn instructions_follow_the_template() {
+        let (h, t) = instruction(Opcode::Ld, &[".global", ".v2", ".f32"], "{%0}, [a]");
+        assert_eq!(h, "ld.global.v2.f32");
+        assert_eq!(t, "ld.global.v2.f32 {%f1, %f2}, [%rd15];");
+        let (_, t) = instruction(Opcode::Cvt, &[".rn", ".f16", ".f32"], "%0, %1");
+        assert_eq!(t, "cvt.rn.f16.f32 %h1, %f2;");
+        assert_eq!(orders(3).len(), 6);
+        assert_eq!(orders(6).len(), 6 * 2 + 5);
+    }
+}
