@@ -19,6 +19,12 @@ fence.mbarrier_init (§9.7.13.4). The lowering side is src/lower/emit/mbarrier.r
     void @__wp_bulk_g2s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n, ptr addrspace(3) %mbar)
     void @__wp_bulk_s2s(ptr addrspace(3) %d, ptr addrspace(3) %s, i32 %n, ptr addrspace(3) %mbar)
     void @__wp_bulk_s2g(ptr addrspace(1) %d, ptr addrspace(3) %s, i32 %n)
+    void @__wp_bulk_g2s_oob(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n, i32 %l, i32 %r,
+                            ptr addrspace(3) %mbar)                .ignore_oob
+    void @__wp_bulk_s2g_mask(ptr addrspace(1) %d, ptr addrspace(3) %s, i32 %n, i16 %mask)
+                                                                   .cp_mask
+    void @__wp_clc_try_cancel(ptr addrspace(3) %resp, ptr addrspace(3) %mbar)
+        clusterlaunchcontrol.try_cancel: never cancels (zeros, then complete-tx(16))
 
 The mbarrier object (the 64-bit shared word; its layout is opaque in PTX, so it is ours):
 
@@ -49,6 +55,9 @@ cp.async.bulk: the issuing thread copies synchronously, 16 bytes at a time (the 
 16-byte aligned addresses and a size that is a multiple of 16), then performs complete-tx of
 the size on the mbarrier (whose release orders the copy before the waiters' acquire). The
 bulk_group forms are then no-ops: every copy is complete when its instruction ends.
+`.ignore_oob` copies bytes [l, n - r) only (the ignored bytes may lie outside the source
+allocation; their destination bytes keep their values, the ISA leaves them indeterminate) and
+completes tx n; `.cp_mask` stores byte i of each 16-byte chunk when bit i of the mask is set.
 
 Clusters: gfx906 has none; the cluster is taken to be the CTA alone (cluster size 1), so
 `.shared::cluster` addresses are the CTA's own shared addresses and `.cluster` scope is the
@@ -196,6 +205,87 @@ loop:
   br i1 %more, label %loop, label %done
 done:
 {tail}  ret void
+}}""")
+    o.append(f"""; Bytes [%from, %to) of %s to %d, one at a time (none when %from >= %to).
+define linkonce_odr void @__wp_bytes_g2s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %from, i32 %to) {A} {{
+entry:
+  %any = icmp slt i32 %from, %to
+  br i1 %any, label %loop, label %done
+loop:
+  %k = phi i32 [ %from, %entry ], [ %k1, %loop ]
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  %v = load i8, ptr addrspace(1) %sp, align 1
+  store i8 %v, ptr addrspace(3) %dp, align 1
+  %k1 = add nsw i32 %k, 1
+  %more = icmp slt i32 %k1, %to
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+; cp.async.bulk .ignore_oob: bytes [%l, %n - %r) (%l, %r in 0..15): the partial first and last
+; 16-byte chunks byte by byte, the whole chunks between 16 bytes at a time; then
+; complete-tx(%n).
+define linkonce_odr void @__wp_bulk_g2s_oob(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %n, i32 %l, i32 %r, ptr addrspace(3) %mbar) {A} {{
+entry:
+  %end = sub i32 %n, %r
+  %l15 = add i32 %l, 15
+  %a = and i32 %l15, -16
+  %b = and i32 %end, -16
+  %alte = icmp slt i32 %a, %end
+  %hend = select i1 %alte, i32 %a, i32 %end
+  call void @__wp_bytes_g2s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %l, i32 %hend)
+  %whole = icmp slt i32 %a, %b
+  br i1 %whole, label %loop, label %tail
+loop:
+  %k = phi i32 [ %a, %entry ], [ %k1, %loop ]
+  %sp = getelementptr inbounds i8, ptr addrspace(1) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(3) %d, i32 %k
+  %v = load <4 x i32>, ptr addrspace(1) %sp, align 16
+  store <4 x i32> %v, ptr addrspace(3) %dp, align 16
+  %k1 = add nsw i32 %k, 16
+  %more = icmp slt i32 %k1, %b
+  br i1 %more, label %loop, label %tail
+tail:
+  %agtb = icmp sgt i32 %a, %b
+  %tfrom = select i1 %agtb, i32 %a, i32 %b
+  call void @__wp_bytes_g2s(ptr addrspace(3) %d, ptr addrspace(1) %s, i32 %tfrom, i32 %end)
+  %neg = sub i32 0, %n
+  %st = call i64 @__wp_mbar_update(ptr addrspace(3) %mbar, i32 0, i32 %neg, i32 0)
+  ret void
+}}
+; cp.async.bulk .cp_mask: byte %k is stored when bit (%k mod 16) of %mask is set.
+define linkonce_odr void @__wp_bulk_s2g_mask(ptr addrspace(1) %d, ptr addrspace(3) %s, i32 %n, i16 %mask) {A} {{
+entry:
+  %m32 = zext i16 %mask to i32
+  %any = icmp ugt i32 %n, 0
+  br i1 %any, label %loop, label %done
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k1, %next ]
+  %bit = and i32 %k, 15
+  %sh = lshr i32 %m32, %bit
+  %on1 = and i32 %sh, 1
+  %on = icmp ne i32 %on1, 0
+  br i1 %on, label %copy, label %next
+copy:
+  %sp = getelementptr inbounds i8, ptr addrspace(3) %s, i32 %k
+  %dp = getelementptr inbounds i8, ptr addrspace(1) %d, i32 %k
+  %v = load i8, ptr addrspace(3) %sp, align 1
+  store i8 %v, ptr addrspace(1) %dp, align 1
+  br label %next
+next:
+  %k1 = add nuw i32 %k, 1
+  %more = icmp ult i32 %k1, %n
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+; clusterlaunchcontrol.try_cancel: the response "not canceled" (16 zero bytes), then
+; complete-tx(16) on %mbar.
+define linkonce_odr void @__wp_clc_try_cancel(ptr addrspace(3) %resp, ptr addrspace(3) %mbar) {A} {{
+  store <4 x i32> zeroinitializer, ptr addrspace(3) %resp, align 16
+  %st = call i64 @__wp_mbar_update(ptr addrspace(3) %mbar, i32 0, i32 -16, i32 0)
+  ret void
 }}""")
     return "\n".join(o)
 

@@ -86,6 +86,7 @@ fn synth(form: &str) -> Option<String> {
         "createpolicy" => format!("{form} %d1, %d2;"),
         "bar" if has("red") && has("popc") => format!("{form} %r1, 0, %p1;"),
         "bar" if has("red") => format!("{form} %p2, 0, %p1;"),
+        "barrier" if has("cluster") => format!("{form};"),
         "bar" | "barrier" if has("arrive") => format!("{form} 1, 64;"),
         "bar" | "barrier" => format!("{form} 0;"),
         // dp4a/dp2a and the video instructions (src/lower/emit/video.rs): SIMD forms and scalar
@@ -214,6 +215,25 @@ fn synth(form: &str) -> Option<String> {
             }
         },
         "cp" if has("bulk") && has("prefetch") => format!("{form} [%d0], %r1;"),
+        "cp" if has("bulk") && has("ignore_oob") => {
+            format!("{form} [%d0], [%d1], %r1, %r2, %r3, [%d2];")
+        }
+        "cp" if has("bulk") && has("cp_mask") => format!(
+            "{form} [%d0], [%d1], %r1, %h1;\n\t\
+             cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask \
+             [%d0+16], [%d1+16], %r1, %d3, %h1;"
+        ),
+        "clusterlaunchcontrol" if has("try_cancel") => format!("{form} [%d0], [%d1];"),
+        "clusterlaunchcontrol" => {
+            let d = if has("is_canceled") {
+                "%p1"
+            } else if has("v4") {
+                "{%r1, %r2, _, %r4}"
+            } else {
+                "%r1"
+            };
+            format!("mov.b128 %q1, {{%d1, %d2}};\n\t{form} {d}, %q1;")
+        }
         "cp" if has("bulk") && has("mbarrier::complete_tx::bytes") => {
             format!("{form} [%d0], [%d1], %r1, [%d2];")
         }

@@ -753,6 +753,31 @@ pub fn supported_forms() -> Vec<String> {
     }
     add("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes".into());
     add("cp.async.bulk.global.shared::cta.bulk_group".into());
+    add("cp.async.bulk.global.shared::cta.bulk_group.cp_mask".into());
+    add("cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes.ignore_oob".into());
+    // Cluster launch control and cluster barriers, the cluster being the CTA alone.
+    for mc in ["", ".multicast::cluster::all"] {
+        add(format!(
+            "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes{mc}.b128"
+        ));
+    }
+    add("clusterlaunchcontrol.query_cancel.is_canceled.pred.b128".into());
+    for d in ["::x", "::y", "::z"] {
+        add(format!(
+            "clusterlaunchcontrol.query_cancel.get_first_ctaid{d}.b32.b128"
+        ));
+    }
+    add("clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128".into());
+    for sem in ["", ".release", ".relaxed"] {
+        for al in ["", ".aligned"] {
+            add(format!("barrier.cluster.arrive{sem}{al}"));
+        }
+    }
+    for sem in ["", ".acquire"] {
+        for al in ["", ".aligned"] {
+            add(format!("barrier.cluster.wait{sem}{al}"));
+        }
+    }
     add("cp.async.bulk.commit_group".into());
     add("cp.async.bulk.wait_group".into());
     add("cp.async.bulk.wait_group.read".into());

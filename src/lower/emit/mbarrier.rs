@@ -222,9 +222,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 "multicast bulk copies need a cluster of several CTAs",
             );
         }
-        if mo.has(Mod::CpMask) {
-            return fail(&form, "cp.async.bulk with .cp_mask is not lowered");
-        }
         if mo.has(Mod::CommitGroup) || mo.has(Mod::WaitGroup) {
             // Every bulk copy is complete when its instruction ends (kernels-ir/mbarrier.py).
             return Ok(());
@@ -243,13 +240,57 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             Some(StateSpace::SharedCluster | StateSpace::SharedCta)
         );
         if mo.has(Mod::MbarrierCompleteTxBytes) && dst_shared {
-            if nops != 4 {
-                return fail(&form, format!("{} operands, expected 4", ops.len()));
-            }
             let src_global = spaces.get(1) == Some(&StateSpace::Global);
             let src_shared = spaces.get(1) == Some(&StateSpace::SharedCta);
             if !(src_global || src_shared) {
                 return fail(&form, "source state space (.global or .shared::cta)");
+            }
+            if mo.has(Mod::IgnoreOob) {
+                // [dst], [src], size, ignoreBytesLeft, ignoreBytesRight, [mbar]: the ignored
+                // source bytes are not read, their destination bytes keep their values (the
+                // ISA leaves them indeterminate); complete-tx counts all `size` bytes.
+                if nops != 6 || !src_global {
+                    return fail(&form, ".ignore_oob: 6 operands, a .global source");
+                }
+                let d = self.mbar_ptr(&ops[0], true)?;
+                let s = self.bulk_global_ptr(&ops[1])?;
+                let n = self.rd(&ops[2], Ty::I32, false)?;
+                let l = self.rd(&ops[3], Ty::I32, false)?;
+                let r = self.rd(&ops[4], Ty::I32, false)?;
+                let m = self.mbar_ptr(&ops[5], true)?;
+                self.declare(
+                    "__wp_bulk_g2s_oob",
+                    "void",
+                    &[&p3, &p1, "i32", "i32", "i32", &p3],
+                );
+                linev!(
+                    self,
+                    [
+                        &"call void @__wp_bulk_g2s_oob(",
+                        &p3,
+                        &" ",
+                        &d,
+                        &", ",
+                        &p1,
+                        &" ",
+                        &s,
+                        &", i32 ",
+                        &n,
+                        &", i32 ",
+                        &l,
+                        &", i32 ",
+                        &r,
+                        &", ",
+                        &p3,
+                        &" ",
+                        &m,
+                        &")",
+                    ]
+                );
+                return Ok(());
+            }
+            if nops != 4 {
+                return fail(&form, format!("{} operands, expected 4", ops.len()));
             }
             let d = self.mbar_ptr(&ops[0], true)?;
             let (s, sty, f) = if src_global {
@@ -285,12 +326,38 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return Ok(());
         }
         if mo.has(Mod::BulkGroup) && spaces == [StateSpace::Global, StateSpace::SharedCta] {
-            if nops != 3 {
-                return fail(&form, format!("{} operands, expected 3", ops.len()));
+            // [dst], [src], size {, cache-policy} {, byteMask}
+            let masked = mo.has(Mod::CpMask);
+            if ops.len() != 3 + usize::from(hint) + usize::from(masked) {
+                return fail(&form, format!("{} operands", ops.len()));
             }
             let d = self.bulk_global_ptr(&ops[0])?;
             let s = self.mbar_ptr(&ops[1], true)?;
             let n = self.rd(&ops[2], Ty::I32, false)?;
+            if masked {
+                // Byte i of every 16-byte chunk is copied when bit i of byteMask is set.
+                let k = self.rd(&ops[ops.len() - 1], Ty::I16, false)?;
+                self.declare("__wp_bulk_s2g_mask", "void", &[&p1, &p3, "i32", "i16"]);
+                linev!(
+                    self,
+                    [
+                        &"call void @__wp_bulk_s2g_mask(",
+                        &p1,
+                        &" ",
+                        &d,
+                        &", ",
+                        &p3,
+                        &" ",
+                        &s,
+                        &", i32 ",
+                        &n,
+                        &", i16 ",
+                        &k,
+                        &")",
+                    ]
+                );
+                return Ok(());
+            }
             self.declare("__wp_bulk_s2g", "void", &[&p1, &p3, "i32"]);
             linev!(
                 self,
@@ -311,6 +378,103 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             return Ok(());
         }
         fail(&form, "no lowering for this cp.async.bulk form")
+    }
+
+    /// `clusterlaunchcontrol.*` (PTX ISA 9.x §9.7.13.17). The targets have no cluster launch
+    /// control, so a `try_cancel` request never cancels a CTA (the ISA allows any request to
+    /// fail): it writes the 16-byte response "not canceled" (zeros, a layout of ours; the
+    /// ISA's is opaque) and performs complete-tx(16) on the mbarrier. `query_cancel
+    /// .is_canceled` is therefore false, and `.get_first_ctaid*` (whose result the ISA
+    /// leaves undefined for a response that did not cancel) gives 0.
+    pub(super) fn clc_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
+        let ops: &[Operand<'a>] = &i.operands;
+        let form = form_of(i);
+        if mo.has(Mod::TryCancel) {
+            let space_ok = matches!(mo.spaces(), [StateSpace::SharedCta] | []);
+            if !(mo.has(Mod::Async) && mo.has(Mod::MbarrierCompleteTxBytes) && space_ok)
+                || ops.len() != 2
+            {
+                return fail(&form, "try_cancel form");
+            }
+            // `.multicast::cluster::all`: the response goes to every CTA of the cluster,
+            // which is this CTA alone.
+            let shared = !mo.spaces().is_empty();
+            let r = self.mbar_ptr(&ops[0], shared)?;
+            let m = self.mbar_ptr(&ops[1], shared)?;
+            let p3 = ptr_ty(self.space_as(Space::Shared));
+            self.declare("__wp_clc_try_cancel", "void", &[&p3, &p3]);
+            linev!(
+                self,
+                [
+                    &"call void @__wp_clc_try_cancel(",
+                    &p3,
+                    &" ",
+                    &r,
+                    &", ",
+                    &p3,
+                    &" ",
+                    &m,
+                    &")",
+                ]
+            );
+            return Ok(());
+        }
+        if !mo.has(Mod::QueryCancel) || ops.len() != 2 {
+            return fail(&form, "clusterlaunchcontrol form");
+        }
+        // Read the response (a .b128 operand) so that its definition is checked.
+        self.rd(&ops[1], Ty::I128, false)?;
+        if mo.has(Mod::IsCanceled) {
+            return self.wr(&ops[0], "false", Ty::I1, false);
+        }
+        if mo.has(Mod::GetFirstCtaid) && mo.vec == Some(4) {
+            let Operand::Vector(v) = &ops[0] else {
+                return fail(&form, ".v4 destination");
+            };
+            for e in v.iter().filter(|e| !matches!(e, Operand::Sink)) {
+                self.wr(e, "0", Ty::I32, false)?;
+            }
+            return Ok(());
+        }
+        if mo.has(Mod::GetFirstCtaidX) || mo.has(Mod::GetFirstCtaidY) || mo.has(Mod::GetFirstCtaidZ)
+        {
+            return self.wr(&ops[0], "0", Ty::I32, false);
+        }
+        fail(&form, "query_cancel form")
+    }
+
+    /// `barrier.cluster.arrive{.release,.relaxed}{.aligned}` and
+    /// `barrier.cluster.wait{.acquire}{.aligned}` (PTX ISA 9.x §9.7.13.2). The cluster is the
+    /// CTA alone, so the pair is one CTA barrier, placed at the `wait` (a CTA barrier orders
+    /// memory as release-arrive plus acquire-wait do); the `arrive` does nothing. A thread
+    /// that waits, between its arrive and its wait, for another thread's work done after that
+    /// thread's wait would deadlock here and not on a GPU: CUB's uses have no such wait.
+    pub(super) fn cluster_barrier(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
+        const OK: ModSet = ModSet::of(&[
+            Mod::Cluster,
+            Mod::Arrive,
+            Mod::Wait,
+            Mod::Aligned,
+            Mod::Release,
+            Mod::Relaxed,
+            Mod::Acquire,
+        ]);
+        let sem_ok = match (mo.has(Mod::Arrive), mo.sem) {
+            (true, None | Some(Sem::Release | Sem::Relaxed)) => true,
+            (false, None | Some(Sem::Acquire)) => mo.has(Mod::Wait),
+            _ => false,
+        };
+        let ok = sem_ok
+            && mo.only(&OK)
+            && mo.has(Mod::Arrive) != mo.has(Mod::Wait)
+            && i.operands.is_empty();
+        if !ok {
+            return fail(&form_of(i), "barrier.cluster form");
+        }
+        if mo.has(Mod::Wait) {
+            self.call_void("__wp_bar_sync", &[(Ty::I32, "0")]);
+        }
+        Ok(())
     }
 
     /// `fence.proxy.async*` and `fence.mbarrier_init.release.cluster`: a CTA-scope acq_rel

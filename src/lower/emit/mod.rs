@@ -555,6 +555,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Cp if mo.has(Mod::Bulk) => self.bulk_inst(i, mo)?,
             O::Mbarrier => self.mbarrier_inst(i, mo)?,
             O::Cp | O::Ldmatrix | O::Stmatrix | O::Movmatrix => self.tensor_mem_inst(i, mo)?,
+            O::Barrier if mo.has(Mod::Cluster) => self.cluster_barrier(i, mo)?,
+            O::Clusterlaunchcontrol => self.clc_inst(i, mo)?,
             O::Bar | O::Barrier => self.bar(mo, ops)?,
             O::Call => self.callinst(i, ops)?,
             O::Prefetch | O::Prefetchu | O::Applypriority | O::Discard => {}
