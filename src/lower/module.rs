@@ -9,7 +9,7 @@ use crate::ptx::ast::*;
 use crate::target::{Family, Profile};
 
 use super::emit::{
-    emit_function, global_text, ident, slot_of, Fail, ModCx, ParamHome, Sig, Slot, V,
+    emit_function, global_text, ident, slot_of, EntryInit, Fail, ModCx, ParamHome, Sig, Slot, V,
 };
 use super::{KernelOutcome, KernelResult, LoweredModule, ParamLayout};
 
@@ -102,7 +102,23 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         module: m,
         uniq: 0,
         soft_barrier_funcs: HashSet::new(),
+        exit_funcs: HashSet::new(),
     };
+    if !nv {
+        let defined: Vec<&Function<'_>> = m
+            .functions()
+            .filter(|f| f.kind != FunctionKind::Entry && f.body.is_some())
+            .collect();
+        let mut any_exit = false;
+        for f in &defined {
+            if let Some(b) = &f.body {
+                b.for_each_instruction(&mut |i| any_exit |= i.opcode == crate::ptx::Opcode::Exit);
+            }
+        }
+        if any_exit {
+            cx.exit_funcs = defined.iter().map(|f| f.name).collect();
+        }
+    }
     let _ = cx.module;
 
     // Variables: names first (initializers may take each other's addresses).
@@ -344,8 +360,11 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             }
         }
         if fail_outcome.is_none() {
-            let entry_init = reach.iter().any(|n| cx.soft_barrier_funcs.contains(n));
-            match emit_kernel(&mut cx, f, entry_init, &mut kernel_text) {
+            let init = EntryInit {
+                nbar: reach.iter().any(|n| cx.soft_barrier_funcs.contains(n)),
+                exit_flag: reach.iter().any(|n| cx.exit_funcs.contains(n)),
+            };
+            match emit_kernel(&mut cx, f, init, &mut kernel_text) {
                 Ok((ann, n)) => {
                     notes.extend(n);
                     annotations.extend(ann);
@@ -553,7 +572,7 @@ fn emit_func<'m, 'a>(
         ps.join(", ")
     );
     let mut text = String::new();
-    let notes = emit_function(cx, f, &header, &homes, "", false, &mut text)?;
+    let notes = emit_function(cx, f, &header, &homes, "", EntryInit::default(), &mut text)?;
     Ok((text, notes))
 }
 
@@ -562,7 +581,7 @@ fn emit_func<'m, 'a>(
 fn emit_kernel<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
-    entry_init: bool,
+    entry_init: EntryInit,
     out: &mut String,
 ) -> Result<(Vec<String>, Vec<String>), Fail> {
     let nv = cx.nv;

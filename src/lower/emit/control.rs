@@ -170,6 +170,10 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             O::Exit => {
                 if self.is_kernel {
                     linev!(self, [&"br label %ret"]);
+                } else if !self.cx.nv {
+                    // amdgcn: the flag, then return; the callers test it (ModCx::exit_funcs).
+                    self.call_void("__wp_exit_flag_set", &[(Ty::I8, "1")]);
+                    linev!(self, [&"br label %ret"]);
                 } else {
                     self.call_void("__wp_exit", &[]);
                     linev!(self, [&"unreachable"]);
@@ -373,6 +377,17 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     self.store_slot(d, &x, slot)?;
                 }
             }
+        }
+        let may_exit = match target {
+            Operand::Reg(_) => !self.cx.exit_funcs.is_empty(),
+            Operand::Func(n) | Operand::Symbol(n) => self.cx.exit_funcs.contains(n.as_str()),
+            _ => false,
+        };
+        if may_exit {
+            let e = self.call("__wp_exit_flag", Ty::I1, &[]);
+            let next = self.new_block_name();
+            linev!(self, [&"br i1 ", &e, &", label %ret, label %", &next]);
+            self.block_label(&next);
         }
         if sig.llname == "__wp_vprintf" {
             self.notes

@@ -82,6 +82,16 @@ impl Sig {
     }
 }
 
+/// What a kernel's entry block sets up for the functions it reaches (amdgcn).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EntryInit {
+    /// A software barrier is reached: zero their state (`@__wp_nbar_init`).
+    pub nbar: bool,
+    /// A `.func` holding `exit` is reached ([`ModCx::exit_funcs`]): clear the thread's exit
+    /// flag.
+    pub exit_flag: bool,
+}
+
 /// The end of a function's head: the entry block branches to the body's first block.
 pub(super) const BR_START: &str = "  br label %start\nstart:\n";
 
@@ -98,9 +108,7 @@ pub(crate) fn emit_function<'m, 'a>(
     // (value).
     param_homes: &[ParamHome],
     attrs: &str,
-    // A kernel that reaches a software barrier through the functions it calls (amdgcn):
-    // its entry zeroes their state (`@__wp_nbar_init`).
-    entry_init: bool,
+    entry_init: EntryInit,
     out: &mut String,
 ) -> R<Vec<String>> {
     let start = out.len();
@@ -144,11 +152,15 @@ pub(crate) fn emit_function<'m, 'a>(
         return Err(e);
     }
     let mut head = std::mem::take(&mut fx.allocas);
-    if fx.is_kernel && (fx.soft_barrier || entry_init) {
+    if fx.is_kernel && (fx.soft_barrier || entry_init.nbar) {
         fx.declare("__wp_nbar_init", "void", &[]);
         head.push_str("  call void @__wp_nbar_init()\n");
     } else if fx.soft_barrier {
         fx.cx.soft_barrier_funcs.insert(f.name);
+    }
+    if fx.is_kernel && entry_init.exit_flag {
+        fx.declare("__wp_exit_flag_set", "void", &["i8"]);
+        head.push_str("  call void @__wp_exit_flag_set(i8 0)\n");
     }
     match fx.head_at {
         // Allocas declared after the first statement (in nested blocks, call sequences, the

@@ -83,7 +83,7 @@ mod warp;
 mod wmma;
 
 use functions::BR_START;
-pub(crate) use functions::{emit_function, slot_of, ParamHome, Sig, Slot};
+pub(crate) use functions::{emit_function, slot_of, EntryInit, ParamHome, Sig, Slot};
 pub(crate) use globals::global_text;
 use operands::*;
 
@@ -124,6 +124,11 @@ pub(crate) struct ModCx<'m, 'a> {
     pub uniq: u32,
     /// The `.func`s whose bodies call a software barrier (see [`Fx::soft_barrier`]).
     pub soft_barrier_funcs: HashSet<&'a str>,
+    /// amdgcn: the module's defined `.func`s when one of them holds `exit` (else empty). A
+    /// thread's `exit` in a `.func` sets its flag (`@__wp_exit_flag_set`) and returns; every
+    /// call of these functions (and every indirect call) then tests the flag and returns
+    /// too, so that only the exiting threads end (`s_endpgm` would end the whole wavefront).
+    pub exit_funcs: HashSet<&'a str>,
 }
 
 /// An LLVM identifier for a PTX name: bare when it is a valid LLVM identifier, else quoted.
