@@ -6,28 +6,18 @@
 //! (`tools/amdgpu-exec`) before and after writing the variables at their symbols, and in the
 //! cuda twin's PTX (its loads are `ld.const`, not folded constants).
 
+mod amdgpu_exec_support;
 mod common;
 
-use amdgpu_exec::exec::{Launch, Limits, Machine, IMAGE_BASE};
+use amdgpu_exec::exec::{Machine, IMAGE_BASE};
 use amdgpu_exec::runner::load_objects;
-use common::{root, run};
-use std::process::Command;
+use amdgpu_exec_support::{lower_to, run_out, scratch};
+use common::root;
 
 const T: &str = "amdgpu_exec_const";
 
 fn run_k(m: &mut Machine) -> u32 {
-    let k = m.co.kernel("k").unwrap().clone();
-    let po = m.mem.alloc(4, "out");
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let o = k.args[0].offset as usize;
-    ka[o..o + 8].copy_from_slice(&po.to_le_bytes());
-    let launch = Launch {
-        grid: [1, 1, 1],
-        block: [64, 1, 1],
-        dyn_lds: 0,
-    };
-    m.dispatch("k", &ka, &launch, Limits::default()).unwrap();
-    m.mem.read_u32(po).unwrap()
+    u32::from_le_bytes(run_out(m, "k", 64, 4).try_into().unwrap())
 }
 
 #[test]
@@ -35,17 +25,9 @@ fn host_written_const_variables_are_read_by_the_kernel() {
     let Some((_, _)) = common::require_toolchain("dtk", T) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("wp-{T}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(T);
     let src = root().join("fixtures/ptx/forms/const_symbols.ptx");
-    for target in ["dtk", "cuda"] {
-        let (code, out, err) = run(Command::new(common::bin())
-            .args(["ptx", "lower", "--target", target, "--emit", "obj", "-o"])
-            .arg(dir.join(target))
-            .arg(&src));
-        assert_eq!(code, 0, "{target}: {out}{err}");
-    }
+    lower_to(&src, &["dtk", "cuda"], &dir);
     let twin = std::fs::read_to_string(dir.join("cuda/const_symbols.ptx")).unwrap();
     assert!(
         twin.contains("ld.const.u32") && !twin.contains("mov.b32"),

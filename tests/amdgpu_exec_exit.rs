@@ -8,13 +8,13 @@
 //! (`fixtures/gpu/results/exit_in_func.json`, `tools/gpu/ptx_run.py`; the record is checked to
 //! be for the current fixture and twin).
 
+mod amdgpu_exec_support;
 mod common;
 
-use amdgpu_exec::exec::{Launch, Limits, Machine};
-use amdgpu_exec::runner::load_objects;
-use common::{root, run};
-use sha2::{Digest, Sha256};
-use std::process::Command;
+use amdgpu_exec_support::{lower_to, machine, run_out, scratch, sha256_file};
+use common::root;
+
+const T: &str = "amdgpu_exec_exit";
 
 /// The words thread `t` leaves: (out[t], out[128 + t]).
 fn want(t: u64) -> (u32, u32) {
@@ -25,37 +25,26 @@ fn want(t: u64) -> (u32, u32) {
     }
 }
 
-const T: &str = "amdgpu_exec_exit";
-
 #[test]
 fn exit_in_a_func_ends_only_the_exiting_threads() {
     let Some((_, _)) = common::require_toolchain("dtk", T) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("wp-{T}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(T);
     let src = root().join("fixtures/ptx/forms/exit_in_func.ptx");
-    for target in ["dtk", "cuda"] {
-        let (code, out, err) = run(Command::new(common::bin())
-            .args(["ptx", "lower", "--target", target, "--emit", "obj", "-o"])
-            .arg(dir.join(target))
-            .arg(&src));
-        assert_eq!(code, 0, "{target}: {out}{err}");
-    }
+    lower_to(&src, &["dtk", "cuda"], &dir);
     // The H200 record: for this fixture and the current twin, and the PTX ISA's words.
     let rec: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("fixtures/gpu/results/exit_in_func.json")).unwrap(),
     )
     .unwrap();
-    let sha = |p: &std::path::Path| format!("{:x}", Sha256::digest(std::fs::read(p).unwrap()));
     assert_eq!(
         rec["runs"]["original"]["ptx_sha256"].as_str().unwrap(),
-        sha(&src)
+        sha256_file(&src)
     );
     assert_eq!(
         rec["runs"]["twin"]["ptx_sha256"].as_str().unwrap(),
-        sha(&dir.join("cuda/exit_in_func.ptx")),
+        sha256_file(&dir.join("cuda/exit_in_func.ptx")),
         "the cuda lowering changed since the H200 run: re-run tools/gpu/ptx_run.py"
     );
     for run in ["original", "twin"] {
@@ -68,33 +57,14 @@ fn exit_in_a_func_ends_only_the_exiting_threads() {
             assert_eq!(got, want(t), "H200 {run}, thread {t}");
         }
     }
-    let co = load_objects(&dir.join("dtk/exit_in_func-gfx906.co"), "gfx906")
-        .unwrap()
-        .into_iter()
-        .next()
-        .unwrap();
-    let mut m = Machine::new(co).unwrap();
-    let k = m.co.kernel("k").unwrap().clone();
-    let po = m.mem.alloc(1024, "out");
-    m.mem.write(po, &[0u8; 1024]).unwrap();
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let o = k.args[0].offset as usize;
-    ka[o..o + 8].copy_from_slice(&po.to_le_bytes());
-    let launch = Launch {
-        grid: [1, 1, 1],
-        block: [128, 1, 1],
-        dyn_lds: 0,
-    };
-    m.dispatch("k", &ka, &launch, Limits::default()).unwrap();
+    let mut m = machine(&dir.join("dtk/exit_in_func-gfx906.co"));
+    let out = run_out(&mut m, "k", 128, 1024);
+    let word = |i: usize| u32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
     let mut bad = Vec::new();
     for t in 0..128u64 {
-        let kernel_word = m.mem.read_u32(po + 4 * t).unwrap();
-        let outer_word = m.mem.read_u32(po + 512 + 4 * t).unwrap();
-        if (kernel_word, outer_word) != want(t) {
-            bad.push(format!(
-                "thread {t}: ({kernel_word}, {outer_word}) want {:?}",
-                want(t)
-            ));
+        let got = (word(t as usize), word(128 + t as usize));
+        if got != want(t) {
+            bad.push(format!("thread {t}: {got:?} want {:?}", want(t)));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

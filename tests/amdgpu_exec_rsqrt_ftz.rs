@@ -9,16 +9,15 @@
 //! on finite inputs the H200's high word in at least 62 of the 64 cases and within one unit of
 //! it in all (the H200's approximation is not a correctly rounded function).
 
+mod amdgpu_exec_support;
 mod common;
 
-use amdgpu_exec::exec::{Launch, Limits, Machine};
-use amdgpu_exec::runner::load_objects;
-use common::{root, run};
-use sha2::{Digest, Sha256};
-use std::process::Command;
+use amdgpu_exec_support::{lower_to, machine, run_out, scratch, sha256_file};
+use common::root;
 
 const T: &str = "amdgpu_exec_rsqrt_ftz";
 
+/// 64-bit words from a record's u32 list.
 fn words64(v: &serde_json::Value) -> Vec<u64> {
     let w: Vec<u64> = v
         .as_array()
@@ -34,30 +33,21 @@ fn rsqrt_approx_ftz_f64_follows_the_h200() {
     let Some((_, _)) = common::require_toolchain("dtk", T) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("wp-{T}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(T);
     let src = root().join("fixtures/ptx/forms/rsqrt_ftz_f64.ptx");
     let rec: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("fixtures/gpu/results/rsqrt_ftz_f64.json")).unwrap(),
     )
     .unwrap();
-    for target in ["dtk", "cuda"] {
-        let (code, out, err) = run(Command::new(common::bin())
-            .args(["ptx", "lower", "--target", target, "--emit", "obj", "-o"])
-            .arg(dir.join(target))
-            .arg(&src));
-        assert_eq!(code, 0, "{target}: {out}{err}");
-    }
-    let sha = |p: &std::path::Path| format!("{:x}", Sha256::digest(std::fs::read(p).unwrap()));
+    lower_to(&src, &["dtk", "cuda"], &dir);
     assert_eq!(
         rec["runs"]["original"]["ptx_sha256"].as_str().unwrap(),
-        sha(&src),
+        sha256_file(&src),
         "the H200 record is not for fixtures/ptx/forms/rsqrt_ftz_f64.ptx: re-run tools/gpu/ptx_run.py"
     );
     assert_eq!(
         rec["runs"]["twin"]["ptx_sha256"].as_str().unwrap(),
-        sha(&dir.join("cuda/rsqrt_ftz_f64.ptx")),
+        sha256_file(&dir.join("cuda/rsqrt_ftz_f64.ptx")),
         "the cuda lowering changed since the H200 run: re-run tools/gpu/ptx_run.py"
     );
     let h200 = words64(&rec["runs"]["original"]["words"]);
@@ -68,37 +58,20 @@ fn rsqrt_approx_ftz_f64_follows_the_h200() {
     );
     assert_eq!(h200.len(), 64);
 
-    let co = load_objects(&dir.join("dtk/rsqrt_ftz_f64-gfx906.co"), "gfx906")
-        .unwrap()
-        .into_iter()
-        .next()
-        .unwrap();
-    let mut m = Machine::new(co).unwrap();
-    let k = m.co.kernel("k").unwrap().clone();
-    let po = m.mem.alloc(512, "out");
-    m.mem.write(po, &[0u8; 512]).unwrap();
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let o = k.args[0].offset as usize;
-    ka[o..o + 8].copy_from_slice(&po.to_le_bytes());
-    let launch = Launch {
-        grid: [1, 1, 1],
-        block: [64, 1, 1],
-        dyn_lds: 0,
-    };
-    m.dispatch("k", &ka, &launch, Limits::default()).unwrap();
+    let mut m = machine(&dir.join("dtk/rsqrt_ftz_f64-gfx906.co"));
+    let out = run_out(&mut m, "k", 64, 512);
     let mut exact = 0;
     let mut bad = Vec::new();
     for (t, &want) in h200.iter().enumerate() {
-        let lo = m.mem.read_u32(po + 8 * t as u64).unwrap() as u64;
-        let hi = m.mem.read_u32(po + 8 * t as u64 + 4).unwrap() as u64;
-        let got = lo | (hi << 32);
+        let got = u64::from_le_bytes(out[8 * t..8 * t + 8].try_into().unwrap());
         let special = {
             let x = f64::from_bits(want);
             want == 0 || x.is_infinite() || x.is_nan()
         };
+        let ulps = ((got >> 32) as i64 - (want >> 32) as i64).abs();
         if got == want {
             exact += 1;
-        } else if special || lo != 0 || (hi as i64 - (want >> 32) as i64).abs() > 1 {
+        } else if special || got & 0xffff_ffff != 0 || ulps > 1 {
             bad.push(format!("input {t}: {got:#018x}, the H200 {want:#018x}"));
         }
     }
