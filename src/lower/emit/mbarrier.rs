@@ -37,6 +37,14 @@
 use super::*;
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    /// Declare `void @name` and call it with `args` (each an LLVM type and a value).
+    fn call_void_args(&mut self, name: &str, args: &[(&str, &str)]) {
+        let tys: Vec<&str> = args.iter().map(|a| a.0).collect();
+        self.declare(name, "void", &tys);
+        let a: Vec<String> = args.iter().map(|(t, v)| format!("{t} {v}")).collect();
+        let _ = writeln!(self.body, "  call void @{name}({})", a.join(", "));
+    }
+
     /// Pointer in the shared address space for address operand `o` of state space
     /// `.shared{::cta,::cluster}` (`shared` true) or generic (cast to shared).
     fn mbar_ptr(&mut self, o: &Operand<'a>, shared: bool) -> R<V> {
@@ -83,26 +91,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 want(&[2])?;
                 let p = self.mbar_ptr(&ops[0], shared)?;
                 let c = self.rd(&ops[1], Ty::I32, false)?;
-                self.declare("__wp_mbar_init", "void", &[&p3, "i32"]);
-                linev!(
-                    self,
-                    [
-                        &"call void @__wp_mbar_init(",
-                        &p3,
-                        &" ",
-                        &p,
-                        &", i32 ",
-                        &c,
-                        &")",
-                    ]
-                );
+                self.call_void_args("__wp_mbar_init", &[(&p3, &p), ("i32", &c)]);
                 Ok(())
             }
             Mod::Inval => {
                 want(&[1])?;
                 let p = self.mbar_ptr(&ops[0], shared)?;
-                self.declare("__wp_mbar_inval", "void", &[&p3]);
-                linev!(self, [&"call void @__wp_mbar_inval(", &p3, &" ", &p, &")"]);
+                self.call_void_args("__wp_mbar_inval", &[(&p3, &p)]);
                 Ok(())
             }
             Mod::Arrive | Mod::ArriveDrop | Mod::ExpectTx | Mod::CompleteTx => {
@@ -258,34 +253,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 let l = self.rd(&ops[3], Ty::I32, false)?;
                 let r = self.rd(&ops[4], Ty::I32, false)?;
                 let m = self.mbar_ptr(&ops[5], true)?;
-                self.declare(
+                self.call_void_args(
                     "__wp_bulk_g2s_oob",
-                    "void",
-                    &[&p3, &p1, "i32", "i32", "i32", &p3],
-                );
-                linev!(
-                    self,
-                    [
-                        &"call void @__wp_bulk_g2s_oob(",
-                        &p3,
-                        &" ",
-                        &d,
-                        &", ",
-                        &p1,
-                        &" ",
-                        &s,
-                        &", i32 ",
-                        &n,
-                        &", i32 ",
-                        &l,
-                        &", i32 ",
-                        &r,
-                        &", ",
-                        &p3,
-                        &" ",
-                        &m,
-                        &")",
-                    ]
+                    &[
+                        (&p3, &d),
+                        (&p1, &s),
+                        ("i32", &n),
+                        ("i32", &l),
+                        ("i32", &r),
+                        (&p3, &m),
+                    ],
                 );
                 return Ok(());
             }
@@ -300,29 +277,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             };
             let n = self.rd(&ops[2], Ty::I32, false)?;
             let m = self.mbar_ptr(&ops[3], true)?;
-            self.declare(f, "void", &[&p3, &sty, "i32", &p3]);
-            linev!(
-                self,
-                [
-                    &"call void @",
-                    &f,
-                    &"(",
-                    &p3,
-                    &" ",
-                    &d,
-                    &", ",
-                    &sty,
-                    &" ",
-                    &s,
-                    &", i32 ",
-                    &n,
-                    &", ",
-                    &p3,
-                    &" ",
-                    &m,
-                    &")",
-                ]
-            );
+            self.call_void_args(f, &[(&p3, &d), (&sty, &s), ("i32", &n), (&p3, &m)]);
             return Ok(());
         }
         if mo.has(Mod::BulkGroup) && spaces == [StateSpace::Global, StateSpace::SharedCta] {
@@ -337,44 +292,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             if masked {
                 // Byte i of every 16-byte chunk is copied when bit i of byteMask is set.
                 let k = self.rd(&ops[ops.len() - 1], Ty::I16, false)?;
-                self.declare("__wp_bulk_s2g_mask", "void", &[&p1, &p3, "i32", "i16"]);
-                linev!(
-                    self,
-                    [
-                        &"call void @__wp_bulk_s2g_mask(",
-                        &p1,
-                        &" ",
-                        &d,
-                        &", ",
-                        &p3,
-                        &" ",
-                        &s,
-                        &", i32 ",
-                        &n,
-                        &", i16 ",
-                        &k,
-                        &")",
-                    ]
+                self.call_void_args(
+                    "__wp_bulk_s2g_mask",
+                    &[(&p1, &d), (&p3, &s), ("i32", &n), ("i16", &k)],
                 );
                 return Ok(());
             }
-            self.declare("__wp_bulk_s2g", "void", &[&p1, &p3, "i32"]);
-            linev!(
-                self,
-                [
-                    &"call void @__wp_bulk_s2g(",
-                    &p1,
-                    &" ",
-                    &d,
-                    &", ",
-                    &p3,
-                    &" ",
-                    &s,
-                    &", i32 ",
-                    &n,
-                    &")",
-                ]
-            );
+            self.call_void_args("__wp_bulk_s2g", &[(&p1, &d), (&p3, &s), ("i32", &n)]);
             return Ok(());
         }
         fail(&form, "no lowering for this cp.async.bulk form")
@@ -402,21 +326,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let r = self.mbar_ptr(&ops[0], shared)?;
             let m = self.mbar_ptr(&ops[1], shared)?;
             let p3 = ptr_ty(self.space_as(Space::Shared));
-            self.declare("__wp_clc_try_cancel", "void", &[&p3, &p3]);
-            linev!(
-                self,
-                [
-                    &"call void @__wp_clc_try_cancel(",
-                    &p3,
-                    &" ",
-                    &r,
-                    &", ",
-                    &p3,
-                    &" ",
-                    &m,
-                    &")",
-                ]
-            );
+            self.call_void_args("__wp_clc_try_cancel", &[(&p3, &r), (&p3, &m)]);
             return Ok(());
         }
         if !mo.has(Mod::QueryCancel) || ops.len() != 2 {
