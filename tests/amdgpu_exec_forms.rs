@@ -7,10 +7,10 @@
 //! edge-case inputs; the results are compared with the PTX ISA 9.x definitions computed on
 //! the host. The cuda twin of the same module must pass ptxas 13.5 for sm_80.
 
+mod amdgpu_exec_support;
 mod common;
 
-use amdgpu_exec::exec::{Launch, Limits, Machine};
-use amdgpu_exec::runner::load_objects;
+use amdgpu_exec_support::{dispatch, lower_to, machine, scratch};
 use common::{root, run};
 use std::process::Command;
 
@@ -77,26 +77,6 @@ fn bytes(w: &[u32]) -> Vec<u8> {
     w.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Run kernel `name` on one wave64 with `args` (each a u64 pointer).
-fn dispatch(m: &mut Machine, name: &str, args: &[u64]) {
-    let k =
-        m.co.kernel(name)
-            .unwrap_or_else(|| panic!("{name}"))
-            .clone();
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    for (i, a) in args.iter().enumerate() {
-        let o = k.args[i].offset as usize;
-        ka[o..o + 8].copy_from_slice(&a.to_le_bytes());
-    }
-    let launch = Launch {
-        grid: [1, 1, 1],
-        block: [N as u32, 1, 1],
-        dyn_lds: 0,
-    };
-    m.dispatch(name, &ka, &launch, Limits::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-}
-
 #[test]
 fn new_forms_execute_as_the_isa_defines() {
     let Some((_, _)) = common::require_toolchain("dtk", T) else {
@@ -105,9 +85,7 @@ fn new_forms_execute_as_the_isa_defines() {
     let Some(ptxas) = common::require_tool("ptxas", T) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("wp-{T}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch(T);
     let src = ptx_path();
     // The source is PTX that ptxas accepts.
     let (code, _, err) = run(Command::new(&ptxas)
@@ -115,13 +93,7 @@ fn new_forms_execute_as_the_isa_defines() {
         .arg(dir.join("src.cubin"))
         .arg(&src));
     assert_eq!(code, 0, "ptxas rejects the source: {err}");
-    for target in ["dtk", "cuda"] {
-        let (code, out, err) = run(Command::new(common::bin())
-            .args(["ptx", "lower", "--target", target, "--emit", "obj", "-o"])
-            .arg(dir.join(target))
-            .arg(&src));
-        assert_eq!(code, 0, "{target}: {out}{err}");
-    }
+    lower_to(&src, &["dtk", "cuda"], &dir);
     // The cuda twin passes ptxas (its ordered vector accesses are the PTX instructions).
     let twin = dir.join("cuda/new_forms.ptx");
     let (code, _, err) = run(Command::new(&ptxas)
@@ -139,8 +111,7 @@ fn new_forms_execute_as_the_isa_defines() {
         assert!(twin_text.contains(want), "cuda twin lacks {want}");
     }
 
-    let objs = load_objects(&dir.join("dtk/new_forms-gfx906.co"), "gfx906").unwrap();
-    let mut m = Machine::new(objs.into_iter().next().unwrap()).unwrap();
+    let mut m = machine(&dir.join("dtk/new_forms-gfx906.co"));
 
     // simd16x2(a, b, out): out[8 * tid + k], the eight 16x2 results.
     let (a, b) = simd_inputs();
@@ -149,7 +120,7 @@ fn new_forms_execute_as_the_isa_defines() {
     let po = m.mem.alloc(N * 32, "out");
     m.mem.write(pa, &bytes(&a)).unwrap();
     m.mem.write(pb, &bytes(&b)).unwrap();
-    dispatch(&mut m, "simd16x2", &[pa, pb, po]);
+    dispatch(&mut m, "simd16x2", N as u32, &[pa, pb, po]);
     let mut got = vec![0u8; N * 32];
     m.mem.read(po, &mut got).unwrap();
     let got = words(&got);
@@ -168,7 +139,7 @@ fn new_forms_execute_as_the_isa_defines() {
     // generic address: out[9 * tid + 3 * space + test] is 1 where the address is of that space.
     let pg = m.mem.alloc(N * 4, "g");
     let po = m.mem.alloc(N * 36, "out");
-    dispatch(&mut m, "spaces", &[pg, po]);
+    dispatch(&mut m, "spaces", N as u32, &[pg, po]);
     let mut got = vec![0u8; N * 36];
     m.mem.read(po, &mut got).unwrap();
     let got = words(&got);
@@ -185,7 +156,7 @@ fn new_forms_execute_as_the_isa_defines() {
     let pi = m.mem.alloc(N * 48, "in");
     let po = m.mem.alloc(N * 64, "out");
     m.mem.write(pi, &bytes(&inw)).unwrap();
-    dispatch(&mut m, "ordered", &[pi, po]);
+    dispatch(&mut m, "ordered", N as u32, &[pi, po]);
     let mut got = vec![0u8; N * 64];
     m.mem.read(po, &mut got).unwrap();
     let got = words(&got);
@@ -217,7 +188,7 @@ fn new_forms_execute_as_the_isa_defines() {
         .map(|k| 0x0101_0101u32.wrapping_mul(k as u32 + 7))
         .collect();
     m.mem.write(pi, &bytes(&inw)).unwrap();
-    dispatch(&mut m, "wide", &[pi, po]);
+    dispatch(&mut m, "wide", N as u32, &[pi, po]);
     let mut got = vec![0u8; N * 32];
     m.mem.read(po, &mut got).unwrap();
     let got = words(&got);
