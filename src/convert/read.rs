@@ -220,7 +220,7 @@ fn read_one(
             }
         )),
         (None, crate::analyze::runtime::CudaRuntime::Static { .. }) if retargeted => Some(format!(
-            "its object links the CUDA runtime statically; wheelport has no {} driver-API layer for it yet",
+            "its object links the CUDA runtime statically; wheelport's {} driver-API layer does not get such a runtime past NVIDIA's private driver tables yet (docs/driver-layer.md)",
             opts.profile.name
         )),
         _ => None,

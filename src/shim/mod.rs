@@ -9,6 +9,7 @@
 //! relink table given at run time) is compiled at conversion time with the host C compiler
 //! ([`host_cc`]). Both use the same [`recipe`]: an x86-64 library whose glibc floor is 2.17.
 
+pub mod driver;
 pub mod recipe;
 pub mod tables;
 

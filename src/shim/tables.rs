@@ -27,6 +27,11 @@ pub const HIP_DEVICE_PROP_TSV: &str = include_str!("../../shims/hip/tables/hip_d
 /// `cublas_enums.tsv`: `enum cuda_name cuda_value hip_name hip_value` (cuBLAS → hipBLAS,
 /// cudaDataType_t → hipDataType).
 pub const CUBLAS_ENUMS_TSV: &str = include_str!("../../shims/hip/tables/cublas_enums.tsv");
+/// `driver_layer.tsv`: `name first_version next_version symbol`, the entry points the
+/// driver-API layer (`shims/hip/wheelport_driver.c`) serves through `cuGetProcAddress`, each
+/// for requested versions `first <= v < next` (`next` 0: no later prototype), from CUDA's
+/// `cudaTypedefs.h` (`shims/hip/tools/gen_driver_layer.py`).
+pub const DRIVER_LAYER_TSV: &str = include_str!("../../shims/hip/tables/driver_layer.tsv");
 /// `driver_entry.tsv`: `cuda_name hip_name` (CUDA driver API function → HIP function).
 pub const DRIVER_ENTRY_TSV: &str = include_str!("../../shims/hip/tables/driver_entry.tsv");
 
@@ -330,6 +335,11 @@ pub fn c_header() -> String {
     ] {
         pair_table(&mut o, n, &cublas_pairs(e));
     }
+    o.push_str("#define WP_DRIVER_ENTRIES(X) \\\n");
+    for r in rows(DRIVER_LAYER_TSV) {
+        let _ = writeln!(o, "    X(\"{}\", {}, {}, {}) \\", r[0], r[1], r[2], r[3]);
+    }
+    o.push('\n');
     o.push_str("static const struct wp_names wp_driver_names[] = {\n");
     for r in rows(DRIVER_ENTRY_TSV) {
         let _ = writeln!(o, "    {{\"{}\", \"{}\"}},", r[0], r[1]);

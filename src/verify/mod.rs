@@ -95,7 +95,7 @@ pub fn load_problems(
         }
         if let CudaRuntime::Static { evidence } = runtime {
             out.push(format!(
-                "links the CUDA runtime statically ({evidence}); it would reach the GPU through NVIDIA's driver API (libcuda.so.1), for which wheelport has no {} layer yet",
+                "links the CUDA runtime statically ({evidence}); it reaches the GPU through NVIDIA's driver API (libcuda.so.1), and wheelport's {} driver-API layer does not get such a runtime past NVIDIA's private driver tables yet (docs/driver-layer.md)",
                 profile.name
             ));
         }
