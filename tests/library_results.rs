@@ -132,3 +132,35 @@ fn library_results_are_complete_and_current() {
         }
     });
 }
+
+/// `fixtures/gpu/results/twin-kernel-lookups.json` (`tools/gpu/kernel_lookups.py` from the
+/// identity interposer's log of the same `tools/gpu/run-all.sh` run): the static runtimes of
+/// CuPy's twin modules and of the CUB/Thrust fixture twins find their kernels through the
+/// interposer, and the kernels found are the twin's code (real PTX version = the twin arch).
+/// Made with the current interposer source.
+#[test]
+fn twin_kernel_lookups_are_the_twins_code() {
+    let path = common::root().join("fixtures/gpu/results/twin-kernel-lookups.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let interposer =
+        std::fs::read(common::root().join("shims/cuda-identity/wp_identity.c")).unwrap();
+    assert_eq!(
+        v["interposer_source_sha256"].as_str().unwrap(),
+        sha256_hex(&interposer),
+        "shims/cuda-identity/wp_identity.c changed since the GPU run: re-run tools/gpu/run-all.sh and tools/gpu/kernel_lookups.py"
+    );
+    for suite in ["cupy-probe", "cub-compute_80", "cub-compute_120"] {
+        let s = &v["suites"][suite];
+        let (n, twin) = (
+            s["lookups"].as_u64().unwrap(),
+            s["twin_code"].as_u64().unwrap(),
+        );
+        assert!(n > 0, "{suite}: no kernel lookup was logged");
+        assert_eq!(
+            n,
+            twin + s["not_twin_code"].as_u64().unwrap(),
+            "{suite}: counts disagree"
+        );
+        assert!(twin > 0, "{suite}: no kernel of the twin's code");
+    }
+}

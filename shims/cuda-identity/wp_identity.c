@@ -23,6 +23,12 @@
  *                                          for a function whose real PTX_VERSION is TTT (the
  *                                          twin's code); other functions (SASS the twin left
  *                                          alone) keep their real answers.
+ *   cuModuleGetFunction, cuLibraryGetKernel  forward; with the log on, each kernel found is
+ *                                          logged with its real PTX_VERSION, "twin code" when
+ *                                          it is TTT. (Module loading itself goes through the
+ *                                          runtime's private CUDART_INTERFACE table, which
+ *                                          cannot be wrapped: handed a copy, the driver fails
+ *                                          with CUDA error 103, integrity checks failed.)
  * Runtime layer (dynamically linked runtimes: the twin renames the object's imports
  * cudaX -> wpcuNN_X, NN the libcudart major of the import, and adds this file as DT_NEEDED):
  *   wpcuNN_DeviceGetAttribute, wpcuNN_FuncGetAttributes, wpcuNN_GetDeviceProperties_v2,
@@ -30,8 +36,8 @@
  *                                          / cudaDeviceProp (offsets of CUDA 12 and 13's
  *                                          driver_types.h: major 360, minor 364, warpSize 308;
  *                                          ptxVersion 32, binaryVersion 36).
- * WHEELPORT_IDENTITY_LOG=1 prints each entry point requested through cuGetProcAddress and
- * each answer changed, prefixed "wheelport-identity:", on stderr.
+ * WHEELPORT_IDENTITY_LOG=1 prints each entry point requested through cuGetProcAddress, each
+ * answer changed and each kernel found, prefixed "wheelport-identity:", on stderr.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -193,6 +199,43 @@ CUresult cuKernelGetAttribute(int *pi, int attrib, CUkernel k, CUdevice dev) {
   return r;
 }
 
+/* Kernel lookups: which code each kernel the runtime resolves comes from. */
+typedef void *CUmodule;
+typedef void *CUlibrary;
+typedef CUresult (*get_fn_fn)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*get_kernel_fn)(CUkernel *, CUlibrary, const char *);
+static get_fn_fn real_get_function;
+static get_kernel_fn real_get_kernel;
+
+static void log_kernel(const char *via, const char *name, int ptx) {
+  pthread_once(&once, init);
+  if (!log_on) return;
+  fprintf(stderr, "wheelport-identity: kernel lookup via %s: %s: PTX version %d (%s)\n", via,
+          name ? name : "?", ptx, ptx == twin_cc ? "twin code" : "not twin code");
+}
+
+static CUresult wp_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  CUresult r = real_get_function(f, m, name);
+  if (r == 0 && f && log_on) {
+    int ptx = -1;
+    REAL(real_func_attr, func_attr_fn, "cuFuncGetAttribute");
+    if (real_func_attr) real_func_attr(&ptx, CU_FUNC_ATTR_PTX_VERSION, *f);
+    log_kernel("cuModuleGetFunction", name, ptx);
+  }
+  return r;
+}
+
+static CUresult wp_cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name) {
+  CUresult r = real_get_kernel(k, l, name);
+  if (r == 0 && k && log_on) {
+    int ptx = -1;
+    REAL(real_kernel_attr, kernel_attr_fn, "cuKernelGetAttribute");
+    if (real_kernel_attr) real_kernel_attr(&ptx, CU_FUNC_ATTR_PTX_VERSION, *k, 0);
+    log_kernel("cuLibraryGetKernel", name, ptx);
+  }
+  return r;
+}
+
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, uint64_t flags);
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, uint64_t flags,
                              void *status);
@@ -216,6 +259,12 @@ static void wrap(const char *symbol, void **pfn) {
     *pfn = (void *)&cuKernelGetAttribute;
   } else if (!strcmp(symbol, "cuGetProcAddress")) {
     *pfn = (void *)&cuGetProcAddress_v2;
+  } else if (!strcmp(symbol, "cuModuleGetFunction")) {
+    real_get_function = (get_fn_fn)*pfn;
+    *pfn = (void *)&wp_cuModuleGetFunction;
+  } else if (!strcmp(symbol, "cuLibraryGetKernel")) {
+    real_get_kernel = (get_kernel_fn)*pfn;
+    *pfn = (void *)&wp_cuLibraryGetKernel;
   }
 }
 

@@ -9,7 +9,8 @@
 #     tv/_C.so.xz                            twin of torchvision 0.26.0's _C.so
 #     xf/<wheel>, xf/twin/{_C.so.xz,wp*.so}, xf/rt/libcudart.so.12, xf/src/tests/
 #     cupy-twins/*.so.xz + wp*.so, cupy-tests/tests/
-# Each job writes under OUTDIR/<job>/ and its log to OUTDIR/<job>.log. With PACK=1, OUTDIR is
+# Each job writes under OUTDIR/<job>/ and its log to OUTDIR/<job>.log; the twin CUB fixture
+# runs with the identity interposer's log (module loads) in OUTDIR/cub/identity-<tag>.log. With PACK=1, OUTDIR is
 # then packed into OUTDIR.tar.gz and removed: the device tool brings back only a few files and
 # folders a few levels deep, and the fixture results lie deeper than that.
 set -uo pipefail
@@ -31,7 +32,8 @@ cub() {
   for v in 120:cub_fixtures:cub_twin 80:cub_fixtures_c80:cub_c80_twin; do
     IFS=: read -r tag orig twin <<< "$v"
     python3 tools/gpu/cub_suite.py run --so fixtures/gpu/$orig.so --out $d/o$tag &
-    python3 tools/gpu/cub_suite.py run --so $d/$twin.so --out $d/t$tag &
+    WHEELPORT_IDENTITY_LOG=1 python3 tools/gpu/cub_suite.py run --so $d/$twin.so --out $d/t$tag \
+        2> "$OUTDIR/cub/identity-$tag.log" &
     wait
     python3 tools/gpu/cub_suite.py compare --orig $d/o$tag --conv $d/t$tag --orig-so fixtures/gpu/$orig.so \
         --conv-so $d/$twin.so --out "$OUTDIR/cub/cub-$tag.json"; echo "cub $tag rc=$?"
