@@ -38,6 +38,22 @@ pub enum Family {
     None,
 }
 
+/// How the lowering writes PTX's clamped `shl`/`shr` (PTX ISA, `shl`/`shr`: amounts above
+/// the operand's width are clamped to the width, so `shl`/`shr.u` give 0 and `shr.s` the sign
+/// fill), where LLVM's shifts by the width or more are poison. Arithmetic `shr.s` is always a
+/// shift by `min(amount, width - 1)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShiftClamp {
+    /// A shift by `min(amount, width - 1)`, then `select (amount >= width), 0, shifted`.
+    #[default]
+    Select,
+    /// Two shifts, by `h = min(amount, width) / 2` and by `min(amount, width) - h`: no
+    /// predicate (the nvptx family's: ptxas 13.5 at `-O3` miscompiles the select form of
+    /// CUB's `__half` radix upsweep, docs/identity.md).
+    Split,
+}
+
 impl Family {
     /// The family's name as profiles spell it (`amdgcn`, `nvptx`, `none`).
     pub fn name(self) -> &'static str {
@@ -140,6 +156,9 @@ pub struct Profile {
     /// LLVM 19 miscompiles found by executing the code objects, see its defaults file).
     #[serde(default)]
     pub llc_flags: Vec<String>,
+    /// How clamped PTX shifts are lowered (family default; [`ShiftClamp`]).
+    #[serde(default)]
+    pub shift_clamp: ShiftClamp,
     /// Target features for `llc` (`-mattr=`) on archs without their own `mattr` (family
     /// default).
     #[serde(default)]

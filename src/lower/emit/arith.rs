@@ -5,6 +5,7 @@
 //! `selp` and the plain `vabsdiff4`.
 
 use super::*;
+use crate::target::ShiftClamp;
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// Whether `vabsdiff4` takes the plain vector lowering of [`Self::int_inst`] (equal
@@ -185,6 +186,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());
                     let m = self.fit(&m, Ty::I32, t, false);
                     opv!(self, [&"ashr ", &(t.ll()), &" ", &a, &", ", &m])
+                } else if self.cx.prof.shift_clamp == ShiftClamp::Split {
+                    let opn = if i.opcode == O::Shl { "shl " } else { "lshr " };
+                    let m = self.intr2("umin", Ty::I32, &b, &w.to_string());
+                    let m = self.fit(&m, Ty::I32, t, false);
+                    let h = opv!(self, [&"lshr ", &(t.ll()), &" ", &m, &", 1"]);
+                    let rest = opv!(self, [&"sub ", &(t.ll()), &" ", &m, &", ", &h]);
+                    let s = opv!(self, [&opn, &(t.ll()), &" ", &a, &", ", &h]);
+                    opv!(self, [&opn, &(t.ll()), &" ", &s, &", ", &rest])
                 } else {
                     let big = opv!(self, [&"icmp uge i32 ", &b, &", ", &w]);
                     let m = self.intr2("umin", Ty::I32, &b, &(w - 1).to_string());

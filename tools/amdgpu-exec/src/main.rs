@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N]\n"
+        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
     );
     ExitCode::from(2)
 }
@@ -45,6 +45,7 @@ fn main() -> ExitCode {
             }
         }
         Some("run") => run(&args[1..]),
+        Some("launch") => launch(&args[1..]),
         _ => usage(),
     }
 }
@@ -136,6 +137,133 @@ fn run(args: &[String]) -> ExitCode {
     match go() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("amdgpu-exec: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn dims(s: &str) -> Option<[u32; 3]> {
+    let v: Vec<u32> = s.split(',').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    (1..=3)
+        .contains(&v.len())
+        .then(|| [v[0], *v.get(1).unwrap_or(&1), *v.get(2).unwrap_or(&1)])
+}
+
+/// `launch --object SO_OR_CO [--kernel NAME] --grid G --block B [--arch A] [--lds N] ARG..`:
+/// one dispatch of one kernel (without `--kernel`, the only one there is) on buffers from
+/// files. Each `buf:FILE` becomes a buffer (its
+/// address the argument); `val:HEX` is copied as is. Arguments go to the offsets the
+/// metadata gives the kernel's explicit arguments, in order; each buffer's contents after
+/// the dispatch are written to `FILE.out`. Prints the wave instructions executed.
+fn launch(args: &[String]) -> ExitCode {
+    use amdgpu_exec::{exec, runner, Error};
+    let kernel = opt(args, "--kernel");
+    let (Some(obj), Some(grid), Some(block)) = (
+        opt(args, "--object"),
+        opt(args, "--grid").and_then(dims),
+        opt(args, "--block").and_then(dims),
+    ) else {
+        return usage();
+    };
+    let arch = opt(args, "--arch").unwrap_or("gfx906");
+    let dyn_lds = opt(args, "--lds").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut i = 0;
+    let mut positional = Vec::new();
+    while i < args.len() {
+        if args[i].starts_with("--") {
+            i += 2;
+        } else {
+            positional.push(args[i].as_str());
+            i += 1;
+        }
+    }
+    let go = || -> Result<(String, u64), Error> {
+        let cos = runner::load_objects(std::path::Path::new(obj), arch)?;
+        let kernel = match kernel {
+            Some(k) => k.to_string(),
+            None => match cos.iter().flat_map(|c| &c.kernels).collect::<Vec<_>>()[..] {
+                [k] => k.name.clone(),
+                ref ks => {
+                    return Err(Error::new(format!(
+                        "{obj}: {} kernels for {arch}; name one with --kernel",
+                        ks.len()
+                    )))
+                }
+            },
+        };
+        let kernel = kernel.as_str();
+        let co = cos
+            .into_iter()
+            .find(|c| c.kernel(kernel).is_some())
+            .ok_or_else(|| Error::new(format!("{obj}: no kernel {kernel} for {arch}")))?;
+        let slots: Vec<(u32, u32)> = co
+            .kernel(kernel)
+            .map(|k| {
+                k.args
+                    .iter()
+                    .filter(|a| !a.kind.starts_with("hidden_"))
+                    .map(|a| (a.offset, a.size))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if slots.len() != positional.len() {
+            return Err(Error::new(format!(
+                "{kernel} takes {} explicit arguments, {} given",
+                slots.len(),
+                positional.len()
+            )));
+        }
+        let mut m = exec::Machine::new(co)?;
+        let mut ka = Vec::new();
+        let mut bufs = Vec::new();
+        for (&(off, size), a) in slots.iter().zip(&positional) {
+            let bytes = if let Some(f) = a.strip_prefix("buf:") {
+                let d = std::fs::read(f).map_err(|e| Error::new(format!("{f}: {e}")))?;
+                let addr = m.mem.alloc(d.len().max(16), f);
+                m.mem.write(addr, &d)?;
+                bufs.push((f, addr, d.len()));
+                addr.to_le_bytes().to_vec()
+            } else if let Some(h) = a.strip_prefix("val:") {
+                (0..h.len() / 2)
+                    .map(|j| u8::from_str_radix(h.get(2 * j..2 * j + 2).unwrap_or("x"), 16))
+                    .collect::<Result<Vec<u8>, _>>()
+                    .map_err(|_| Error::new(format!("{a}: not hex bytes")))?
+            } else {
+                return Err(Error::new(format!("{a}: neither buf:FILE nor val:HEX")));
+            };
+            if bytes.len() != size as usize {
+                return Err(Error::new(format!(
+                    "{a}: {} bytes for an argument of {size}",
+                    bytes.len()
+                )));
+            }
+            let end = (off + size) as usize;
+            if ka.len() < end {
+                ka.resize(end, 0);
+            }
+            ka[off as usize..end].copy_from_slice(&bytes);
+        }
+        let launch = exec::Launch {
+            grid,
+            block,
+            dyn_lds,
+        };
+        let s = m.dispatch(kernel, &ka, &launch, exec::Limits::default())?;
+        for (f, addr, len) in bufs {
+            let mut v = vec![0u8; len];
+            m.mem.read(addr, &mut v)?;
+            let out = format!("{f}.out");
+            std::fs::write(&out, v).map_err(|e| Error::new(format!("{out}: {e}")))?;
+        }
+        Ok((kernel.to_string(), s.instructions))
+    };
+    match go() {
+        Ok((kernel, n)) => {
+            println!("{kernel}: {n} wave-instructions");
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("amdgpu-exec: {e}");
             ExitCode::from(1)

@@ -319,63 +319,65 @@ b6:
   br label %L.$L__BB0_8
 L.$L__BB0_8:
   %t135 = load i32, ptr %r40
-  %t136 = icmp uge i32 2, 32
-  %t137 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t138 = shl i32 %t135, %t137
-  %t139 = select i1 %t136, i32 0, i32 %t138
-  store i32 %t139, ptr %r60
-  %t140 = load i32, ptr %r60
-  %t141 = zext i32 %t140 to i64
-  store i64 %t141, ptr %r85
-  %t142 = load i64, ptr %r85
-  %t143 = and i64 %t142, 1020
-  store i64 %t143, ptr %r86
-  %t144 = ptrtoint ptr addrspace(1) @d_table to i64
-  store i64 %t144, ptr %r87
-  %t145 = load i64, ptr %r87
-  %t146 = load i64, ptr %r86
-  %t147 = add i64 %t145, %t146
-  store i64 %t147, ptr %r88
-  %t148 = load i32, ptr addrspace(1) @d_scalar, align 4
-  store i32 %t148, ptr %r61
-  %t149 = load i32, ptr %r61
-  %t150 = sitofp i32 %t149 to float
-  store float %t150, ptr %r31
-  %t151 = load i64, ptr %r88
-  %t152 = inttoptr i64 %t151 to ptr addrspace(1)
-  %t153 = load float, ptr addrspace(1) %t152, align 4
-  store float %t153, ptr %r32
-  %t154 = load float, ptr %r32
-  %t155 = load float, ptr %r31
-  %t156 = load float, ptr %r38
-  %t157 = call float @llvm.fma.f32(float %t154, float %t155, float %t156)
-  store float %t157, ptr %r33
-  %t158 = load i64, ptr %r76
-  %t159 = inttoptr i64 %t158 to ptr
-  %t160 = addrspacecast ptr %t159 to ptr addrspace(1)
-  %t161 = ptrtoint ptr addrspace(1) %t160 to i64
-  store i64 %t161, ptr %r89
-  %t162 = load i64, ptr %r68
-  %t163 = icmp uge i32 2, 64
-  %t164 = call i32 @llvm.umin.i32(i32 2, i32 63)
+  %t136 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t137 = lshr i32 %t136, 1
+  %t138 = sub i32 %t136, %t137
+  %t139 = shl i32 %t135, %t137
+  %t140 = shl i32 %t139, %t138
+  store i32 %t140, ptr %r60
+  %t141 = load i32, ptr %r60
+  %t142 = zext i32 %t141 to i64
+  store i64 %t142, ptr %r85
+  %t143 = load i64, ptr %r85
+  %t144 = and i64 %t143, 1020
+  store i64 %t144, ptr %r86
+  %t145 = ptrtoint ptr addrspace(1) @d_table to i64
+  store i64 %t145, ptr %r87
+  %t146 = load i64, ptr %r87
+  %t147 = load i64, ptr %r86
+  %t148 = add i64 %t146, %t147
+  store i64 %t148, ptr %r88
+  %t149 = load i32, ptr addrspace(1) @d_scalar, align 4
+  store i32 %t149, ptr %r61
+  %t150 = load i32, ptr %r61
+  %t151 = sitofp i32 %t150 to float
+  store float %t151, ptr %r31
+  %t152 = load i64, ptr %r88
+  %t153 = inttoptr i64 %t152 to ptr addrspace(1)
+  %t154 = load float, ptr addrspace(1) %t153, align 4
+  store float %t154, ptr %r32
+  %t155 = load float, ptr %r32
+  %t156 = load float, ptr %r31
+  %t157 = load float, ptr %r38
+  %t158 = call float @llvm.fma.f32(float %t155, float %t156, float %t157)
+  store float %t158, ptr %r33
+  %t159 = load i64, ptr %r76
+  %t160 = inttoptr i64 %t159 to ptr
+  %t161 = addrspacecast ptr %t160 to ptr addrspace(1)
+  %t162 = ptrtoint ptr addrspace(1) %t161 to i64
+  store i64 %t162, ptr %r89
+  %t163 = load i64, ptr %r68
+  %t164 = call i32 @llvm.umin.i32(i32 2, i32 64)
   %t165 = zext i32 %t164 to i64
-  %t166 = shl i64 %t162, %t165
-  %t167 = select i1 %t163, i64 0, i64 %t166
-  store i64 %t167, ptr %r90
-  %t168 = load i64, ptr %r89
-  %t169 = load i64, ptr %r90
-  %t170 = add i64 %t168, %t169
-  store i64 %t170, ptr %r91
-  %t171 = load i64, ptr %r91
-  %t172 = inttoptr i64 %t171 to ptr addrspace(1)
-  %t173 = load float, ptr %r33
-  store float %t173, ptr addrspace(1) %t172, align 4
-  %t174 = ptrtoint ptr addrspace(1) @d_counter to i64
-  store i64 %t174, ptr %r92
-  %t175 = load i64, ptr %r92
-  %t176 = inttoptr i64 %t175 to ptr addrspace(1)
-  %t177 = atomicrmw add ptr addrspace(1) %t176, i32 1 monotonic, align 4
-  store i32 %t177, ptr %r62
+  %t166 = lshr i64 %t165, 1
+  %t167 = sub i64 %t165, %t166
+  %t168 = shl i64 %t163, %t166
+  %t169 = shl i64 %t168, %t167
+  store i64 %t169, ptr %r90
+  %t170 = load i64, ptr %r89
+  %t171 = load i64, ptr %r90
+  %t172 = add i64 %t170, %t171
+  store i64 %t172, ptr %r91
+  %t173 = load i64, ptr %r91
+  %t174 = inttoptr i64 %t173 to ptr addrspace(1)
+  %t175 = load float, ptr %r33
+  store float %t175, ptr addrspace(1) %t174, align 4
+  %t176 = ptrtoint ptr addrspace(1) @d_counter to i64
+  store i64 %t176, ptr %r92
+  %t177 = load i64, ptr %r92
+  %t178 = inttoptr i64 %t177 to ptr addrspace(1)
+  %t179 = atomicrmw add ptr addrspace(1) %t178, i32 1 monotonic, align 4
+  store i32 %t179, ptr %r62
   br label %L.$L__BB0_9
 L.$L__BB0_9:
   br label %ret

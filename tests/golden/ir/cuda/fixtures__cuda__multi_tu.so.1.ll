@@ -336,142 +336,143 @@ start:
   %t21 = add i32 %t19, %t20
   store i32 %t21, ptr %r27
   %t22 = load i32, ptr %r27
-  %t23 = icmp uge i32 2, 32
-  %t24 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t25 = shl i32 %t22, %t24
-  %t26 = select i1 %t23, i32 0, i32 %t25
-  store i32 %t26, ptr %r22
-  %t27 = load i32, ptr %r22
-  %t28 = load i32, ptr %r23
-  %t29 = icmp sge i32 %t27, %t28
-  %t30 = xor i1 %t29, true
-  store i1 %t29, ptr %r6
-  %t31 = load i1, ptr %r6
-  br i1 %t31, label %L.$L__BB2_2, label %b1
+  %t23 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t24 = lshr i32 %t23, 1
+  %t25 = sub i32 %t23, %t24
+  %t26 = shl i32 %t22, %t24
+  %t27 = shl i32 %t26, %t25
+  store i32 %t27, ptr %r22
+  %t28 = load i32, ptr %r22
+  %t29 = load i32, ptr %r23
+  %t30 = icmp sge i32 %t28, %t29
+  %t31 = xor i1 %t30, true
+  store i1 %t30, ptr %r6
+  %t32 = load i1, ptr %r6
+  br i1 %t32, label %L.$L__BB2_2, label %b1
 b1:
-  %t32 = load i32, ptr %r22
-  %t33 = sext i32 %t32 to i64
-  %t34 = sext i32 4 to i64
-  %t35 = mul i64 %t33, %t34
-  store i64 %t35, ptr %r38
-  %t36 = load i64, ptr %r33
-  %t37 = load i64, ptr %r38
-  %t38 = add i64 %t36, %t37
-  store i64 %t38, ptr %r39
-  %t39 = load i64, ptr %r39
-  %t40 = inttoptr i64 %t39 to ptr addrspace(1)
-  %t41 = load float, ptr addrspace(1) %t40, align 4
-  store float %t41, ptr %r13
-  %t42 = load float, ptr %r13
-  %t43 = load float, ptr %r11
-  %t44 = load float, ptr %r12
-  %t45 = call float @llvm.fma.f32(float %t42, float %t43, float %t44)
-  store float %t45, ptr %r14
-  %t46 = load i64, ptr %r32
-  %t47 = load i64, ptr %r38
-  %t48 = add i64 %t46, %t47
-  store i64 %t48, ptr %r40
-  %t49 = load i64, ptr %r40
-  %t50 = inttoptr i64 %t49 to ptr addrspace(1)
-  %t51 = load float, ptr %r14
-  store float %t51, ptr addrspace(1) %t50, align 4
+  %t33 = load i32, ptr %r22
+  %t34 = sext i32 %t33 to i64
+  %t35 = sext i32 4 to i64
+  %t36 = mul i64 %t34, %t35
+  store i64 %t36, ptr %r38
+  %t37 = load i64, ptr %r33
+  %t38 = load i64, ptr %r38
+  %t39 = add i64 %t37, %t38
+  store i64 %t39, ptr %r39
+  %t40 = load i64, ptr %r39
+  %t41 = inttoptr i64 %t40 to ptr addrspace(1)
+  %t42 = load float, ptr addrspace(1) %t41, align 4
+  store float %t42, ptr %r13
+  %t43 = load float, ptr %r13
+  %t44 = load float, ptr %r11
+  %t45 = load float, ptr %r12
+  %t46 = call float @llvm.fma.f32(float %t43, float %t44, float %t45)
+  store float %t46, ptr %r14
+  %t47 = load i64, ptr %r32
+  %t48 = load i64, ptr %r38
+  %t49 = add i64 %t47, %t48
+  store i64 %t49, ptr %r40
+  %t50 = load i64, ptr %r40
+  %t51 = inttoptr i64 %t50 to ptr addrspace(1)
+  %t52 = load float, ptr %r14
+  store float %t52, ptr addrspace(1) %t51, align 4
   br label %L.$L__BB2_2
 L.$L__BB2_2:
-  %t52 = load i32, ptr %r22
-  %t53 = add i32 %t52, 1
-  store i32 %t53, ptr %r28
-  %t54 = load i32, ptr %r28
-  %t55 = load i32, ptr %r23
-  %t56 = icmp sge i32 %t54, %t55
-  %t57 = xor i1 %t56, true
-  store i1 %t56, ptr %r7
-  %t58 = load i32, ptr %r22
-  %t59 = sext i32 %t58 to i64
-  %t60 = sext i32 4 to i64
-  %t61 = mul i64 %t59, %t60
-  store i64 %t61, ptr %r41
-  %t62 = load i64, ptr %r33
-  %t63 = load i64, ptr %r41
-  %t64 = add i64 %t62, %t63
-  store i64 %t64, ptr %r34
-  %t65 = load i64, ptr %r32
-  %t66 = load i64, ptr %r41
-  %t67 = add i64 %t65, %t66
-  store i64 %t67, ptr %r35
-  %t68 = load i1, ptr %r7
-  br i1 %t68, label %L.$L__BB2_4, label %b2
+  %t53 = load i32, ptr %r22
+  %t54 = add i32 %t53, 1
+  store i32 %t54, ptr %r28
+  %t55 = load i32, ptr %r28
+  %t56 = load i32, ptr %r23
+  %t57 = icmp sge i32 %t55, %t56
+  %t58 = xor i1 %t57, true
+  store i1 %t57, ptr %r7
+  %t59 = load i32, ptr %r22
+  %t60 = sext i32 %t59 to i64
+  %t61 = sext i32 4 to i64
+  %t62 = mul i64 %t60, %t61
+  store i64 %t62, ptr %r41
+  %t63 = load i64, ptr %r33
+  %t64 = load i64, ptr %r41
+  %t65 = add i64 %t63, %t64
+  store i64 %t65, ptr %r34
+  %t66 = load i64, ptr %r32
+  %t67 = load i64, ptr %r41
+  %t68 = add i64 %t66, %t67
+  store i64 %t68, ptr %r35
+  %t69 = load i1, ptr %r7
+  br i1 %t69, label %L.$L__BB2_4, label %b2
 b2:
-  %t69 = load i64, ptr %r34
-  %t70 = inttoptr i64 %t69 to ptr addrspace(1)
-  %t71 = getelementptr inbounds i8, ptr addrspace(1) %t70, i64 4
-  %t72 = load float, ptr addrspace(1) %t71, align 4
-  store float %t72, ptr %r15
-  %t73 = load float, ptr %r15
-  %t74 = load float, ptr %r11
-  %t75 = load float, ptr %r12
-  %t76 = call float @llvm.fma.f32(float %t73, float %t74, float %t75)
-  store float %t76, ptr %r16
-  %t77 = load i64, ptr %r35
-  %t78 = inttoptr i64 %t77 to ptr addrspace(1)
-  %t79 = getelementptr inbounds i8, ptr addrspace(1) %t78, i64 4
-  %t80 = load float, ptr %r16
-  store float %t80, ptr addrspace(1) %t79, align 4
+  %t70 = load i64, ptr %r34
+  %t71 = inttoptr i64 %t70 to ptr addrspace(1)
+  %t72 = getelementptr inbounds i8, ptr addrspace(1) %t71, i64 4
+  %t73 = load float, ptr addrspace(1) %t72, align 4
+  store float %t73, ptr %r15
+  %t74 = load float, ptr %r15
+  %t75 = load float, ptr %r11
+  %t76 = load float, ptr %r12
+  %t77 = call float @llvm.fma.f32(float %t74, float %t75, float %t76)
+  store float %t77, ptr %r16
+  %t78 = load i64, ptr %r35
+  %t79 = inttoptr i64 %t78 to ptr addrspace(1)
+  %t80 = getelementptr inbounds i8, ptr addrspace(1) %t79, i64 4
+  %t81 = load float, ptr %r16
+  store float %t81, ptr addrspace(1) %t80, align 4
   br label %L.$L__BB2_4
 L.$L__BB2_4:
-  %t81 = load i32, ptr %r22
-  %t82 = add i32 %t81, 2
-  store i32 %t82, ptr %r29
-  %t83 = load i32, ptr %r29
-  %t84 = load i32, ptr %r23
-  %t85 = icmp sge i32 %t83, %t84
-  %t86 = xor i1 %t85, true
-  store i1 %t85, ptr %r8
-  %t87 = load i1, ptr %r8
-  br i1 %t87, label %L.$L__BB2_6, label %b3
+  %t82 = load i32, ptr %r22
+  %t83 = add i32 %t82, 2
+  store i32 %t83, ptr %r29
+  %t84 = load i32, ptr %r29
+  %t85 = load i32, ptr %r23
+  %t86 = icmp sge i32 %t84, %t85
+  %t87 = xor i1 %t86, true
+  store i1 %t86, ptr %r8
+  %t88 = load i1, ptr %r8
+  br i1 %t88, label %L.$L__BB2_6, label %b3
 b3:
-  %t88 = load i64, ptr %r34
-  %t89 = inttoptr i64 %t88 to ptr addrspace(1)
-  %t90 = getelementptr inbounds i8, ptr addrspace(1) %t89, i64 8
-  %t91 = load float, ptr addrspace(1) %t90, align 4
-  store float %t91, ptr %r17
-  %t92 = load float, ptr %r17
-  %t93 = load float, ptr %r11
-  %t94 = load float, ptr %r12
-  %t95 = call float @llvm.fma.f32(float %t92, float %t93, float %t94)
-  store float %t95, ptr %r18
-  %t96 = load i64, ptr %r35
-  %t97 = inttoptr i64 %t96 to ptr addrspace(1)
-  %t98 = getelementptr inbounds i8, ptr addrspace(1) %t97, i64 8
-  %t99 = load float, ptr %r18
-  store float %t99, ptr addrspace(1) %t98, align 4
+  %t89 = load i64, ptr %r34
+  %t90 = inttoptr i64 %t89 to ptr addrspace(1)
+  %t91 = getelementptr inbounds i8, ptr addrspace(1) %t90, i64 8
+  %t92 = load float, ptr addrspace(1) %t91, align 4
+  store float %t92, ptr %r17
+  %t93 = load float, ptr %r17
+  %t94 = load float, ptr %r11
+  %t95 = load float, ptr %r12
+  %t96 = call float @llvm.fma.f32(float %t93, float %t94, float %t95)
+  store float %t96, ptr %r18
+  %t97 = load i64, ptr %r35
+  %t98 = inttoptr i64 %t97 to ptr addrspace(1)
+  %t99 = getelementptr inbounds i8, ptr addrspace(1) %t98, i64 8
+  %t100 = load float, ptr %r18
+  store float %t100, ptr addrspace(1) %t99, align 4
   br label %L.$L__BB2_6
 L.$L__BB2_6:
-  %t100 = load i32, ptr %r22
-  %t101 = add i32 %t100, 3
-  store i32 %t101, ptr %r30
-  %t102 = load i32, ptr %r30
-  %t103 = load i32, ptr %r23
-  %t104 = icmp sge i32 %t102, %t103
-  %t105 = xor i1 %t104, true
-  store i1 %t104, ptr %r9
-  %t106 = load i1, ptr %r9
-  br i1 %t106, label %L.$L__BB2_8, label %b4
+  %t101 = load i32, ptr %r22
+  %t102 = add i32 %t101, 3
+  store i32 %t102, ptr %r30
+  %t103 = load i32, ptr %r30
+  %t104 = load i32, ptr %r23
+  %t105 = icmp sge i32 %t103, %t104
+  %t106 = xor i1 %t105, true
+  store i1 %t105, ptr %r9
+  %t107 = load i1, ptr %r9
+  br i1 %t107, label %L.$L__BB2_8, label %b4
 b4:
-  %t107 = load i64, ptr %r34
-  %t108 = inttoptr i64 %t107 to ptr addrspace(1)
-  %t109 = getelementptr inbounds i8, ptr addrspace(1) %t108, i64 12
-  %t110 = load float, ptr addrspace(1) %t109, align 4
-  store float %t110, ptr %r19
-  %t111 = load float, ptr %r19
-  %t112 = load float, ptr %r11
-  %t113 = load float, ptr %r12
-  %t114 = call float @llvm.fma.f32(float %t111, float %t112, float %t113)
-  store float %t114, ptr %r20
-  %t115 = load i64, ptr %r35
-  %t116 = inttoptr i64 %t115 to ptr addrspace(1)
-  %t117 = getelementptr inbounds i8, ptr addrspace(1) %t116, i64 12
-  %t118 = load float, ptr %r20
-  store float %t118, ptr addrspace(1) %t117, align 4
+  %t108 = load i64, ptr %r34
+  %t109 = inttoptr i64 %t108 to ptr addrspace(1)
+  %t110 = getelementptr inbounds i8, ptr addrspace(1) %t109, i64 12
+  %t111 = load float, ptr addrspace(1) %t110, align 4
+  store float %t111, ptr %r19
+  %t112 = load float, ptr %r19
+  %t113 = load float, ptr %r11
+  %t114 = load float, ptr %r12
+  %t115 = call float @llvm.fma.f32(float %t112, float %t113, float %t114)
+  store float %t115, ptr %r20
+  %t116 = load i64, ptr %r35
+  %t117 = inttoptr i64 %t116 to ptr addrspace(1)
+  %t118 = getelementptr inbounds i8, ptr addrspace(1) %t117, i64 12
+  %t119 = load float, ptr %r20
+  store float %t119, ptr addrspace(1) %t118, align 4
   br label %L.$L__BB2_8
 L.$L__BB2_8:
   br label %ret
@@ -555,84 +556,85 @@ start:
   %t21 = add i32 %t19, %t20
   store i32 %t21, ptr %r15
   %t22 = load i32, ptr %r15
-  %t23 = icmp uge i32 1, 32
-  %t24 = call i32 @llvm.umin.i32(i32 1, i32 31)
-  %t25 = shl i32 %t22, %t24
-  %t26 = select i1 %t23, i32 0, i32 %t25
-  store i32 %t26, ptr %r9
-  %t27 = load i32, ptr %r9
-  %t28 = load i32, ptr %r11
-  %t29 = icmp sge i32 %t27, %t28
-  %t30 = xor i1 %t29, true
-  store i1 %t29, ptr %r6
-  %t31 = load i1, ptr %r6
-  br i1 %t31, label %L.$L__BB3_2, label %b1
+  %t23 = call i32 @llvm.umin.i32(i32 1, i32 32)
+  %t24 = lshr i32 %t23, 1
+  %t25 = sub i32 %t23, %t24
+  %t26 = shl i32 %t22, %t24
+  %t27 = shl i32 %t26, %t25
+  store i32 %t27, ptr %r9
+  %t28 = load i32, ptr %r9
+  %t29 = load i32, ptr %r11
+  %t30 = icmp sge i32 %t28, %t29
+  %t31 = xor i1 %t30, true
+  store i1 %t30, ptr %r6
+  %t32 = load i1, ptr %r6
+  br i1 %t32, label %L.$L__BB3_2, label %b1
 b1:
-  %t32 = load i32, ptr %r9
-  %t33 = sext i32 %t32 to i64
-  %t34 = sext i32 8 to i64
-  %t35 = mul i64 %t33, %t34
-  store i64 %t35, ptr %r28
-  %t36 = load i64, ptr %r25
-  %t37 = load i64, ptr %r28
-  %t38 = add i64 %t36, %t37
-  store i64 %t38, ptr %r29
-  %t39 = load i64, ptr %r29
-  %t40 = inttoptr i64 %t39 to ptr addrspace(1)
-  %t41 = load double, ptr addrspace(1) %t40, align 8
-  store double %t41, ptr %r19
-  %t42 = load double, ptr %r19
-  %t43 = load double, ptr %r17
-  %t44 = load double, ptr %r18
-  %t45 = call double @llvm.fma.f64(double %t42, double %t43, double %t44)
-  store double %t45, ptr %r20
-  %t46 = load i64, ptr %r24
-  %t47 = load i64, ptr %r28
-  %t48 = add i64 %t46, %t47
-  store i64 %t48, ptr %r30
-  %t49 = load i64, ptr %r30
-  %t50 = inttoptr i64 %t49 to ptr addrspace(1)
-  %t51 = load double, ptr %r20
-  store double %t51, ptr addrspace(1) %t50, align 8
+  %t33 = load i32, ptr %r9
+  %t34 = sext i32 %t33 to i64
+  %t35 = sext i32 8 to i64
+  %t36 = mul i64 %t34, %t35
+  store i64 %t36, ptr %r28
+  %t37 = load i64, ptr %r25
+  %t38 = load i64, ptr %r28
+  %t39 = add i64 %t37, %t38
+  store i64 %t39, ptr %r29
+  %t40 = load i64, ptr %r29
+  %t41 = inttoptr i64 %t40 to ptr addrspace(1)
+  %t42 = load double, ptr addrspace(1) %t41, align 8
+  store double %t42, ptr %r19
+  %t43 = load double, ptr %r19
+  %t44 = load double, ptr %r17
+  %t45 = load double, ptr %r18
+  %t46 = call double @llvm.fma.f64(double %t43, double %t44, double %t45)
+  store double %t46, ptr %r20
+  %t47 = load i64, ptr %r24
+  %t48 = load i64, ptr %r28
+  %t49 = add i64 %t47, %t48
+  store i64 %t49, ptr %r30
+  %t50 = load i64, ptr %r30
+  %t51 = inttoptr i64 %t50 to ptr addrspace(1)
+  %t52 = load double, ptr %r20
+  store double %t52, ptr addrspace(1) %t51, align 8
   br label %L.$L__BB3_2
 L.$L__BB3_2:
-  %t52 = load i32, ptr %r9
-  %t53 = add i32 %t52, 1
-  store i32 %t53, ptr %r10
-  %t54 = load i32, ptr %r10
-  %t55 = load i32, ptr %r11
-  %t56 = icmp sge i32 %t54, %t55
-  %t57 = xor i1 %t56, true
-  store i1 %t56, ptr %r7
-  %t58 = load i1, ptr %r7
-  br i1 %t58, label %L.$L__BB3_4, label %b2
+  %t53 = load i32, ptr %r9
+  %t54 = add i32 %t53, 1
+  store i32 %t54, ptr %r10
+  %t55 = load i32, ptr %r10
+  %t56 = load i32, ptr %r11
+  %t57 = icmp sge i32 %t55, %t56
+  %t58 = xor i1 %t57, true
+  store i1 %t57, ptr %r7
+  %t59 = load i1, ptr %r7
+  br i1 %t59, label %L.$L__BB3_4, label %b2
 b2:
-  %t59 = load i32, ptr %r10
-  %t60 = sext i32 %t59 to i64
-  %t61 = sext i32 8 to i64
-  %t62 = mul i64 %t60, %t61
-  store i64 %t62, ptr %r31
-  %t63 = load i64, ptr %r25
-  %t64 = load i64, ptr %r31
-  %t65 = add i64 %t63, %t64
-  store i64 %t65, ptr %r32
-  %t66 = load i64, ptr %r32
-  %t67 = inttoptr i64 %t66 to ptr addrspace(1)
-  %t68 = load double, ptr addrspace(1) %t67, align 8
-  store double %t68, ptr %r21
-  %t69 = load double, ptr %r21
-  %t70 = load double, ptr %r17
-  %t71 = load double, ptr %r18
-  %t72 = call double @llvm.fma.f64(double %t69, double %t70, double %t71)
-  store double %t72, ptr %r22
-  %t73 = load i64, ptr %r24
-  %t74 = load i64, ptr %r31
-  %t75 = add i64 %t73, %t74
-  store i64 %t75, ptr %r33
-  %t76 = load i64, ptr %r33
-  %t77 = inttoptr i64 %t76 to ptr addrspace(1)
-  %t78 = load double, ptr %r22
-  store double %t78, ptr addrspace(1) %t77, align 8
+  %t60 = load i32, ptr %r10
+  %t61 = sext i32 %t60 to i64
+  %t62 = sext i32 8 to i64
+  %t63 = mul i64 %t61, %t62
+  store i64 %t63, ptr %r31
+  %t64 = load i64, ptr %r25
+  %t65 = load i64, ptr %r31
+  %t66 = add i64 %t64, %t65
+  store i64 %t66, ptr %r32
+  %t67 = load i64, ptr %r32
+  %t68 = inttoptr i64 %t67 to ptr addrspace(1)
+  %t69 = load double, ptr addrspace(1) %t68, align 8
+  store double %t69, ptr %r21
+  %t70 = load double, ptr %r21
+  %t71 = load double, ptr %r17
+  %t72 = load double, ptr %r18
+  %t73 = call double @llvm.fma.f64(double %t70, double %t71, double %t72)
+  store double %t73, ptr %r22
+  %t74 = load i64, ptr %r24
+  %t75 = load i64, ptr %r31
+  %t76 = add i64 %t74, %t75
+  store i64 %t76, ptr %r33
+  %t77 = load i64, ptr %r33
+  %t78 = inttoptr i64 %t77 to ptr addrspace(1)
+  %t79 = load double, ptr %r22
+  store double %t79, ptr addrspace(1) %t78, align 8
   br label %L.$L__BB3_4
 L.$L__BB3_4:
   br label %ret

@@ -403,188 +403,192 @@ L.$L__BB1_3:
   %t105 = fadd float %t103, %t104
   store float %t105, ptr %r24
   %t106 = load i32, ptr %r56
-  %t107 = icmp uge i32 5, 32
-  %t108 = call i32 @llvm.umin.i32(i32 5, i32 31)
-  %t109 = lshr i32 %t106, %t108
-  %t110 = select i1 %t107, i32 0, i32 %t109
-  store i32 %t110, ptr %r61
-  %t111 = load i32, ptr %r56
-  %t112 = and i32 %t111, 31
-  store i32 %t112, ptr %r62
-  %t113 = load i32, ptr %r62
-  %t114 = icmp ne i32 %t113, 0
-  %t115 = xor i1 %t114, true
-  store i1 %t114, ptr %r11
-  %t116 = load i1, ptr %r11
-  br i1 %t116, label %L.$L__BB1_5, label %b3
+  %t107 = call i32 @llvm.umin.i32(i32 5, i32 32)
+  %t108 = lshr i32 %t107, 1
+  %t109 = sub i32 %t107, %t108
+  %t110 = lshr i32 %t106, %t108
+  %t111 = lshr i32 %t110, %t109
+  store i32 %t111, ptr %r61
+  %t112 = load i32, ptr %r56
+  %t113 = and i32 %t112, 31
+  store i32 %t113, ptr %r62
+  %t114 = load i32, ptr %r62
+  %t115 = icmp ne i32 %t114, 0
+  %t116 = xor i1 %t115, true
+  store i1 %t115, ptr %r11
+  %t117 = load i1, ptr %r11
+  br i1 %t117, label %L.$L__BB1_5, label %b3
 b3:
-  %t117 = load i32, ptr %r61
-  %t118 = icmp uge i32 2, 32
-  %t119 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t120 = shl i32 %t117, %t119
-  %t121 = select i1 %t118, i32 0, i32 %t120
-  store i32 %t121, ptr %r83
-  %t122 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
-  store i32 %t122, ptr %r84
-  %t123 = load i32, ptr %r84
-  %t124 = load i32, ptr %r83
-  %t125 = add i32 %t123, %t124
-  store i32 %t125, ptr %r85
-  %t126 = load i32, ptr %r85
-  %t127 = inttoptr i32 %t126 to ptr addrspace(3)
-  %t128 = load float, ptr %r24
-  store float %t128, ptr addrspace(3) %t127, align 4
+  %t118 = load i32, ptr %r61
+  %t119 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t120 = lshr i32 %t119, 1
+  %t121 = sub i32 %t119, %t120
+  %t122 = shl i32 %t118, %t120
+  %t123 = shl i32 %t122, %t121
+  store i32 %t123, ptr %r83
+  %t124 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
+  store i32 %t124, ptr %r84
+  %t125 = load i32, ptr %r84
+  %t126 = load i32, ptr %r83
+  %t127 = add i32 %t125, %t126
+  store i32 %t127, ptr %r85
+  %t128 = load i32, ptr %r85
+  %t129 = inttoptr i32 %t128 to ptr addrspace(3)
+  %t130 = load float, ptr %r24
+  store float %t130, ptr addrspace(3) %t129, align 4
   br label %L.$L__BB1_5
 L.$L__BB1_5:
   call void @__wp_bar_sync(i32 0)
-  %t129 = load i32, ptr %r61
-  %t130 = icmp ne i32 %t129, 0
-  %t131 = xor i1 %t130, true
-  store i1 %t130, ptr %r12
-  %t132 = load i1, ptr %r12
-  br i1 %t132, label %L.$L__BB1_10, label %b4
+  %t131 = load i32, ptr %r61
+  %t132 = icmp ne i32 %t131, 0
+  %t133 = xor i1 %t132, true
+  store i1 %t132, ptr %r12
+  %t134 = load i1, ptr %r12
+  br i1 %t134, label %L.$L__BB1_10, label %b4
 b4:
-  %t133 = load i32, ptr %r55
-  %t134 = add i32 %t133, 31
-  store i32 %t134, ptr %r86
-  %t135 = load i32, ptr %r86
-  %t136 = icmp uge i32 5, 32
-  %t137 = call i32 @llvm.umin.i32(i32 5, i32 31)
-  %t138 = lshr i32 %t135, %t137
-  %t139 = select i1 %t136, i32 0, i32 %t138
-  store i32 %t139, ptr %r87
-  %t140 = load i32, ptr %r62
-  %t141 = load i32, ptr %r87
-  %t142 = icmp uge i32 %t140, %t141
-  %t143 = xor i1 %t142, true
-  store i1 %t142, ptr %r13
+  %t135 = load i32, ptr %r55
+  %t136 = add i32 %t135, 31
+  store i32 %t136, ptr %r86
+  %t137 = load i32, ptr %r86
+  %t138 = call i32 @llvm.umin.i32(i32 5, i32 32)
+  %t139 = lshr i32 %t138, 1
+  %t140 = sub i32 %t138, %t139
+  %t141 = lshr i32 %t137, %t139
+  %t142 = lshr i32 %t141, %t140
+  store i32 %t142, ptr %r87
+  %t143 = load i32, ptr %r62
+  %t144 = load i32, ptr %r87
+  %t145 = icmp uge i32 %t143, %t144
+  %t146 = xor i1 %t145, true
+  store i1 %t145, ptr %r13
   store i32 0, ptr %r53
-  %t144 = load i1, ptr %r13
-  br i1 %t144, label %L.$L__BB1_8, label %b5
+  %t147 = load i1, ptr %r13
+  br i1 %t147, label %L.$L__BB1_8, label %b5
 b5:
-  %t145 = load i32, ptr %r62
-  %t146 = icmp uge i32 2, 32
-  %t147 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t148 = shl i32 %t145, %t147
-  %t149 = select i1 %t146, i32 0, i32 %t148
-  store i32 %t149, ptr %r88
-  %t150 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
-  store i32 %t150, ptr %r89
-  %t151 = load i32, ptr %r89
-  %t152 = load i32, ptr %r88
-  %t153 = add i32 %t151, %t152
-  store i32 %t153, ptr %r90
-  %t154 = load i32, ptr %r90
-  %t155 = inttoptr i32 %t154 to ptr addrspace(3)
-  %t156 = load float, ptr addrspace(3) %t155, align 4
-  store float %t156, ptr %r53
+  %t148 = load i32, ptr %r62
+  %t149 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t150 = lshr i32 %t149, 1
+  %t151 = sub i32 %t149, %t150
+  %t152 = shl i32 %t148, %t150
+  %t153 = shl i32 %t152, %t151
+  store i32 %t153, ptr %r88
+  %t154 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
+  store i32 %t154, ptr %r89
+  %t155 = load i32, ptr %r89
+  %t156 = load i32, ptr %r88
+  %t157 = add i32 %t155, %t156
+  store i32 %t157, ptr %r90
+  %t158 = load i32, ptr %r90
+  %t159 = inttoptr i32 %t158 to ptr addrspace(3)
+  %t160 = load float, ptr addrspace(3) %t159, align 4
+  store float %t160, ptr %r53
   br label %L.$L__BB1_8
 L.$L__BB1_8:
-  %t157 = load i32, ptr %r53
-  store i32 %t157, ptr %r91
+  %t161 = load i32, ptr %r53
+  store i32 %t161, ptr %r91
   store i32 31, ptr %r92
   store i32 16, ptr %r93
   store i32 -1, ptr %r94
-  %t158 = load i32, ptr %r91
-  %t159 = load i32, ptr %r93
-  %t160 = load i32, ptr %r92
-  %t161 = load i32, ptr %r94
-  %t162 = call { i32, i1 } @__wp_shfl_bfly(i32 %t161, i32 %t158, i32 %t159, i32 %t160)
-  %t163 = extractvalue { i32, i1 } %t162, 0
-  %t164 = extractvalue { i32, i1 } %t162, 1
-  store i32 %t163, ptr %r95
-  store i1 %t164, ptr %r14
-  %t165 = load i32, ptr %r95
-  store i32 %t165, ptr %r41
-  %t166 = load float, ptr %r53
-  %t167 = load float, ptr %r41
-  %t168 = fadd float %t166, %t167
-  store float %t168, ptr %r42
-  %t169 = load i32, ptr %r42
-  store i32 %t169, ptr %r96
+  %t162 = load i32, ptr %r91
+  %t163 = load i32, ptr %r93
+  %t164 = load i32, ptr %r92
+  %t165 = load i32, ptr %r94
+  %t166 = call { i32, i1 } @__wp_shfl_bfly(i32 %t165, i32 %t162, i32 %t163, i32 %t164)
+  %t167 = extractvalue { i32, i1 } %t166, 0
+  %t168 = extractvalue { i32, i1 } %t166, 1
+  store i32 %t167, ptr %r95
+  store i1 %t168, ptr %r14
+  %t169 = load i32, ptr %r95
+  store i32 %t169, ptr %r41
+  %t170 = load float, ptr %r53
+  %t171 = load float, ptr %r41
+  %t172 = fadd float %t170, %t171
+  store float %t172, ptr %r42
+  %t173 = load i32, ptr %r42
+  store i32 %t173, ptr %r96
   store i32 8, ptr %r97
-  %t170 = load i32, ptr %r96
-  %t171 = load i32, ptr %r97
-  %t172 = load i32, ptr %r92
-  %t173 = load i32, ptr %r94
-  %t174 = call { i32, i1 } @__wp_shfl_bfly(i32 %t173, i32 %t170, i32 %t171, i32 %t172)
-  %t175 = extractvalue { i32, i1 } %t174, 0
-  %t176 = extractvalue { i32, i1 } %t174, 1
-  store i32 %t175, ptr %r98
-  store i1 %t176, ptr %r15
-  %t177 = load i32, ptr %r98
-  store i32 %t177, ptr %r43
-  %t178 = load float, ptr %r42
-  %t179 = load float, ptr %r43
-  %t180 = fadd float %t178, %t179
-  store float %t180, ptr %r44
-  %t181 = load i32, ptr %r44
-  store i32 %t181, ptr %r99
+  %t174 = load i32, ptr %r96
+  %t175 = load i32, ptr %r97
+  %t176 = load i32, ptr %r92
+  %t177 = load i32, ptr %r94
+  %t178 = call { i32, i1 } @__wp_shfl_bfly(i32 %t177, i32 %t174, i32 %t175, i32 %t176)
+  %t179 = extractvalue { i32, i1 } %t178, 0
+  %t180 = extractvalue { i32, i1 } %t178, 1
+  store i32 %t179, ptr %r98
+  store i1 %t180, ptr %r15
+  %t181 = load i32, ptr %r98
+  store i32 %t181, ptr %r43
+  %t182 = load float, ptr %r42
+  %t183 = load float, ptr %r43
+  %t184 = fadd float %t182, %t183
+  store float %t184, ptr %r44
+  %t185 = load i32, ptr %r44
+  store i32 %t185, ptr %r99
   store i32 4, ptr %r100
-  %t182 = load i32, ptr %r99
-  %t183 = load i32, ptr %r100
-  %t184 = load i32, ptr %r92
-  %t185 = load i32, ptr %r94
-  %t186 = call { i32, i1 } @__wp_shfl_bfly(i32 %t185, i32 %t182, i32 %t183, i32 %t184)
-  %t187 = extractvalue { i32, i1 } %t186, 0
-  %t188 = extractvalue { i32, i1 } %t186, 1
-  store i32 %t187, ptr %r101
-  store i1 %t188, ptr %r16
-  %t189 = load i32, ptr %r101
-  store i32 %t189, ptr %r45
-  %t190 = load float, ptr %r44
-  %t191 = load float, ptr %r45
-  %t192 = fadd float %t190, %t191
-  store float %t192, ptr %r46
-  %t193 = load i32, ptr %r46
-  store i32 %t193, ptr %r102
+  %t186 = load i32, ptr %r99
+  %t187 = load i32, ptr %r100
+  %t188 = load i32, ptr %r92
+  %t189 = load i32, ptr %r94
+  %t190 = call { i32, i1 } @__wp_shfl_bfly(i32 %t189, i32 %t186, i32 %t187, i32 %t188)
+  %t191 = extractvalue { i32, i1 } %t190, 0
+  %t192 = extractvalue { i32, i1 } %t190, 1
+  store i32 %t191, ptr %r101
+  store i1 %t192, ptr %r16
+  %t193 = load i32, ptr %r101
+  store i32 %t193, ptr %r45
+  %t194 = load float, ptr %r44
+  %t195 = load float, ptr %r45
+  %t196 = fadd float %t194, %t195
+  store float %t196, ptr %r46
+  %t197 = load i32, ptr %r46
+  store i32 %t197, ptr %r102
   store i32 2, ptr %r103
-  %t194 = load i32, ptr %r102
-  %t195 = load i32, ptr %r103
-  %t196 = load i32, ptr %r92
-  %t197 = load i32, ptr %r94
-  %t198 = call { i32, i1 } @__wp_shfl_bfly(i32 %t197, i32 %t194, i32 %t195, i32 %t196)
-  %t199 = extractvalue { i32, i1 } %t198, 0
-  %t200 = extractvalue { i32, i1 } %t198, 1
-  store i32 %t199, ptr %r104
-  store i1 %t200, ptr %r17
-  %t201 = load i32, ptr %r104
-  store i32 %t201, ptr %r47
-  %t202 = load float, ptr %r46
-  %t203 = load float, ptr %r47
-  %t204 = fadd float %t202, %t203
-  store float %t204, ptr %r48
-  %t205 = load i32, ptr %r48
-  store i32 %t205, ptr %r105
+  %t198 = load i32, ptr %r102
+  %t199 = load i32, ptr %r103
+  %t200 = load i32, ptr %r92
+  %t201 = load i32, ptr %r94
+  %t202 = call { i32, i1 } @__wp_shfl_bfly(i32 %t201, i32 %t198, i32 %t199, i32 %t200)
+  %t203 = extractvalue { i32, i1 } %t202, 0
+  %t204 = extractvalue { i32, i1 } %t202, 1
+  store i32 %t203, ptr %r104
+  store i1 %t204, ptr %r17
+  %t205 = load i32, ptr %r104
+  store i32 %t205, ptr %r47
+  %t206 = load float, ptr %r46
+  %t207 = load float, ptr %r47
+  %t208 = fadd float %t206, %t207
+  store float %t208, ptr %r48
+  %t209 = load i32, ptr %r48
+  store i32 %t209, ptr %r105
   store i32 1, ptr %r106
-  %t206 = load i32, ptr %r105
-  %t207 = load i32, ptr %r106
-  %t208 = load i32, ptr %r92
-  %t209 = load i32, ptr %r94
-  %t210 = call { i32, i1 } @__wp_shfl_bfly(i32 %t209, i32 %t206, i32 %t207, i32 %t208)
-  %t211 = extractvalue { i32, i1 } %t210, 0
-  %t212 = extractvalue { i32, i1 } %t210, 1
-  store i32 %t211, ptr %r107
-  store i1 %t212, ptr %r18
-  %t213 = load i32, ptr %r107
-  store i32 %t213, ptr %r49
-  %t214 = load float, ptr %r48
-  %t215 = load float, ptr %r49
-  %t216 = fadd float %t214, %t215
-  store float %t216, ptr %r27
-  %t217 = load i1, ptr %r11
-  br i1 %t217, label %L.$L__BB1_10, label %b6
+  %t210 = load i32, ptr %r105
+  %t211 = load i32, ptr %r106
+  %t212 = load i32, ptr %r92
+  %t213 = load i32, ptr %r94
+  %t214 = call { i32, i1 } @__wp_shfl_bfly(i32 %t213, i32 %t210, i32 %t211, i32 %t212)
+  %t215 = extractvalue { i32, i1 } %t214, 0
+  %t216 = extractvalue { i32, i1 } %t214, 1
+  store i32 %t215, ptr %r107
+  store i1 %t216, ptr %r18
+  %t217 = load i32, ptr %r107
+  store i32 %t217, ptr %r49
+  %t218 = load float, ptr %r48
+  %t219 = load float, ptr %r49
+  %t220 = fadd float %t218, %t219
+  store float %t220, ptr %r27
+  %t221 = load i1, ptr %r11
+  br i1 %t221, label %L.$L__BB1_10, label %b6
 b6:
-  %t218 = load i64, ptr %r112
-  %t219 = inttoptr i64 %t218 to ptr
-  %t220 = addrspacecast ptr %t219 to ptr addrspace(1)
-  %t221 = ptrtoint ptr addrspace(1) %t220 to i64
-  store i64 %t221, ptr %r115
-  %t222 = load i64, ptr %r115
-  %t223 = inttoptr i64 %t222 to ptr addrspace(1)
-  %t224 = load float, ptr %r27
-  %t225 = atomicrmw fadd ptr addrspace(1) %t223, float %t224 monotonic, align 4
-  store float %t225, ptr %r50
+  %t222 = load i64, ptr %r112
+  %t223 = inttoptr i64 %t222 to ptr
+  %t224 = addrspacecast ptr %t223 to ptr addrspace(1)
+  %t225 = ptrtoint ptr addrspace(1) %t224 to i64
+  store i64 %t225, ptr %r115
+  %t226 = load i64, ptr %r115
+  %t227 = inttoptr i64 %t226 to ptr addrspace(1)
+  %t228 = load float, ptr %r27
+  %t229 = atomicrmw fadd ptr addrspace(1) %t227, float %t228 monotonic, align 4
+  store float %t229, ptr %r50
   br label %L.$L__BB1_10
 L.$L__BB1_10:
   br label %ret

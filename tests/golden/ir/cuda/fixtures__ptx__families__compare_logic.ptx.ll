@@ -204,45 +204,47 @@ start:
   %t118 = select i1 %t117, i32 %t114, i32 %t116
   store i32 %t118, ptr %r22
   %t119 = load i32, ptr %r22
-  %t120 = icmp uge i32 2, 32
-  %t121 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t122 = shl i32 %t119, %t121
-  %t123 = select i1 %t120, i32 0, i32 %t122
-  store i32 %t123, ptr %r23
-  %t124 = load i32, ptr %r23
-  %t125 = call i32 @llvm.umin.i32(i32 1, i32 31)
-  %t126 = ashr i32 %t124, %t125
-  store i32 %t126, ptr %r24
-  %t127 = load i64, ptr %r45
-  %t128 = icmp uge i32 3, 64
-  %t129 = call i32 @llvm.umin.i32(i32 3, i32 63)
+  %t120 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t121 = lshr i32 %t120, 1
+  %t122 = sub i32 %t120, %t121
+  %t123 = shl i32 %t119, %t121
+  %t124 = shl i32 %t123, %t122
+  store i32 %t124, ptr %r23
+  %t125 = load i32, ptr %r23
+  %t126 = call i32 @llvm.umin.i32(i32 1, i32 31)
+  %t127 = ashr i32 %t125, %t126
+  store i32 %t127, ptr %r24
+  %t128 = load i64, ptr %r45
+  %t129 = call i32 @llvm.umin.i32(i32 3, i32 64)
   %t130 = zext i32 %t129 to i64
-  %t131 = lshr i64 %t127, %t130
-  %t132 = select i1 %t128, i64 0, i64 %t131
-  store i64 %t132, ptr %r46
-  %t133 = load i1, ptr %r8
-  br i1 %t133, label %b1, label %b2
+  %t131 = lshr i64 %t130, 1
+  %t132 = sub i64 %t130, %t131
+  %t133 = lshr i64 %t128, %t131
+  %t134 = lshr i64 %t133, %t132
+  store i64 %t134, ptr %r46
+  %t135 = load i1, ptr %r8
+  br i1 %t135, label %b1, label %b2
 b1:
-  %t134 = load i32, ptr %r24
-  %t135 = add i32 %t134, 1
-  store i32 %t135, ptr %r24
+  %t136 = load i32, ptr %r24
+  %t137 = add i32 %t136, 1
+  store i32 %t137, ptr %r24
   br label %b2
 b2:
-  %t136 = load i1, ptr %r7
-  %t137 = xor i1 %t136, true
-  br i1 %t137, label %b3, label %b4
+  %t138 = load i1, ptr %r7
+  %t139 = xor i1 %t138, true
+  br i1 %t139, label %b3, label %b4
 b3:
-  %t138 = load i64, ptr %r44
-  %t139 = inttoptr i64 %t138 to ptr addrspace(1)
-  %t140 = load i32, ptr %r24
-  store i32 %t140, ptr addrspace(1) %t139, align 4
+  %t140 = load i64, ptr %r44
+  %t141 = inttoptr i64 %t140 to ptr addrspace(1)
+  %t142 = load i32, ptr %r24
+  store i32 %t142, ptr addrspace(1) %t141, align 4
   br label %b4
 b4:
-  %t141 = load i64, ptr %r44
-  %t142 = inttoptr i64 %t141 to ptr addrspace(1)
-  %t143 = getelementptr inbounds i8, ptr addrspace(1) %t142, i64 8
-  %t144 = load i64, ptr %r46
-  store i64 %t144, ptr addrspace(1) %t143, align 8
+  %t143 = load i64, ptr %r44
+  %t144 = inttoptr i64 %t143 to ptr addrspace(1)
+  %t145 = getelementptr inbounds i8, ptr addrspace(1) %t144, i64 8
+  %t146 = load i64, ptr %r46
+  store i64 %t146, ptr addrspace(1) %t145, align 8
   br label %ret
 ret:
   ret void

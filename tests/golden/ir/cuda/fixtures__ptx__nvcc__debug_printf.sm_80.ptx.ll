@@ -180,157 +180,160 @@ L.$L__tmp2:
   %t27 = sext i32 %t26 to i64
   store i64 %t27, ptr %r30
   %t28 = load i64, ptr %r30
-  %t29 = icmp uge i32 2, 64
-  %t30 = call i32 @llvm.umin.i32(i32 2, i32 63)
-  %t31 = zext i32 %t30 to i64
-  %t32 = shl i64 %t28, %t31
-  %t33 = select i1 %t29, i64 0, i64 %t32
-  store i64 %t33, ptr %r31
-  %t34 = load i64, ptr %r28
-  %t35 = load i64, ptr %r31
-  %t36 = add i64 %t34, %t35
-  store i64 %t36, ptr %r32
-  %t37 = load i64, ptr %r32
-  %t38 = inttoptr i64 %t37 to ptr
-  %t39 = load i32, ptr %t38, align 4
-  store i32 %t39, ptr %r20
-  %t40 = load i32, ptr %r20
-  %t41 = icmp sge i32 %t40, 0
-  %t42 = xor i1 %t41, true
-  store i1 %t41, ptr %r9
-  %t43 = load i1, ptr %r9
-  %t44 = xor i1 %t43, -1
-  store i1 %t44, ptr %r10
-  %t45 = load i1, ptr %r10
-  br i1 %t45, label %L.$L__BB0_3, label %b2
+  %t29 = call i32 @llvm.umin.i32(i32 2, i32 64)
+  %t30 = zext i32 %t29 to i64
+  %t31 = lshr i64 %t30, 1
+  %t32 = sub i64 %t30, %t31
+  %t33 = shl i64 %t28, %t31
+  %t34 = shl i64 %t33, %t32
+  store i64 %t34, ptr %r31
+  %t35 = load i64, ptr %r28
+  %t36 = load i64, ptr %r31
+  %t37 = add i64 %t35, %t36
+  store i64 %t37, ptr %r32
+  %t38 = load i64, ptr %r32
+  %t39 = inttoptr i64 %t38 to ptr
+  %t40 = load i32, ptr %t39, align 4
+  store i32 %t40, ptr %r20
+  %t41 = load i32, ptr %r20
+  %t42 = icmp sge i32 %t41, 0
+  %t43 = xor i1 %t42, true
+  store i1 %t42, ptr %r9
+  %t44 = load i1, ptr %r9
+  %t45 = xor i1 %t44, -1
+  store i1 %t45, ptr %r10
+  %t46 = load i1, ptr %r10
+  br i1 %t46, label %L.$L__BB0_3, label %b2
 b2:
   br label %L.$L__BB0_2
 L.$L__BB0_2:
   br label %L.$L__BB0_4
 L.$L__BB0_3:
-  %t46 = ptrtoint ptr addrspace(1) @$str to i64
-  store i64 %t46, ptr %r33
-  %t47 = load i64, ptr %r33
-  %t48 = inttoptr i64 %t47 to ptr addrspace(1)
-  %t49 = addrspacecast ptr addrspace(1) %t48 to ptr
-  %t50 = ptrtoint ptr %t49 to i64
-  store i64 %t50, ptr %r34
-  %t51 = ptrtoint ptr addrspace(1) @$str$1 to i64
-  store i64 %t51, ptr %r35
-  %t52 = load i64, ptr %r35
-  %t53 = inttoptr i64 %t52 to ptr addrspace(1)
-  %t54 = addrspacecast ptr addrspace(1) %t53 to ptr
-  %t55 = ptrtoint ptr %t54 to i64
-  store i64 %t55, ptr %r36
-  %t56 = ptrtoint ptr addrspace(1) @__unnamed_1 to i64
-  store i64 %t56, ptr %r37
-  %t57 = load i64, ptr %r37
-  %t58 = inttoptr i64 %t57 to ptr addrspace(1)
-  %t59 = addrspacecast ptr addrspace(1) %t58 to ptr
-  %t60 = ptrtoint ptr %t59 to i64
-  store i64 %t60, ptr %r38
-  %t61 = load i64, ptr %r34
-  store i64 %t61, ptr %m50, align 8
-  %t62 = load i64, ptr %r36
-  store i64 %t62, ptr %m51, align 8
+  %t47 = ptrtoint ptr addrspace(1) @$str to i64
+  store i64 %t47, ptr %r33
+  %t48 = load i64, ptr %r33
+  %t49 = inttoptr i64 %t48 to ptr addrspace(1)
+  %t50 = addrspacecast ptr addrspace(1) %t49 to ptr
+  %t51 = ptrtoint ptr %t50 to i64
+  store i64 %t51, ptr %r34
+  %t52 = ptrtoint ptr addrspace(1) @$str$1 to i64
+  store i64 %t52, ptr %r35
+  %t53 = load i64, ptr %r35
+  %t54 = inttoptr i64 %t53 to ptr addrspace(1)
+  %t55 = addrspacecast ptr addrspace(1) %t54 to ptr
+  %t56 = ptrtoint ptr %t55 to i64
+  store i64 %t56, ptr %r36
+  %t57 = ptrtoint ptr addrspace(1) @__unnamed_1 to i64
+  store i64 %t57, ptr %r37
+  %t58 = load i64, ptr %r37
+  %t59 = inttoptr i64 %t58 to ptr addrspace(1)
+  %t60 = addrspacecast ptr addrspace(1) %t59 to ptr
+  %t61 = ptrtoint ptr %t60 to i64
+  store i64 %t61, ptr %r38
+  %t62 = load i64, ptr %r34
+  store i64 %t62, ptr %m50, align 8
+  %t63 = load i64, ptr %r36
+  store i64 %t63, ptr %m51, align 8
   store i32 7, ptr %m52, align 4
-  %t63 = load i64, ptr %r38
-  store i64 %t63, ptr %m53, align 8
-  %t64 = load i64, ptr %m50
-  %t65 = load i64, ptr %m51
-  %t66 = load i32, ptr %m52
-  %t67 = load i64, ptr %m53
-  call void @__assert_fail(i64 %t64, i64 %t65, i32 %t66, i64 %t67)
+  %t64 = load i64, ptr %r38
+  store i64 %t64, ptr %m53, align 8
+  %t65 = load i64, ptr %m50
+  %t66 = load i64, ptr %m51
+  %t67 = load i32, ptr %m52
+  %t68 = load i64, ptr %m53
+  call void @__assert_fail(i64 %t65, i64 %t66, i32 %t67, i64 %t68)
   br label %L.$L__BB0_4
 L.$L__BB0_4:
-  %t68 = load i32, ptr %r14
-  %t69 = sext i32 %t68 to i64
-  store i64 %t69, ptr %r39
-  %t70 = load i64, ptr %r39
-  %t71 = icmp uge i32 2, 64
-  %t72 = call i32 @llvm.umin.i32(i32 2, i32 63)
+  %t69 = load i32, ptr %r14
+  %t70 = sext i32 %t69 to i64
+  store i64 %t70, ptr %r39
+  %t71 = load i64, ptr %r39
+  %t72 = call i32 @llvm.umin.i32(i32 2, i32 64)
   %t73 = zext i32 %t72 to i64
-  %t74 = shl i64 %t70, %t73
-  %t75 = select i1 %t71, i64 0, i64 %t74
-  store i64 %t75, ptr %r40
-  %t76 = load i64, ptr %r28
-  %t77 = load i64, ptr %r40
-  %t78 = add i64 %t76, %t77
-  store i64 %t78, ptr %r41
-  %t79 = load i64, ptr %r41
-  %t80 = inttoptr i64 %t79 to ptr
-  %t81 = load i32, ptr %t80, align 4
-  store i32 %t81, ptr %r21
-  %t82 = load i32, ptr %r21
-  %t83 = mul i32 %t82, 2
-  store i32 %t83, ptr %r22
-  %t84 = load i32, ptr %r14
-  %t85 = sext i32 %t84 to i64
-  store i64 %t85, ptr %r42
-  %t86 = load i64, ptr %r42
-  %t87 = icmp uge i32 2, 64
-  %t88 = call i32 @llvm.umin.i32(i32 2, i32 63)
-  %t89 = zext i32 %t88 to i64
-  %t90 = shl i64 %t86, %t89
-  %t91 = select i1 %t87, i64 0, i64 %t90
-  store i64 %t91, ptr %r43
-  %t92 = load i64, ptr %r29
-  %t93 = load i64, ptr %r43
-  %t94 = add i64 %t92, %t93
-  store i64 %t94, ptr %r44
-  %t95 = load i64, ptr %r44
-  %t96 = inttoptr i64 %t95 to ptr
-  %t97 = load i32, ptr %r22
-  store i32 %t97, ptr %t96, align 4
-  %t98 = load i32, ptr %r14
-  %t99 = icmp eq i32 %t98, 0
-  %t100 = xor i1 %t99, true
-  store i1 %t99, ptr %r11
-  %t101 = load i1, ptr %r11
-  %t102 = xor i1 %t101, -1
-  store i1 %t102, ptr %r12
-  %t103 = load i1, ptr %r12
-  br i1 %t103, label %L.$L__BB0_6, label %b3
+  %t74 = lshr i64 %t73, 1
+  %t75 = sub i64 %t73, %t74
+  %t76 = shl i64 %t71, %t74
+  %t77 = shl i64 %t76, %t75
+  store i64 %t77, ptr %r40
+  %t78 = load i64, ptr %r28
+  %t79 = load i64, ptr %r40
+  %t80 = add i64 %t78, %t79
+  store i64 %t80, ptr %r41
+  %t81 = load i64, ptr %r41
+  %t82 = inttoptr i64 %t81 to ptr
+  %t83 = load i32, ptr %t82, align 4
+  store i32 %t83, ptr %r21
+  %t84 = load i32, ptr %r21
+  %t85 = mul i32 %t84, 2
+  store i32 %t85, ptr %r22
+  %t86 = load i32, ptr %r14
+  %t87 = sext i32 %t86 to i64
+  store i64 %t87, ptr %r42
+  %t88 = load i64, ptr %r42
+  %t89 = call i32 @llvm.umin.i32(i32 2, i32 64)
+  %t90 = zext i32 %t89 to i64
+  %t91 = lshr i64 %t90, 1
+  %t92 = sub i64 %t90, %t91
+  %t93 = shl i64 %t88, %t91
+  %t94 = shl i64 %t93, %t92
+  store i64 %t94, ptr %r43
+  %t95 = load i64, ptr %r29
+  %t96 = load i64, ptr %r43
+  %t97 = add i64 %t95, %t96
+  store i64 %t97, ptr %r44
+  %t98 = load i64, ptr %r44
+  %t99 = inttoptr i64 %t98 to ptr
+  %t100 = load i32, ptr %r22
+  store i32 %t100, ptr %t99, align 4
+  %t101 = load i32, ptr %r14
+  %t102 = icmp eq i32 %t101, 0
+  %t103 = xor i1 %t102, true
+  store i1 %t102, ptr %r11
+  %t104 = load i1, ptr %r11
+  %t105 = xor i1 %t104, -1
+  store i1 %t105, ptr %r12
+  %t106 = load i1, ptr %r12
+  br i1 %t106, label %L.$L__BB0_6, label %b3
 b3:
   br label %L.$L__BB0_5
 L.$L__BB0_5:
-  %t104 = load i32, ptr %r15
-  store i32 %t104, ptr %r23
-  %t105 = load i64, ptr %r29
-  %t106 = inttoptr i64 %t105 to ptr
-  %t107 = load i32, ptr %t106, align 4
-  store i32 %t107, ptr %r24
-  %t108 = load i32, ptr %r24
-  store i32 %t108, ptr %r25
-  %t109 = load i64, ptr %r4
-  %t110 = inttoptr i64 %t109 to ptr
-  %t111 = load i32, ptr %r23
-  store i32 %t111, ptr %t110, align 4
+  %t107 = load i32, ptr %r15
+  store i32 %t107, ptr %r23
+  %t108 = load i64, ptr %r29
+  %t109 = inttoptr i64 %t108 to ptr
+  %t110 = load i32, ptr %t109, align 4
+  store i32 %t110, ptr %r24
+  %t111 = load i32, ptr %r24
+  store i32 %t111, ptr %r25
   %t112 = load i64, ptr %r4
   %t113 = inttoptr i64 %t112 to ptr
-  %t114 = getelementptr inbounds i8, ptr %t113, i64 4
-  %t115 = load i32, ptr %r25
-  store i32 %t115, ptr %t114, align 4
-  %t116 = ptrtoint ptr addrspace(1) @$str$2 to i64
-  store i64 %t116, ptr %r45
-  %t117 = load i64, ptr %r45
-  %t118 = inttoptr i64 %t117 to ptr addrspace(1)
-  %t119 = addrspacecast ptr addrspace(1) %t118 to ptr
-  %t120 = ptrtoint ptr %t119 to i64
-  store i64 %t120, ptr %r46
-  %t121 = load i64, ptr %r4
-  %t122 = add i64 %t121, 0
-  store i64 %t122, ptr %r47
-  %t123 = load i64, ptr %r46
-  store i64 %t123, ptr %m55, align 8
-  %t124 = load i64, ptr %r47
-  store i64 %t124, ptr %m56, align 8
-  %t125 = load i64, ptr %m55
-  %t126 = load i64, ptr %m56
-  %t127 = call i32 @vprintf(i64 %t125, i64 %t126)
-  store i32 %t127, ptr %m57
-  %t128 = load i32, ptr %m57, align 4
-  store i32 %t128, ptr %r26
+  %t114 = load i32, ptr %r23
+  store i32 %t114, ptr %t113, align 4
+  %t115 = load i64, ptr %r4
+  %t116 = inttoptr i64 %t115 to ptr
+  %t117 = getelementptr inbounds i8, ptr %t116, i64 4
+  %t118 = load i32, ptr %r25
+  store i32 %t118, ptr %t117, align 4
+  %t119 = ptrtoint ptr addrspace(1) @$str$2 to i64
+  store i64 %t119, ptr %r45
+  %t120 = load i64, ptr %r45
+  %t121 = inttoptr i64 %t120 to ptr addrspace(1)
+  %t122 = addrspacecast ptr addrspace(1) %t121 to ptr
+  %t123 = ptrtoint ptr %t122 to i64
+  store i64 %t123, ptr %r46
+  %t124 = load i64, ptr %r4
+  %t125 = add i64 %t124, 0
+  store i64 %t125, ptr %r47
+  %t126 = load i64, ptr %r46
+  store i64 %t126, ptr %m55, align 8
+  %t127 = load i64, ptr %r47
+  store i64 %t127, ptr %m56, align 8
+  %t128 = load i64, ptr %m55
+  %t129 = load i64, ptr %m56
+  %t130 = call i32 @vprintf(i64 %t128, i64 %t129)
+  store i32 %t130, ptr %m57
+  %t131 = load i32, ptr %m57, align 4
+  store i32 %t131, ptr %r26
   br label %L.$L__BB0_6
 L.$L__BB0_6:
   br label %L.$L__BB0_7

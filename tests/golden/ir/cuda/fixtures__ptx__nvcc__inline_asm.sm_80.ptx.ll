@@ -244,172 +244,175 @@ start:
   %t89 = ashr i32 %t87, %t88
   store i32 %t89, ptr %r71
   %t90 = load i32, ptr %r71
-  %t91 = icmp uge i32 28, 32
-  %t92 = call i32 @llvm.umin.i32(i32 28, i32 31)
-  %t93 = lshr i32 %t90, %t92
-  %t94 = select i1 %t91, i32 0, i32 %t93
-  store i32 %t94, ptr %r72
-  %t95 = load i32, ptr %r53
-  %t96 = load i32, ptr %r72
-  %t97 = add i32 %t95, %t96
-  store i32 %t97, ptr %r73
-  %t98 = load i32, ptr %r73
-  %t99 = and i32 %t98, 268435440
-  store i32 %t99, ptr %r74
-  %t100 = load i32, ptr %r53
-  %t101 = load i32, ptr %r74
-  %t102 = sub i32 %t100, %t101
-  store i32 %t102, ptr %r75
-  %t103 = load i32, ptr %r75
-  %t104 = icmp uge i32 4, 32
-  %t105 = call i32 @llvm.umin.i32(i32 4, i32 31)
-  %t106 = shl i32 %t103, %t105
-  %t107 = select i1 %t104, i32 0, i32 %t106
-  store i32 %t107, ptr %r76
-  %t108 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10inline_asmPKfPfPjE4tile to i32
-  store i32 %t108, ptr %r77
-  %t109 = load i32, ptr %r77
-  %t110 = load i32, ptr %r76
-  %t111 = add i32 %t109, %t110
-  store i32 %t111, ptr %r40
-  %t112 = load i32, ptr %r53
-  %t113 = icmp uge i32 2, 32
-  %t114 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t115 = shl i32 %t112, %t114
-  %t116 = select i1 %t113, i32 0, i32 %t115
-  store i32 %t116, ptr %r78
-  %t117 = load i32, ptr %r78
-  %t118 = sext i32 %t117 to i64
-  %t119 = sext i32 4 to i64
-  %t120 = mul i64 %t118, %t119
-  store i64 %t120, ptr %r94
-  %t121 = load i64, ptr %r86
-  %t122 = load i64, ptr %r94
-  %t123 = add i64 %t121, %t122
-  store i64 %t123, ptr %r85
-  %t124 = load i32, ptr %r40
-  %t125 = inttoptr i32 %t124 to ptr addrspace(3)
-  %t126 = load i64, ptr %r85
-  %t127 = inttoptr i64 %t126 to ptr addrspace(1)
-  call void @__wp_cp_async_ca_16(ptr addrspace(3) %t125, ptr addrspace(1) %t127, i32 16)
+  %t91 = call i32 @llvm.umin.i32(i32 28, i32 32)
+  %t92 = lshr i32 %t91, 1
+  %t93 = sub i32 %t91, %t92
+  %t94 = lshr i32 %t90, %t92
+  %t95 = lshr i32 %t94, %t93
+  store i32 %t95, ptr %r72
+  %t96 = load i32, ptr %r53
+  %t97 = load i32, ptr %r72
+  %t98 = add i32 %t96, %t97
+  store i32 %t98, ptr %r73
+  %t99 = load i32, ptr %r73
+  %t100 = and i32 %t99, 268435440
+  store i32 %t100, ptr %r74
+  %t101 = load i32, ptr %r53
+  %t102 = load i32, ptr %r74
+  %t103 = sub i32 %t101, %t102
+  store i32 %t103, ptr %r75
+  %t104 = load i32, ptr %r75
+  %t105 = call i32 @llvm.umin.i32(i32 4, i32 32)
+  %t106 = lshr i32 %t105, 1
+  %t107 = sub i32 %t105, %t106
+  %t108 = shl i32 %t104, %t106
+  %t109 = shl i32 %t108, %t107
+  store i32 %t109, ptr %r76
+  %t110 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10inline_asmPKfPfPjE4tile to i32
+  store i32 %t110, ptr %r77
+  %t111 = load i32, ptr %r77
+  %t112 = load i32, ptr %r76
+  %t113 = add i32 %t111, %t112
+  store i32 %t113, ptr %r40
+  %t114 = load i32, ptr %r53
+  %t115 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t116 = lshr i32 %t115, 1
+  %t117 = sub i32 %t115, %t116
+  %t118 = shl i32 %t114, %t116
+  %t119 = shl i32 %t118, %t117
+  store i32 %t119, ptr %r78
+  %t120 = load i32, ptr %r78
+  %t121 = sext i32 %t120 to i64
+  %t122 = sext i32 4 to i64
+  %t123 = mul i64 %t121, %t122
+  store i64 %t123, ptr %r94
+  %t124 = load i64, ptr %r86
+  %t125 = load i64, ptr %r94
+  %t126 = add i64 %t124, %t125
+  store i64 %t126, ptr %r85
+  %t127 = load i32, ptr %r40
+  %t128 = inttoptr i32 %t127 to ptr addrspace(3)
+  %t129 = load i64, ptr %r85
+  %t130 = inttoptr i64 %t129 to ptr addrspace(1)
+  call void @__wp_cp_async_ca_16(ptr addrspace(3) %t128, ptr addrspace(1) %t130, i32 16)
   call void @__wp_cp_async_commit_group()
   call void @llvm.nvvm.cp.async.wait.group(i32 0)
   call void @__wp_bar_sync(i32 0)
-  %t128 = load i32, ptr %r40
-  %t129 = inttoptr i32 %t128 to ptr addrspace(3)
-  %t130 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %t129)
-  %t131 = extractvalue { i32, i32, i32, i32 } %t130, 0
-  store i32 %t131, ptr %r36
-  %t132 = extractvalue { i32, i32, i32, i32 } %t130, 1
-  store i32 %t132, ptr %r37
-  %t133 = extractvalue { i32, i32, i32, i32 } %t130, 2
-  store i32 %t133, ptr %r38
-  %t134 = extractvalue { i32, i32, i32, i32 } %t130, 3
-  store i32 %t134, ptr %r39
+  %t131 = load i32, ptr %r40
+  %t132 = inttoptr i32 %t131 to ptr addrspace(3)
+  %t133 = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %t132)
+  %t134 = extractvalue { i32, i32, i32, i32 } %t133, 0
+  store i32 %t134, ptr %r36
+  %t135 = extractvalue { i32, i32, i32, i32 } %t133, 1
+  store i32 %t135, ptr %r37
+  %t136 = extractvalue { i32, i32, i32, i32 } %t133, 2
+  store i32 %t136, ptr %r38
+  %t137 = extractvalue { i32, i32, i32, i32 } %t133, 3
+  store i32 %t137, ptr %r39
   store i32 0, ptr %r11
-  %t135 = load i32, ptr %r11
-  store i32 %t135, ptr %r12
-  %t136 = load i32, ptr %r11
-  store i32 %t136, ptr %r13
-  %t137 = load i32, ptr %r11
-  store i32 %t137, ptr %r14
-  %t138 = load i32, ptr %r36
-  %t139 = load i32, ptr %r37
-  %t140 = load i32, ptr %r38
-  %t141 = load i32, ptr %r39
-  %t142 = load i32, ptr %r36
-  %t143 = load i32, ptr %r37
-  %t144 = load float, ptr %r11
-  %t145 = load float, ptr %r12
-  %t146 = load float, ptr %r13
-  %t147 = load float, ptr %r14
-  %t148 = call { float, float, float, float } @__wp_mma_m16n8k16_f16(i32 %t138, i32 %t139, i32 %t140, i32 %t141, i32 %t142, i32 %t143, float %t144, float %t145, float %t146, float %t147)
-  %t149 = extractvalue { float, float, float, float } %t148, 0
-  store float %t149, ptr %r11
-  %t150 = extractvalue { float, float, float, float } %t148, 1
-  store float %t150, ptr %r12
-  %t151 = extractvalue { float, float, float, float } %t148, 2
-  store float %t151, ptr %r13
-  %t152 = extractvalue { float, float, float, float } %t148, 3
-  store float %t152, ptr %r14
-  %t153 = load i32, ptr %r36
-  %t154 = load i32, ptr %r37
-  %t155 = load i32, ptr %r38
-  %t156 = xor i32 %t153, -1
-  %t157 = xor i32 %t154, -1
-  %t158 = xor i32 %t155, -1
-  %t159 = and i32 %t156, %t157
-  %t160 = and i32 %t159, %t155
-  %t161 = and i32 %t156, %t154
-  %t162 = and i32 %t161, %t158
-  %t163 = or i32 %t160, %t162
-  %t164 = and i32 %t153, %t157
-  %t165 = and i32 %t164, %t158
+  %t138 = load i32, ptr %r11
+  store i32 %t138, ptr %r12
+  %t139 = load i32, ptr %r11
+  store i32 %t139, ptr %r13
+  %t140 = load i32, ptr %r11
+  store i32 %t140, ptr %r14
+  %t141 = load i32, ptr %r36
+  %t142 = load i32, ptr %r37
+  %t143 = load i32, ptr %r38
+  %t144 = load i32, ptr %r39
+  %t145 = load i32, ptr %r36
+  %t146 = load i32, ptr %r37
+  %t147 = load float, ptr %r11
+  %t148 = load float, ptr %r12
+  %t149 = load float, ptr %r13
+  %t150 = load float, ptr %r14
+  %t151 = call { float, float, float, float } @__wp_mma_m16n8k16_f16(i32 %t141, i32 %t142, i32 %t143, i32 %t144, i32 %t145, i32 %t146, float %t147, float %t148, float %t149, float %t150)
+  %t152 = extractvalue { float, float, float, float } %t151, 0
+  store float %t152, ptr %r11
+  %t153 = extractvalue { float, float, float, float } %t151, 1
+  store float %t153, ptr %r12
+  %t154 = extractvalue { float, float, float, float } %t151, 2
+  store float %t154, ptr %r13
+  %t155 = extractvalue { float, float, float, float } %t151, 3
+  store float %t155, ptr %r14
+  %t156 = load i32, ptr %r36
+  %t157 = load i32, ptr %r37
+  %t158 = load i32, ptr %r38
+  %t159 = xor i32 %t156, -1
+  %t160 = xor i32 %t157, -1
+  %t161 = xor i32 %t158, -1
+  %t162 = and i32 %t159, %t160
+  %t163 = and i32 %t162, %t158
+  %t164 = and i32 %t159, %t157
+  %t165 = and i32 %t164, %t161
   %t166 = or i32 %t163, %t165
-  %t167 = and i32 %t153, %t154
-  %t168 = and i32 %t167, %t155
+  %t167 = and i32 %t156, %t160
+  %t168 = and i32 %t167, %t161
   %t169 = or i32 %t166, %t168
-  store i32 %t169, ptr %r47
-  %t170 = load i32, ptr %r39
-  %t171 = icmp ne i32 %t170, 0
-  %t172 = xor i1 %t171, true
-  store i1 %t171, ptr %r97
-  %t173 = load i1, ptr %r97
-  %t174 = select i1 %t173, i32 1, i32 0
-  store i32 %t174, ptr %r51
-  %t175 = load i32, ptr %r51
-  %t176 = icmp ne i32 %t175, 0
-  %t177 = xor i1 %t176, true
-  store i1 %t176, ptr %r9
-  %t178 = load i1, ptr %r9
-  %t179 = select i1 %t178, i32 1, i32 0
-  store i32 %t179, ptr %r79
+  %t170 = and i32 %t156, %t157
+  %t171 = and i32 %t170, %t158
+  %t172 = or i32 %t169, %t171
+  store i32 %t172, ptr %r47
+  %t173 = load i32, ptr %r39
+  %t174 = icmp ne i32 %t173, 0
+  %t175 = xor i1 %t174, true
+  store i1 %t174, ptr %r97
+  %t176 = load i1, ptr %r97
+  %t177 = select i1 %t176, i32 1, i32 0
+  store i32 %t177, ptr %r51
+  %t178 = load i32, ptr %r51
+  %t179 = icmp ne i32 %t178, 0
+  %t180 = xor i1 %t179, true
+  store i1 %t179, ptr %r9
+  %t181 = load i1, ptr %r9
+  %t182 = select i1 %t181, i32 1, i32 0
+  store i32 %t182, ptr %r79
   store i32 21520, ptr %r80
-  %t180 = load i32, ptr %r36
-  %t181 = load i32, ptr %r37
-  %t182 = load i32, ptr %r80
-  %t183 = call i32 @__wp_prmt(i32 %t180, i32 %t181, i32 %t182)
-  store i32 %t183, ptr %r81
-  %t184 = load i32, ptr %r81
-  %t185 = load i32, ptr %r47
-  %t186 = add i32 %t184, %t185
-  store i32 %t186, ptr %r82
-  %t187 = load i32, ptr %r82
-  %t188 = load i32, ptr %r79
+  %t183 = load i32, ptr %r36
+  %t184 = load i32, ptr %r37
+  %t185 = load i32, ptr %r80
+  %t186 = call i32 @__wp_prmt(i32 %t183, i32 %t184, i32 %t185)
+  store i32 %t186, ptr %r81
+  %t187 = load i32, ptr %r81
+  %t188 = load i32, ptr %r47
   %t189 = add i32 %t187, %t188
-  store i32 %t189, ptr %r83
-  %t190 = load i64, ptr %r93
-  %t191 = load i64, ptr %r90
-  %t192 = add i64 %t190, %t191
-  store i64 %t192, ptr %r95
-  %t193 = load float, ptr %r29
-  %t194 = load float, ptr %r11
-  %t195 = fadd float %t193, %t194
-  store float %t195, ptr %r30
-  %t196 = load float, ptr %r12
-  %t197 = load float, ptr %r30
+  store i32 %t189, ptr %r82
+  %t190 = load i32, ptr %r82
+  %t191 = load i32, ptr %r79
+  %t192 = add i32 %t190, %t191
+  store i32 %t192, ptr %r83
+  %t193 = load i64, ptr %r93
+  %t194 = load i64, ptr %r90
+  %t195 = add i64 %t193, %t194
+  store i64 %t195, ptr %r95
+  %t196 = load float, ptr %r29
+  %t197 = load float, ptr %r11
   %t198 = fadd float %t196, %t197
-  store float %t198, ptr %r31
-  %t199 = load float, ptr %r13
-  %t200 = load float, ptr %r31
+  store float %t198, ptr %r30
+  %t199 = load float, ptr %r12
+  %t200 = load float, ptr %r30
   %t201 = fadd float %t199, %t200
-  store float %t201, ptr %r32
-  %t202 = load float, ptr %r14
-  %t203 = load float, ptr %r32
+  store float %t201, ptr %r31
+  %t202 = load float, ptr %r13
+  %t203 = load float, ptr %r31
   %t204 = fadd float %t202, %t203
-  store float %t204, ptr %r33
-  %t205 = load i64, ptr %r92
-  %t206 = load i64, ptr %r90
-  %t207 = add i64 %t205, %t206
-  store i64 %t207, ptr %r96
-  %t208 = load i64, ptr %r95
-  %t209 = inttoptr i64 %t208 to ptr addrspace(1)
-  %t210 = load i32, ptr %r83
-  store i32 %t210, ptr addrspace(1) %t209, align 4
-  %t211 = load i64, ptr %r96
+  store float %t204, ptr %r32
+  %t205 = load float, ptr %r14
+  %t206 = load float, ptr %r32
+  %t207 = fadd float %t205, %t206
+  store float %t207, ptr %r33
+  %t208 = load i64, ptr %r92
+  %t209 = load i64, ptr %r90
+  %t210 = add i64 %t208, %t209
+  store i64 %t210, ptr %r96
+  %t211 = load i64, ptr %r95
   %t212 = inttoptr i64 %t211 to ptr addrspace(1)
-  %t213 = load float, ptr %r33
-  store float %t213, ptr addrspace(1) %t212, align 4
+  %t213 = load i32, ptr %r83
+  store i32 %t213, ptr addrspace(1) %t212, align 4
+  %t214 = load i64, ptr %r96
+  %t215 = inttoptr i64 %t214 to ptr addrspace(1)
+  %t216 = load float, ptr %r33
+  store float %t216, ptr addrspace(1) %t215, align 4
   br label %ret
 ret:
   ret void

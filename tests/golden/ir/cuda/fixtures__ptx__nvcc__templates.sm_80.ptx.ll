@@ -383,143 +383,144 @@ start:
   %t16 = add i32 %t14, %t15
   store i32 %t16, ptr %r25
   %t17 = load i32, ptr %r25
-  %t18 = icmp uge i32 2, 32
-  %t19 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t20 = shl i32 %t17, %t19
-  %t21 = select i1 %t18, i32 0, i32 %t20
-  store i32 %t21, ptr %r20
-  %t22 = load i64, ptr %r34
-  %t23 = inttoptr i64 %t22 to ptr
-  %t24 = addrspacecast ptr %t23 to ptr addrspace(1)
-  %t25 = ptrtoint ptr addrspace(1) %t24 to i64
-  store i64 %t25, ptr %r31
-  %t26 = load i32, ptr %r20
-  %t27 = load i32, ptr %r21
-  %t28 = icmp sge i32 %t26, %t27
-  %t29 = xor i1 %t28, true
-  store i1 %t28, ptr %r5
-  %t30 = load i1, ptr %r5
-  br i1 %t30, label %L.$L__BB1_2, label %b1
+  %t18 = call i32 @llvm.umin.i32(i32 2, i32 32)
+  %t19 = lshr i32 %t18, 1
+  %t20 = sub i32 %t18, %t19
+  %t21 = shl i32 %t17, %t19
+  %t22 = shl i32 %t21, %t20
+  store i32 %t22, ptr %r20
+  %t23 = load i64, ptr %r34
+  %t24 = inttoptr i64 %t23 to ptr
+  %t25 = addrspacecast ptr %t24 to ptr addrspace(1)
+  %t26 = ptrtoint ptr addrspace(1) %t25 to i64
+  store i64 %t26, ptr %r31
+  %t27 = load i32, ptr %r20
+  %t28 = load i32, ptr %r21
+  %t29 = icmp sge i32 %t27, %t28
+  %t30 = xor i1 %t29, true
+  store i1 %t29, ptr %r5
+  %t31 = load i1, ptr %r5
+  br i1 %t31, label %L.$L__BB1_2, label %b1
 b1:
-  %t31 = load i32, ptr %r20
-  %t32 = sext i32 %t31 to i64
-  %t33 = sext i32 4 to i64
-  %t34 = mul i64 %t32, %t33
-  store i64 %t34, ptr %r36
-  %t35 = load i64, ptr %r31
-  %t36 = load i64, ptr %r36
-  %t37 = add i64 %t35, %t36
-  store i64 %t37, ptr %r37
-  %t38 = load i64, ptr %r37
-  %t39 = inttoptr i64 %t38 to ptr addrspace(1)
-  %t40 = load float, ptr addrspace(1) %t39, align 4
-  store float %t40, ptr %r11
-  %t41 = load float, ptr %r11
-  %t42 = load float, ptr %r10
-  %t43 = fmul float %t41, %t42
-  store float %t43, ptr %r12
-  %t44 = load i64, ptr %r30
-  %t45 = load i64, ptr %r36
-  %t46 = add i64 %t44, %t45
-  store i64 %t46, ptr %r38
-  %t47 = load i64, ptr %r38
-  %t48 = inttoptr i64 %t47 to ptr addrspace(1)
-  %t49 = load float, ptr %r12
-  store float %t49, ptr addrspace(1) %t48, align 4
+  %t32 = load i32, ptr %r20
+  %t33 = sext i32 %t32 to i64
+  %t34 = sext i32 4 to i64
+  %t35 = mul i64 %t33, %t34
+  store i64 %t35, ptr %r36
+  %t36 = load i64, ptr %r31
+  %t37 = load i64, ptr %r36
+  %t38 = add i64 %t36, %t37
+  store i64 %t38, ptr %r37
+  %t39 = load i64, ptr %r37
+  %t40 = inttoptr i64 %t39 to ptr addrspace(1)
+  %t41 = load float, ptr addrspace(1) %t40, align 4
+  store float %t41, ptr %r11
+  %t42 = load float, ptr %r11
+  %t43 = load float, ptr %r10
+  %t44 = fmul float %t42, %t43
+  store float %t44, ptr %r12
+  %t45 = load i64, ptr %r30
+  %t46 = load i64, ptr %r36
+  %t47 = add i64 %t45, %t46
+  store i64 %t47, ptr %r38
+  %t48 = load i64, ptr %r38
+  %t49 = inttoptr i64 %t48 to ptr addrspace(1)
+  %t50 = load float, ptr %r12
+  store float %t50, ptr addrspace(1) %t49, align 4
   br label %L.$L__BB1_2
 L.$L__BB1_2:
-  %t50 = load i32, ptr %r20
-  %t51 = add i32 %t50, 1
-  store i32 %t51, ptr %r26
-  %t52 = load i32, ptr %r26
-  %t53 = load i32, ptr %r21
-  %t54 = icmp sge i32 %t52, %t53
-  %t55 = xor i1 %t54, true
-  store i1 %t54, ptr %r6
-  %t56 = load i32, ptr %r20
-  %t57 = sext i32 %t56 to i64
-  %t58 = sext i32 4 to i64
-  %t59 = mul i64 %t57, %t58
-  store i64 %t59, ptr %r39
-  %t60 = load i64, ptr %r31
-  %t61 = load i64, ptr %r39
-  %t62 = add i64 %t60, %t61
-  store i64 %t62, ptr %r32
-  %t63 = load i64, ptr %r30
-  %t64 = load i64, ptr %r39
-  %t65 = add i64 %t63, %t64
-  store i64 %t65, ptr %r33
-  %t66 = load i1, ptr %r6
-  br i1 %t66, label %L.$L__BB1_4, label %b2
+  %t51 = load i32, ptr %r20
+  %t52 = add i32 %t51, 1
+  store i32 %t52, ptr %r26
+  %t53 = load i32, ptr %r26
+  %t54 = load i32, ptr %r21
+  %t55 = icmp sge i32 %t53, %t54
+  %t56 = xor i1 %t55, true
+  store i1 %t55, ptr %r6
+  %t57 = load i32, ptr %r20
+  %t58 = sext i32 %t57 to i64
+  %t59 = sext i32 4 to i64
+  %t60 = mul i64 %t58, %t59
+  store i64 %t60, ptr %r39
+  %t61 = load i64, ptr %r31
+  %t62 = load i64, ptr %r39
+  %t63 = add i64 %t61, %t62
+  store i64 %t63, ptr %r32
+  %t64 = load i64, ptr %r30
+  %t65 = load i64, ptr %r39
+  %t66 = add i64 %t64, %t65
+  store i64 %t66, ptr %r33
+  %t67 = load i1, ptr %r6
+  br i1 %t67, label %L.$L__BB1_4, label %b2
 b2:
-  %t67 = load i64, ptr %r32
-  %t68 = inttoptr i64 %t67 to ptr addrspace(1)
-  %t69 = getelementptr inbounds i8, ptr addrspace(1) %t68, i64 4
-  %t70 = load float, ptr addrspace(1) %t69, align 4
-  store float %t70, ptr %r13
-  %t71 = load float, ptr %r13
-  %t72 = load float, ptr %r10
-  %t73 = fmul float %t71, %t72
-  store float %t73, ptr %r14
-  %t74 = load i64, ptr %r33
-  %t75 = inttoptr i64 %t74 to ptr addrspace(1)
-  %t76 = getelementptr inbounds i8, ptr addrspace(1) %t75, i64 4
-  %t77 = load float, ptr %r14
-  store float %t77, ptr addrspace(1) %t76, align 4
+  %t68 = load i64, ptr %r32
+  %t69 = inttoptr i64 %t68 to ptr addrspace(1)
+  %t70 = getelementptr inbounds i8, ptr addrspace(1) %t69, i64 4
+  %t71 = load float, ptr addrspace(1) %t70, align 4
+  store float %t71, ptr %r13
+  %t72 = load float, ptr %r13
+  %t73 = load float, ptr %r10
+  %t74 = fmul float %t72, %t73
+  store float %t74, ptr %r14
+  %t75 = load i64, ptr %r33
+  %t76 = inttoptr i64 %t75 to ptr addrspace(1)
+  %t77 = getelementptr inbounds i8, ptr addrspace(1) %t76, i64 4
+  %t78 = load float, ptr %r14
+  store float %t78, ptr addrspace(1) %t77, align 4
   br label %L.$L__BB1_4
 L.$L__BB1_4:
-  %t78 = load i32, ptr %r20
-  %t79 = add i32 %t78, 2
-  store i32 %t79, ptr %r27
-  %t80 = load i32, ptr %r27
-  %t81 = load i32, ptr %r21
-  %t82 = icmp sge i32 %t80, %t81
-  %t83 = xor i1 %t82, true
-  store i1 %t82, ptr %r7
-  %t84 = load i1, ptr %r7
-  br i1 %t84, label %L.$L__BB1_6, label %b3
+  %t79 = load i32, ptr %r20
+  %t80 = add i32 %t79, 2
+  store i32 %t80, ptr %r27
+  %t81 = load i32, ptr %r27
+  %t82 = load i32, ptr %r21
+  %t83 = icmp sge i32 %t81, %t82
+  %t84 = xor i1 %t83, true
+  store i1 %t83, ptr %r7
+  %t85 = load i1, ptr %r7
+  br i1 %t85, label %L.$L__BB1_6, label %b3
 b3:
-  %t85 = load i64, ptr %r32
-  %t86 = inttoptr i64 %t85 to ptr addrspace(1)
-  %t87 = getelementptr inbounds i8, ptr addrspace(1) %t86, i64 8
-  %t88 = load float, ptr addrspace(1) %t87, align 4
-  store float %t88, ptr %r15
-  %t89 = load float, ptr %r15
-  %t90 = load float, ptr %r10
-  %t91 = fmul float %t89, %t90
-  store float %t91, ptr %r16
-  %t92 = load i64, ptr %r33
-  %t93 = inttoptr i64 %t92 to ptr addrspace(1)
-  %t94 = getelementptr inbounds i8, ptr addrspace(1) %t93, i64 8
-  %t95 = load float, ptr %r16
-  store float %t95, ptr addrspace(1) %t94, align 4
+  %t86 = load i64, ptr %r32
+  %t87 = inttoptr i64 %t86 to ptr addrspace(1)
+  %t88 = getelementptr inbounds i8, ptr addrspace(1) %t87, i64 8
+  %t89 = load float, ptr addrspace(1) %t88, align 4
+  store float %t89, ptr %r15
+  %t90 = load float, ptr %r15
+  %t91 = load float, ptr %r10
+  %t92 = fmul float %t90, %t91
+  store float %t92, ptr %r16
+  %t93 = load i64, ptr %r33
+  %t94 = inttoptr i64 %t93 to ptr addrspace(1)
+  %t95 = getelementptr inbounds i8, ptr addrspace(1) %t94, i64 8
+  %t96 = load float, ptr %r16
+  store float %t96, ptr addrspace(1) %t95, align 4
   br label %L.$L__BB1_6
 L.$L__BB1_6:
-  %t96 = load i32, ptr %r20
-  %t97 = add i32 %t96, 3
-  store i32 %t97, ptr %r28
-  %t98 = load i32, ptr %r28
-  %t99 = load i32, ptr %r21
-  %t100 = icmp sge i32 %t98, %t99
-  %t101 = xor i1 %t100, true
-  store i1 %t100, ptr %r8
-  %t102 = load i1, ptr %r8
-  br i1 %t102, label %L.$L__BB1_8, label %b4
+  %t97 = load i32, ptr %r20
+  %t98 = add i32 %t97, 3
+  store i32 %t98, ptr %r28
+  %t99 = load i32, ptr %r28
+  %t100 = load i32, ptr %r21
+  %t101 = icmp sge i32 %t99, %t100
+  %t102 = xor i1 %t101, true
+  store i1 %t101, ptr %r8
+  %t103 = load i1, ptr %r8
+  br i1 %t103, label %L.$L__BB1_8, label %b4
 b4:
-  %t103 = load i64, ptr %r32
-  %t104 = inttoptr i64 %t103 to ptr addrspace(1)
-  %t105 = getelementptr inbounds i8, ptr addrspace(1) %t104, i64 12
-  %t106 = load float, ptr addrspace(1) %t105, align 4
-  store float %t106, ptr %r17
-  %t107 = load float, ptr %r17
-  %t108 = load float, ptr %r10
-  %t109 = fmul float %t107, %t108
-  store float %t109, ptr %r18
-  %t110 = load i64, ptr %r33
-  %t111 = inttoptr i64 %t110 to ptr addrspace(1)
-  %t112 = getelementptr inbounds i8, ptr addrspace(1) %t111, i64 12
-  %t113 = load float, ptr %r18
-  store float %t113, ptr addrspace(1) %t112, align 4
+  %t104 = load i64, ptr %r32
+  %t105 = inttoptr i64 %t104 to ptr addrspace(1)
+  %t106 = getelementptr inbounds i8, ptr addrspace(1) %t105, i64 12
+  %t107 = load float, ptr addrspace(1) %t106, align 4
+  store float %t107, ptr %r17
+  %t108 = load float, ptr %r17
+  %t109 = load float, ptr %r10
+  %t110 = fmul float %t108, %t109
+  store float %t110, ptr %r18
+  %t111 = load i64, ptr %r33
+  %t112 = inttoptr i64 %t111 to ptr addrspace(1)
+  %t113 = getelementptr inbounds i8, ptr addrspace(1) %t112, i64 12
+  %t114 = load float, ptr %r18
+  store float %t114, ptr addrspace(1) %t113, align 4
   br label %L.$L__BB1_8
 L.$L__BB1_8:
   br label %ret
@@ -593,87 +594,88 @@ start:
   %t16 = add i32 %t14, %t15
   store i32 %t16, ptr %r14
   %t17 = load i32, ptr %r14
-  %t18 = icmp uge i32 1, 32
-  %t19 = call i32 @llvm.umin.i32(i32 1, i32 31)
-  %t20 = shl i32 %t17, %t19
-  %t21 = select i1 %t18, i32 0, i32 %t20
-  store i32 %t21, ptr %r8
-  %t22 = load i64, ptr %r24
-  %t23 = inttoptr i64 %t22 to ptr
-  %t24 = addrspacecast ptr %t23 to ptr addrspace(1)
-  %t25 = ptrtoint ptr addrspace(1) %t24 to i64
-  store i64 %t25, ptr %r23
-  %t26 = load i32, ptr %r8
-  %t27 = load i32, ptr %r10
-  %t28 = icmp sge i32 %t26, %t27
-  %t29 = xor i1 %t28, true
-  store i1 %t28, ptr %r5
-  %t30 = load i1, ptr %r5
-  br i1 %t30, label %L.$L__BB2_2, label %b1
+  %t18 = call i32 @llvm.umin.i32(i32 1, i32 32)
+  %t19 = lshr i32 %t18, 1
+  %t20 = sub i32 %t18, %t19
+  %t21 = shl i32 %t17, %t19
+  %t22 = shl i32 %t21, %t20
+  store i32 %t22, ptr %r8
+  %t23 = load i64, ptr %r24
+  %t24 = inttoptr i64 %t23 to ptr
+  %t25 = addrspacecast ptr %t24 to ptr addrspace(1)
+  %t26 = ptrtoint ptr addrspace(1) %t25 to i64
+  store i64 %t26, ptr %r23
+  %t27 = load i32, ptr %r8
+  %t28 = load i32, ptr %r10
+  %t29 = icmp sge i32 %t27, %t28
+  %t30 = xor i1 %t29, true
+  store i1 %t29, ptr %r5
+  %t31 = load i1, ptr %r5
+  br i1 %t31, label %L.$L__BB2_2, label %b1
 b1:
-  %t31 = load i32, ptr %r8
-  %t32 = sext i32 %t31 to i64
-  %t33 = sext i32 8 to i64
-  %t34 = mul i64 %t32, %t33
-  store i64 %t34, ptr %r26
-  %t35 = load i64, ptr %r23
-  %t36 = load i64, ptr %r26
-  %t37 = add i64 %t35, %t36
-  store i64 %t37, ptr %r27
-  %t38 = load i64, ptr %r27
-  %t39 = inttoptr i64 %t38 to ptr addrspace(1)
-  %t40 = load double, ptr addrspace(1) %t39, align 8
-  store double %t40, ptr %r17
-  %t41 = load double, ptr %r17
-  %t42 = load double, ptr %r16
-  %t43 = fmul double %t41, %t42
-  store double %t43, ptr %r18
-  %t44 = load i64, ptr %r22
-  %t45 = load i64, ptr %r26
-  %t46 = add i64 %t44, %t45
-  store i64 %t46, ptr %r28
-  %t47 = load i64, ptr %r28
-  %t48 = inttoptr i64 %t47 to ptr addrspace(1)
-  %t49 = load double, ptr %r18
-  store double %t49, ptr addrspace(1) %t48, align 8
+  %t32 = load i32, ptr %r8
+  %t33 = sext i32 %t32 to i64
+  %t34 = sext i32 8 to i64
+  %t35 = mul i64 %t33, %t34
+  store i64 %t35, ptr %r26
+  %t36 = load i64, ptr %r23
+  %t37 = load i64, ptr %r26
+  %t38 = add i64 %t36, %t37
+  store i64 %t38, ptr %r27
+  %t39 = load i64, ptr %r27
+  %t40 = inttoptr i64 %t39 to ptr addrspace(1)
+  %t41 = load double, ptr addrspace(1) %t40, align 8
+  store double %t41, ptr %r17
+  %t42 = load double, ptr %r17
+  %t43 = load double, ptr %r16
+  %t44 = fmul double %t42, %t43
+  store double %t44, ptr %r18
+  %t45 = load i64, ptr %r22
+  %t46 = load i64, ptr %r26
+  %t47 = add i64 %t45, %t46
+  store i64 %t47, ptr %r28
+  %t48 = load i64, ptr %r28
+  %t49 = inttoptr i64 %t48 to ptr addrspace(1)
+  %t50 = load double, ptr %r18
+  store double %t50, ptr addrspace(1) %t49, align 8
   br label %L.$L__BB2_2
 L.$L__BB2_2:
-  %t50 = load i32, ptr %r8
-  %t51 = add i32 %t50, 1
-  store i32 %t51, ptr %r9
-  %t52 = load i32, ptr %r9
-  %t53 = load i32, ptr %r10
-  %t54 = icmp sge i32 %t52, %t53
-  %t55 = xor i1 %t54, true
-  store i1 %t54, ptr %r6
-  %t56 = load i1, ptr %r6
-  br i1 %t56, label %L.$L__BB2_4, label %b2
+  %t51 = load i32, ptr %r8
+  %t52 = add i32 %t51, 1
+  store i32 %t52, ptr %r9
+  %t53 = load i32, ptr %r9
+  %t54 = load i32, ptr %r10
+  %t55 = icmp sge i32 %t53, %t54
+  %t56 = xor i1 %t55, true
+  store i1 %t55, ptr %r6
+  %t57 = load i1, ptr %r6
+  br i1 %t57, label %L.$L__BB2_4, label %b2
 b2:
-  %t57 = load i32, ptr %r9
-  %t58 = sext i32 %t57 to i64
-  %t59 = sext i32 8 to i64
-  %t60 = mul i64 %t58, %t59
-  store i64 %t60, ptr %r29
-  %t61 = load i64, ptr %r23
-  %t62 = load i64, ptr %r29
-  %t63 = add i64 %t61, %t62
-  store i64 %t63, ptr %r30
-  %t64 = load i64, ptr %r30
-  %t65 = inttoptr i64 %t64 to ptr addrspace(1)
-  %t66 = load double, ptr addrspace(1) %t65, align 8
-  store double %t66, ptr %r19
-  %t67 = load double, ptr %r19
-  %t68 = load double, ptr %r16
-  %t69 = fmul double %t67, %t68
-  store double %t69, ptr %r20
-  %t70 = load i64, ptr %r22
-  %t71 = load i64, ptr %r29
-  %t72 = add i64 %t70, %t71
-  store i64 %t72, ptr %r31
-  %t73 = load i64, ptr %r31
-  %t74 = inttoptr i64 %t73 to ptr addrspace(1)
-  %t75 = load double, ptr %r20
-  store double %t75, ptr addrspace(1) %t74, align 8
+  %t58 = load i32, ptr %r9
+  %t59 = sext i32 %t58 to i64
+  %t60 = sext i32 8 to i64
+  %t61 = mul i64 %t59, %t60
+  store i64 %t61, ptr %r29
+  %t62 = load i64, ptr %r23
+  %t63 = load i64, ptr %r29
+  %t64 = add i64 %t62, %t63
+  store i64 %t64, ptr %r30
+  %t65 = load i64, ptr %r30
+  %t66 = inttoptr i64 %t65 to ptr addrspace(1)
+  %t67 = load double, ptr addrspace(1) %t66, align 8
+  store double %t67, ptr %r19
+  %t68 = load double, ptr %r19
+  %t69 = load double, ptr %r16
+  %t70 = fmul double %t68, %t69
+  store double %t70, ptr %r20
+  %t71 = load i64, ptr %r22
+  %t72 = load i64, ptr %r29
+  %t73 = add i64 %t71, %t72
+  store i64 %t73, ptr %r31
+  %t74 = load i64, ptr %r31
+  %t75 = inttoptr i64 %t74 to ptr addrspace(1)
+  %t76 = load double, ptr %r20
+  store double %t76, ptr addrspace(1) %t75, align 8
   br label %L.$L__BB2_4
 L.$L__BB2_4:
   br label %ret
