@@ -114,6 +114,14 @@ def cases():
     }
 
 
+def input_hashes(d):
+    """sha256 of every input file in DIR (what tests/sass_lift.rs compares with the current
+    lifter's and lowering's output)."""
+    import hashlib
+    return {f: hashlib.sha256(open(os.path.join(d, f), "rb").read()).hexdigest()
+            for f in sorted(os.listdir(d)) if f.endswith((".lifted.ptx", ".twin.ptx", "-sm_90.cubin"))}
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -124,7 +132,9 @@ def main():
     except Exception as e:  # noqa: BLE001
         print(f"setup: {e}", file=sys.stderr)
         return 2
-    results = {"device": cu.name, "kernels": []}
+    results = {"device": cu.name, "kernels": [], "generated_by": "tools/gpu/sass_twin.py fixtures/sass/gpu",
+               "date_utc": __import__("datetime").datetime.now(__import__("datetime").timezone.utc).strftime("%Y-%m-%d"),
+               "inputs": input_hashes(d)}
     ok = True
     for k, (ins, out_len, n, grid, block) in cases().items():
         orig = cu.run(cu.load(open(os.path.join(d, f"{k}-sm_90.cubin"), "rb").read(), k),

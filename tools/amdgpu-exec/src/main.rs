@@ -145,7 +145,10 @@ fn run(args: &[String]) -> ExitCode {
 }
 
 fn dims(s: &str) -> Option<[u32; 3]> {
-    let v: Vec<u32> = s.split(',').map(|x| x.parse().ok()).collect::<Option<_>>()?;
+    let v: Vec<u32> = s
+        .split(',')
+        .map(|x| x.parse().ok())
+        .collect::<Option<_>>()?;
     (1..=3)
         .contains(&v.len())
         .then(|| [v[0], *v.get(1).unwrap_or(&1), *v.get(2).unwrap_or(&1)])
