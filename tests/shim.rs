@@ -30,7 +30,7 @@ int hipLaunchKernel(const void *f, dim3 grid, dim3 block, void **args, size_t sh
 int hipLaunchKernel_spt(const void *f, dim3 grid, dim3 block, void **args, size_t shmem, void *stream) {
     int r = hipLaunchKernel(f, grid, block, args, shmem, stream); spt = 1; return r;
 }
-static long rec[8];
+static long rec[9];
 /* HIP fills its struct: every byte i is (i * 7 + 3) & 255, then a few named fields. */
 int hipGetDevicePropertiesR0600(struct wp_hipDeviceProp *p, int device) {
     if (device != 0) return 101; /* hipErrorInvalidDevice */
@@ -92,6 +92,9 @@ void __hipRegisterManagedVar(void *m, void **ptr, void *init, const char *name, 
 /* hipLaunchKernelExC answers hipErrorInvalidClusterSize (1054 in hip_runtime_api.h). */
 int hipLaunchKernelExC(const void *cfg, const void *f, void **args) {
     rec[0] = (long)cfg; rec[1] = ((const unsigned *)cfg)[0] * 1000 + ((const unsigned *)cfg)[3];
+    /* numAttrs (byte 48) * 100 + the first attribute's id (attrs at byte 40) */
+    const unsigned n = ((const unsigned *)cfg)[12];
+    rec[8] = n * 100 + (n ? **(const int *const *)((const char *)cfg + 40) : 0);
     return 1054;
 }
 /* 9 parameters, 3 of them on the stack; answers the code given as `kind`. */
@@ -1118,6 +1121,17 @@ out["exc"] = shim.wpcuLaunchKernelExC(cfg, None, None)
 out["exc_same_cfg"] = rt.recorded(0) == ctypes.addressof(cfg)
 out["exc_dims"] = rt.recorded(1)
 out["exc_null"] = shim.wpcuLaunchKernelExC(None, None, None)
+# attributes 6 (programmatic stream serialization), 1 (access policy window), 7 (programmatic
+# event): 72 bytes each
+attrs = (ctypes.c_uint * 54)()
+attrs[0], attrs[18], attrs[36] = 6, 1, 7
+pdl = (ctypes.c_uint * 14)(7, 1, 1, 128, 1, 1)
+ctypes.c_void_p.from_buffer(pdl, 40).value = ctypes.addressof(attrs)
+pdl[12] = 3
+out["exc_pdl"] = shim.wpcuLaunchKernelExC(pdl, None, None)
+out["exc_pdl_attrs"] = rt.recorded(8)
+out["exc_pdl_dims"] = rt.recorded(1)
+out["exc_pdl_caller"] = [pdl[12], attrs[0], attrs[18], attrs[36]]
 msg = ctypes.c_char_p()
 seen = []
 for e in (0, 18, 911, 2, 1):
@@ -1172,6 +1186,11 @@ fn launch_ex_and_torch_check_translate_codes() {
         "gridDim.x at 0, blockDim.x at 12"
     );
     assert_eq!(got["exc_null"], 1, "cudaErrorInvalidValue");
+    // HIP gets the one attribute it has an ID for (1), in a copy: the caller's list stays.
+    assert_eq!(got["exc_pdl"], 912);
+    assert_eq!(got["exc_pdl_attrs"], 100 + 1);
+    assert_eq!(got["exc_pdl_dims"], 7 * 1000 + 128);
+    assert_eq!(got["exc_pdl_caller"], serde_json::json!([3, 6, 1, 7]));
     // 0 stays 0; CUDA 18 (InvalidTexture) is HIP 912; CUDA-only 911 (ExternalDevice) becomes
     // hipErrorUnknown 999; 2 and 1 are the same in both.
     assert_eq!(

@@ -578,8 +578,9 @@ char __wpcuInitModule(void **handle) { return handle != wp_skipped_module && han
  * layout (56 bytes: gridDim 0, blockDim 12, dynamicSmemBytes 24, stream 32, attrs 40,
  * numAttrs 48) and so do cudaLaunchAttribute and hipLaunchAttribute (72 bytes: id 0, val 8);
  * the attribute IDs HIP defines carry CUDA's numbers (shims/hip/tables/launch.tsv, checked
- * against CUDA's driver_types.h by tests/shim.rs). An ID HIP lacks (e.g. 6,
- * ProgrammaticStreamSerialization) is rejected by HIP, not dropped. What a rename could not
+ * against CUDA's driver_types.h by tests/shim.rs), except that the programmatic-launch
+ * attributes (6, 7), which HIP lacks, are dropped (below); any other ID HIP lacks is rejected
+ * by HIP. What a rename could not
  * do is the result: hipErrorInvalidClusterSize is 1054 in HIP and 912 in CUDA, so the code is
  * translated (errors.tsv). */
 int wpcuLaunchKernelExC(const void *config, const void *func, void **args) {
@@ -587,6 +588,29 @@ int wpcuLaunchKernelExC(const void *config, const void *func, void **args) {
     WP_LAZY(fn_t, fn, "hipLaunchKernelExC")
     if (!config) return WP_CUDA_ERROR_INVALID_VALUE;
     if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    /* Programmatic dependent launch (6 ProgrammaticStreamSerialization, 7 ProgrammaticEvent:
+     * asked for by host code that reads compute capability 9.0 or more, e.g. CUB 3.x) has no
+     * HIP ID; the translated code waits for nothing (griddepcontrol.wait lowers to nothing),
+     * so those two are dropped and the launch keeps stream order, which is what the wait
+     * would have ensured. A config without them goes to HIP as it is. */
+    const unsigned char *c = config, *list;
+    unsigned n;
+    memcpy(&list, c + 40, sizeof list);
+    memcpy(&n, c + 48, sizeof n);
+    unsigned char copy[56], kept_attrs[32 * 72];
+    unsigned kept = 0;
+    for (unsigned i = 0; list && n <= 32 && i < n; i++) {
+        int id;
+        memcpy(&id, list + 72 * (size_t)i, sizeof id);
+        if (id != 6 && id != 7) memcpy(kept_attrs + 72 * (size_t)kept++, list + 72 * (size_t)i, 72);
+    }
+    if (list && n <= 32 && kept != n) {
+        const unsigned char *p = kept ? kept_attrs : NULL;
+        memcpy(copy, c, sizeof copy);
+        memcpy(copy + 40, &p, sizeof p);
+        memcpy(copy + 48, &kept, sizeof kept);
+        config = copy;
+    }
     return wp_cuda_error(fn(config, func, args));
 }
 
