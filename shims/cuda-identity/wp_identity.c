@@ -23,6 +23,8 @@
  *                                          for a function whose real PTX_VERSION is TTT (the
  *                                          twin's code); other functions (SASS the twin left
  *                                          alone) keep their real answers.
+ *   cuLaunchKernelEx (and its per-thread-stream form)  forward without the programmatic
+ *                                          dependent launch attributes (see below).
  *   cuModuleGetFunction, cuLibraryGetKernel  forward; with the log on, each kernel found is
  *                                          logged with its real PTX_VERSION, "twin code" when
  *                                          it is TTT. (Module loading itself goes through the
@@ -36,6 +38,15 @@
  *                                          / cudaDeviceProp (offsets of CUDA 12 and 13's
  *                                          driver_types.h: major 360, minor 364, warpSize 308;
  *                                          ptxVersion 32, binaryVersion 36).
+ *   wpcuNN_LaunchKernelExC[_ptsz]           cudaLaunchKernelExC without those attributes.
+ * Programmatic dependent launch: host code that reads compute capability 9.0 or more (CUB
+ * 3.x for sm_90+) launches kernels with PROGRAMMATIC_STREAM_SERIALIZATION (6) or
+ * PROGRAMMATIC_EVENT (7), so that a kernel may start before the one before it in the stream
+ * ends and waits for it at `griddepcontrol.wait`. The twin's code is built for an arch with
+ * no `griddepcontrol` (it lowers the wait to nothing), so both launch paths drop those two
+ * attributes: each launch then starts after the previous one ends, which is what the wait
+ * would have ensured (CUB's compute_120 onesweep radix sort read the previous pass's keys
+ * unfinished: docs/identity.md).
  * WHEELPORT_IDENTITY_LOG=1 prints each entry point requested through cuGetProcAddress, each
  * answer changed and each kernel found, prefixed "wheelport-identity:", on stderr.
  */
@@ -236,12 +247,65 @@ static CUresult wp_cuLibraryGetKernel(CUkernel *k, CUlibrary l, const char *name
   return r;
 }
 
+/* Launches: CUlaunchConfig / cudaLaunchConfig_t (cuda.h, driver_types.h of CUDA 12 and 13)
+ * share the attribute list's layout: `attrs` at byte 40, `numAttrs` at 48 (driver: six
+ * uints, sharedMemBytes, stream at 32; runtime: two dim3, size_t, stream at 32); each
+ * attribute is 72 bytes, its id (an enum) first. */
+enum { LAUNCH_ATTRS = 40, LAUNCH_NUM_ATTRS = 48, LAUNCH_CONFIG_SIZE = 56, ATTR_SIZE = 72 };
+enum { ATTR_PROGRAMMATIC_STREAM_SERIALIZATION = 6, ATTR_PROGRAMMATIC_EVENT = 7 };
+enum { MAX_ATTRS = 32 };
+
+/* `config` without the programmatic-launch attributes, in `copy` and `attrs` (NULL when it
+ * has none of them, or more attributes than fit: then it is used as it is). */
+static const void *without_pdl(const void *config, unsigned char copy[LAUNCH_CONFIG_SIZE],
+                               unsigned char attrs[MAX_ATTRS * ATTR_SIZE]) {
+  if (!config) return config;
+  const unsigned char *c = config;
+  const unsigned char *list;
+  unsigned n;
+  memcpy(&list, c + LAUNCH_ATTRS, sizeof list);
+  memcpy(&n, c + LAUNCH_NUM_ATTRS, sizeof n);
+  if (!list || n == 0 || n > MAX_ATTRS) return config;
+  unsigned kept = 0;
+  for (unsigned i = 0; i < n; i++) {
+    int id;
+    memcpy(&id, list + (size_t)i * ATTR_SIZE, sizeof id);
+    if (id == ATTR_PROGRAMMATIC_STREAM_SERIALIZATION || id == ATTR_PROGRAMMATIC_EVENT) {
+      wp_log("%s: attribute %d dropped (of %d)", "launch", id, (int)n);
+      continue;
+    }
+    memcpy(attrs + (size_t)kept++ * ATTR_SIZE, list + (size_t)i * ATTR_SIZE, ATTR_SIZE);
+  }
+  if (kept == n) return config;
+  memcpy(copy, c, LAUNCH_CONFIG_SIZE);
+  const unsigned char *p = kept ? attrs : NULL;
+  memcpy(copy + LAUNCH_ATTRS, &p, sizeof p);
+  memcpy(copy + LAUNCH_NUM_ATTRS, &kept, sizeof kept);
+  return copy;
+}
+
+typedef CUresult (*launch_ex_fn)(const void *, CUfunction, void **, void **);
+static launch_ex_fn real_launch_ex[2]; /* [per-thread default stream] */
+
+static CUresult launch_ex(int ptds, const void *config, CUfunction f, void **params,
+                          void **extra) {
+  unsigned char copy[LAUNCH_CONFIG_SIZE], attrs[MAX_ATTRS * ATTR_SIZE];
+  return real_launch_ex[ptds](without_pdl(config, copy, attrs), f, params, extra);
+}
+static CUresult wp_cuLaunchKernelEx(const void *c, CUfunction f, void **p, void **e) {
+  return launch_ex(0, c, f, p, e);
+}
+static CUresult wp_cuLaunchKernelEx_ptsz(const void *c, CUfunction f, void **p, void **e) {
+  return launch_ex(1, c, f, p, e);
+}
+
 CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, uint64_t flags);
 CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, uint64_t flags,
                              void *status);
 
-/* Replace the driver's answer for the entry points wrapped here. */
-static void wrap(const char *symbol, void **pfn) {
+/* Replace the driver's answer for the entry points wrapped here (`flags`: cuGetProcAddress's;
+ * CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2 asks for the per-thread-stream form). */
+static void wrap(const char *symbol, void **pfn, uint64_t flags) {
   pthread_once(&once, init);
   if (log_on) fprintf(stderr, "wheelport-identity: requested %s\n", symbol);
   if (!pfn || !*pfn) return;
@@ -265,6 +329,10 @@ static void wrap(const char *symbol, void **pfn) {
   } else if (!strcmp(symbol, "cuLibraryGetKernel")) {
     real_get_kernel = (get_kernel_fn)*pfn;
     *pfn = (void *)&wp_cuLibraryGetKernel;
+  } else if (!strcmp(symbol, "cuLaunchKernelEx")) {
+    int ptds = (flags & 2) != 0;
+    real_launch_ex[ptds] = (launch_ex_fn)*pfn;
+    *pfn = ptds ? (void *)&wp_cuLaunchKernelEx_ptsz : (void *)&wp_cuLaunchKernelEx;
   }
 }
 
@@ -273,7 +341,7 @@ CUresult cuGetProcAddress(const char *symbol, void **pfn, int version, uint64_t 
   REAL(real, gpa_fn, "cuGetProcAddress");
   if (!real) return 3;
   CUresult r = real(symbol, pfn, version, flags);
-  if (r == 0 && symbol) wrap(symbol, pfn);
+  if (r == 0 && symbol) wrap(symbol, pfn, flags);
   return r;
 }
 
@@ -283,7 +351,7 @@ CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version, uint64
   REAL(real, gpa2_fn, "cuGetProcAddress_v2");
   if (!real) return 3;
   CUresult r = real(symbol, pfn, version, flags, status);
-  if (r == 0 && symbol) wrap(symbol, pfn);
+  if (r == 0 && symbol) wrap(symbol, pfn, flags);
   return r;
 }
 
@@ -332,6 +400,16 @@ static int rt_properties(int major, const char *name, void *prop, int dev) {
   return r;
 }
 
+typedef int (*rt_launch_ex_fn)(const void *, const void *, void **);
+
+static int rt_launch_ex(int major, const char *name, const void *config, const void *func,
+                        void **args) {
+  rt_launch_ex_fn f = (rt_launch_ex_fn)rt_sym(major, name);
+  if (!f) return 35;
+  unsigned char copy[LAUNCH_CONFIG_SIZE], attrs[MAX_ATTRS * ATTR_SIZE];
+  return f(without_pdl(config, copy, attrs), func, args);
+}
+
 #define RUNTIME_LAYER(NN)                                                                    \
   int wpcu##NN##_DeviceGetAttribute(int *v, int a, int d) {                                  \
     return rt_device_attribute(NN, v, a, d);                                                 \
@@ -344,6 +422,12 @@ static int rt_properties(int major, const char *name, void *prop, int dev) {
   }                                                                                          \
   int wpcu##NN##_GetDeviceProperties(void *p, int d) {                                       \
     return rt_properties(NN, "cudaGetDeviceProperties", p, d);                               \
+  }                                                                                          \
+  int wpcu##NN##_LaunchKernelExC(const void *c, const void *f, void **a) {                   \
+    return rt_launch_ex(NN, "cudaLaunchKernelExC", c, f, a);                                 \
+  }                                                                                          \
+  int wpcu##NN##_LaunchKernelExC_ptsz(const void *c, const void *f, void **a) {              \
+    return rt_launch_ex(NN, "cudaLaunchKernelExC_ptsz", c, f, a);                            \
   }
 
 RUNTIME_LAYER(12)

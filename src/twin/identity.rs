@@ -17,13 +17,15 @@
 //!   padded), and DT_RUNPATH gains the interposer's folder. The interposer has DT_NEEDED
 //!   `libcuda.so.1`, so every entry point it does not wrap resolves to NVIDIA's driver.
 //! * **dynamically linked runtime** (`libcudart.so.NN` in DT_NEEDED): the imports
-//!   `cudaDeviceGetAttribute`, `cudaFuncGetAttributes`, `cudaGetDeviceProperties[_v2]` are
-//!   renamed `wpcuNN_<name without cuda>`, and the interposer is added as DT_NEEDED with the
+//!   `cudaDeviceGetAttribute`, `cudaFuncGetAttributes`, `cudaGetDeviceProperties[_v2]` and
+//!   `cudaLaunchKernelExC[_ptsz]` are renamed `wpcuNN_<name without cuda>`, and the interposer is added as DT_NEEDED with the
 //!   same DT_RUNPATH entry.
 //!
 //! The answers: per function, PTX and binary version = the source PTX `.target` of the
 //! object (for functions whose real PTX version is the twin arch, i.e. the twin's own code);
-//! per device, compute capability = that target, `warpSize` = 32. An object whose converted
+//! per device, compute capability = that target, `warpSize` = 32. Launches lose the
+//! programmatic dependent launch attributes (host code reading 9.0 or more asks for them; the
+//! twin's code cannot wait for the previous grid). An object whose converted
 //! modules come from PTX of several targets gets the lowest of them (host code then assumes
 //! no feature some translated module lacks; [`Identity::note`] says so).
 
@@ -39,11 +41,15 @@ pub const INTERPOSER_C: &str = include_str!("../../shims/cuda-identity/wp_identi
 pub const DRIVER_SONAME: &str = "libcuda.so.1";
 
 /// The runtime entry points the interposer serves for dynamically linked runtimes.
-pub const RUNTIME_QUERIES: [&str; 4] = [
+/// (`cudaLaunchKernelExC[_ptsz]`: served without the programmatic dependent launch
+/// attributes, which the twin's code, built without `griddepcontrol`, cannot honour.)
+pub const RUNTIME_QUERIES: [&str; 6] = [
     "cudaDeviceGetAttribute",
     "cudaFuncGetAttributes",
     "cudaGetDeviceProperties_v2",
     "cudaGetDeviceProperties",
+    "cudaLaunchKernelExC",
+    "cudaLaunchKernelExC_ptsz",
 ];
 
 /// What a twin presents: the source PTX target and the twin arch, as compute capability x10
