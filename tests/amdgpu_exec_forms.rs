@@ -107,6 +107,9 @@ fn new_forms_execute_as_the_isa_defines() {
         "ld.acquire.gpu.global.v2.b64",
         "st.release.gpu.global.v2.b64",
         "st.relaxed.sys.global.v4.b32",
+        // the ordered .b128 accesses, as their .v2.b64 halves
+        "ld.relaxed.gpu.global.v2.b64",
+        "st.relaxed.sys.global.v2.b64",
     ] {
         assert!(twin_text.contains(want), "cuda twin lacks {want}");
     }
@@ -181,23 +184,30 @@ fn new_forms_execute_as_the_isa_defines() {
         assert_eq!(&got[16 * i..16 * i + 16], &want, "ordered thread {i}");
     }
 
-    // wide(in, out): .b128 through mov.b128 pack/unpack and weak 128-bit accesses.
-    let pi = m.mem.alloc(N * 32, "in");
-    let po = m.mem.alloc(N * 32, "out");
-    let inw: Vec<u32> = (0..N * 8)
+    // wide(in, out): .b128 through mov.b128 pack/unpack and weak, ordered and volatile
+    // 128-bit accesses.
+    let pi = m.mem.alloc(N * 80, "in");
+    let po = m.mem.alloc(N * 80, "out");
+    let inw: Vec<u32> = (0..N * 20)
         .map(|k| 0x0101_0101u32.wrapping_mul(k as u32 + 7))
         .collect();
     m.mem.write(pi, &bytes(&inw)).unwrap();
     dispatch(&mut m, "wide", N as u32, &[pi, po]);
-    let mut got = vec![0u8; N * 32];
+    let mut got = vec![0u8; N * 80];
     m.mem.read(po, &mut got).unwrap();
     let got = words(&got);
     for i in 0..N {
-        let w = &inw[8 * i..8 * i + 8];
+        let w = &inw[20 * i..20 * i + 20];
         // out[0..4] = in[0..4] (v2.u64 -> b128 -> b128 store); out[4..8] = in[4..8] with its
-        // two 64-bit halves swapped (b128 load -> v2.u64 unpack -> swapped store).
-        let want = [w[0], w[1], w[2], w[3], w[6], w[7], w[4], w[5]];
-        assert_eq!(&got[8 * i..8 * i + 8], &want, "wide thread {i}");
+        // two 64-bit halves swapped (b128 load -> v2.u64 unpack -> swapped store);
+        // out[8..12] copied by relaxed.gpu load / release.gpu store; out[12..16] swapped
+        // between an acquire.gpu load and a relaxed.sys store; out[16..20] copied volatile.
+        let want = [
+            w[0], w[1], w[2], w[3], w[6], w[7], w[4], w[5], //
+            w[8], w[9], w[10], w[11], w[14], w[15], w[12], w[13], //
+            w[16], w[17], w[18], w[19],
+        ];
+        assert_eq!(&got[20 * i..20 * i + 20], &want, "wide thread {i}");
     }
     eprintln!("{T}: simd16x2, spaces, ordered, wide: {N} threads each as the PTX ISA defines");
     let _ = std::fs::remove_dir_all(&dir);

@@ -55,12 +55,10 @@ pub fn gap_reason(form: &str) -> Option<&'static str> {
             "multimem addresses name NVLink multicast memory shared by several GPUs; the target has no multicast memory",
         ),
         "ld" | "st" | "ldu"
-            if has(Mod::B128)
-                && (mods.sem.is_some_and(|s| s != crate::ptx::mods::Sem::Weak)
-                    || has(Mod::Mmio)) =>
+            if has(Mod::B128) && has(Mod::Mmio) =>
         {
             Some(
-                "a 128-bit access that is single-copy atomic (relaxed, acquire, release, volatile or mmio); gfx906 has no 128-bit atomic load or store",
+                "a 128-bit memory-mapped I/O access; gfx906 has no 128-bit access that a device is guaranteed to see as one",
             )
         }
         _ if has(Mod::MulticastCluster) => Some(
@@ -377,10 +375,12 @@ pub fn supported_forms() -> Vec<String> {
                         }
                     }
                 }
-                // 128-bit scalars: weak accesses only (see `gap_reason` for ordered ones).
+                // 128-bit scalars: weak and volatile here, ordered below; `.mmio` ones are a
+                // gap (`gap_reason`).
                 add(format!("{op}{sp}{n}.b128"));
                 if n.is_empty() && !matches!(sp, ".const" | ".param") {
                     add(format!("{op}.weak{sp}.b128"));
+                    add(format!("{op}.volatile{sp}.b128"));
                 }
             }
             // Memory-order qualifiers are not allowed on .const, .param and .local (ptxas).
@@ -403,6 +403,8 @@ pub fn supported_forms() -> Vec<String> {
                             add(format!("{op}.{sem}.{sc}{sp}{vec}.{t}"));
                         }
                     }
+                    // 128-bit scalars: one 16-byte access, as a `.v2.b64` (see the lowering).
+                    add(format!("{op}.{sem}.{sc}{sp}.b128"));
                 }
             }
             // Memory-mapped I/O accesses: relaxed, system scope, global (§9.7.9.8-9).

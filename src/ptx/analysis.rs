@@ -552,7 +552,8 @@ mod tests {
         assert_ne!(form_key("cvt.rn.f32.s32"), form_key("cvt.rn.s32.f32"));
         assert!(!is_supported("cp.async.global.shared"));
         assert!(!is_supported("mma.sync.m16n8k16.col.row.f32.bf16.bf16.f32"));
-        assert!(!is_supported("ld.global.acquire.gpu.b128"));
+        assert!(is_supported("ld.global.acquire.gpu.b128"));
+        assert!(!is_supported("st.mmio.relaxed.sys.global.b128"));
         assert_eq!(form_words("ld.global.u32"), ("ld", vec![".global", ".u32"]));
         assert_eq!(form_words("ret"), ("ret", vec![]));
     }

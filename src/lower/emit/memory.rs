@@ -29,6 +29,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Some((o, syncscope(self.cx.nv, mo)))
     }
 
+    /// Whether a `.b128` access must reach memory as one 16-byte access: ordered
+    /// (relaxed, acquire, release) or volatile outside `.local` (another thread may read it).
+    fn whole_b128(&self, mo: &Mods) -> bool {
+        self.mem_order(mo).is_some()
+            || (mo.has(Mod::Volatile) && mo.space() != Some(StateSpace::Local))
+    }
+
     pub(super) fn ld(&mut self, mo: &Mods, ops: &[Operand<'a>]) -> R<()> {
         let s = space_of(mo).map_err(|mut f| {
             f.form = self.form();
@@ -53,6 +60,27 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && et == Ty::I128 && self.whole_b128(mo) {
+            // One 16-byte access, as the ordered `.v2.b64` it is laid out as (element 0 the
+            // low half, PTX ISA 9.x §5.2.4 little-endian); see [`Self::ordered_vec`].
+            let vs = self.ordered_vec(mo, "ld", &p, aspace, Ty::I64, 2, &[]);
+            let mut acc = V::new("poison");
+            for (k, x) in vs.iter().enumerate() {
+                acc = opv!(
+                    self,
+                    [
+                        &"insertelement <2 x i64> ",
+                        &acc,
+                        &", i64 ",
+                        x,
+                        &", i32 ",
+                        &k
+                    ]
+                );
+            }
+            let v = opv!(self, [&"bitcast <2 x i64> ", &acc, &" to i128"]);
+            return self.wr(&ops[0], &v, et, signed);
+        }
         if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
             let v = self.nv_ordered(mo, "ld", &p, aspace, et, None);
             return self.wr(&ops[0], &v, et, signed);
@@ -159,6 +187,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let size = et.bits() / 8 * n;
         let el = et.ll();
+        if n == 1 && et == Ty::I128 && self.whole_b128(mo) {
+            // As the ordered `.v2.b64` store of its halves (see `ld`).
+            let v = self.rd(&ops[1], et, false)?;
+            let w = opv!(self, [&"bitcast i128 ", &v, &" to <2 x i64>"]);
+            let vs: Vec<V> = (0..2)
+                .map(|k| opv!(self, [&"extractelement <2 x i64> ", &w, &", i32 ", &k]))
+                .collect();
+            self.ordered_vec(mo, "st", &p, aspace, Ty::I64, 2, &vs);
+            return Ok(());
+        }
         if n == 1 && self.cx.nv && self.mem_order(mo).is_some() {
             let v = self.rd(&ops[1], et, false)?;
             self.nv_ordered(mo, "st", &p, aspace, et, Some(&v));
@@ -270,8 +308,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// the whole width (single-copy atomic on gfx9), the vector its bitcast; 128 bits (no
     /// 128-bit atomic on gfx9), one `volatile` vector access (a single `dwordx4` instruction
     /// that bypasses the non-coherent L1 like a relaxed atomic), after a release fence or before
-    /// an acquire fence of the scope. nvptx: the PTX vector instruction itself. A load returns
-    /// the `n` elements; a store (`vals` holds them) returns nothing.
+    /// an acquire fence of the scope. nvptx: the PTX vector instruction itself. Scalar
+    /// ordered or volatile `.b128` accesses come here as `.v2.b64` (`et` `I64`, `n` 2). A load
+    /// returns the `n` elements; a store (`vals` holds them) returns nothing.
     #[allow(clippy::too_many_arguments)]
     fn ordered_vec(
         &mut self,
@@ -426,7 +465,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         vals: &[V],
     ) -> Vec<V> {
         let mut text = String::from(op);
-        if let Some(sem @ (Sem::Relaxed | Sem::Acquire | Sem::Release)) = mo.sem {
+        if let Some(sem @ (Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::Volatile)) = mo.sem {
             text.push_str(sem.name());
         }
         if let Some(sc @ (Scope::Cta | Scope::Gpu | Scope::Sys)) = mo.scope {
