@@ -90,6 +90,22 @@ fn build_cache(a: &cli::CacheArgs) -> Option<wheelport::build::Cache> {
         .map(wheelport::build::Cache::new)
 }
 
+/// The profile `name` with `--nan`'s choice, when given, over the profile's own. The override
+/// is a copy that lives for the rest of the process (profiles are `'static`).
+fn profile_with(
+    name: &str,
+    nan: Option<wheelport::target::NanMode>,
+) -> Result<&'static wheelport::target::Profile, wheelport::Error> {
+    let p = profile_of(name)?;
+    Ok(match nan {
+        Some(n) if n != p.nan => Box::leak(Box::new(wheelport::target::Profile {
+            nan: n,
+            ..p.clone()
+        })),
+        _ => p,
+    })
+}
+
 fn profile_of(name: &str) -> Result<&'static wheelport::target::Profile, wheelport::Error> {
     wheelport::target::profile(name).ok_or_else(|| {
         wheelport::Error::new(
@@ -262,6 +278,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                     files,
                     target,
                     offload_arch,
+                    nan,
                     emit,
                     out,
                     toolchain,
@@ -272,7 +289,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 eprintln!("wheelport: error: `ptx lower` needs the PTX lowering, which is not in this build yet");
                 return Ok(exit::NOT_IMPLEMENTED);
             };
-            let profile = profile_of(&target)?;
+            let profile = profile_with(&target, nan)?;
             let emit = match emit {
                 cli::EmitKind::Llvm => wheelport::build::cmd::Emit::Llvm,
                 cli::EmitKind::Obj => wheelport::build::cmd::Emit::Obj,
@@ -364,6 +381,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             target,
             out,
             offload_arch,
+            nan,
             json,
             allow_partial,
             strict,
@@ -374,7 +392,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             quiet,
             toolchain,
         } => {
-            let profile = profile_of(&target)?;
+            let profile = profile_with(&target, nan)?;
             let relink = if !profile.relinks() {
                 if !relink_tables.is_empty() {
                     eprintln!(

@@ -128,6 +128,11 @@ pub enum Command {
         /// target profile's, e.g. gfx906 for dtk).
         #[arg(long = "offload-arch", value_delimiter = ',')]
         offload_arch: Vec<String>,
+        /// NaN results of f32/f16/bf16 arithmetic on amdgcn targets: `native` (the target's,
+        /// as a hipcc build gives) or `canonical` (NVIDIA's 0x7fffffff / 0x7fff, one compare
+        /// and select per result). Default: the profile's (`native`).
+        #[arg(long, value_enum)]
+        nan: Option<crate::target::NanMode>,
         /// Write the conversion report as JSON to this file (schema docs/report.schema.json).
         #[arg(long = "json", value_name = "REPORT")]
         json: Option<PathBuf>,
@@ -274,6 +279,11 @@ pub enum PtxCommand {
         /// Architectures, comma-separated (default: the profile's, e.g. gfx906 or sm_80).
         #[arg(long, value_delimiter = ',')]
         offload_arch: Vec<String>,
+        /// NaN results of f32/f16/bf16 arithmetic on amdgcn targets: `native` (the target's,
+        /// as a hipcc build gives) or `canonical` (NVIDIA's 0x7fffffff / 0x7fff, one compare
+        /// and select per result). Default: the profile's (`native`).
+        #[arg(long, value_enum)]
+        nan: Option<crate::target::NanMode>,
         /// What to write: `llvm` (`<stem>.ll`) or `obj` (`<stem>-<arch>.co`, or `<stem>.ptx` for
         /// cuda).
         #[arg(long, value_enum, default_value = "llvm")]

@@ -54,6 +54,25 @@ pub enum ShiftClamp {
     Split,
 }
 
+/// What the amdgcn lowering writes for an f32, f16 or bf16 arithmetic result that is NaN.
+/// NVIDIA's arithmetic writes its canonical NaN (`0x7fffffff`, `0x7fff`); gfx9 writes the
+/// first NaN operand quieted, or `0xffc00000` for an invalid operation (H200 against the
+/// executed gfx906/gfx942 code, docs/executed-isa-results.md). f64 NaNs are propagated on
+/// both and are left as they are. nvptx targets get NVIDIA's NaNs from the hardware.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum NanMode {
+    /// The target's own NaNs, as a source port compiled by hipcc gives (no extra code).
+    #[default]
+    Native,
+    /// NVIDIA's canonical NaN after every f32/f16/bf16 (and `x2`) `add`, `sub`, `mul`,
+    /// `fma`/`mad`, `div`, `min`/`max`, `rcp`, `sqrt`, `rsqrt` and approximate function,
+    /// half-precision `abs`/`neg`, `cvt` to an integral value, f16 to f32 and packed
+    /// `cvt.f16x2/bf16x2.f32`: one compare and select per result (`--nan canonical`). Where
+    /// the H200 keeps the payload (scalar narrowing `cvt`, f32 `abs`/`neg`) it is kept.
+    Canonical,
+}
+
 impl Family {
     /// The family's name as profiles spell it (`amdgcn`, `nvptx`, `none`).
     pub fn name(self) -> &'static str {
@@ -159,6 +178,10 @@ pub struct Profile {
     /// How clamped PTX shifts are lowered (family default; [`ShiftClamp`]).
     #[serde(default)]
     pub shift_clamp: ShiftClamp,
+    /// NaN results of the amdgcn lowering ([`NanMode`]; `native` unless the profile or
+    /// `--nan` says otherwise).
+    #[serde(default)]
+    pub nan: NanMode,
     /// Target features for `llc` (`-mattr=`) on archs without their own `mattr` (family
     /// default).
     #[serde(default)]

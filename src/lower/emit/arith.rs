@@ -99,7 +99,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     } else {
                         opv!(self, [&"fneg ", &(t.ll()), &" ", &a])
                     };
-                    self.ftz_out(mo, t, &r)
+                    let r = self.ftz_out(mo, t, &r);
+                    // NVIDIA's half-precision abs/neg write the canonical NaN (H200); f32 and
+                    // f64 ones are sign-bit operations that keep the payload.
+                    if matches!(t, Ty::F16 | Ty::Bf16 | Ty::V2F16 | Ty::V2Bf16) {
+                        self.nan_out(t, &r)
+                    } else {
+                        r
+                    }
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());

@@ -130,6 +130,8 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     &", i32 1",
                 ]
             );
+            // NVIDIA's packed conversions write the canonical NaN (H200).
+            let v1 = self.nan_out(dt, &v1);
             return self.wr(&ops[0], &v1, dt, false);
         }
         if matches!(st, Ty::V2F16 | Ty::V2Bf16) {
@@ -351,6 +353,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let r = self.sat(mo, dt, &r);
         let r = if dt == Ty::F32 {
             self.ftz_out(mo, dt, &r)
+        } else {
+            r
+        };
+        // NVIDIA's NaN (H200, executed-ISA runs): canonical from rounding to an integral
+        // value and from f16 widened to f32; narrowing conversions keep the payload.
+        let r = if sk == Kind::Float && (st == dt || (st == Ty::F16 && dt == Ty::F32)) {
+            self.nan_out(dt, &r)
         } else {
             r
         };

@@ -4,6 +4,7 @@
 //! (§9.7.6): `setp`, `set`, `slct`.
 
 use super::*;
+use crate::target::NanMode;
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
     /// `slct`, `rcp`/`sqrt`/`rsqrt` and the approximate functions, `copysign`, `testp`.
@@ -98,6 +99,29 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => return fail(&form_of(i), "no lowering for this instruction"),
         }
         Ok(())
+    }
+
+    /// `v` with a NaN replaced by NVIDIA's canonical NaN when the profile asks for it
+    /// ([`NanMode::Canonical`], amdgcn only): f32 `0x7fffffff`, f16 and bf16 (each element of
+    /// their pairs) `0x7fff`; other types, and every type in [`NanMode::Native`], unchanged.
+    pub(super) fn nan_out(&mut self, t: Ty, v: &str) -> V {
+        if self.cx.nv || self.cx.prof.nan != NanMode::Canonical {
+            return V::new(v);
+        }
+        let (it, c, m) = match t {
+            Ty::F32 => ("i32", "2147483647", "i1"),
+            Ty::F16 | Ty::Bf16 => ("i16", "32767", "i1"),
+            Ty::V2F16 | Ty::V2Bf16 => ("<2 x i16>", "<i16 32767, i16 32767>", "<2 x i1>"),
+            _ => return V::new(v),
+        };
+        let ll = t.ll();
+        let isnan = opv!(self, [&"fcmp uno ", &ll, &" ", &v, &", ", &v]);
+        let i = opv!(self, [&"bitcast ", &ll, &" ", &v, &" to ", &it]);
+        let s = opv!(
+            self,
+            [&"select ", &m, &" ", &isnan, &", ", &it, &" ", &c, &", ", &it, &" ", &i]
+        );
+        opv!(self, [&"bitcast ", &it, &" ", &s, &" to ", &ll])
     }
 
     pub(super) fn ftz_in(&mut self, mo: &Mods, t: Ty, v: &str) -> V {
@@ -239,6 +263,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         };
         let r = self.sat(mo, t, &r);
         let r = self.ftz_out(mo, t, &r);
+        let r = self.nan_out(t, &r);
         self.wr(&ops[0], &r, t, false)
     }
 
@@ -292,6 +317,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let f = format!("__wp_{}_approx_ftz_f32", op.name());
             let r = self.call(&f, t, &[(t, &a)]);
             let r = self.ftz_out(mo, t, &r);
+            let r = self.nan_out(t, &r);
             return self.wr(&ops[0], &r, t, false);
         }
         let r = match op {
@@ -372,6 +398,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             _ => return fail(&self.form(), "float opcode"),
         };
         let r = self.ftz_out(mo, t, &r);
+        let r = self.nan_out(t, &r);
         self.wr(&ops[0], &r, t, false)
     }
 
