@@ -222,6 +222,9 @@ pub struct Plan {
     pub args: Vec<Arg>,
     /// Grid and block (the case's when `None`).
     pub shape: Option<([u32; 3], [u32; 3])>,
+    /// Buffers the launcher copies into module variables before the launch
+    /// (`cudaMemcpyToSymbol`): (buffer index, variable symbol).
+    pub symbols: Vec<(usize, &'static str)>,
 }
 
 /// The launches of `job`, as its host launcher in `fixtures/gpu/src/*.cu` makes them;
@@ -236,7 +239,9 @@ pub struct Plan {
 ///   `axpby<double>(-2.0 / 3.0, b2, 0.1, b3, n)`, `axpby<int>(3, b4, -7, b5, n)`;
 /// * `wp_struct_param` (mem.cu): `k_struct_param(Params{1/3, -2.5f, -7, 300,
 ///   {-17, -7, 3, 13, 23}, b0, b1, 0x123456789abc}, n)`;
-/// * `wp_sreg_3d` (sync.cu): `k_sreg_3d(b0)`.
+/// * `wp_sreg_3d` (sync.cu): `k_sreg_3d(b0)`;
+/// * `wp_const_symbol` (mem.cu): b4 copied to `c_poly` and b5 to `c_shift`, then
+///   `k_const_symbol(b0..b3, n)`.
 pub fn plan(job: &Job, entry_of: &dyn Fn(&str) -> Option<String>) -> Result<Vec<Plan>, Error> {
     let bufs_n = |k: usize| -> Vec<Arg> {
         let mut a: Vec<Arg> = (0..k).map(Arg::Buf).collect();
@@ -267,11 +272,13 @@ pub fn plan(job: &Job, entry_of: &dyn Fn(&str) -> Option<String>) -> Result<Vec<
                 kernel: entry(0)?,
                 args: bufs_n(5),
                 shape: None,
+                symbols: vec![],
             },
             Plan {
                 kernel: entry(1)?,
                 args: vec![Arg::Buf(1), Arg::Buf(2)],
                 shape: Some(([1, 1, 1], [32, 1, 1])),
+                symbols: vec![],
             },
         ],
         "wp_axpby" => vec![
@@ -285,6 +292,7 @@ pub fn plan(job: &Job, entry_of: &dyn Fn(&str) -> Option<String>) -> Result<Vec<
                     Arg::N,
                 ],
                 shape: None,
+                symbols: vec![],
             },
             Plan {
                 kernel: entry(1)?,
@@ -296,27 +304,38 @@ pub fn plan(job: &Job, entry_of: &dyn Fn(&str) -> Option<String>) -> Result<Vec<
                     Arg::N,
                 ],
                 shape: None,
+                symbols: vec![],
             },
             Plan {
                 kernel: entry(2)?,
                 args: vec![Arg::I32(3), Arg::Buf(4), Arg::I32(-7), Arg::Buf(5), Arg::N],
                 shape: None,
+                symbols: vec![],
             },
         ],
         "wp_struct_param" => vec![Plan {
             kernel: entry(0)?,
             args: vec![Arg::Params, Arg::N],
             shape: None,
+            symbols: vec![],
+        }],
+        "wp_const_symbol" => vec![Plan {
+            kernel: entry(0)?,
+            args: bufs_n(4),
+            shape: None,
+            symbols: vec![(4, "c_poly"), (5, "c_shift")],
         }],
         "wp_sreg_3d" => vec![Plan {
             kernel: entry(0)?,
             args: vec![Arg::Buf(0)],
             shape: None,
+            symbols: vec![],
         }],
         _ => vec![Plan {
             kernel: entry(0)?,
             args: bufs_n(job.bufs.len()),
             shape: None,
+            symbols: vec![],
         }],
     })
 }
@@ -831,6 +850,22 @@ fn execute(
                 p.args.len(),
                 explicit.len()
             )));
+        }
+        for &(b, name) in &p.symbols {
+            let at =
+                m.co.symbols
+                    .iter()
+                    .find(|s| s.0 == name)
+                    .map(|s| crate::exec::IMAGE_BASE + s.1)
+                    .ok_or_else(|| {
+                        Error::new(format!(
+                            "{}: variable {name} is not in the code object",
+                            p.kernel
+                        ))
+                    })?;
+            m.mem
+                .write(at, &job.bufs[b].bytes)
+                .map_err(|e| Error::new(format!("{}: writing {name}: {e}", p.kernel)))?;
         }
         let mut ka = vec![0u8; k.kernarg_segment_size.max(8) as usize];
         for (a, meta) in p.args.iter().zip(&explicit) {
