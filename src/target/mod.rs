@@ -66,10 +66,10 @@ pub enum NanMode {
     #[default]
     Native,
     /// NVIDIA's canonical NaN after every f32/f16/bf16 (and `x2`) `add`, `sub`, `mul`,
-    /// `fma`/`mad`, `div`, `min`/`max`, `rcp`, `sqrt`, `rsqrt` and approximate function,
-    /// half-precision `abs`/`neg`, `cvt` to an integral value, f16 to f32 and packed
-    /// `cvt.f16x2/bf16x2.f32`: one compare and select per result (`--nan canonical`). Where
-    /// the H200 keeps the payload (scalar narrowing `cvt`, f32 `abs`/`neg`) it is kept.
+    /// `fma`/`mad`, `div`, `min`/`max`, `rcp`, `sqrt`, `rsqrt`, approximate function, `abs`
+    /// and `neg`, `cvt` to an integral value, f16 to f32 and packed `cvt.f16x2/bf16x2.f32`:
+    /// one compare and select per result (`--nan canonical`). Where the H200 keeps the
+    /// payload (scalar narrowing `cvt`) it is kept.
     Canonical,
 }
 

@@ -100,13 +100,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         opv!(self, [&"fneg ", &(t.ll()), &" ", &a])
                     };
                     let r = self.ftz_out(mo, t, &r);
-                    // NVIDIA's half-precision abs/neg write the canonical NaN (H200); f32 and
-                    // f64 ones are sign-bit operations that keep the payload.
-                    if matches!(t, Ty::F16 | Ty::Bf16 | Ty::V2F16 | Ty::V2Bf16) {
-                        self.nan_out(t, &r)
-                    } else {
-                        r
-                    }
+                    // NVIDIA's abs/neg write the canonical NaN (executed against the H200);
+                    // `nan_out` leaves f64 alone.
+                    self.nan_out(t, &r)
                 } else if i.opcode == O::Abs {
                     let n = format!("llvm.abs.{}", t.suffix());
                     let l = format!("declare {} @{n}({}, i1)", t.ll(), t.ll());
