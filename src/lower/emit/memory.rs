@@ -29,6 +29,30 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         Some((o, syncscope(self.cx.nv, mo)))
     }
 
+    /// The `<n x el>` vector of `vals` (element `k` = `vals[k]`), as `insertelement`s.
+    fn vector_of(&mut self, el: &str, vals: &[V]) -> V {
+        let vt = format!("<{} x {el}>", vals.len());
+        let mut acc = V::new("poison");
+        for (k, x) in vals.iter().enumerate() {
+            acc = opv!(
+                self,
+                [
+                    &"insertelement ",
+                    &vt,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &el,
+                    &" ",
+                    x,
+                    &", i32 ",
+                    &k
+                ]
+            );
+        }
+        acc
+    }
+
     /// Whether a `.b128` access must reach memory as one 16-byte access: ordered
     /// (relaxed, acquire, release) or volatile outside `.local` (another thread may read it).
     fn whole_b128(&self, mo: &Mods) -> bool {
@@ -64,20 +88,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             // One 16-byte access, as the ordered `.v2.b64` it is laid out as (element 0 the
             // low half, PTX ISA 9.x §5.2.4 little-endian); see [`Self::ordered_vec`].
             let vs = self.ordered_vec(mo, "ld", &p, aspace, Ty::I64, 2, &[]);
-            let mut acc = V::new("poison");
-            for (k, x) in vs.iter().enumerate() {
-                acc = opv!(
-                    self,
-                    [
-                        &"insertelement <2 x i64> ",
-                        &acc,
-                        &", i64 ",
-                        x,
-                        &", i32 ",
-                        &k
-                    ]
-                );
-            }
+            let acc = self.vector_of("i64", &vs);
             let v = opv!(self, [&"bitcast <2 x i64> ", &acc, &" to i128"]);
             return self.wr(&ops[0], &v, et, signed);
         }
@@ -383,24 +394,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 v
             }
         } else {
-            let mut acc = V::new("poison");
-            for (k, x) in vals.iter().enumerate() {
-                acc = opv!(
-                    self,
-                    [
-                        &"insertelement ",
-                        &vt,
-                        &" ",
-                        &acc,
-                        &", ",
-                        &el,
-                        &" ",
-                        x,
-                        &", i32 ",
-                        &k
-                    ]
-                );
-            }
+            let acc = self.vector_of(el, vals);
             if bits <= 64 {
                 let it = format!("i{bits}");
                 let w = opv!(self, [&"bitcast ", &vt, &" ", &acc, &" to ", &it]);
