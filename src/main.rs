@@ -382,6 +382,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             out,
             offload_arch,
             nan,
+            sass,
             json,
             allow_partial,
             strict,
@@ -454,9 +455,11 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 out_dir: out,
                 source_date_epoch,
                 progress: !quiet,
+                lift_sass: sass == cli::SassMode::Lift,
             };
             let pipeline = wheelport::device::Pipeline {
                 toolchain: wheelport::toolchain::discover(profile, &search_options(&toolchain)),
+                nvdisasm: wheelport::toolchain::discover_nvdisasm(&search_options(&toolchain)),
                 cache: if std::env::var_os("WHEELPORT_NO_CACHE").is_some() {
                     None
                 } else {

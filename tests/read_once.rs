@@ -54,6 +54,7 @@ fn a_wheel_is_opened_once_and_each_object_analysed_once() {
         toolchain: wheelport::toolchain::discover(profile, &none),
         cache: None,
         split_bytes: None,
+        nvdisasm: wheelport::toolchain::discover_nvdisasm(&none),
     };
     assert!(pipeline.available(profile).is_err());
     let out = tempfile::tempdir().unwrap();
@@ -67,6 +68,7 @@ fn a_wheel_is_opened_once_and_each_object_analysed_once() {
         out_dir: out.path().join("o"),
         source_date_epoch: None,
         progress: false,
+        lift_sass: true,
     };
     let before = counts();
     let rep = wheelport::convert::convert(std::slice::from_ref(&whl), &opts, &pipeline).unwrap();

@@ -91,6 +91,15 @@ fn parse_tool_override(s: &str) -> Result<(String, PathBuf), String> {
     }
 }
 
+/// What `convert` does with kernels that ship as SASS only (no PTX).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SassMode {
+    /// Lift their sm_80..sm_90 SASS to PTX and build it like PTX (needs `nvdisasm`).
+    Lift,
+    /// Report them as SASS only, not translated.
+    Skip,
+}
+
 /// What `wheelport ptx lower` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EmitKind {
@@ -133,6 +142,10 @@ pub enum Command {
         /// and select per result). Default: the profile's (`native`).
         #[arg(long, value_enum)]
         nan: Option<crate::target::NanMode>,
+        /// Kernels without PTX: `lift` their SASS (sm_80..sm_90 cubins, decoded by nvdisasm)
+        /// to PTX and build it, or `skip` them (reported as SASS only).
+        #[arg(long, value_enum, default_value = "lift")]
+        sass: SassMode,
         /// Write the conversion report as JSON to this file (schema docs/report.schema.json).
         #[arg(long = "json", value_name = "REPORT")]
         json: Option<PathBuf>,

@@ -1,10 +1,14 @@
 //! Stage 2, kernels: device code for one analysed object, and an outcome for every kernel.
 //!
 //! One [`crate::device::ModuleJob`] per fatbin container that has kernels with PTX and a
-//! wrapper the host code registers, from its highest PTX entry. A container that no code
-//! registers (a relocatable-device-code copy, a device-link input) is not built: its kernels
-//! are reported with that reason. Every kernel of the analysis is reported: translated (built
-//! for every offload arch and in a registered container), or not, with its reason.
+//! wrapper the host code registers, from its highest PTX entry; and one per registered
+//! container whose kernels are SASS only, from the PTX the SASS lifter ([`crate::sass`])
+//! makes of its lowest sm_80..sm_90 cubin (with [`Options::lift_sass`]; a kernel that does
+//! not lift is reported with the SASS forms the lifter lacks in it). A container that no
+//! code registers (a relocatable-device-code copy, a device-link input) is not built: its
+//! kernels are reported with that reason. Every kernel of the analysis is reported:
+//! translated (built for every offload arch and in a registered container), or not, with its
+//! reason.
 
 use super::Options;
 use crate::analyze::ObjectAnalysis;
@@ -75,29 +79,88 @@ pub fn device_code(
     let mut registrations = BTreeMap::new();
     let mut sources = Vec::new();
     let available = pipeline.available(profile);
-    let mut jobs = Vec::new();
-    let mut job_containers = Vec::new();
-    for (&ci, names) in &wanted {
-        let c = &a.containers[ci];
+    // Why the kernels of container `ci` cannot be built at all, if they cannot.
+    let blocked = |ci: usize| -> Option<String> {
         if let Some(why) = skip {
-            not_all(&mut outcome, ci, names, why.to_string());
-            continue;
+            return Some(why.to_string());
         }
-        if c.report.wrappers.is_empty() {
-            not_all(
-                &mut outcome,
-                ci,
-                names,
-                "its fatbin container has no registration wrapper".into(),
-            );
-            continue;
+        if a.containers[ci].report.wrappers.is_empty() {
+            return Some("its fatbin container has no registration wrapper".into());
         }
         if registered(ci).is_empty() {
-            not_all(&mut outcome, ci, names, "its fatbin container is not registered by any code (a relocatable-device-code copy or a device-link input); the registered module is built from the device-linked code".into());
-            continue;
+            return Some("its fatbin container is not registered by any code (a relocatable-device-code copy or a device-link input); the registered module is built from the device-linked code".into());
         }
-        if let Err(why) = &available {
-            not_all(&mut outcome, ci, names, why.clone());
+        available.as_ref().err().cloned()
+    };
+
+    // SASS-only containers (no PTX entry at all) of a fatbin-carrying object: lifted.
+    let mut sass_wanted: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    if opts.lift_sass && a.cubin_arch.is_none() {
+        for k in &a.kernels {
+            if k.status == KernelStatus::SassOnly
+                && a.containers.get(k.container).is_some_and(|c| c.ptx.is_empty())
+                && blocked(k.container).is_none()
+            {
+                sass_wanted.entry(k.container).or_default().push(&k.name);
+            }
+        }
+    }
+    let sass_cis: Vec<usize> = sass_wanted.keys().copied().collect();
+    let lifts = crate::sass::lift_containers(a, &sass_cis, &pipeline.nvdisasm);
+    // The lifted module text per container, and each SASS-only kernel's lifting note or
+    // reason.
+    let mut lifted: Vec<(usize, String, String)> = Vec::new();
+    let mut lift_notes: HashMap<(usize, &str), String> = HashMap::new();
+    for (ci, r) in &lifts {
+        let names = &sass_wanted[ci];
+        match r {
+            Err(e) => not_all(
+                &mut outcome,
+                *ci,
+                names,
+                format!("no PTX; its SASS was not lifted: {e}"),
+            ),
+            Ok(l) => {
+                for n in names {
+                    match l.kernels.iter().find(|k| k.name == *n) {
+                        None => {
+                            outcome.insert(
+                                (*ci, n),
+                                Built::Not(format!(
+                                    "no PTX; the kernel is not in the {} cubin's disassembly",
+                                    l.arch
+                                )),
+                            );
+                        }
+                        Some(k) if k.ptx.is_none() => {
+                            outcome.insert((*ci, n), Built::Not(unlifted_reason(&l.arch, k)));
+                        }
+                        Some(k) => {
+                            lift_notes.insert(
+                                (*ci, n),
+                                format!(
+                                    "lifted from its {} SASS ({} instructions, {} forms)",
+                                    l.arch, k.instructions, k.forms
+                                ),
+                            );
+                        }
+                    }
+                }
+                if let Some(m) = l.module() {
+                    lifted.push((*ci, l.arch.clone(), m));
+                }
+            }
+        }
+    }
+
+    let mut jobs = Vec::new();
+    let mut job_containers = Vec::new();
+    // The source arch of each job (`compute_80`, or `sm_80` for lifted SASS).
+    let mut job_sources = Vec::new();
+    for (&ci, names) in &wanted {
+        let c = &a.containers[ci];
+        if let Some(why) = blocked(ci) {
+            not_all(&mut outcome, ci, names, why);
             continue;
         }
         let Some(entry) = c.ptx.last() else {
@@ -123,11 +186,29 @@ pub fn device_code(
             ptx: text,
         });
         job_containers.push(ci);
+        job_sources.push(entry.arch.clone());
+    }
+    for (ci, arch, text) in &lifted {
+        jobs.push(crate::device::ModuleJob {
+            name: format!("{}!container#{ci} (lifted {arch} SASS)", a.file),
+            ptx: text,
+        });
+        job_containers.push(*ci);
+        job_sources.push(arch.clone());
     }
     let results = pipeline.build(profile, archs, &jobs, &crate::lower::lower_module);
-    for (r, &ci) in results.into_iter().zip(&job_containers) {
-        let names = &wanted[&ci];
-        let arch_of = a.containers[ci].ptx.last().map(|p| p.arch.clone());
+    for ((r, &ci), source) in results.into_iter().zip(&job_containers).zip(job_sources) {
+        // The kernels the job was built for: those with PTX, or the lifted ones.
+        let names: Vec<&str> = match wanted.get(&ci) {
+            Some(n) if !a.containers[ci].ptx.is_empty() => n.clone(),
+            _ => sass_wanted[&ci]
+                .iter()
+                .copied()
+                .filter(|n| lift_notes.contains_key(&(ci, *n)))
+                .collect(),
+        };
+        let names = &names;
+        let arch_of = Some(source);
         if let Some(e) = &r.error {
             for n in names {
                 outcome.insert((ci, n), Built::Not(format!("device build failed: {e}")));
@@ -180,8 +261,11 @@ pub fn device_code(
                     .unwrap_or_else(|| " an error".to_string())
             )
         });
+        let note = note.or_else(|| lift_notes.get(&(k.container, k.name.as_str())).cloned());
+        let from_sass = k.status == KernelStatus::SassOnly
+            && outcome.contains_key(&(k.container, k.name.as_str()));
         let (translated, archs_built, reason) = match k.status {
-            KernelStatus::Ptx | KernelStatus::ArchGuardStub => {
+            _ if from_sass || matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) => {
                 match outcome.get(&(k.container, k.name.as_str())) {
                     Some(Built::Archs(a))
                         if !a.is_empty() && a.iter().all(|x| archs.contains(x)) =>
@@ -218,8 +302,11 @@ pub fn device_code(
         totals.kernels += 1;
         if translated {
             totals.translated += 1;
-            if note.is_some() {
+            if k.status == KernelStatus::ArchGuardStub {
                 totals.stubs += 1;
+            }
+            if from_sass {
+                totals.lifted += 1;
             }
         } else {
             totals.not_translated += 1;
@@ -241,4 +328,28 @@ pub fn device_code(
         registrations,
         sources,
     }
+}
+
+/// The reason a SASS-only kernel `k` of an `arch` cubin is not translated: the forms the
+/// lifter lacks in it, most instructions first (at most 8 named), each with its count, the
+/// offset of its first instruction and the lifter's reason for the first.
+fn unlifted_reason(arch: &str, k: &crate::sass::lift::KernelLift) -> String {
+    let mut forms: Vec<(String, (usize, u32, String))> = k.unlifted_forms().into_iter().collect();
+    forms.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then_with(|| a.0.cmp(&b.0)));
+    let total = forms.len();
+    let named: Vec<String> = forms
+        .iter()
+        .take(8)
+        .map(|(f, (n, off, why))| format!("{f} ({n}, first at {off:#x}: {why})"))
+        .collect();
+    format!(
+        "no PTX; its {arch} SASS does not lift: the lifter lacks {total} form{} in it: {}{}",
+        if total == 1 { "" } else { "s" },
+        named.join("; "),
+        if total > 8 {
+            format!("; and {} more", total - 8)
+        } else {
+            String::new()
+        }
+    )
 }

@@ -11,7 +11,8 @@
 //!    members, rayon), and analysed once ([`crate::analyze::analyze`]); a `.so` input with a
 //!    `.hip_fatbin` section is refused.
 //! 2. **kernels** ([`kernels`]) — the device pipeline ([`crate::device::Pipeline`]) builds code
-//!    for the kernels with PTX; every kernel gets an outcome with its reason.
+//!    for the kernels with PTX, and for SASS-only kernels from the PTX the SASS lifter makes
+//!    of them ([`crate::sass`]); every kernel gets an outcome with its reason.
 //! 3. **host** ([`host`]) — the host ELF rewrite ([`crate::rewrite::host::rewrite_host`]) of
 //!    every object with something to change, from the same analysis.
 //! 4. **outputs** ([`outputs`]) — which objects the output holds: a vendored copy of a CUDA
@@ -69,6 +70,10 @@ pub struct Options {
     pub source_date_epoch: Option<i64>,
     /// Show progress bars on stderr (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// Lift the SASS of kernels that ship without PTX ([`crate::sass`], with the pipeline's
+    /// nvdisasm) and build them like PTX (`--sass lift`, the default); `false` reports them
+    /// as SASS only (`--sass skip`).
+    pub lift_sass: bool,
 }
 
 impl Options {

@@ -62,15 +62,18 @@ pub struct Pipeline {
     pub cache: Option<build::Cache>,
     /// IR bytes per `llvm-split` partition ([`BuildOptions::split_bytes`]).
     pub split_bytes: Option<usize>,
+    /// The SASS decoder that SASS-only kernels are lifted with
+    /// ([`crate::toolchain::discover_nvdisasm`]), or why there is none.
+    pub nvdisasm: std::result::Result<crate::toolchain::Tool, crate::toolchain::Missing>,
 }
 
 impl Pipeline {
-    /// Discover the tools of `profile` ([`crate::toolchain::discover`], from the process
-    /// environment) and use the default cache folder (`$XDG_CACHE_HOME/wheelport`, else
+    /// Discover the tools of `profile` ([`crate::toolchain::discover`] and
+    /// [`crate::toolchain::discover_nvdisasm`], from the process environment) and use the default cache folder (`$XDG_CACHE_HOME/wheelport`, else
     /// `~/.cache/wheelport`) unless `WHEELPORT_NO_CACHE` is set.
     pub fn discover(profile: &Profile) -> Pipeline {
-        let toolchain =
-            crate::toolchain::discover(profile, &crate::toolchain::SearchOptions::from_env());
+        let search = crate::toolchain::SearchOptions::from_env();
+        let toolchain = crate::toolchain::discover(profile, &search);
         let cache = if std::env::var_os("WHEELPORT_NO_CACHE").is_some() {
             None
         } else {
@@ -80,6 +83,7 @@ impl Pipeline {
             toolchain,
             cache,
             split_bytes: None,
+            nvdisasm: crate::toolchain::discover_nvdisasm(&search),
         }
     }
 

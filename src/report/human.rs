@@ -67,7 +67,7 @@ pub fn render(r: &ConvertReport, all_kernels: bool) -> String {
         "total: {} kernels, {} translated{}, {} not translated; {} unresolved imports; {}{} files written",
         t.kernels,
         t.translated,
-        stubs(t.stubs),
+        translated_detail(t),
         t.not_translated,
         t.unresolved_imports,
         if t.objects_not_loadable > 0 {
@@ -81,12 +81,24 @@ pub fn render(r: &ConvertReport, all_kernels: bool) -> String {
     o
 }
 
-/// " (N arch-guard stubs)" when some translated kernels are stubs.
-fn stubs(n: usize) -> String {
-    match n {
-        0 => String::new(),
-        1 => " (one of them an arch-guard stub, translated as is)".into(),
-        n => format!(" ({n} arch-guard stubs, translated as is)"),
+/// " (N lifted from SASS; M arch-guard stubs ...)" when some translated kernels were lifted
+/// from SASS or are stubs.
+fn translated_detail(t: &Totals) -> String {
+    let mut parts = Vec::new();
+    match t.lifted {
+        0 => {}
+        n if n == t.translated => parts.push("all lifted from SASS".to_string()),
+        n => parts.push(format!("{n} lifted from SASS")),
+    }
+    match t.stubs {
+        0 => {}
+        1 => parts.push("one of them an arch-guard stub, translated as is".into()),
+        n => parts.push(format!("{n} arch-guard stubs, translated as is")),
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
     }
 }
 
@@ -98,7 +110,7 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
         so.path,
         t.kernels,
         t.translated,
-        stubs(t.stubs),
+        translated_detail(t),
         t.not_translated,
         match so.outcome {
             ObjectOutcome::Dropped => " (dropped)",
@@ -160,7 +172,12 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
             let _ = writeln!(o, "      note: {n}");
         }
     }
-    for k in so.kernels.iter().filter(|k| k.translated) {
+    // Per-kernel lifting notes only with --all-kernels (the object line counts them).
+    for k in so
+        .kernels
+        .iter()
+        .filter(|k| k.translated && (all || k.found != KernelStatus::SassOnly))
+    {
         if let Some(n) = &k.note {
             let name: String = k.demangled.chars().take(100).collect();
             let _ = writeln!(o, "    note: {name}: {n}");

@@ -112,6 +112,10 @@ pub struct Totals {
     /// with the stub's error, as the original does on a GPU without the real code's SASS).
     #[serde(default)]
     pub stubs: usize,
+    /// Of the translated kernels, those built from PTX the SASS lifter made of their SASS
+    /// (kernels that shipped without PTX, [`crate::sass`]).
+    #[serde(default)]
+    pub lifted: usize,
     /// CUDA imports and DT_NEEDED entries with no mapping on the target.
     pub unresolved_imports: usize,
     /// Shared objects that would not load (or would fail at their first CUDA call) on the
@@ -130,6 +134,7 @@ impl Totals {
         self.translated += o.translated;
         self.not_translated += o.not_translated;
         self.stubs += o.stubs;
+        self.lifted += o.lifted;
         self.unresolved_imports += o.unresolved_imports;
         self.objects_not_loadable += o.objects_not_loadable;
         self.outputs_written += o.outputs_written;

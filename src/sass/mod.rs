@@ -8,10 +8,10 @@
 //!   lowering ([`crate::lower`]) is reused; every instruction is lifted or reported with its
 //!   form, never dropped.
 //!
-//! The lifter is opt-in: it runs only in `wheelport sass lift` and, for reporting, in
-//! `inspect --untranslatable` (which lists the SASS forms it lacks for each SASS-only
-//! kernel); `convert` does not use it yet, so SASS-only kernels are reported as before and
-//! every conversion's output is unchanged.
+//! The lifter runs in `convert` (every SASS-only kernel of a registered module is lifted
+//! and built like PTX; `--sass skip` turns it off, [`crate::convert::Options::lift_sass`]),
+//! in `wheelport sass lift`, and in `inspect --untranslatable`, which lists the SASS forms
+//! it lacks for each SASS-only kernel.
 
 pub mod decode;
 pub mod info;
@@ -127,6 +127,16 @@ impl CubinLift {
             return None;
         }
         let mut s = lift::module_header(&self.arch);
+        if self
+            .kernels
+            .iter()
+            .any(|k| k.ptx.is_some() && k.dynamic_shared)
+        {
+            s.push_str(&format!(
+                ".extern .shared .align 16 .b8 {}[];\n\n",
+                lift::DYNAMIC_SHARED
+            ));
+        }
         for b in bodies {
             s.push_str(b);
             s.push('\n');
@@ -215,16 +225,26 @@ pub fn lift_sass_only(
     nvdisasm: &std::result::Result<crate::toolchain::Tool, crate::toolchain::Missing>,
 ) -> Vec<(usize, std::result::Result<CubinLift, String>)> {
     use crate::inspect::model::KernelStatus;
-    use rayon::prelude::*;
     let mut cis: Vec<usize> = a
         .kernels
         .iter()
         .filter(|k| k.status == KernelStatus::SassOnly)
         .map(|k| k.container)
         .collect();
-    cis.dedup();
     cis.sort_unstable();
     cis.dedup();
+    lift_containers(a, &cis, nvdisasm)
+}
+
+/// Decode and lift, for each container index of `cis` (of `a`), the cubin its SASS-only
+/// kernels are lifted from ([`pick_arch`]): (container index, its lifting or why not, one
+/// line), in the order of `cis`. Containers run in parallel (one nvdisasm each).
+pub fn lift_containers(
+    a: &crate::analyze::ObjectAnalysis<'_>,
+    cis: &[usize],
+    nvdisasm: &std::result::Result<crate::toolchain::Tool, crate::toolchain::Missing>,
+) -> Vec<(usize, std::result::Result<CubinLift, String>)> {
+    use rayon::prelude::*;
     cis.par_iter()
         .map(|&ci| {
             let r = match nvdisasm {

@@ -297,6 +297,11 @@ pub fn twin(
         toolchain: tc.clone(),
         cache: opts.cache.clone(),
         split_bytes: None,
+        nvdisasm: Err(crate::toolchain::Missing {
+            name: "nvdisasm".into(),
+            reason: "not used by `wheelport twin`".into(),
+            install: String::new(),
+        }),
     };
     let mjobs: Vec<crate::device::ModuleJob<'_>> = jobs
         .iter()

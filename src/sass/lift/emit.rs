@@ -116,6 +116,9 @@ pub(super) struct Cx<'a> {
     pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
     pub(super) guard_consumed: bool,
+    /// Per `MUFU.SIN/COS` offset, the register holding its argument in radians (see
+    /// `turns_arguments` in `lift/mod.rs`).
+    pub(super) turns: BTreeMap<u32, Reg>,
 }
 
 /// The PTX name of a predicate register (`%p0`, `%q1`, `%pt`).
@@ -160,6 +163,7 @@ impl<'a> Cx<'a> {
             n64: 0,
             npred: 0,
             guard_consumed: false,
+            turns: BTreeMap::new(),
         }
     }
 
@@ -170,6 +174,23 @@ impl<'a> Cx<'a> {
 
     pub(super) fn take(&mut self) -> String {
         std::mem::take(&mut self.buf)
+    }
+
+    /// The symbol shared addresses are offsets from: the kernel's static `.shared` array, or,
+    /// for a kernel without static shared memory, the module's dynamic (`.extern .shared`)
+    /// one, [`super::DYNAMIC_SHARED`] (declared at module scope: an `.extern` variable keeps
+    /// its name through LLVM, so it cannot be a function-scope one the lowering renames).
+    pub(super) fn shared_symbol(&self) -> &'static str {
+        if self.info.shared_size > 0 {
+            "__smem"
+        } else {
+            super::DYNAMIC_SHARED
+        }
+    }
+
+    /// Whether the kernel reads the module's dynamic shared memory symbol.
+    pub(super) fn uses_dynamic_shared(&self) -> bool {
+        self.uses_shared && self.info.shared_size == 0
     }
 
     pub(super) fn declarations(&self) -> String {
@@ -191,9 +212,6 @@ impl<'a> Cx<'a> {
                 "\t.shared .align 16 .b8 __smem[{}];",
                 self.info.shared_size
             );
-        } else if self.uses_shared {
-            // No static shared memory: the addresses are into the dynamic shared memory.
-            s.push_str("\t.extern .shared .align 16 .b8 __smem[];\n");
         }
         let frame = self.info.frame_size.unwrap_or(0);
         if frame > 0 {
@@ -558,7 +576,7 @@ impl<'a> Cx<'a> {
                     self.uses_shared = true;
                 }
                 let sym = if space == Space::Shared {
-                    "__smem"
+                    self.shared_symbol()
                 } else {
                     "__frame"
                 };

@@ -17,7 +17,7 @@
 //! * Compiler constants (`c[0x2][..]`, the kernel's `.nv.constant2.<kernel>`) are read from
 //!   the cubin as immediates; user constants (bank 3) and relocated banks are not lifted.
 //! * Shared memory is the static `.shared` array, or, for a kernel without static shared
-//!   memory, the dynamic (`.extern .shared`) one.
+//!   memory, the dynamic one: the module-scope `.extern .shared` array [`DYNAMIC_SHARED`].
 //! * Every instruction offset that is a branch target gets a label `$L_<offset>`, and so does
 //!   the return site of every `CALL.REL` (subroutines are branches, see `emit/warp.rs`); a
 //!   guarded instruction whose lifting takes several PTX instructions is branched around.
@@ -74,6 +74,10 @@ pub(crate) fn sreg(name: &str) -> Option<&'static str> {
         .map(|r| r[1])
 }
 
+/// The module-scope `.extern .shared` array that kernels without static shared memory
+/// address their (dynamic) shared memory through.
+pub const DYNAMIC_SHARED: &str = "__wp_dsmem";
+
 /// An instruction the lifter did not express.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unlifted {
@@ -98,6 +102,9 @@ pub struct KernelLift {
     pub ptx: Option<String>,
     /// What did not lift (empty when `ptx` is set), in address order.
     pub unlifted: Vec<Unlifted>,
+    /// The kernel addresses the module's [`DYNAMIC_SHARED`] array, which
+    /// [`crate::sass::CubinLift::module`] declares.
+    pub dynamic_shared: bool,
 }
 
 impl KernelLift {
@@ -140,6 +147,7 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
             .len(),
         ptx: None,
         unlifted: Vec::new(),
+        dynamic_shared: false,
     };
     let Some(family) = family_of(arch) else {
         out.unlifted.push(Unlifted {
@@ -179,6 +187,7 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         .collect();
     let mut cx = emit::Cx::new(family, &params, info, consts);
     cx.return_sites = return_sites;
+    cx.turns = turns_arguments(&f.instrs, &targets);
     let mut body = String::new();
     for i in &f.instrs {
         if targets.contains(&i.offset) {
@@ -209,8 +218,131 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         s.push_str(&body);
         s.push_str("}\n");
         out.ptx = Some(s);
+        out.dynamic_shared = cx.uses_dynamic_shared();
     }
     out
+}
+
+/// The bits of 1/2π as binary32 (0.15915493667125701904), the factor ptxas multiplies the
+/// argument of `sin/cos.approx.f32` by, rounding toward zero, before `MUFU.SIN/COS`.
+const INV_2PI_F32: u32 = 0x3e22_f983;
+
+/// For each `MUFU.SIN`/`MUFU.COS` of `instrs` whose argument register `Rt` was last written,
+/// in the same basic block, by the `FMUL.RZ Rt, Rx, 0.15915493667125701904` that ptxas makes
+/// of `sin/cos.approx.f32 x`, with `Rx` unchanged since: the offset of the MUFU and `Rx`.
+/// Lifted as `sin/cos.approx.ftz.f32 Rx`, ptxas makes the same pair again (the argument of
+/// MUFU is in revolutions, which PTX cannot name; `2π·Rt` rounds differently).
+/// Conservative: an instruction in between that may write `Rx` or `Rt` ([`dest_reg`]: up to
+/// 4 registers for forms that can write pairs or vectors), a branch target or a control
+/// instruction ends the search.
+fn turns_arguments(
+    instrs: &[Instr],
+    targets: &BTreeSet<u32>,
+) -> BTreeMap<u32, super::decode::Reg> {
+    use super::decode::{File, Operand, Reg};
+    // Whether an instruction writing `d` (of `width` registers) may write `x`.
+    let near = |(d, width): (Reg, u8), x: Reg| {
+        d.file == x.file && d.idx <= x.idx && x.idx - d.idx < width
+    };
+    let mut out = BTreeMap::new();
+    for (j, m) in instrs.iter().enumerate() {
+        if m.opcode() != "MUFU" || !(m.has("SIN") || m.has("COS")) || m.operands.len() != 2 {
+            continue;
+        }
+        let Some(t) = m.operands[1]
+            .plain_reg()
+            .filter(|r| r.file == File::R && !r.is_zero())
+        else {
+            continue;
+        };
+        let mut x: Option<Reg> = None;
+        for k in (0..j).rev() {
+            let i = &instrs[k];
+            if targets.contains(&instrs[k + 1].offset)
+                || matches!(
+                    i.opcode(),
+                    "BRA" | "BRX" | "JMP" | "CALL" | "RET" | "EXIT" | "BSYNC" | "WARPSYNC" | "BAR"
+                )
+            {
+                break;
+            }
+            let Some(d) = dest_reg(i) else {
+                continue;
+            };
+            if let Some(xr) = x {
+                if near(d, xr) {
+                    x = None;
+                    break;
+                }
+                continue;
+            }
+            if !near(d, t) {
+                continue;
+            }
+            let d = d.0;
+            // The last write of Rt: it must be the FMUL.RZ by 1/2π.
+            let fmul = i.opcode() == "FMUL"
+                && i.guard.is_none()
+                && i.modifiers().all(|x| x == "RZ" || x == "FTZ")
+                && i.has("RZ")
+                && i.operands.len() == 3
+                && d == t;
+            let src = match (fmul, i.operands.get(1), i.operands.get(2)) {
+                (true, Some(a), Some(Operand::Float(c))) if (*c as f32).to_bits() == INV_2PI_F32 => {
+                    a.plain_reg().filter(|r| r.file == File::R && !r.is_zero())
+                }
+                _ => None,
+            };
+            match src {
+                Some(xr) if xr != t => {
+                    // Found; Rx must not be written between the FMUL and the MUFU.
+                    let clobbered = instrs[k + 1..j]
+                        .iter()
+                        .filter_map(dest_reg)
+                        .any(|d| near(d, xr));
+                    if !clobbered {
+                        x = Some(xr);
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        if let Some(xr) = x {
+            out.insert(m.offset, xr);
+        }
+    }
+    out
+}
+
+/// The register an instruction writes, as far as [`turns_arguments`] needs it: the first
+/// register operand after any leading predicate operands (`SHFL.IDX PT, R3, ..`,
+/// `ATOMG.E.ADD PT, R5, ..`); none for comparisons and predicate logic (`FSETP`, `PLOP3`),
+/// and when the first operand is an address (stores, `RED`).
+fn dest_reg(i: &Instr) -> Option<(super::decode::Reg, u8)> {
+    use super::decode::Operand;
+    let op = i.opcode();
+    // Predicate-only destinations: comparisons and predicate logic.
+    if op.ends_with("SETP") || matches!(op, "FCHK" | "PLOP3" | "UPLOP3" | "R2P") {
+        return None;
+    }
+    // Up to 4 registers for a form that may write a pair or a vector, else 1.
+    let wide = i.form.contains("64")
+        || i.form.contains("128")
+        || i.has("WIDE")
+        || op.starts_with('D')
+        || matches!(
+            op,
+            "HMMA" | "IMMA" | "LDSM" | "MOVM" | "CS2R" | "F2F" | "I2F" | "F2I" | "LDS" | "LDG"
+                | "LD" | "LDL" | "LDC" | "ULDC" | "MATCH" | "SHFL"
+        );
+    i.operands
+        .iter()
+        .find(|o| !matches!(o, Operand::Pred(..)))
+        .and_then(|o| match o {
+            Operand::Reg(r, _) => Some((*r, if wide { 4 } else { 1 })),
+            _ => None,
+        })
 }
 
 /// One instruction as PTX text: guarded single instructions keep the guard, longer

@@ -348,8 +348,9 @@ fn fsetp(cx: &mut Cx<'_>, i: &Instr, bits: u32) -> R<()> {
 
 /// `MUFU.op d, a`: the multi-function unit's approximations, lifted to PTX's `.approx` forms
 /// with flush-to-zero (MUFU flushes subnormal inputs and results). `SIN`/`COS` take their
-/// argument in revolutions (ptxas multiplies by 1/2π before them): lifted as the PTX form of
-/// 2π·a. `RCP64H`/`RSQ64H` work on the high word of a binary64 (the low word read as 0, the
+/// argument in revolutions (ptxas multiplies by 1/2π, rounding toward zero, before them):
+/// lifted as `sin/cos.approx.ftz.f32` of the value that multiply read, when the lifter found
+/// it (`turns_arguments` in `lift/mod.rs`), else reported. `RCP64H`/`RSQ64H` work on the high word of a binary64 (the low word read as 0, the
 /// high word of the result written).
 fn mufu(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
@@ -367,10 +368,14 @@ fn mufu(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         "LG2" => "lg2.approx.ftz.f32",
         "TANH" => "tanh.approx.f32",
         "SIN" | "COS" => {
-            let t = cx.t32();
-            cx.line(format!("mul.rn.f32 {t}, {a}, 0f40C90FDB"));
+            let Some(x) = cx.turns.get(&i.offset).copied() else {
+                return Err(format!(
+                    "MUFU.{f} whose argument is not ptxas's FMUL.RZ by 1/2π of a value still in its register (an argument in revolutions has no exact PTX form)"
+                ));
+            };
+            let x = cx.src(&Operand::Reg(x, SrcMods::default()))?;
             let op = if *f == "SIN" { "sin" } else { "cos" };
-            cx.line(format!("{op}.approx.ftz.f32 {d}, {t}"));
+            cx.line(format!("{op}.approx.ftz.f32 {d}, {x}"));
             return Ok(());
         }
         "RCP64H" | "RSQ64H" => {

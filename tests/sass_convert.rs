@@ -1,0 +1,343 @@
+//! `wheelport convert` on SASS-only objects: the `fixtures/gpu/*_sass80.so` fixtures
+//! (`fixtures/gpu/build-sass.sh`: the families' sources built by nvcc 13.5 with
+//! `-gencode arch=compute_80,code=sm_80`, so sm_80 SASS and no PTX).
+//!
+//! * **dtk.** Each is converted for gfx906. Every kernel is SASS only; the translated ones
+//!   are exactly those whose SASS lifts ([`wheelport::sass`]) and say so in their note; the
+//!   others are reported with the SASS forms the lifter lacks; the exit code is 0 when all
+//!   are translated and 6 (`--allow-partial`) otherwise. Then every case of the families
+//!   whose PTX-path records all equal the H200 (warp, video, mma, wmma, tensor_mem) whose
+//!   kernels were all translated is executed from the converted object's `.hip_fatbin` in the
+//!   project's gfx9 interpreter (`tools/amdgpu-exec`) and must equal the H200's SHA-256 of the
+//!   original binary's output, output by output.
+//! * **cuda (the twin, on the H200).** `fixtures/gpu/results/sass80-<family>-twin.json`
+//!   (`tools/gpu/run-on-device.sh <fixture>.so <convert --target cuda of <fixture>_sass80.so>`:
+//!   the original's sm_90 SASS against the twin code built from the lifted sm_80 SASS, which an
+//!   H200 cannot run as it is) is for the current conversion (the converted object's SHA-256
+//!   is the one the current lifter and lowering make), and every case whose kernels were all
+//!   translated passes on every seed.
+
+mod common;
+
+use amdgpu_exec::exec::Machine;
+use amdgpu_exec::runner::{self, Verdict};
+use common::{bin, require_tool, root, run};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const T: &str = "sass_convert";
+
+/// (family, fixture name, case table, H200 results of the PTX path's original, whether every
+/// executed record must equal the H200's).
+const FAMILIES: &[(&str, &str, &str, &str, bool)] = &[
+    (
+        "scalar",
+        "twin_fixtures",
+        "cases.json",
+        "ptxjit-validation.json",
+        false,
+    ),
+    (
+        "warp",
+        "warp_fixtures",
+        "warp_cases.json",
+        "warp-ptxjit-validation.json",
+        true,
+    ),
+    (
+        "video",
+        "video_fixtures",
+        "video_cases.json",
+        "video-ptxjit-validation.json",
+        true,
+    ),
+    (
+        "mma",
+        "mma_fixtures",
+        "mma_cases.json",
+        "mma-ptxjit-validation.json",
+        true,
+    ),
+    (
+        "wmma",
+        "wmma_fixtures",
+        "wmma_cases.json",
+        "wmma-ptxjit-validation.json",
+        true,
+    ),
+    (
+        "tensor_mem",
+        "tensor_mem_fixtures",
+        "tensor_mem_cases.json",
+        "tensor_mem-ptxjit-validation.json",
+        true,
+    ),
+];
+
+fn gpu() -> PathBuf {
+    root().join("fixtures/gpu")
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn sha256_file(p: &Path) -> String {
+    runner::sha256(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// Convert `fixture`_sass80.so for `target` into `out` with a fresh cache under `cache`;
+/// the report and the set of translated kernels. Checks the report's per-kernel claims.
+fn convert(
+    fixture: &str,
+    target: &str,
+    extra: &[&str],
+    out: &Path,
+    cache: &Path,
+) -> (Value, BTreeSet<String>) {
+    let so = gpu().join(format!("{fixture}_sass80.so"));
+    let json = out.join(format!("{fixture}-{target}.json"));
+    let (code, stdout, err) = run(Command::new(bin())
+        .arg(&so)
+        .args(["--target", target, "--allow-partial", "-q"])
+        .args(extra)
+        .arg("-o")
+        .arg(out)
+        .arg("--json")
+        .arg(&json)
+        .env("XDG_CACHE_HOME", cache));
+    let r = read_json(&json);
+    let totals = &r["totals"];
+    let all = totals["not_translated"] == 0;
+    assert_eq!(
+        code,
+        if all { 0 } else { 6 },
+        "{fixture} {target}: {stdout}\n{err}"
+    );
+    assert_eq!(totals["lifted"], totals["translated"], "{fixture}: {totals}");
+    let mut translated = BTreeSet::new();
+    for k in r["inputs"][0]["shared_objects"][0]["kernels"]
+        .as_array()
+        .unwrap()
+    {
+        let name = k["name"].as_str().unwrap().to_string();
+        assert_eq!(k["found"], "sass_only", "{fixture}: {k}");
+        if k["translated"] == true {
+            let note = k["note"].as_str().unwrap_or("");
+            assert!(
+                note.starts_with("lifted from its sm_80 SASS ("),
+                "{fixture}: {k}"
+            );
+            assert_eq!(k["archs"].as_array().unwrap().len(), 1, "{k}");
+            translated.insert(name);
+        } else {
+            let why = k["reason"].as_str().unwrap();
+            assert!(
+                why.starts_with("no PTX; its sm_80 SASS does not lift: the lifter lacks "),
+                "{fixture}: {k}"
+            );
+        }
+    }
+    assert_eq!(
+        translated.len() as u64,
+        totals["translated"].as_u64().unwrap()
+    );
+    (r, translated)
+}
+
+/// The kernels that lift completely, by the library's own lifter on the same object's
+/// sm_80 cubins (what `inspect --untranslatable` reports).
+fn lifting_kernels(fixture: &str, nvdisasm: &wheelport::toolchain::Tool) -> BTreeSet<String> {
+    let so = gpu().join(format!("{fixture}_sass80.so"));
+    let data = std::fs::read(&so).unwrap();
+    let mut out = BTreeSet::new();
+    for c in wheelport::sass::cubins_of(&data, fixture).unwrap() {
+        assert_eq!(c.arch, "sm_80", "{fixture}: {}", c.name);
+        let l = wheelport::sass::lift_cubin(nvdisasm, &c.bytes, &c.arch, &c.name).unwrap();
+        out.extend(
+            l.kernels
+                .iter()
+                .filter(|k| k.ptx.is_some())
+                .map(|k| k.name.clone()),
+        );
+    }
+    out
+}
+
+/// The entries of `case` of a case table.
+fn case_entries(cases: &Value, case: &str) -> Vec<String> {
+    cases["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == case)
+        .map(|c| {
+            c["entries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| e.as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn sass_only_fixtures_convert_for_dtk_and_execute() {
+    let Some(py) = require_tool("python3", T) else {
+        return;
+    };
+    let Some((_, tc)) = common::require_toolchain("dtk", T) else {
+        return;
+    };
+    drop(tc);
+    let nvd = match wheelport::toolchain::discover_nvdisasm(
+        &wheelport::toolchain::SearchOptions::from_env(),
+    ) {
+        Ok(t) => t,
+        Err(m) => return common::missing(T, &format!("nvdisasm {}", m.reason)).unwrap_or(()),
+    };
+    let d = tempfile::tempdir().unwrap();
+    let (mut runs, mut matched) = (0usize, 0usize);
+    for &(fam, fixture, cases, results, all_match) in FAMILIES {
+        let out = d.path().join(fam);
+        let (_, translated) = convert(
+            fixture,
+            "dtk",
+            &["--offload-arch", "gfx906"],
+            &out,
+            &d.path().join("cache"),
+        );
+        assert_eq!(
+            translated,
+            lifting_kernels(fixture, &nvd),
+            "{fam}: convert translated other kernels than lift completely"
+        );
+        if !all_match || translated.is_empty() {
+            continue;
+        }
+        // Execute every case whose kernels were all translated, from the converted object.
+        let conv = out.join(format!("{fixture}_sass80.so"));
+        let mut machines: Vec<Machine> = runner::load_objects(&conv, "gfx906")
+            .unwrap_or_else(|e| panic!("{fam}: {e}"))
+            .into_iter()
+            .map(|c| Machine::new(c).unwrap())
+            .collect();
+        let case_table = gpu().join(cases);
+        let table = read_json(&case_table);
+        let entries = runner::entry_table(&case_table).unwrap();
+        let entry_of = |l: &str| entries.iter().find(|(x, _)| x == l).map(|(_, e)| e.clone());
+        let h200 = read_json(&gpu().join("results").join(results));
+        let jobs = runner::harness_jobs(
+            &py,
+            &runner::harness_dir(&root()),
+            &case_table,
+            &d.path().join("inputs").join(fam),
+            None,
+            None,
+        )
+        .unwrap();
+        for j in &jobs {
+            if !case_entries(&table, &j.case)
+                .iter()
+                .all(|e| translated.contains(e))
+            {
+                continue;
+            }
+            let r = runner::run_job(
+                &mut machines,
+                j,
+                &entry_of,
+                &h200,
+                runner::Options::default(),
+            );
+            assert!(r.error.is_none(), "{fam} {} s{}: {:?}", r.case, r.seed, r.error);
+            runs += 1;
+            for o in &r.outputs {
+                assert_eq!(
+                    o.verdict,
+                    Verdict::Match,
+                    "{fam} {} seed {} {}: the converted object's output is not the H200's",
+                    r.case,
+                    r.seed,
+                    o.name
+                );
+                matched += 1;
+            }
+        }
+    }
+    eprintln!("{T}: {runs} case runs executed from converted SASS-only objects, {matched} outputs equal the H200's");
+    assert!(runs > 0 && matched > 0);
+}
+
+/// Check one H200 twin result of a SASS-only fixture against the current conversion.
+fn check_twin(fam: &str, fixture: &str, cases: &str, d: &Path) {
+    let path = gpu().join(format!("results/sass80-{fam}-twin.json"));
+    let v = read_json(&path);
+    let file = path.display();
+    let out = d.join(fam);
+    let (_, translated) = convert(fixture, "cuda", &[], &out, &d.join("cache"));
+    assert_eq!(v["schema"], "wheelport-gpu-results/1", "{file}");
+    assert_eq!(v["kind"], "twin", "{file}");
+    assert_eq!(
+        v["original"]["sha256"].as_str(),
+        Some(sha256_file(&gpu().join(format!("{fixture}.so"))).as_str()),
+        "{file}: results are for another {fixture}.so"
+    );
+    let now = sha256_file(&out.join(format!("{fixture}_sass80.so")));
+    assert_eq!(
+        v["converted"]["sha256"].as_str(),
+        Some(now.as_str()),
+        "{file}: the H200 results are for another conversion of {fixture}_sass80.so than the \
+         current lifter and lowering make ({now}): re-run it on the H200 \
+         (docs/verification.md, \"SASS\")"
+    );
+    assert_eq!(
+        v["cases_file"]["sha256"].as_str(),
+        Some(sha256_file(&gpu().join(cases)).as_str()),
+        "{file}"
+    );
+    assert!(v["device"]["name"].as_str().unwrap_or("").contains("NVIDIA"));
+    let table = read_json(&gpu().join(cases));
+    let mut passed = 0;
+    for k in v["kernels"].as_array().unwrap() {
+        let case = k["case"].as_str().unwrap();
+        let all = case_entries(&table, case)
+            .iter()
+            .all(|e| translated.contains(e));
+        for s in k["seeds"].as_array().unwrap() {
+            if all {
+                assert_eq!(s["pass"], true, "{file}: {case} seed {}: {s}", s["seed"]);
+                for o in s["outputs"].as_array().unwrap() {
+                    if o["rule"] == "exact" {
+                        assert_eq!(o["orig_sha256"], o["conv_sha256"], "{file}: {case}");
+                    }
+                }
+                passed += 1;
+            }
+        }
+    }
+    assert!(passed > 0 || translated.is_empty(), "{file}: nothing passed");
+    eprintln!("{T}: {fam}: {passed} case runs of lifted kernels pass on the H200");
+}
+
+#[test]
+fn sass_only_fixture_twins_pass_on_the_h200() {
+    let Some(_) = common::require_toolchain("cuda", T) else {
+        return;
+    };
+    if wheelport::toolchain::discover_nvdisasm(&wheelport::toolchain::SearchOptions::from_env())
+        .is_err()
+    {
+        return common::missing(T, "nvdisasm").unwrap_or(());
+    }
+    let d = tempfile::tempdir().unwrap();
+    for &(fam, fixture, cases, _, _) in FAMILIES {
+        check_twin(fam, fixture, cases, d.path());
+    }
+}
