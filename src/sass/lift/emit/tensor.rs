@@ -244,7 +244,11 @@ fn dmma(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ));
     let out = frag_dst(cx, &o[0], 4)?;
     for (k, t) in d.iter().enumerate() {
-        cx.line(format!("mov.b64 {{{}, {}}}, {t}", out[2 * k], out[2 * k + 1]));
+        cx.line(format!(
+            "mov.b64 {{{}, {}}}, {t}",
+            out[2 * k],
+            out[2 * k + 1]
+        ));
     }
     Ok(())
 }
@@ -306,7 +310,9 @@ fn ldgsts(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     };
     let cop = if i.has("BYPASS") { "cg" } else { "ca" };
     if cop == "cg" && n != 16 {
-        return Err(format!("LDGSTS.BYPASS of {n} bytes (cp.async.cg copies 16)"));
+        return Err(format!(
+            "LDGSTS.BYPASS of {n} bytes (cp.async.cg copies 16)"
+        ));
     }
     let hint = if i.has("LTC128B") { ".L2::128B" } else { "" };
     let o = &i.operands;
@@ -358,7 +364,10 @@ fn ldgsts(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         cx.line(format!("selp.u32 {size}, {size}, 0, {p}"));
     }
     let base = cx.t64();
-    cx.line(format!("and.b64 {base}, {full}, {}", !u64::from(n - 1) as i64));
+    cx.line(format!(
+        "and.b64 {base}, {full}, {}",
+        !u64::from(n - 1) as i64
+    ));
     cx.line(format!("{head} {sa}, [{base}], {n}, {size}"));
     Ok(())
 }
