@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 mod float;
+mod tensor;
 mod warp;
 
 /// The cubin's constant banks other than bank 0 (`.nv.constant2`: compiler constants), with
@@ -638,6 +639,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         return r;
     }
     if let Some(r) = warp::instruction(cx, i) {
+        return r;
+    }
+    if let Some(r) = tensor::instruction(cx, i) {
         return r;
     }
     // Uniform-datapath forms have the same meaning on the uniform registers.

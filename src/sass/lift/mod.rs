@@ -23,7 +23,11 @@
 //!   guarded instruction whose lifting takes several PTX instructions is branched around.
 //! * Floating-point forms are in `emit/float.rs` (the PTX instruction of the same rounding,
 //!   flush-to-zero, saturation and NaN rule), warp collectives, bit forms and subroutines in
-//!   `emit/warp.rs` (the warp member mask `%wm`, see there).
+//!   `emit/warp.rs` (the warp member mask `%wm`, see there), the sm_80 tensor-core and
+//!   asynchronous-copy forms (`HMMA`, `HMMA.SP`, `DMMA`, `LDSM`, `MOVM`, `LDGSTS`,
+//!   `LDGDEPBAR`, `DEPBAR.LE SB0`) in `emit/tensor.rs`: `mma.sync`, `mma.sp`, `ldmatrix`,
+//!   `movmatrix` and `cp.async` on the same fragment registers (a SASS matrix operand is the
+//!   run of registers starting at the one printed, in PTX's fragment order).
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
