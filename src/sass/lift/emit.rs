@@ -6,6 +6,7 @@ use crate::sass::info::KernelInfo;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+mod atomic;
 mod float;
 mod warp;
 
@@ -116,6 +117,10 @@ pub(super) struct Cx<'a> {
     pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
     pub(super) guard_consumed: bool,
+    /// The last memory or control form was a `MEMBAR` (see `emit/atomic.rs`, `CCTL`).
+    after_membar: bool,
+    /// The result of the last `BAR.RED` (its operation and the temporary holding it).
+    bar_result: Option<(&'static str, String)>,
 }
 
 /// The PTX name of a predicate register (`%p0`, `%q1`, `%pt`).
@@ -160,6 +165,8 @@ impl<'a> Cx<'a> {
             n64: 0,
             npred: 0,
             guard_consumed: false,
+            after_membar: false,
+            bar_result: None,
         }
     }
 
@@ -616,6 +623,9 @@ fn check_mods(i: &Instr, known: &[&str]) -> R<()> {
 /// instruction sets `cx.guard_consumed`).
 pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
     let op = i.opcode();
+    if let Some(r) = atomic::instruction(cx, i) {
+        return r;
+    }
     if let Some(r) = float::instruction(cx, i) {
         return r;
     }
@@ -1459,7 +1469,7 @@ fn access(i: &Instr) -> R<(u32, &'static str, u32)> {
     for m in i.modifiers() {
         match m {
             "E" | "CONSTANT" | "EF" | "EL" | "LU" | "EU" | "NA" | "U" | "ZFILL" | "LTC64B"
-            | "LTC128B" => {}
+            | "LTC128B" | "STRONG" | "GPU" | "SM" | "SYS" => {}
             "U8" => size = (8, "u8", 1),
             "S8" => size = (8, "s8", 1),
             "U16" => size = (16, "u16", 1),
@@ -1487,10 +1497,12 @@ fn load(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
     let (bits, ty, nregs) = access(i)?;
     let (space, sp) = space_of(i.opcode());
+    let sem = atomic::strong(i)?;
+    let sp = &format!("{sem}{sp}");
     let Operand::Mem(m) = &i.operands[1] else {
         return Err(format!("address {:?}", i.operands[1]));
     };
-    let addr = cx.address(m, space)?;
+    let addr = cx.address(&atomic::wide_mem(i, m), space)?;
     let r = i.operands[0].plain_reg().ok_or("destination")?;
     let regs: Vec<String> = (0..nregs)
         .map(|k| {
@@ -1528,10 +1540,12 @@ fn store(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
     let (bits, ty, nregs) = access(i)?;
     let (space, sp) = space_of(i.opcode());
+    let sem = atomic::strong(i)?;
+    let sp = &format!("{sem}{sp}");
     let Operand::Mem(m) = &i.operands[0] else {
         return Err(format!("address {:?}", i.operands[0]));
     };
-    let addr = cx.address(m, space)?;
+    let addr = cx.address(&atomic::wide_mem(i, m), space)?;
     let r = i.operands[1].plain_reg().ok_or("source")?;
     let regs: Vec<String> = (0..nregs)
         .map(|k| {
