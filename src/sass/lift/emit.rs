@@ -269,6 +269,7 @@ impl<'a> Cx<'a> {
         if let Some((meaning, size)) = super::driver_constant(self.family, offset) {
             return match meaning {
                 "stack" => Ok(imm32(i64::from(self.info.frame_size.unwrap_or(0)))),
+                "zero" if bytes == 4 => Ok("0".into()),
                 "memdesc" if bytes == 8 || size == 8 => {
                     let t = self.t64();
                     self.line(format!("mov.b64 {t}, 0"));
@@ -1307,7 +1308,9 @@ fn isetp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 /// `PLOP3.LUT Pd, Pq, a, b, c, lut, lut2`: `Pd` = the three-input table `lut` of the
-/// predicates (LOP3's convention: a = 0xf0, b = 0xcc, c = 0xaa), `Pq` = table `lut2`.
+/// predicates (LOP3's convention: a = 0xf0, b = 0xcc, c = 0xaa), `Pq` = table `lut2`. An
+/// input may be a register's sign bit (`R3.SIGN`: true when bit 31 is set; ptxas's form of
+/// the sign tests of `k_int_sat_simd`).
 fn plop3(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["LUT"])?;
     ops_len(i, 7)?;
@@ -1317,9 +1320,20 @@ fn plop3(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     };
     let mut ins = Vec::new();
     for p in &o[2..5] {
-        let pv = cx.psrc(p)?;
         let t = cx.t32();
-        cx.line(format!("selp.b32 {t}, -1, 0, {pv}"));
+        match p {
+            Operand::Reg(r, m) if m.suffix.as_deref() == Some("SIGN") && !m.neg && !m.abs => {
+                let v = Cx::reg_name(*r).unwrap_or_else(|| "0".into());
+                cx.line(format!("shr.s32 {t}, {v}, 31"));
+                if m.not {
+                    cx.line(format!("not.b32 {t}, {t}"));
+                }
+            }
+            p => {
+                let pv = cx.psrc(p)?;
+                cx.line(format!("selp.b32 {t}, -1, 0, {pv}"));
+            }
+        }
         ins.push(t);
     }
     for (dst, lut) in [(&o[0], l1), (&o[1], l2)] {
@@ -1416,7 +1430,12 @@ fn s2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     }
     check_mods(i, &[])?;
     let d = cx.dst(&i.operands[0])?;
-    if ptx == "zero" {
+    if ptx == "virtid" {
+        // SR_VIRTID: the warp id in bits 8..14 (see sreg.tsv).
+        let t = cx.t32();
+        cx.line(format!("mov.u32 {t}, %warpid"));
+        cx.line(format!("shl.b32 {d}, {t}, 8"));
+    } else if ptx == "zero" {
         cx.line(format!("mov.u32 {d}, 0"));
     } else {
         cx.line(format!("mov.u32 {d}, {ptx}"));
