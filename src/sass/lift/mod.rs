@@ -23,7 +23,12 @@
 //!   guarded instruction whose lifting takes several PTX instructions is branched around.
 //! * Floating-point forms are in `emit/float.rs` (the PTX instruction of the same rounding,
 //!   flush-to-zero, saturation and NaN rule), warp collectives, bit forms and subroutines in
-//!   `emit/warp.rs` (the warp member mask `%wm`, see there).
+//!   `emit/warp.rs` (the warp member mask `%wm`, see there), atomics, reductions, fences and
+//!   barrier reductions in `emit/atomic.rs` (`.STRONG.<scope>` as relaxed at that scope).
+//! * User constants (bank 3, `__constant__` variables the host writes) and the relocated
+//!   banks (bank 4: addresses of `__device__` variables; bank 2 with relocations: function
+//!   addresses) would need module-level `.const`/`.global` symbols of the cubin's names: not
+//!   lifted (`const_global`, `const_symbol`, `calls` in docs/sass-exec-results.md).
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).

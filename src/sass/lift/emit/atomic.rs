@@ -296,7 +296,10 @@ fn qspc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         return Err(format!("address {:?}", i.operands[2]));
     };
     let m = wide_mem(i, m);
-    if m.offset != 0 || m.ureg.is_some_and(|(u, _)| u != crate::sass::decode::operand::URZ) {
+    if m.offset != 0
+        || m.ureg
+            .is_some_and(|(u, _)| u != crate::sass::decode::operand::URZ)
+    {
         return Err("QSPC with an offset".into());
     }
     let a = match m.base.filter(|r| !r.is_zero()) {
@@ -397,7 +400,9 @@ fn b2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
             let d = cx.dst(d)?;
             cx.line(format!("mov.b32 {d}, {t}"));
         }
-        ("AND" | "OR", [d, p @ Operand::Pred(..)]) if d.plain_reg().is_some_and(|r| r.is_zero()) => {
+        ("AND" | "OR", [d, p @ Operand::Pred(..)])
+            if d.plain_reg().is_some_and(|r| r.is_zero()) =>
+        {
             let p = cx.pdst(p)?;
             cx.line(format!("mov.pred {p}, {t}"));
         }

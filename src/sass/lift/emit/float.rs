@@ -837,8 +837,14 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
                     cx.line(format!("mov.b32 {{{}, {}}}, {a}", h[0], h[1]));
                     cx.line(format!("mov.b32 {{{}, {}}}, {b}", h[2], h[3]));
                     cx.line(format!("mov.b32 {{{}, {}}}, {c}", h[4], h[5]));
-                    cx.line(format!("fma.rn.sat.f16 {}, {}, {}, {}", h[6], h[0], h[2], h[4]));
-                    cx.line(format!("fma.rn.sat.f16 {}, {}, {}, {}", h[7], h[1], h[3], h[5]));
+                    cx.line(format!(
+                        "fma.rn.sat.f16 {}, {}, {}, {}",
+                        h[6], h[0], h[2], h[4]
+                    ));
+                    cx.line(format!(
+                        "fma.rn.sat.f16 {}, {}, {}, {}",
+                        h[7], h[1], h[3], h[5]
+                    ));
                     cx.line(format!("mov.b32 {d}, {{{}, {}}}", h[6], h[7]));
                 }
             }
