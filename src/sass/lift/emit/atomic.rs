@@ -410,3 +410,59 @@ fn b2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sass::decode::parse_text;
+    use crate::sass::info::KernelInfo;
+    use crate::sass::lift::{lift_kernel, Consts};
+
+    /// nvdisasm 13.5's lines for ptxas 13.5 (sm_80) of the `fixtures/gpu` kernels
+    /// `k_atomic_exch_cas`, `k_atomic_shared`, `k_fence_reduce` and `k_barriers`, lifted to the
+    /// PTX instructions they were assembled from (`atom.global.exch.b32`,
+    /// `atom.global.cta.inc.u32 .., -1` = an add of 1 at cta scope, `atom.global.cas.b32`,
+    /// `atom.shared.add.u32 .., 1`, `membar.gl`, `ld.volatile.global.u64`,
+    /// `bar.red.popc.u32`).
+    #[test]
+    fn fixture_atomics_lift_to_their_ptx() {
+        let text = "\
+k:
+.text.k:
+        /*0000*/                   ATOMG.E.EXCH.STRONG.GPU PT, R9, [R4.64], R0 ;
+        /*0010*/                   ATOMG.E.ADD.STRONG.SM PT, R15, [R4.64+0x30], R15 ;
+        /*0020*/                   RED.E.ADD.STRONG.SYS [R6.64+0x30], R15 ;
+        /*0030*/                   ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R16, R17 ;
+        /*0040*/                   ATOMS.POPC.INC.32 RZ, [R4+URZ] ;
+        /*0050*/                   MEMBAR.SC.GPU ;
+        /*0060*/                   ERRBAR;
+        /*0070*/                   IMAD.MOV.U32 R4, RZ, RZ, R7 ;
+        /*0080*/                   CCTL.IVALL ;
+        /*0090*/                   LDG.E.64.STRONG.SYS R4, [R4.64] ;
+        /*00a0*/                   BAR.RED.POPC.DEFER_BLOCKING 0x0, P0 ;
+        /*00b0*/                   B2R.RESULT R9 ;
+        /*00c0*/                   EXIT ;
+";
+        let f = &parse_text(text).unwrap()[0];
+        let info = KernelInfo {
+            shared_size: 256,
+            ..Default::default()
+        };
+        let l = lift_kernel(f, &info, "sm_80", &Consts::default());
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        for want in [
+            "atom.relaxed.gpu.global.exch.b32 %t",
+            "atom.relaxed.cta.global.add.u32 %t",
+            "red.relaxed.sys.global.add.u32 [%d",
+            "atom.gpu.global.cas.b32 %t",
+            "red.shared.add.u32 [%t",
+            "fence.sc.gpu;",
+            "ld.relaxed.sys.global.v2.b32 {%r4, %r5}",
+            "bar.red.popc.u32 %t",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        // CCTL.IVALL right after the fence (register forms between) is its tail.
+        assert!(!ptx.contains("fence.acq_rel"), "{ptx}");
+    }
+}
