@@ -137,6 +137,7 @@ fn batch(
     json: Option<std::path::PathBuf>,
     allow_partial: bool,
     offload_arch: Option<String>,
+    sass: cli::SassMode,
     merge: bool,
 ) -> Result<u8, wheelport::Error> {
     use wheelport::batch;
@@ -155,6 +156,9 @@ fn batch(
         }
         if let Some(a) = offload_arch {
             extra_args.extend(["--offload-arch".to_string(), a]);
+        }
+        if sass == cli::SassMode::Skip {
+            extra_args.extend(["--sass".to_string(), "skip".to_string()]);
         }
         let conv = batch::process::ProcessConverter {
             exe,
@@ -208,6 +212,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             json,
             allow_partial,
             offload_arch,
+            sass,
             merge,
         } => batch(
             inputs,
@@ -218,6 +223,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             json,
             allow_partial,
             offload_arch,
+            sass,
             merge,
         ),
         Command::Sass {

@@ -150,7 +150,7 @@ fn batch(args: &[&str], mirror: &Path, out: &Path) -> (i32, String, String) {
         .arg(mirror)
         .arg("--out")
         .arg(out)
-        .args(["--target", "dtk"])
+        .args(["--target", "dtk", "--sass", "skip"])
         .args(args)
         .env("WHEELPORT_NO_PROGRESS", "1"))
 }

@@ -1,4 +1,5 @@
-//! `wheelport convert` on the SASS-only corpus wheels (vllm_flash_attn, autoawq_kernels):
+//! `wheelport convert --sass skip` on the SASS-only corpus wheels (vllm_flash_attn,
+//! autoawq_kernels; lifting them is `tests/sass_corpus.rs`'s and `tests/sass_convert.rs`'s):
 //! the default run fails with the SASS-only table, exit 5, and writes nothing;
 //! `--allow-partial` writes a wheel that pip, uv and installer (`--validate-record all`)
 //! install in fresh virtual environments, whose shared objects `readelf -d` shows free of
@@ -44,6 +45,8 @@ fn sass_only_case(prefix: &str, test: &str) {
         whl.as_os_str(),
         os("--target"),
         os("dtk"),
+        os("--sass"),
+        os("skip"),
         os("-o"),
         out.as_os_str(),
         os("--json"),
@@ -92,6 +95,8 @@ fn sass_only_case(prefix: &str, test: &str) {
         whl.as_os_str(),
         os("--target"),
         os("dtk"),
+        os("--sass"),
+        os("skip"),
         os("-o"),
         out.as_os_str(),
         os("--allow-partial"),
@@ -155,6 +160,8 @@ fn sass_only_case(prefix: &str, test: &str) {
         whl.as_os_str(),
         os("--target"),
         os("dtk"),
+        os("--sass"),
+        os("skip"),
         os("-o"),
         out2.as_os_str(),
         os("--allow-partial"),

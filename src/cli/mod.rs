@@ -247,6 +247,9 @@ pub enum Command {
         /// GPU architectures to build (passed to each conversion).
         #[arg(long)]
         offload_arch: Option<String>,
+        /// Kernels without PTX: `lift` their SASS or `skip` them (passed to each conversion).
+        #[arg(long, value_enum, default_value = "lift")]
+        sass: SassMode,
         /// Merge shard trees given as inputs (or already in `--out`) and write the root
         /// index and summary.
         #[arg(long)]

@@ -98,7 +98,9 @@ pub fn device_code(
     if opts.lift_sass && a.cubin_arch.is_none() {
         for k in &a.kernels {
             if k.status == KernelStatus::SassOnly
-                && a.containers.get(k.container).is_some_and(|c| c.ptx.is_empty())
+                && a.containers
+                    .get(k.container)
+                    .is_some_and(|c| c.ptx.is_empty())
                 && blocked(k.container).is_none()
             {
                 sass_wanted.entry(k.container).or_default().push(&k.name);
@@ -265,7 +267,9 @@ pub fn device_code(
         let from_sass = k.status == KernelStatus::SassOnly
             && outcome.contains_key(&(k.container, k.name.as_str()));
         let (translated, archs_built, reason) = match k.status {
-            _ if from_sass || matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) => {
+            _ if from_sass
+                || matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) =>
+            {
                 match outcome.get(&(k.container, k.name.as_str())) {
                     Some(Built::Archs(a))
                         if !a.is_empty() && a.iter().all(|x| archs.contains(x)) =>

@@ -6,6 +6,7 @@ use crate::sass::info::KernelInfo;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
+mod atomic;
 mod float;
 mod tensor;
 mod warp;
@@ -120,6 +121,10 @@ pub(super) struct Cx<'a> {
     /// Per `MUFU.SIN/COS` offset, the register holding its argument in radians (see
     /// `turns_arguments` in `lift/mod.rs`).
     pub(super) turns: BTreeMap<u32, Reg>,
+    /// The last memory or control form was a `MEMBAR` (see `emit/atomic.rs`, `CCTL`).
+    after_membar: bool,
+    /// The result of the last `BAR.RED` (its operation and the temporary holding it).
+    bar_result: Option<(&'static str, String)>,
 }
 
 /// The PTX name of a predicate register (`%p0`, `%q1`, `%pt`).
@@ -165,6 +170,8 @@ impl<'a> Cx<'a> {
             npred: 0,
             guard_consumed: false,
             turns: BTreeMap::new(),
+            after_membar: false,
+            bar_result: None,
         }
     }
 
@@ -281,6 +288,7 @@ impl<'a> Cx<'a> {
         if let Some((meaning, size)) = super::driver_constant(self.family, offset) {
             return match meaning {
                 "stack" => Ok(imm32(i64::from(self.info.frame_size.unwrap_or(0)))),
+                "zero" if bytes == 4 => Ok("0".into()),
                 "memdesc" if bytes == 8 || size == 8 => {
                     let t = self.t64();
                     self.line(format!("mov.b64 {t}, 0"));
@@ -635,6 +643,9 @@ fn check_mods(i: &Instr, known: &[&str]) -> R<()> {
 /// instruction sets `cx.guard_consumed`).
 pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R<()> {
     let op = i.opcode();
+    if let Some(r) = atomic::instruction(cx, i) {
+        return r;
+    }
     if let Some(r) = float::instruction(cx, i) {
         return r;
     }
@@ -1319,7 +1330,9 @@ fn isetp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 /// `PLOP3.LUT Pd, Pq, a, b, c, lut, lut2`: `Pd` = the three-input table `lut` of the
-/// predicates (LOP3's convention: a = 0xf0, b = 0xcc, c = 0xaa), `Pq` = table `lut2`.
+/// predicates (LOP3's convention: a = 0xf0, b = 0xcc, c = 0xaa), `Pq` = table `lut2`. An
+/// input may be a register's sign bit (`R3.SIGN`: true when bit 31 is set; ptxas's form of
+/// the sign tests of `k_int_sat_simd`).
 fn plop3(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["LUT"])?;
     ops_len(i, 7)?;
@@ -1329,9 +1342,20 @@ fn plop3(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     };
     let mut ins = Vec::new();
     for p in &o[2..5] {
-        let pv = cx.psrc(p)?;
         let t = cx.t32();
-        cx.line(format!("selp.b32 {t}, -1, 0, {pv}"));
+        match p {
+            Operand::Reg(r, m) if m.suffix.as_deref() == Some("SIGN") && !m.neg && !m.abs => {
+                let v = Cx::reg_name(*r).unwrap_or_else(|| "0".into());
+                cx.line(format!("shr.s32 {t}, {v}, 31"));
+                if m.not {
+                    cx.line(format!("not.b32 {t}, {t}"));
+                }
+            }
+            p => {
+                let pv = cx.psrc(p)?;
+                cx.line(format!("selp.b32 {t}, -1, 0, {pv}"));
+            }
+        }
         ins.push(t);
     }
     for (dst, lut) in [(&o[0], l1), (&o[1], l2)] {
@@ -1428,7 +1452,12 @@ fn s2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     }
     check_mods(i, &[])?;
     let d = cx.dst(&i.operands[0])?;
-    if ptx == "zero" {
+    if ptx == "virtid" {
+        // SR_VIRTID: the warp id in bits 8..14 (see sreg.tsv).
+        let t = cx.t32();
+        cx.line(format!("mov.u32 {t}, %warpid"));
+        cx.line(format!("shl.b32 {d}, {t}, 8"));
+    } else if ptx == "zero" {
         cx.line(format!("mov.u32 {d}, 0"));
     } else {
         cx.line(format!("mov.u32 {d}, {ptx}"));
@@ -1481,7 +1510,7 @@ fn access(i: &Instr) -> R<(u32, &'static str, u32)> {
     for m in i.modifiers() {
         match m {
             "E" | "CONSTANT" | "EF" | "EL" | "LU" | "EU" | "NA" | "U" | "ZFILL" | "LTC64B"
-            | "LTC128B" => {}
+            | "LTC128B" | "STRONG" | "GPU" | "SM" | "SYS" => {}
             "U8" => size = (8, "u8", 1),
             "S8" => size = (8, "s8", 1),
             "U16" => size = (16, "u16", 1),
@@ -1509,10 +1538,12 @@ fn load(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
     let (bits, ty, nregs) = access(i)?;
     let (space, sp) = space_of(i.opcode());
+    let sem = atomic::strong(i)?;
+    let sp = &format!("{sem}{sp}");
     let Operand::Mem(m) = &i.operands[1] else {
         return Err(format!("address {:?}", i.operands[1]));
     };
-    let addr = cx.address(m, space)?;
+    let addr = cx.address(&atomic::wide_mem(i, m), space)?;
     let r = i.operands[0].plain_reg().ok_or("destination")?;
     let regs: Vec<String> = (0..nregs)
         .map(|k| {
@@ -1550,10 +1581,12 @@ fn store(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
     let (bits, ty, nregs) = access(i)?;
     let (space, sp) = space_of(i.opcode());
+    let sem = atomic::strong(i)?;
+    let sp = &format!("{sem}{sp}");
     let Operand::Mem(m) = &i.operands[0] else {
         return Err(format!("address {:?}", i.operands[0]));
     };
-    let addr = cx.address(m, space)?;
+    let addr = cx.address(&atomic::wide_mem(i, m), space)?;
     let r = i.operands[1].plain_reg().ok_or("source")?;
     let regs: Vec<String> = (0..nregs)
         .map(|k| {

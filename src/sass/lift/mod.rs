@@ -27,7 +27,13 @@
 //!   asynchronous-copy forms (`HMMA`, `HMMA.SP`, `DMMA`, `LDSM`, `MOVM`, `LDGSTS`,
 //!   `LDGDEPBAR`, `DEPBAR.LE SB0`) in `emit/tensor.rs`: `mma.sync`, `mma.sp`, `ldmatrix`,
 //!   `movmatrix` and `cp.async` on the same fragment registers (a SASS matrix operand is the
-//!   run of registers starting at the one printed, in PTX's fragment order).
+//!   run of registers starting at the one printed, in PTX's fragment order);
+//!   atomics, reductions, fences and barrier reductions in `emit/atomic.rs` (`.STRONG.<scope>`
+//!   as relaxed at that scope).
+//! * User constants (bank 3, `__constant__` variables the host writes) and the relocated
+//!   banks (bank 4: addresses of `__device__` variables; bank 2 with relocations: function
+//!   addresses) would need module-level `.const`/`.global` symbols of the cubin's names: not
+//!   lifted (`const_global`, `const_symbol`, `calls` in docs/sass-exec-results.md).
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
@@ -239,15 +245,11 @@ const INV_2PI_F32: u32 = 0x3e22_f983;
 /// Conservative: an instruction in between that may write `Rx` or `Rt` ([`dest_reg`]: up to
 /// 4 registers for forms that can write pairs or vectors), a branch target or a control
 /// instruction ends the search.
-fn turns_arguments(
-    instrs: &[Instr],
-    targets: &BTreeSet<u32>,
-) -> BTreeMap<u32, super::decode::Reg> {
+fn turns_arguments(instrs: &[Instr], targets: &BTreeSet<u32>) -> BTreeMap<u32, super::decode::Reg> {
     use super::decode::{File, Operand, Reg};
     // Whether an instruction writing `d` (of `width` registers) may write `x`.
-    let near = |(d, width): (Reg, u8), x: Reg| {
-        d.file == x.file && d.idx <= x.idx && x.idx - d.idx < width
-    };
+    let near =
+        |(d, width): (Reg, u8), x: Reg| d.file == x.file && d.idx <= x.idx && x.idx - d.idx < width;
     let mut out = BTreeMap::new();
     for (j, m) in instrs.iter().enumerate() {
         if m.opcode() != "MUFU" || !(m.has("SIN") || m.has("COS")) || m.operands.len() != 2 {
@@ -292,7 +294,9 @@ fn turns_arguments(
                 && i.operands.len() == 3
                 && d == t;
             let src = match (fmul, i.operands.get(1), i.operands.get(2)) {
-                (true, Some(a), Some(Operand::Float(c))) if (*c as f32).to_bits() == INV_2PI_F32 => {
+                (true, Some(a), Some(Operand::Float(c)))
+                    if (*c as f32).to_bits() == INV_2PI_F32 =>
+                {
                     a.plain_reg().filter(|r| r.file == File::R && !r.is_zero())
                 }
                 _ => None,
@@ -337,8 +341,22 @@ fn dest_reg(i: &Instr) -> Option<(super::decode::Reg, u8)> {
         || op.starts_with('D')
         || matches!(
             op,
-            "HMMA" | "IMMA" | "LDSM" | "MOVM" | "CS2R" | "F2F" | "I2F" | "F2I" | "LDS" | "LDG"
-                | "LD" | "LDL" | "LDC" | "ULDC" | "MATCH" | "SHFL"
+            "HMMA"
+                | "IMMA"
+                | "LDSM"
+                | "MOVM"
+                | "CS2R"
+                | "F2F"
+                | "I2F"
+                | "F2I"
+                | "LDS"
+                | "LDG"
+                | "LD"
+                | "LDL"
+                | "LDC"
+                | "ULDC"
+                | "MATCH"
+                | "SHFL"
         );
     i.operands
         .iter()

@@ -319,6 +319,9 @@ fn fsel(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 fn fsetp(cx: &mut Cx<'_>, i: &Instr, bits: u32) -> R<()> {
     let mods: Vec<&str> = i.modifiers().collect();
     let cmp = *mods.first().ok_or("setp without a comparison")?;
+    if bits == 64 && matches!(cmp, "MIN" | "MAX") {
+        return dsetp_minmax(cx, i, cmp);
+    }
     let ptx_cmp = match cmp {
         "EQ" | "NE" | "LT" | "LE" | "GT" | "GE" | "EQU" | "NEU" | "LTU" | "LEU" | "GTU" | "GEU"
         | "NUM" | "NAN" => cmp.to_ascii_lowercase(),
@@ -344,6 +347,41 @@ fn fsetp(cx: &mut Cx<'_>, i: &Instr, bits: u32) -> R<()> {
     let r = cx.tp();
     cx.line(format!("setp.{ptx_cmp}{fz}.f{bits} {r}, {a}, {b}"));
     super::set_pred_pair(cx, &o[0], &o[1], &r, &bop, &o[4])
+}
+
+/// `DSETP.MIN|MAX.AND Pd, Pq, a, b, c`: the selection half of ptxas's `min.f64`/`max.f64`
+/// (`k_f64_round`: `DSETP.MIN.AND P0, P1, a, b, PT`, then the high word `FSEL(a.hi, b.hi,
+/// P0)`, quieted by `@P1 LOP3 .. 0x80000` from `b.hi`, the low word `SEL(a.lo, b.lo, P0)`):
+/// `Pd` = the result is `a` (`a` is the smaller / larger, or `b` is NaN and `a` is not),
+/// `Pq` = both are NaN; each and-ed with `c`. Lifted with PTX's `min.f64`/`max.f64`: `Pd` =
+/// its result has `a`'s bits, so the selected pair is the PTX result (its NaN payload
+/// when both are NaN aside: then the low word is either operand's).
+fn dsetp_minmax(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
+    check_mods(i, &["MIN", "MAX", "AND"])?;
+    if !i.has("AND") {
+        return Err("DSETP.MIN/MAX without .AND".into());
+    }
+    ops_len(i, 5)?;
+    let o = &i.operands;
+    let (a, b) = (cx.fsrc64(&o[2])?, cx.fsrc64(&o[3])?);
+    let m = cx.t64();
+    cx.line(format!("{}.f64 {m}, {a}, {b}", op.to_ascii_lowercase()));
+    let (mb, ab) = (cx.t64(), cx.t64());
+    cx.line(format!("mov.b64 {mb}, {m}"));
+    cx.line(format!("mov.b64 {ab}, {a}"));
+    let (sel, na, nb, both) = (cx.tp(), cx.tp(), cx.tp(), cx.tp());
+    cx.line(format!("setp.eq.u64 {sel}, {mb}, {ab}"));
+    cx.line(format!("setp.nan.f64 {na}, {a}, {a}"));
+    cx.line(format!("setp.nan.f64 {nb}, {b}, {b}"));
+    cx.line(format!("and.pred {both}, {na}, {nb}"));
+    let c = cx.psrc(&o[4])?;
+    for (dst, v) in [(&o[0], &sel), (&o[1], &both)] {
+        if !matches!(dst, Operand::Pred(r, false) if r.is_true()) {
+            let d = cx.pdst(dst)?;
+            cx.line(format!("and.pred {d}, {v}, {c}"));
+        }
+    }
+    Ok(())
 }
 
 /// `MUFU.op d, a`: the multi-function unit's approximations, lifted to PTX's `.approx` forms
@@ -760,9 +798,8 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
     match op {
         "HADD2" | "HMUL2" | "HFMA2" => {
             check_mods(i, &["MMA", "SAT", "RELU", "BF16_V2"])?;
-            if !sat.is_empty() {
-                // (PTX's fma.sat.f16x2 has no lowering yet.)
-                return Err("a half pair with .SAT".into());
+            if !sat.is_empty() && (bf || !relu.is_empty()) {
+                return Err("a bfloat16 pair or .RELU with .SAT".into());
             }
             let a = src(cx, &mut k)?;
             let b = src(cx, &mut k)?;
@@ -780,7 +817,42 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
             let d = cx.dst(&i.operands[0])?;
             // HADD2: fma(1.0, a, b).
             let (a, b) = if op == "HADD2" { (b, a) } else { (a, b) };
-            cx.line(format!("fma.rn{sat}{relu}.{ty} {d}, {a}, {b}, {c}"));
+            if sat.is_empty() {
+                cx.line(format!("fma.rn{relu}.{ty} {d}, {a}, {b}, {c}"));
+                return Ok(());
+            }
+            // `.SAT` clamps each result to [0, 1] (NaN to 0), PTX's `.sat`: HADD2.SAT and
+            // HMUL2.SAT are `add.rn.sat.f16x2` (1·b + c) and `mul.rn.sat.f16x2` (a·b + -0),
+            // exact rewrites of the fma; HFMA2.SAT is `fma.rn.sat.f16` lane by lane.
+            match op {
+                "HADD2" => cx.line(format!("add.rn.sat.f16x2 {d}, {b}, {c}")),
+                "HMUL2" => cx.line(format!("mul.rn.sat.f16x2 {d}, {a}, {b}")),
+                _ => {
+                    let reg = |cx: &mut Cx<'_>, v: String| {
+                        if v.starts_with("0x") {
+                            let t = cx.t32();
+                            cx.line(format!("mov.b32 {t}, {v}"));
+                            t
+                        } else {
+                            v
+                        }
+                    };
+                    let (a, b, c) = (reg(cx, a), reg(cx, b), reg(cx, c));
+                    let h: Vec<String> = (0..8).map(|_| cx.t16()).collect();
+                    cx.line(format!("mov.b32 {{{}, {}}}, {a}", h[0], h[1]));
+                    cx.line(format!("mov.b32 {{{}, {}}}, {b}", h[2], h[3]));
+                    cx.line(format!("mov.b32 {{{}, {}}}, {c}", h[4], h[5]));
+                    cx.line(format!(
+                        "fma.rn.sat.f16 {}, {}, {}, {}",
+                        h[6], h[0], h[2], h[4]
+                    ));
+                    cx.line(format!(
+                        "fma.rn.sat.f16 {}, {}, {}, {}",
+                        h[7], h[1], h[3], h[5]
+                    ));
+                    cx.line(format!("mov.b32 {d}, {{{}, {}}}", h[6], h[7]));
+                }
+            }
             Ok(())
         }
         "HMNMX2" => {

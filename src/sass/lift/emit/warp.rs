@@ -32,6 +32,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "SGXT" => sgxt(cx, i),
         "BMSK" => bmsk(cx, i),
         "I2I" => i2i(cx, i),
+        "I2IP" => i2ip(cx, i),
         "P2R" => p2r(cx, i),
         "R2P" => r2p(cx, i),
         "CALL" => call(cx, i),
@@ -263,6 +264,37 @@ fn i2i(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     cx.line(format!("max.s32 {t}, {a}, {lo}"));
     let d = cx.dst(&i.operands[0])?;
     cx.line(format!("min.s32 {d}, {t}, {hi}"));
+    Ok(())
+}
+
+/// `I2IP.S8|U8.S32.SAT d, a, b, c`: `a` and `b` saturated to bytes, packed above the low
+/// half-word of `c` (`d = c[15:0] << 16 | sat(a) << 8 | sat(b)`); `I2IP.S16|U16.S32.SAT d, a,
+/// b, RZ`: `d = sat(a) << 16 | sat(b)`. PTX's `cvt.pack.sat` (ptxas 13.5 assembles
+/// `cvt.pack.sat.s8.s32.b32 d, a, b, c` to `I2IP.S8.S32.SAT d, a, b, c`, `k_cvt_pack`).
+fn i2ip(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["U8", "S8", "U16", "S16", "S32", "SAT"])?;
+    if !i.has("SAT") || !i.has("S32") {
+        return Err("I2IP other than .S32.SAT".into());
+    }
+    ops_len(i, 4)?;
+    let ty = ["U8", "S8", "U16", "S16"]
+        .into_iter()
+        .find(|m| i.has(m))
+        .ok_or("I2IP without a destination type")?
+        .to_ascii_lowercase();
+    let a = cx.src(&i.operands[1])?;
+    let b = cx.src(&i.operands[2])?;
+    if ty.ends_with('8') {
+        let c = cx.src(&i.operands[3])?;
+        let d = cx.dst(&i.operands[0])?;
+        cx.line(format!("cvt.pack.sat.{ty}.s32.b32 {d}, {a}, {b}, {c}"));
+    } else {
+        if !i.operands[3].plain_reg().is_some_and(|r| r.is_zero()) {
+            return Err("I2IP to 16 bits with a third operand other than RZ".into());
+        }
+        let d = cx.dst(&i.operands[0])?;
+        cx.line(format!("cvt.pack.sat.{ty}.s32 {d}, {a}, {b}"));
+    }
     Ok(())
 }
 
