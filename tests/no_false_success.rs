@@ -457,13 +457,15 @@ fn rdc_kernels_are_counted_as_cuobjdump_counts() {
         "one kernel per ENTRY of the device-linked module"
     );
     // Convert builds nothing from the relocatable copies: no kernel is translated, every one
-    // says why.
+    // says why (`--sass skip`: the device-linked module's SASS is not lifted here).
     let d = tempfile::tempdir().unwrap();
     let rj = d.path().join("r.json");
     let (code, o, e) = convert(&[
         so.as_os_str(),
         "--target".as_ref(),
         "dtk".as_ref(),
+        "--sass".as_ref(),
+        "skip".as_ref(),
         "-o".as_ref(),
         d.path().join("o").as_os_str(),
         "--json".as_ref(),
