@@ -5,6 +5,8 @@
 #   <k>-<arch>.lifted.ptx    wheelport sass lift of the sm_80 / sm_90 cubin
 #   <k>-<arch>.twin.ptx      that PTX lowered for the cuda profile (llc NVPTX), which the
 #                            driver JIT-compiles on the H200
+# A fixture whose header has a `// archs: sm_80` line is lifted for those archs only
+# (windows.ptx: sm_90 reads the windows through other registers the lifter lacks).
 # Needs ptxas ($WHEELPORT_CUDA_BIN or PATH), nvdisasm (doctor finds it) and a built wheelport
 # ($WHEELPORT_BIN, default target/release/wheelport).
 set -euo pipefail
@@ -16,7 +18,8 @@ TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 for src in "$ROOT"/fixtures/sass/*.ptx; do
   k="$(basename "$src" .ptx)"
-  for arch in sm_80 sm_90; do
+  archs="$(sed -n 's|^// archs: ||p' "$src")"
+  for arch in ${archs:-sm_80 sm_90}; do
     "$PTXAS" -arch=$arch "$src" -o "$TMP/$k-$arch.cubin"
     "$W" sass lift "$TMP/$k-$arch.cubin" -o "$TMP/lift-$k-$arch" >/dev/null
     cp "$TMP/lift-$k-$arch/0-$arch.ptx" "$OUT/$k-$arch.lifted.ptx"

@@ -94,6 +94,34 @@ impl ParamLayout {
         })
     }
 
+    /// The entry code of a kernel that reads its parameters through `param_window`: the local
+    /// array `__pwin` (the parameter block, from offset 0 of the first parameter's bank base)
+    /// and the copy of each parameter into it, in 4-byte words where the parameter allows.
+    fn window_copy(&self) -> String {
+        let end = self
+            .params
+            .iter()
+            .map(|&(o, s, _)| o + s)
+            .max()
+            .unwrap_or(0);
+        let mut s = format!(
+            "\t.local .align 16 .b8 __pwin[{}];\n\t.reg .b32 %pw;\n",
+            end.max(4)
+        );
+        for (i, &(o, size, _)) in self.params.iter().enumerate() {
+            let step = if o % 4 == 0 && size % 4 == 0 { 4 } else { 1 };
+            let ty = if step == 4 { "b32" } else { "b8" };
+            for k in (0..size).step_by(step as usize) {
+                let _ = writeln!(
+                    s,
+                    "\tld.param.{ty} %pw, [__p{i}+{k}];\n\tst.local.{ty} [__pwin+{}], %pw;",
+                    o + k
+                );
+            }
+        }
+        s
+    }
+
     fn covers(&self, off: i64) -> bool {
         off >= i64::from(self.base)
     }
@@ -114,6 +142,9 @@ pub(super) struct Cx<'a> {
     uses_wm: bool,
     /// The kernel addresses shared memory.
     uses_shared: bool,
+    /// The kernel takes the generic address of its parameter block (`param_window`): the
+    /// parameters are copied to the local array `__pwin` at entry (see [`Cx::window`]).
+    uses_param_window: bool,
     /// The return offsets of the function's `CALL.REL`s (the instruction after each).
     pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
@@ -164,6 +195,7 @@ impl<'a> Cx<'a> {
             n16: 0,
             uses_wm: false,
             uses_shared: false,
+            uses_param_window: false,
             return_sites: Vec::new(),
             n32: 0,
             n64: 0,
@@ -226,6 +258,9 @@ impl<'a> Cx<'a> {
             let _ = writeln!(s, "\t.local .align 16 .b8 __frame[{frame}];");
         }
         s.push_str("\tsetp.eq.u32 %pt, 0, 0;\n");
+        if self.uses_param_window {
+            s.push_str(&self.params.window_copy());
+        }
         if self.uses_wm {
             s.push_str("\tmov.b32 %wm, 0xffffffff;\n");
         }
@@ -295,6 +330,14 @@ impl<'a> Cx<'a> {
                     Ok(t)
                 }
                 "params" => self.param(offset, bytes),
+                "shared_window" | "local_window" | "param_window" if size == 8 => {
+                    let t = self.window(meaning)?;
+                    match bytes {
+                        8 => Ok(t),
+                        4 => Ok(self.half(&t, false)),
+                        _ => Err(format!("{meaning} read as {bytes} bytes")),
+                    }
+                }
                 m if m.starts_with('%') && bytes == 4 => {
                     let t = self.t32();
                     self.line(format!("mov.u32 {t}, {m}"));
@@ -314,6 +357,15 @@ impl<'a> Cx<'a> {
                 )),
             };
         }
+        if let Some((m @ ("shared_window" | "local_window" | "param_window"), 8)) =
+            super::driver_constant(self.family, offset - 4)
+        {
+            if bytes == 4 {
+                // The high word of a window base (`IMAD.X R5, RZ, RZ, c[0x0][0x1c]`).
+                let t = self.window(m)?;
+                return Ok(self.half(&t, true));
+            }
+        }
         if offset == 0x118 + 4 || offset == 0x208 + 4 {
             // The high word of the memory descriptor.
             return Ok("0".into());
@@ -325,6 +377,51 @@ impl<'a> Cx<'a> {
             "driver constant c[0x0][{offset:#x}] is not in src/sass/cbank0.tsv for {}",
             self.family
         ))
+    }
+
+    /// The generic address where SASS address 0 of a state space lies, for a bank-0 window
+    /// constant of src/sass/cbank0.tsv: `shared_window` (`cvta.shared`: SASS shared address
+    /// `x` is the lifted shared symbol + `x`), `local_window` (`cvta.local` of the frame,
+    /// which SASS local addresses index from 0) and `param_window` (the generic address of
+    /// bank 0, whose parameter block starts at the layout's base: the lifted kernel copies its
+    /// parameters at entry into the local array `__pwin` at their bank offsets less the base,
+    /// and the window is its generic address less the base; PTX's parameter space has no
+    /// generic window that LLVM's backends keep).
+    fn window(&mut self, meaning: &str) -> R<String> {
+        let t = self.t64();
+        match meaning {
+            "shared_window" => {
+                self.uses_shared = true;
+                let sym = self.shared_symbol();
+                self.line(format!("mov.u64 {t}, {sym}"));
+                self.line(format!("cvta.shared.u64 {t}, {t}"));
+            }
+            "local_window" => {
+                if self.info.frame_size.unwrap_or(0) == 0 {
+                    return Err("the local window of a kernel without a local frame".into());
+                }
+                self.line(format!("mov.u64 {t}, __frame"));
+                self.line(format!("cvta.local.u64 {t}, {t}"));
+            }
+            _ => {
+                self.uses_param_window = true;
+                self.line(format!("mov.u64 {t}, __pwin"));
+                self.line(format!("cvta.local.u64 {t}, {t}"));
+                self.line(format!("sub.u64 {t}, {t}, {}", self.params.base));
+            }
+        }
+        Ok(t)
+    }
+
+    /// The low or high word of the 64-bit value `v`.
+    fn half(&mut self, v: &str, high: bool) -> String {
+        let (lo, hi) = (self.t32(), self.t32());
+        self.line(format!("mov.b64 {{{lo}, {hi}}}, {v}"));
+        if high {
+            hi
+        } else {
+            lo
+        }
     }
 
     fn param(&mut self, offset: i64, bytes: u32) -> R<String> {
