@@ -116,9 +116,17 @@ impl Parser {
     }
 
     fn instruction(&mut self, off: u32, body: &str) -> std::result::Result<(), String> {
-        // Strip a trailing encoding comment (`-hex`) and the `;`.
+        // Strip a trailing encoding comment (`-hex`), ptxas's annotations (nvdisasm 13.5 prints
+        // `(*"SpillRefill"*)` after the operands of a spill's LDL/STL) and the `;`.
         let body = body.split("/*").next().unwrap_or("").trim();
         let body = body.strip_suffix(';').unwrap_or(body).trim();
+        let stripped;
+        let body = if body.contains("(*") {
+            stripped = strip_annotations(body);
+            stripped.as_str()
+        } else {
+            body
+        };
         let f = self
             .funcs
             .last_mut()
@@ -165,6 +173,20 @@ impl Parser {
         });
         Ok(())
     }
+}
+
+/// `body` without its `(*...*)` annotations.
+fn strip_annotations(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut rest = body;
+    while let Some(i) = rest.find("(*") {
+        out.push_str(&rest[..i]);
+        rest = rest[i + 2..]
+            .split_once("*)")
+            .map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.trim().to_string()
 }
 
 /// The operand texts of `ops` (split at top-level commas).
@@ -310,5 +332,27 @@ add64:
         assert!(i[2].operands.is_empty());
         assert!(i[3].guard.unwrap().not);
         assert_eq!(i[3].opcode(), "EXIT");
+    }
+
+    /// nvdisasm 13.5's lines for a spill and its refill (flash_fwd_sass80.so, ptxas 13.5).
+    #[test]
+    fn spill_annotations_are_not_operands() {
+        let text = ".text.k:
+        /*0b50*/                   STL.64 [R1+0x18], R30                                          (*\"SpillRefill\"*);
+        /*0b60*/                   LDL.LU R4, [R1]                                              (*\"SpillRefill\"*) ;
+";
+        let f = parse_text(text).unwrap();
+        let i = &f[0].instrs;
+        assert_eq!(i.len(), 2);
+        assert_eq!(i[0].operands.len(), 2);
+        assert_eq!(
+            i[0].operands[1],
+            Operand::Reg(operand::parse_reg("R30").unwrap(), SrcMods::default())
+        );
+        assert!(
+            matches!(i[1].operands[1], Operand::Mem(_)),
+            "{:?}",
+            i[1].operands[1]
+        );
     }
 }
