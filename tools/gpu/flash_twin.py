@@ -105,8 +105,8 @@ def attention_ref(q, k, v, causal, upcast=True, reorder_ops=False):
     when upcast; lse fp32 [b, h, sq] of the scores as computed)."""
     import torch
     dtype_in = q.dtype
-    if upcast:
-        q, k, v = q.float(), k.float(), v.float()
+    if upcast:  # to fp32 (fp64 stays fp64, for the self-test)
+        q, k, v = (t if t.dtype == torch.float64 else t.float() for t in (q, k, v))
     d = q.shape[-1]
     sq, sk = q.shape[1], k.shape[1]
     scale = 1.0 / math.sqrt(d)
@@ -170,9 +170,10 @@ def out_check(out, out_ref, pt_err):
 
 # ---------------------------------------------------------------- worker
 
-def worker(so, inputs_dir, cases, results_dir):
+def worker(so, inputs_dir, cases, results_dir, device):
     import ctypes
     import torch
+    on_gpu = device == "cuda"
     lib = ctypes.CDLL(so)
     f = lib.wp_flash_fwd
     f.restype = ctypes.c_int
@@ -184,14 +185,14 @@ def worker(so, inputs_dir, cases, results_dir):
         count = int(lib.wp_flash_fwd_kernel_count())
     with open(os.path.join(results_dir, "kernel_count.json"), "w") as fh:
         json.dump({"kernel_count": count}, fh)
-    stream = torch.cuda.current_stream()
+    stream = torch.cuda.current_stream().cuda_stream if on_gpu else None
     for c in cases:
         if count == 8 and not c["even_mn"]:
             torch.save({"skipped": f"the .so holds {count} kernels (no Is_even_MN=false)"},
                        os.path.join(results_dir, c["name"] + ".pt"))
             continue
         print(f"    {c['name']}", flush=True)
-        q, k, v = (t.cuda() for t in torch.load(os.path.join(inputs_dir, c["name"] + ".pt")))
+        q, k, v = (t.to(device) for t in torch.load(os.path.join(inputs_dir, c["name"] + ".pt")))
         runs = []
         for _ in range(2):
             out = torch.full_like(q, float("nan"))
@@ -200,8 +201,9 @@ def worker(so, inputs_dir, cases, results_dir):
             rc = f(c["head_dim"], int(c["dtype"] == "bf16"), c["causal"], q.data_ptr(), k.data_ptr(),
                    v.data_ptr(), out.data_ptr(), lse.data_ptr(), c["batch"], c["heads"],
                    c["seqlen_q"], c["seqlen_k"], 1.0 / math.sqrt(c["head_dim"]),
-                   stream.cuda_stream)
-            torch.cuda.synchronize()
+                   stream)
+            if on_gpu:
+                torch.cuda.synchronize()
             runs.append((rc, out.cpu(), lse.cpu()))
         (rc, out, lse), (rc2, out2, lse2) = runs
         det = rc == rc2 and torch.equal(out.view(torch.int16), out2.view(torch.int16)) and \
@@ -210,8 +212,9 @@ def worker(so, inputs_dir, cases, results_dir):
                    os.path.join(results_dir, c["name"] + ".pt"))
 
 
-def run_side(so, inputs_dir, cases, work, label, env):
-    """Run CASES on SO in worker processes; returns (kernel_count, {name: result or error str})."""
+def run_side(so, inputs_dir, cases, work, label, env, device):
+    """Run CASES on SO in worker processes; returns (kernel_count, {name: ("ok", result file) or
+    ("error", message)})."""
     rdir = os.path.join(work, label)
     os.makedirs(rdir, exist_ok=True)
     results, pending, count = {}, list(cases), None
@@ -220,7 +223,7 @@ def run_side(so, inputs_dir, cases, work, label, env):
         with open(spec, "w") as fh:
             json.dump(pending, fh)
         proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", so,
-                               inputs_dir, spec, rdir], env=env, stdout=subprocess.PIPE,
+                               inputs_dir, spec, rdir, device], env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
         sys.stdout.write(proc.stdout)
         kc = os.path.join(rdir, "kernel_count.json")
@@ -231,7 +234,7 @@ def run_side(so, inputs_dir, cases, work, label, env):
         for c in pending:
             p = os.path.join(rdir, c["name"] + ".pt")
             if os.path.exists(p):
-                results[c["name"]] = p
+                results[c["name"]] = ("ok", p)
             else:
                 left.append(c)
         if proc.returncode != 0 or left:
@@ -239,10 +242,10 @@ def run_side(so, inputs_dir, cases, work, label, env):
                 break
             dead = left.pop(0)
             tail = "\n".join(proc.stdout.strip().splitlines()[-6:])
-            results[dead["name"]] = f"worker exited {proc.returncode} on this case: {tail}"
+            results[dead["name"]] = ("error", f"worker exited {proc.returncode} on this case: {tail}")
             if proc.returncode == 0:  # finished without writing: should not happen
                 for c in left:
-                    results[c["name"]] = "worker skipped the case"
+                    results[c["name"]] = ("error", "worker skipped the case")
                 left = []
         pending = left
     return count, results
@@ -270,9 +273,25 @@ def child_env():
     return env
 
 
-def compare(orig_so, twin_so, out_json, only):
+_REFS = {}  # (case name, device) -> (inputs, references): --mock-test compares several times
+
+
+def fp32_matmul_ieee(torch):
+    """The fp32 reference must be fp32: no TF32 in its matmuls (off by default; made sure)."""
+    try:
+        torch.backends.cuda.matmul.fp32_precision = "ieee"
+    except (AttributeError, TypeError, ValueError):
+        pass
+    try:
+        torch.backends.cuda.matmul.allow_tf32 = False
+    except (AttributeError, TypeError, ValueError, RuntimeError):
+        pass
+
+
+def compare(orig_so, twin_so, out_json, only, device="cuda"):
+    """device "cpu" is for --mock-test only (tools/gpu/flash_twin_mock.c: host pointers)."""
     import torch
-    if not torch.cuda.is_available():
+    if device == "cuda" and not torch.cuda.is_available():
         print("no CUDA device", file=sys.stderr)
         return 2
     for p in (orig_so, twin_so):
@@ -288,22 +307,27 @@ def compare(orig_so, twin_so, out_json, only):
             print(f"unknown case names in --cases: {sorted(want - {c['name'] for c in cases})}",
                   file=sys.stderr)
             return 2
-    dev = torch.device("cuda")
+    dev = torch.device(device)
+    fp32_matmul_ieee(torch)
     env = child_env()
     with tempfile.TemporaryDirectory(prefix="flash_twin.") as work:
         inputs_dir = os.path.join(work, "inputs")
         os.makedirs(inputs_dir)
         refs = {}
         for c in cases:
-            q, k, v = make_inputs(c, dev)
-            torch.save((q.cpu(), k.cpu(), v.cpu()), os.path.join(inputs_dir, c["name"] + ".pt"))
-            out_ref, lse_ref = attention_ref(q, k, v, c["causal"], upcast=True)
-            out_pt, _ = attention_ref(q, k, v, c["causal"], upcast=False, reorder_ops=True)
-            refs[c["name"]] = (out_ref.cpu(), lse_ref.cpu(), maxabs(out_pt, out_ref))
+            key = (c["name"], device)
+            if key not in _REFS:
+                q, k, v = make_inputs(c, dev)
+                out_ref, lse_ref = attention_ref(q, k, v, c["causal"], upcast=True)
+                out_pt, _ = attention_ref(q, k, v, c["causal"], upcast=False, reorder_ops=True)
+                _REFS[key] = ((q.cpu(), k.cpu(), v.cpu()),
+                              (out_ref.cpu(), lse_ref.cpu(), maxabs(out_pt, out_ref)))
+            qkv, refs[c["name"]] = _REFS[key]
+            torch.save(qkv, os.path.join(inputs_dir, c["name"] + ".pt"))
         sides = {}
         for label, so in (("orig", orig_so), ("twin", twin_so)):
             print(f"  {label}: {so}", flush=True)
-            count, res = run_side(so, inputs_dir, cases, work, label, env)
+            count, res = run_side(so, inputs_dir, cases, work, label, env, device)
             sides[label] = (count, res)
         rows = []
         for c in cases:
@@ -313,8 +337,8 @@ def compare(orig_so, twin_so, out_json, only):
             got = {}
             for label in ("orig", "twin"):
                 count, res = sides[label]
-                r = res.get(c["name"], "no result")
-                if isinstance(r, str):
+                kind, r = res.get(c["name"], ("error", "no result"))
+                if kind == "error":
                     row[label] = {"error": r, "pass": False}
                     continue
                 d = torch.load(r)
@@ -346,7 +370,12 @@ def compare(orig_so, twin_so, out_json, only):
             print(f"  {c['name']:28s} pt_err {pt_err:.3e}  orig {fmt(row['orig'])}  "
                   f"twin {fmt(row['twin'])}  twin-orig {tv.get('out_max_diff', '-')}"
                   f"{' (bitwise)' if tv.get('out_bitwise_equal') else ''}", flush=True)
-    ran = [r for r in rows if r["orig"]["pass"] is not None or r["twin"]["pass"] is not None]
+    # A case passes when both sides passed, or both skipped it (an 8-kernel build's uneven shapes);
+    # one side skipping what the other ran is a failure.
+    for r in rows:
+        o, t = r["orig"]["pass"], r["twin"]["pass"]
+        r["pass"] = None if (o is None and t is None) else bool(o and t)
+    ran = [r for r in rows if r["pass"] is not None]
     summary = {
         "cases": len(rows),
         "ran": len(ran),
@@ -359,10 +388,10 @@ def compare(orig_so, twin_so, out_json, only):
         "orig_kernel_count": sides["orig"][0],
         "twin_kernel_count": sides["twin"][0],
     }
-    summary["all_pass"] = bool(ran) and all(r["orig"]["pass"] and r["twin"]["pass"] for r in ran)
+    summary["all_pass"] = bool(ran) and all(r["pass"] for r in ran)
     report = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "gpu": torch.cuda.get_device_name(0),
+        "gpu": torch.cuda.get_device_name(0) if device == "cuda" else "none (--mock-test on the CPU)",
         "torch": torch.__version__,
         "torch_cuda": torch.version.cuda,
         "orig": {"file": os.path.basename(orig_so), "sha256": sha256(orig_so)},
@@ -443,13 +472,62 @@ def self_test():
     return 0
 
 
+def mock_test():
+    """The harness end to end on the CPU, with tools/gpu/flash_twin_mock.c built as stand-ins."""
+    import shutil
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        print("mock-test: no C compiler", file=sys.stderr)
+        return 2
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "flash_twin_mock.c")
+    with tempfile.TemporaryDirectory(prefix="flash_twin_mock.") as d:
+        def build(name, *defs):
+            so = os.path.join(d, name + ".so")
+            subprocess.run([cc, "-O2", "-shared", "-fPIC", *defs, src, "-o", so, "-lm"], check=True)
+            return so
+
+        orig = build("orig")
+        variants = {
+            "perturb": build("perturb", "-DWP_MOCK_PERTURB"),
+            "broken": build("broken", "-DWP_MOCK_ABORT_SQ=197", "-DWP_MOCK_WRONG_SQ=241"),
+            "even": build("even", "-DWP_MOCK_EVEN_ONLY"),
+        }
+
+        def run(o, t, tag):
+            out = os.path.join(d, tag + ".json")
+            rc = compare(o, t, out, None, device="cpu")
+            with open(out) as fh:
+                return rc, json.load(fh)
+
+        rc, r = run(orig, orig, "same")
+        assert rc == 0 and r["summary"]["twin_bitwise_equal_to_orig"] == 24, r["summary"]
+        assert all(c["orig"]["deterministic"] for c in r["cases"])
+        rc, r = run(orig, variants["perturb"], "perturb")
+        assert rc == 0 and r["summary"]["twin_bitwise_equal_to_orig"] == 0, r["summary"]
+        assert all(0 < c["twin_vs_orig"]["out_max_diff"] < 1e-2 for c in r["cases"])
+        rc, r = run(orig, variants["broken"], "broken")
+        by = {c["name"]: c for c in r["cases"]}
+        assert rc == 1 and r["summary"]["twin_pass"] == 8, r["summary"]
+        assert all("worker exited" in c["twin"]["error"] for n, c in by.items() if "197x241" in n)
+        assert all(not c["twin"]["out_pass"] for n, c in by.items() if "241x197" in n)
+        assert all(c["twin"]["pass"] for n, c in by.items() if "256x256" in n)
+        rc, r = run(orig, variants["even"], "even")
+        assert rc == 1 and r["summary"]["twin_kernel_count"] == 8, r["summary"]
+        rc, r = run(variants["even"], variants["even"], "even2")
+        assert rc == 0 and r["summary"]["ran"] == 8 and r["summary"]["skipped"] == 16, r["summary"]
+        causal_short = by["hd64-fp16-causal-241x197"]
+        assert causal_short["orig"]["lse_inf_rows_match"] and causal_short["orig"]["pass"]
+    print("mock-test: passed")
+    return 0
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        so, inputs_dir, spec, rdir = sys.argv[2:6]
+        so, inputs_dir, spec, rdir, device = sys.argv[2:7]
         with open(spec) as fh:
             cases = json.load(fh)
         try:
-            worker(so, inputs_dir, cases, rdir)
+            worker(so, inputs_dir, cases, rdir, device)
         except Exception:
             traceback.print_exc()
             return 1
@@ -460,9 +538,12 @@ def main():
     ap.add_argument("out_json", nargs="?")
     ap.add_argument("--cases")
     ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("--mock-test", action="store_true")
     a = ap.parse_args()
     if a.self_test:
         return self_test()
+    if a.mock_test:
+        return mock_test()
     if not (a.orig and a.twin and a.out_json):
         ap.print_usage(sys.stderr)
         return 2
