@@ -7,9 +7,21 @@ criterion for the forward output.
 
 Usage: python3 tools/gpu/flash_twin.py ORIG.so TWIN.so OUT.json [--cases SPEC]
        python3 tools/gpu/flash_twin.py --self-test      (CPU only: the reference functions)
+       python3 tools/gpu/flash_twin.py --mock-test      (CPU only, needs cc: the whole harness,
+                                                         with tools/gpu/flash_twin_mock.c as .so)
   --cases SPEC  a comma-separated subset, names as in OUT.json (e.g. hd64-fp16-causal-256x256)
 
-Needs PyTorch with CUDA (checked for torch 2.11 cu13) and libcudart.so.13 (the fixtures link it
+A run, from the repository root (the convert on a machine with nvdisasm and the CUDA tools, the
+comparison on the GPU machine):
+  wheelport convert fixtures/gpu/flash_fwd_sass80.so --target cuda -o twin-flash --allow-partial
+  python3 tools/gpu/flash_twin.py fixtures/gpu/flash_fwd_sm90.so twin-flash/flash_fwd_sass80.so \
+      fixtures/gpu/results/flash-twin.json
+(with the `run` device tool, twin-flash/ is an ignored folder named in `carry`). A twin whose
+kernels were not translated is the unchanged sm_80 object: its launches fail on an sm_90 GPU
+(no kernel image), and every case reports the failing return code.
+
+Needs PyTorch with CUDA (written for torch 2.11 cu13: --self-test and --mock-test pass with
+2.11.0+cu130 on a CPU; the GPU path has not run yet) and libcudart.so.13 (the fixtures link it
 dynamically: the torch cu13 wheels bring it; else put its folder in LD_LIBRARY_PATH). No network.
 
 Each .so is loaded (ctypes) only in worker processes of its own, never both in one process: the
