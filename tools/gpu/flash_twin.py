@@ -10,6 +10,10 @@ Usage: python3 tools/gpu/flash_twin.py ORIG.so TWIN.so OUT.json [--cases SPEC]
        python3 tools/gpu/flash_twin.py --mock-test      (CPU only, needs cc: the whole harness,
                                                          with tools/gpu/flash_twin_mock.c as .so)
   --cases SPEC  a comma-separated subset, names as in OUT.json (e.g. hd64-fp16-causal-256x256)
+  --save DIR    for the two one-CTA exec-* cases: q, k, v, orig_out, orig_lse, out_ref, lse_ref
+                as raw little-endian arrays in DIR/<case>/, with params.bin (the original's
+                Flash_fwd_params from wp_flash_params, pointers = SENTINELS) and case.json
+                (tests/flash_fixture.rs runs the dtk conversion on them in tools/amdgpu-exec)
 
 A run, from the repository root (the convert on a machine with nvdisasm and the CUDA tools, the
 comparison on the GPU machine):
@@ -65,6 +69,9 @@ import tempfile
 import traceback
 
 BATCH, HEADS = 2, 4
+# The pointer values --save's parameter blocks hold, for the reader to replace with its buffers'.
+SENTINELS = {"q": 0x7A0100000000, "k": 0x7A0200000000, "v": 0x7A0300000000,
+             "out": 0x7A0400000000, "lse": 0x7A0500000000}
 SHAPES = [(256, 256), (197, 241), (241, 197)]
 OUT_SLACK = 1e-5
 LSE_TOL = 1e-3
@@ -84,6 +91,15 @@ def case_list():
                         "heads": HEADS, "seqlen_q": sq, "seqlen_k": sk, "seed": seed,
                         "even_mn": is_even_mn(hd, sq, sk),
                     })
+    # One-CTA cases whose inputs, references and original outputs --save writes for the CPU
+    # execution of the dtk conversion (tests/flash_fixture.rs).
+    for causal in (0, 1):
+        seed += 1
+        cases.append({
+            "name": f"exec-hd64-fp16-{'causal' if causal else 'full'}-128x128",
+            "head_dim": 64, "dtype": "fp16", "causal": causal, "batch": 1, "heads": 1,
+            "seqlen_q": 128, "seqlen_k": 128, "seed": seed, "even_mn": True,
+        })
     return cases
 
 
@@ -220,8 +236,20 @@ def worker(so, inputs_dir, cases, results_dir, device):
         (rc, out, lse), (rc2, out2, lse2) = runs
         det = rc == rc2 and torch.equal(out.view(torch.int16), out2.view(torch.int16)) and \
             torch.equal(lse.view(torch.int32), lse2.view(torch.int32))
-        torch.save({"rc": rc, "rc2": rc2, "deterministic": bool(det), "out": out, "lse": lse},
-                   os.path.join(results_dir, c["name"] + ".pt"))
+        res = {"rc": rc, "rc2": rc2, "deterministic": bool(det), "out": out, "lse": lse}
+        if c["name"].startswith("exec-") and hasattr(lib, "wp_flash_params"):
+            # The parameter block, with the SENTINELS for the pointers (--save).
+            g = lib.wp_flash_params
+            g.restype = ctypes.c_int
+            g.argtypes = f.argtypes[:-1] + [ctypes.c_void_p, ctypes.c_int]
+            buf = ctypes.create_string_buffer(4096)
+            sn = SENTINELS
+            n = g(c["head_dim"], int(c["dtype"] == "bf16"), c["causal"], sn["q"], sn["k"], sn["v"],
+                  sn["out"], sn["lse"], c["batch"], c["heads"], c["seqlen_q"], c["seqlen_k"],
+                  1.0 / math.sqrt(c["head_dim"]), buf, 4096)
+            if n > 0:
+                res["params"] = buf.raw[:n]
+        torch.save(res, os.path.join(results_dir, c["name"] + ".pt"))
 
 
 def run_side(so, inputs_dir, cases, work, label, env, device):
@@ -300,7 +328,7 @@ def fp32_matmul_ieee(torch):
         pass
 
 
-def compare(orig_so, twin_so, out_json, only, device="cuda"):
+def compare(orig_so, twin_so, out_json, only, device="cuda", save_dir=None):
     """device "cpu" is for --mock-test only (tools/gpu/flash_twin_mock.c: host pointers)."""
     import torch
     if device == "cuda" and not torch.cuda.is_available():
@@ -378,6 +406,23 @@ def compare(orig_so, twin_so, out_json, only, device="cuda"):
                                                           o["lse"].view(torch.int32))),
                 }
             rows.append(row)
+            if save_dir and c["name"].startswith("exec-") and "orig" in got:
+                d = os.path.join(save_dir, c["name"])
+                os.makedirs(d, exist_ok=True)
+                q, k, v = torch.load(os.path.join(inputs_dir, c["name"] + ".pt"))
+                for fname, t in (("q", q), ("k", k), ("v", v), ("orig_out", got["orig"]["out"]),
+                                 ("orig_lse", got["orig"]["lse"]), ("out_ref", out_ref),
+                                 ("lse_ref", lse_ref)):
+                    with open(os.path.join(d, fname + ".bin"), "wb") as fh:
+                        fh.write(bytes(t.contiguous().cpu().view(torch.uint8).flatten().tolist()))
+                if "params" in got["orig"]:
+                    with open(os.path.join(d, "params.bin"), "wb") as fh:
+                        fh.write(got["orig"]["params"])
+                with open(os.path.join(d, "case.json"), "w") as fh:
+                    json.dump({"case": c, "sentinels": SENTINELS, "pt_max_err": pt_err,
+                               "out_bound": 2 * pt_err + OUT_SLACK, "lse_tol": LSE_TOL,
+                               "orig": row["orig"]}, fh, indent=1)
+                    fh.write("\n")
             tv = row.get("twin_vs_orig", {})
             print(f"  {c['name']:28s} pt_err {pt_err:.3e}  orig {fmt(row['orig'])}  "
                   f"twin {fmt(row['twin'])}  twin-orig {tv.get('out_max_diff', '-')}"
@@ -442,7 +487,7 @@ def self_test():
     assert is_even_mn(64, 256, 256) and not is_even_mn(64, 197, 241)
     assert is_even_mn(128, 128, 192) and not is_even_mn(64, 128, 192)
     names = [c["name"] for c in case_list()]
-    assert len(names) == len(set(names)) == 24
+    assert len(names) == len(set(names)) == 26
     try:
         import torch
     except ImportError:
@@ -505,28 +550,34 @@ def mock_test():
             "even": build("even", "-DWP_MOCK_EVEN_ONLY"),
         }
 
-        def run(o, t, tag):
+        def run(o, t, tag, save=None):
             out = os.path.join(d, tag + ".json")
-            rc = compare(o, t, out, None, device="cpu")
+            rc = compare(o, t, out, None, device="cpu", save_dir=save)
             with open(out) as fh:
                 return rc, json.load(fh)
 
-        rc, r = run(orig, orig, "same")
-        assert rc == 0 and r["summary"]["twin_bitwise_equal_to_orig"] == 24, r["summary"]
+        rc, r = run(orig, orig, "same", save=os.path.join(d, "save"))
+        assert rc == 0 and r["summary"]["twin_bitwise_equal_to_orig"] == 26, r["summary"]
+        for causal in ("full", "causal"):
+            sd = os.path.join(d, "save", f"exec-hd64-fp16-{causal}-128x128")
+            sizes = {n: os.path.getsize(os.path.join(sd, n + ".bin")) for n in
+                     ("q", "k", "v", "orig_out", "orig_lse", "out_ref", "lse_ref")}
+            assert sizes == {"q": 16384, "k": 16384, "v": 16384, "orig_out": 16384,
+                             "orig_lse": 512, "out_ref": 32768, "lse_ref": 512}, sizes
         assert all(c["orig"]["deterministic"] for c in r["cases"])
         rc, r = run(orig, variants["perturb"], "perturb")
         assert rc == 0 and r["summary"]["twin_bitwise_equal_to_orig"] == 0, r["summary"]
         assert all(0 < c["twin_vs_orig"]["out_max_diff"] < 1e-2 for c in r["cases"])
         rc, r = run(orig, variants["broken"], "broken")
         by = {c["name"]: c for c in r["cases"]}
-        assert rc == 1 and r["summary"]["twin_pass"] == 8, r["summary"]
+        assert rc == 1 and r["summary"]["twin_pass"] == 10, r["summary"]
         assert all("worker exited" in c["twin"]["error"] for n, c in by.items() if "197x241" in n)
         assert all(not c["twin"]["out_pass"] for n, c in by.items() if "241x197" in n)
         assert all(c["twin"]["pass"] for n, c in by.items() if "256x256" in n)
         rc, r = run(orig, variants["even"], "even")
         assert rc == 1 and r["summary"]["twin_kernel_count"] == 8, r["summary"]
         rc, r = run(variants["even"], variants["even"], "even2")
-        assert rc == 0 and r["summary"]["ran"] == 8 and r["summary"]["skipped"] == 16, r["summary"]
+        assert rc == 0 and r["summary"]["ran"] == 10 and r["summary"]["skipped"] == 16, r["summary"]
         causal_short = by["hd64-fp16-causal-241x197"]
         assert causal_short["orig"]["lse_inf_rows_match"] and causal_short["orig"]["pass"]
     print("mock-test: passed")
@@ -549,6 +600,8 @@ def main():
     ap.add_argument("twin", nargs="?")
     ap.add_argument("out_json", nargs="?")
     ap.add_argument("--cases")
+    ap.add_argument("--save", metavar="DIR", help="write the exec-* cases' inputs, references "
+                    "and original outputs as raw little-endian arrays under DIR/<case>/")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("--mock-test", action="store_true")
     a = ap.parse_args()
@@ -559,7 +612,7 @@ def main():
     if not (a.orig and a.twin and a.out_json):
         ap.print_usage(sys.stderr)
         return 2
-    return compare(a.orig, a.twin, a.out_json, a.cases)
+    return compare(a.orig, a.twin, a.out_json, a.cases, save_dir=a.save)
 
 
 if __name__ == "__main__":
