@@ -79,14 +79,11 @@ const FAMILIES: &[(&str, &str, &str, &str, bool)] = &[
 
 /// (family, case) of the lifted kernels whose H200 twin results differ from the original's
 /// only in NaN results (each recorded mismatch is a NaN on both sides), a known lifter gap
-/// (docs/verification.md, "SASS"): nvdisasm prints every quiet-NaN immediate as `+QNAN`
-/// (0x7fffffff and 0x7fc00000 alike), read as 0x7fc00000 (`f32_libm`'s `powf`); and the
-/// `neg`/`abs` idioms ptxas writes as `HFMA2 d, -RZ, RZ, -a` / `DADD d, -RZ, -a` are lifted
-/// as arithmetic that LLVM folds to a sign operation, which keeps the NaN's payload where
-/// NVIDIA's arithmetic writes its canonical NaN (`f16_scalar`, `f16x2`, `bf16_scalar`,
-/// `f64_round`).
+/// (docs/verification.md, "SASS"): the `neg`/`abs` idioms ptxas writes as
+/// `HFMA2 d, -RZ, RZ, -a` / `DADD d, -RZ, -a` are lifted as arithmetic that LLVM folds to a
+/// sign operation, which keeps the NaN's payload where NVIDIA's arithmetic writes its
+/// canonical NaN.
 const NAN_ONLY: &[(&str, &str)] = &[
-    ("scalar", "f32_libm"),
     ("scalar", "f64_round"),
     ("scalar", "f16_scalar"),
     ("scalar", "f16x2"),

@@ -116,9 +116,15 @@ impl Parser {
     }
 
     fn instruction(&mut self, off: u32, body: &str) -> std::result::Result<(), String> {
-        // Strip a trailing encoding comment (`-hex`), ptxas's annotations (nvdisasm 13.5 prints
-        // `(*"SpillRefill"*)` after the operands of a spill's LDL/STL) and the `;`.
-        let body = body.split("/*").next().unwrap_or("").trim();
+        // Strip a trailing encoding comment (`-hex`: the instruction's first 64-bit word),
+        // ptxas's annotations (nvdisasm 13.5 prints `(*"SpillRefill"*)` after the operands of
+        // a spill's LDL/STL) and the `;`.
+        let mut parts = body.split("/*");
+        let body = parts.next().unwrap_or("").trim();
+        let word0 = parts.next().and_then(|c| {
+            let h = c.trim().trim_end_matches("*/").trim();
+            u64::from_str_radix(h.strip_prefix("0x")?, 16).ok()
+        });
         let body = body.strip_suffix(';').unwrap_or(body).trim();
         let stripped;
         let body = if body.contains("(*") {
@@ -165,6 +171,9 @@ impl Parser {
             }
             operands.push(o);
         }
+        if let Some(w) = word0 {
+            nan_bits(form, &mut operands, w);
+        }
         f.instrs.push(Instr {
             offset: off,
             guard,
@@ -172,6 +181,33 @@ impl Parser {
             operands,
         });
         Ok(())
+    }
+}
+
+/// Replace each NaN immediate of `operands` with its encoded bits: sm_80/sm_90 ALU forms hold
+/// a 32-bit immediate in bits 32..64 of the first word (checked with ptxas 13.5 on `FMUL`,
+/// `DADD` and `HADD2`: `-QNAN` 0xffc00001, `+QNAN` 0x7ff80001 as the high word of a binary64,
+/// the half pair 0x7fff:0x7e01 printed high half first).
+fn nan_bits(form: &str, operands: &mut [Operand], word0: u64) {
+    let field = (word0 >> 32) as u32;
+    let half = form.starts_with('H');
+    let double = form.starts_with('D');
+    let mut k = 0;
+    for o in operands.iter_mut() {
+        match o {
+            Operand::Float(f) if f.is_nan() => {
+                *o = Operand::FloatBits(if half {
+                    u64::from(if k == 0 { field >> 16 } else { field & 0xffff })
+                } else if double {
+                    u64::from(field) << 32
+                } else {
+                    u64::from(field)
+                });
+                k += 1;
+            }
+            Operand::Float(_) | Operand::Imm(_) => k += 1,
+            _ => {}
+        }
     }
 }
 
@@ -240,8 +276,10 @@ pub fn decode_cubin(nvdisasm: &Tool, cubin: &[u8], file: &str) -> Result<Vec<Fun
     std::fs::write(&path, cubin)
         .map_err(|e| Error::new(ErrorKind::Toolchain, file, format!("write cubin: {e}")))?;
     let terr = |m: String| Error::new(ErrorKind::Toolchain, file, m);
+    // `-hex`: the encodings, for the bits of NaN immediates ([`nan_bits`]).
     let mut child = crate::toolchain::child_command(&nvdisasm.path)
         .arg("-c")
+        .arg("-hex")
         .arg(&path)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -332,6 +370,27 @@ add64:
         assert!(i[2].operands.is_empty());
         assert!(i[3].guard.unwrap().not);
         assert_eq!(i[3].opcode(), "EXIT");
+    }
+
+    /// nvdisasm 13.5 `-hex` lines of ptxas 13.5's sm_80 code for `mul.f32 d, a, 0fFFC00001`,
+    /// `add.f64 d, a, 0d7FF8000100000000` and `add.rn.f16x2 d, a, 0x7FFF7E01`: every NaN is
+    /// printed `QNAN`, its bits are in the encoding.
+    #[test]
+    fn nan_immediates_take_their_bits_from_the_encoding() {
+        let text = "\
+.text.k:
+        /*0080*/                   FMUL R11, R0, -QNAN  ;                    /* 0xffc00001000b7820 */
+                                                                             /* 0x000fe20000400000 */
+        /*00b0*/                   DADD R6, R6, +QNAN  ;                     /* 0x7ff8000106067429 */
+        /*00e0*/                   HADD2 R9, R0, +QNAN , +QNAN  ;            /* 0x7fff7e0100097430 */
+";
+        let f = parse_text(text).unwrap();
+        let i = &f[0].instrs;
+        assert_eq!(i.len(), 3);
+        assert_eq!(i[0].operands[2], Operand::FloatBits(0xffc0_0001));
+        assert_eq!(i[1].operands[2], Operand::FloatBits(0x7ff8_0001_0000_0000));
+        assert_eq!(i[2].operands[2], Operand::FloatBits(0x7fff));
+        assert_eq!(i[2].operands[3], Operand::FloatBits(0x7e01));
     }
 
     /// nvdisasm 13.5's lines for a spill and its refill (flash_fwd_sass80.so, ptxas 13.5).

@@ -122,6 +122,10 @@ pub enum Operand {
     Imm(i64),
     /// A floating-point immediate (`4.76837158203125e-07`, `-INF`, `+QNAN`).
     Float(f64),
+    /// A NaN immediate with its bits from the instruction's encoding (nvdisasm prints every
+    /// NaN as `±QNAN`): the binary32 pattern, the binary64 one (`D*` forms: the encoded high
+    /// word, low word zero) or one binary16 / bfloat16 half (`H*` forms), by the form.
+    FloatBits(u64),
     /// A constant-bank reference `c[bank][index + offset]`, with source modifiers.
     Const {
         /// The bank.

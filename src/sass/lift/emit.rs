@@ -448,6 +448,7 @@ impl<'a> Cx<'a> {
             Operand::Reg(r, m) => (Self::reg_name(*r).unwrap_or_else(|| "0".into()), m),
             Operand::Imm(v) => return Ok(imm32(*v)),
             Operand::Float(f) => return Ok(format!("0f{:08X}", (*f as f32).to_bits())),
+            Operand::FloatBits(b) => return Ok(format!("0f{:08X}", *b as u32)),
             Operand::Const {
                 bank,
                 index,
@@ -1834,6 +1835,7 @@ fn hfma2_mov(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         match op {
             Operand::Imm(v) => Ok(u32::from(f16_bits(*v as f64))),
             Operand::Float(f) => Ok(u32::from(f16_bits(*f))),
+            Operand::FloatBits(b) => Ok(*b as u32 & 0xffff),
             o => Err(format!("half immediate {o:?}")),
         }
     };

@@ -122,6 +122,7 @@ impl Cx<'_> {
             Operand::Reg(r, m) => (Cx::reg_name(*r).unwrap_or_else(|| "0".into()), m),
             Operand::Imm(v) => return Ok(format!("0f{:08X}", f32_bits(*v as f64))),
             Operand::Float(f) => return Ok(format!("0f{:08X}", f32_bits(*f))),
+            Operand::FloatBits(b) => return Ok(format!("0f{:08X}", *b as u32)),
             Operand::Const {
                 bank,
                 index,
@@ -150,6 +151,7 @@ impl Cx<'_> {
             }
             Operand::Imm(v) => return Ok(format!("0d{:016X}", f64_bits(*v as f64))),
             Operand::Float(f) => return Ok(format!("0d{:016X}", f64_bits(*f))),
+            Operand::FloatBits(b) => return Ok(format!("0d{b:016X}")),
             Operand::Const {
                 bank,
                 index,
@@ -730,12 +732,13 @@ fn half_imm(v: f64, bf16: bool) -> u16 {
 fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usize)> {
     let o = &i.operands;
     let imm = |op: &Operand| match op {
-        Operand::Imm(v) => Some(*v as f64),
-        Operand::Float(f) => Some(*f),
+        Operand::Imm(v) => Some(half_imm(*v as f64, bf16)),
+        Operand::Float(f) => Some(half_imm(*f, bf16)),
+        Operand::FloatBits(b) => Some(*b as u16),
         _ => None,
     };
     if let (Some(h), Some(l)) = (o.get(k).and_then(imm), o.get(k + 1).and_then(imm)) {
-        let v = (u32::from(half_imm(h, bf16)) << 16) | u32::from(half_imm(l, bf16));
+        let v = (u32::from(h) << 16) | u32::from(l);
         return Ok((format!("0x{v:08x}"), 2));
     }
     let (v, m) = match o.get(k) {
