@@ -441,6 +441,82 @@ fn lifted_window_constants_assemble_lower_and_compute() {
     eprintln!("{T}: windows {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines");
 }
 
+/// The forms of `fixtures/sass/forms.ptx` (sm_80: `I2F.S8` with byte selectors, `QSPC` with
+/// an offset, `MEMBAR.ALL.GPU`): lifted, assembled, lowered to both profiles, and on gfx906
+/// the outputs are the kernel's meaning.
+#[test]
+fn lifted_selector_qspc_and_fence_forms_compute() {
+    let Some(t) = tools() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let arch = "sm_80";
+    let ptx = lift(&t, d, "forms", arch);
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    for form in ["isspacep.shared", "fence.acq_rel.gpu", "shr.u32"] {
+        assert!(text.contains(form), "the lifted forms kernel has no {form}");
+    }
+    ptxas(&t, arch, &ptx, &d.join("forms.relifted.cubin"));
+    let cuda = d.join("cuda-forms");
+    lower(&ptx, "cuda", &cuda);
+    let dtk = d.join("dtk-forms");
+    lower(&ptx, "dtk", &dtk);
+    let co = std::fs::read_dir(&dtk)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "co"))
+        .expect("gfx906 code object");
+    let a = values32(64, 7);
+    let (n, mv) = (9u32, 3u32);
+    let obj = amdgpu_exec::runner::load_objects(&co, "gfx906").unwrap();
+    let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
+    let k = m.co.kernel("forms").expect("kernel").clone();
+    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
+    let ia = m.mem.alloc(256, "in");
+    m.mem.write(ia, &bytes32(&a)).unwrap();
+    let oa = m.mem.alloc(64 * 16, "out");
+    for (j, b) in [
+        ia.to_le_bytes().to_vec(),
+        oa.to_le_bytes().to_vec(),
+        n.to_le_bytes().to_vec(),
+        mv.to_le_bytes().to_vec(),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let o = k.args[j].offset as usize;
+        ka[o..o + b.len()].copy_from_slice(b);
+    }
+    m.dispatch(
+        "forms",
+        &ka,
+        &Launch {
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            dyn_lds: 0,
+        },
+        Limits::default(),
+    )
+    .unwrap();
+    let mut got = vec![0u8; 64 * 16];
+    m.mem.read(oa, &mut got).unwrap();
+    for i in 0..64usize {
+        let w = |j: usize| {
+            u32::from_le_bytes(got[16 * i + 4 * j..16 * i + 4 * j + 4].try_into().unwrap())
+        };
+        let byte = |k: u32| f32::from((a[i] >> (8 * k)) as u8 as i8).to_bits();
+        let want = [
+            byte(1),
+            byte(2),
+            u32::from(n > 5) | u32::from(mv > 7) << 1 | u32::from(i < 32) << 2,
+            a[i],
+        ];
+        for (j, v) in want.iter().enumerate() {
+            assert_eq!(w(j), *v, "forms out[{i}][{j}] (a = {:#x})", a[i]);
+        }
+    }
+    eprintln!("{T}: forms {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines");
+}
+
 /// `.nv.info` as cuobjdump lists it: per section, the attribute names in order, and the
 /// KPARAM_INFO (ordinal, offset, size) triples.
 type NvInfo = BTreeMap<String, (Vec<String>, Vec<(u16, u16, u16)>)>;

@@ -296,16 +296,21 @@ fn qspc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         return Err(format!("address {:?}", i.operands[2]));
     };
     let m = wide_mem(i, m);
-    if m.offset != 0
-        || m.ureg
-            .is_some_and(|(u, _)| u != crate::sass::decode::operand::URZ)
+    if m.ureg
+        .is_some_and(|(u, _)| u != crate::sass::decode::operand::URZ)
     {
-        return Err("QSPC with an offset".into());
+        return Err("QSPC with a uniform register in the address".into());
     }
-    let a = match m.base.filter(|r| !r.is_zero()) {
+    let mut a = match m.base.filter(|r| !r.is_zero()) {
         Some(r) if m.wide => cx.src64(&Operand::Reg(r, Default::default()))?,
         _ => return Err("QSPC of a 32-bit address".into()),
     };
+    if m.offset != 0 {
+        // The space of the address base + offset (`QSPC.E.S P0, RZ, [R2+0x4]`).
+        let t = cx.t64();
+        cx.line(format!("add.s64 {t}, {a}, {}", m.offset));
+        a = t;
+    }
     let p = cx.pdst(&i.operands[0])?;
     cx.line(format!("isspacep.{space} {p}, {a}"));
     Ok(())
@@ -313,16 +318,19 @@ fn qspc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 
 /// `MEMBAR.SC.CTA|GPU|SYS`: a sequentially consistent fence (`fence.sc.cta|gpu|sys`, which
 /// is what `membar.cta|gl|sys` are in the PTX memory model; ptxas 13.5 assembles
-/// `membar.gl` to `MEMBAR.SC.GPU; ERRBAR; CCTL.IVALL`).
+/// `membar.gl` to `MEMBAR.SC.GPU; ERRBAR; CCTL.IVALL`). `MEMBAR.ALL.GPU|SYS` is
+/// `fence.acq_rel.gpu|sys` (ptxas 13.5: `MEMBAR.ALL.GPU; ERRBAR; CCTL.IVALL`).
 fn membar(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 0)?;
-    let scope = match i.modifiers().collect::<Vec<_>>().as_slice() {
-        ["SC", "CTA"] => "cta",
-        ["SC", "GPU"] => "gpu",
-        ["SC", "SYS"] => "sys",
+    let (sem, scope) = match i.modifiers().collect::<Vec<_>>().as_slice() {
+        ["SC", "CTA"] => ("sc", "cta"),
+        ["SC", "GPU"] => ("sc", "gpu"),
+        ["SC", "SYS"] => ("sc", "sys"),
+        ["ALL", "GPU"] => ("acq_rel", "gpu"),
+        ["ALL", "SYS"] => ("acq_rel", "sys"),
         m => return Err(format!("MEMBAR modifiers {m:?}")),
     };
-    cx.line(format!("fence.sc.{scope}"));
+    cx.line(format!("fence.{sem}.{scope}"));
     cx.after_membar = true;
     Ok(())
 }

@@ -591,7 +591,30 @@ fn i2f(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         64 => cx.src64(&i.operands[1])?,
         32 => cx.src(&i.operands[1])?,
         _ => {
-            let v = cx.src(&i.operands[1])?;
+            // A byte or half selector (`I2F.S8 R6, R9.B1`): that part of the register.
+            let (op, shift) = match &i.operands[1] {
+                Operand::Reg(r, m) => {
+                    let k = match (sbits, m.suffix.as_deref()) {
+                        (8, Some("B0")) | (16, Some("H0")) => Some(0),
+                        (8, Some("B1")) => Some(8),
+                        (8, Some("B2")) | (16, Some("H1")) => Some(16),
+                        (8, Some("B3")) => Some(24),
+                        _ => None,
+                    };
+                    let mut m2 = m.clone();
+                    if k.is_some() {
+                        m2.suffix = None;
+                    }
+                    (Operand::Reg(*r, m2), k.unwrap_or(0))
+                }
+                o => (o.clone(), 0),
+            };
+            let mut v = cx.src(&op)?;
+            if shift > 0 {
+                let t = cx.t32();
+                cx.line(format!("shr.u32 {t}, {v}, {shift}"));
+                v = t;
+            }
             let h = cx.t16();
             cx.line(format!("cvt.u16.u32 {h}, {v}"));
             if sbits == 8 {

@@ -33,7 +33,8 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "BMSK" => bmsk(cx, i),
         "I2I" => i2i(cx, i),
         "I2IP" => i2ip(cx, i),
-        "P2R" => p2r(cx, i),
+        "P2R" => p2r(cx, i, false),
+        "UP2UR" => p2r(cx, i, true),
         "R2P" => r2p(cx, i),
         "CALL" => call(cx, i),
         "RET" => ret(cx, i),
@@ -303,20 +304,23 @@ fn preds() -> impl Iterator<Item = (u32, String)> {
     (0..7).map(|k| (k, format!("%p{k}")))
 }
 
-/// `P2R d, PR, a, mask`: `d = (a & ~mask) | (P0..P6 as bits & mask)`.
-fn p2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+/// `P2R d, PR, a, mask`: `d = (a & ~mask) | (P0..P6 as bits & mask)`; `UP2UR d, UPR, a,
+/// mask` (`uniform`) the same with the uniform predicates `UP0..UP6` and registers.
+fn p2r(cx: &mut Cx<'_>, i: &Instr, uniform: bool) -> R<()> {
     check_mods(i, &[])?;
     ops_len(i, 4)?;
-    if i.operands[1] != Operand::Other("PR".into()) {
-        return Err(format!("P2R source {:?}", i.operands[1]));
+    let pr = if uniform { "UPR" } else { "PR" };
+    if i.operands[1] != Operand::Other(pr.into()) {
+        return Err(format!("{} source {:?}", i.opcode(), i.operands[1]));
     }
     let Operand::Imm(mask) = i.operands[3] else {
-        return Err("P2R mask not an immediate".into());
+        return Err(format!("{} mask not an immediate", i.opcode()));
     };
     let a = cx.src(&i.operands[2])?;
     let acc = cx.t32();
     cx.line(format!("and.b32 {acc}, {a}, {}", !(mask as u32)));
-    for (k, p) in preds() {
+    let names = preds().map(|(k, p)| (k, if uniform { format!("%q{k}") } else { p }));
+    for (k, p) in names {
         if mask & (1 << k) != 0 {
             let b = cx.t32();
             cx.line(format!("selp.b32 {b}, {}, 0, {p}", 1u32 << k));
