@@ -27,6 +27,6 @@ for src in "$ROOT"/fixtures/sass/*.ptx; do
       -o "$TMP/cuda-$k-$arch" "$OUT/$k-$arch.lifted.ptx" >/dev/null
     cp "$TMP/cuda-$k-$arch/$k-$arch.lifted.ptx" "$OUT/$k-$arch.twin.ptx"
   done
-  cp "$TMP/$k-sm_90.cubin" "$OUT/$k-sm_90.cubin"
+  "$PTXAS" -arch=sm_90 "$src" -o "$OUT/$k-sm_90.cubin"
 done
 ls -l "$OUT"
