@@ -149,9 +149,12 @@ pub(super) struct Cx<'a> {
     pub(super) return_sites: Vec<u32>,
     /// Set by an instruction that applied the guard itself (a guarded `BRA`).
     pub(super) guard_consumed: bool,
-    /// Per `MUFU.SIN/COS` offset, the register holding its argument in radians (see
-    /// `turns_arguments` in `lift/mod.rs`).
-    pub(super) turns: BTreeMap<u32, Reg>,
+    /// Per `MUFU.SIN/COS` offset, the offset of ptxas's `FMUL.RZ` by 1/2π before it and the
+    /// register holding the argument in radians there (see `turns_arguments` in
+    /// `lift/mod.rs`).
+    pub(super) turns: BTreeMap<u32, (u32, Reg)>,
+    /// Per such `FMUL.RZ` offset, the temporary its radian argument was copied to.
+    pub(super) radians: BTreeMap<u32, String>,
     /// The last memory or control form was a `MEMBAR` (see `emit/atomic.rs`, `CCTL`).
     after_membar: bool,
     /// The result of the last `BAR.RED` (its operation and the temporary holding it).
@@ -202,6 +205,7 @@ impl<'a> Cx<'a> {
             npred: 0,
             guard_consumed: false,
             turns: BTreeMap::new(),
+            radians: BTreeMap::new(),
             after_membar: false,
             bar_result: None,
         }
@@ -214,6 +218,15 @@ impl<'a> Cx<'a> {
 
     pub(super) fn take(&mut self) -> String {
         std::mem::take(&mut self.buf)
+    }
+
+    /// The copy of `x` (an `FMUL.RZ`'s radian source at `offset`) to a temporary, which the
+    /// `MUFU.SIN/COS` of [`Cx::turns`] reads; returns the PTX line.
+    pub(super) fn save_radians(&mut self, offset: u32, x: Reg) -> String {
+        let t = self.t32();
+        let v = Self::reg_name(x).unwrap_or_else(|| "0".into());
+        self.radians.insert(offset, t.clone());
+        format!("\tmov.b32 {t}, {v};\n")
     }
 
     /// The symbol shared addresses are offsets from: the kernel's static `.shared` array, or,

@@ -198,10 +198,15 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
     let mut cx = emit::Cx::new(family, &params, info, consts);
     cx.return_sites = return_sites;
     cx.turns = turns_arguments(&f.instrs, &targets);
+    let saves: BTreeMap<u32, super::decode::Reg> = cx.turns.values().copied().collect();
     let mut body = String::new();
     for i in &f.instrs {
         if targets.contains(&i.offset) {
             let _ = writeln!(body, "$L_{:x}:", i.offset);
+        }
+        if let Some(&x) = saves.get(&i.offset) {
+            // The radian argument of a later MUFU.SIN/COS, before this FMUL.RZ.
+            body.push_str(&cx.save_radians(i.offset, x));
         }
         match lift_one(&mut cx, i) {
             Ok(text) => body.push_str(&text),
@@ -239,13 +244,18 @@ const INV_2PI_F32: u32 = 0x3e22_f983;
 
 /// For each `MUFU.SIN`/`MUFU.COS` of `instrs` whose argument register `Rt` was last written,
 /// in the same basic block, by the `FMUL.RZ Rt, Rx, 0.15915493667125701904` that ptxas makes
-/// of `sin/cos.approx.f32 x`, with `Rx` unchanged since: the offset of the MUFU and `Rx`.
-/// Lifted as `sin/cos.approx.ftz.f32 Rx`, ptxas makes the same pair again (the argument of
-/// MUFU is in revolutions, which PTX cannot name; `2π·Rt` rounds differently).
-/// Conservative: an instruction in between that may write `Rx` or `Rt` ([`dest_reg`]: up to
-/// 4 registers for forms that can write pairs or vectors), a branch target or a control
+/// of `sin/cos.approx.f32 x`: the offset of the MUFU, and the offset of the FMUL with `Rx`.
+/// The lifted FMUL first copies `Rx` (the argument in radians) to a temporary, and the MUFU
+/// is lifted as `sin/cos.approx.ftz.f32` of it: ptxas makes the same pair again (the argument
+/// of MUFU is in revolutions, which PTX cannot name; `2π·Rt` rounds differently). `Rx` may be
+/// written again in between (ptxas reuses it).
+/// Conservative: an instruction in between that may write `Rt` ([`dest_reg`]: up to 4
+/// registers for forms that can write pairs or vectors), a branch target or a control
 /// instruction ends the search.
-fn turns_arguments(instrs: &[Instr], targets: &BTreeSet<u32>) -> BTreeMap<u32, super::decode::Reg> {
+fn turns_arguments(
+    instrs: &[Instr],
+    targets: &BTreeSet<u32>,
+) -> BTreeMap<u32, (u32, super::decode::Reg)> {
     use super::decode::{File, Operand, Reg};
     // Whether an instruction writing `d` (of `width` registers) may write `x`.
     let near =
@@ -261,7 +271,7 @@ fn turns_arguments(instrs: &[Instr], targets: &BTreeSet<u32>) -> BTreeMap<u32, s
         else {
             continue;
         };
-        let mut x: Option<Reg> = None;
+        let mut x: Option<(u32, Reg)> = None;
         for k in (0..j).rev() {
             let i = &instrs[k];
             if targets.contains(&instrs[k + 1].offset)
@@ -275,13 +285,6 @@ fn turns_arguments(instrs: &[Instr], targets: &BTreeSet<u32>) -> BTreeMap<u32, s
             let Some(d) = dest_reg(i) else {
                 continue;
             };
-            if let Some(xr) = x {
-                if near(d, xr) {
-                    x = None;
-                    break;
-                }
-                continue;
-            }
             if !near(d, t) {
                 continue;
             }
@@ -301,20 +304,10 @@ fn turns_arguments(instrs: &[Instr], targets: &BTreeSet<u32>) -> BTreeMap<u32, s
                 }
                 _ => None,
             };
-            match src {
-                Some(xr) if xr != t => {
-                    // Found; Rx must not be written between the FMUL and the MUFU.
-                    let clobbered = instrs[k + 1..j]
-                        .iter()
-                        .filter_map(dest_reg)
-                        .any(|d| near(d, xr));
-                    if !clobbered {
-                        x = Some(xr);
-                    }
-                    break;
-                }
-                _ => break,
+            if let Some(xr) = src.filter(|&xr| xr != t) {
+                x = Some((i.offset, xr));
             }
+            break;
         }
         if let Some(xr) = x {
             out.insert(m.offset, xr);

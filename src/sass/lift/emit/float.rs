@@ -408,12 +408,16 @@ fn mufu(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         "LG2" => "lg2.approx.ftz.f32",
         "TANH" => "tanh.approx.f32",
         "SIN" | "COS" => {
-            let Some(x) = cx.turns.get(&i.offset).copied() else {
+            let Some(x) = cx
+                .turns
+                .get(&i.offset)
+                .and_then(|(fmul, _)| cx.radians.get(fmul))
+                .cloned()
+            else {
                 return Err(format!(
-                    "MUFU.{f} whose argument is not ptxas's FMUL.RZ by 1/2π of a value still in its register (an argument in revolutions has no exact PTX form)"
+                    "MUFU.{f} whose argument is not ptxas's FMUL.RZ by 1/2π in the same block (an argument in revolutions has no exact PTX form)"
                 ));
             };
-            let x = cx.src(&Operand::Reg(x, SrcMods::default()))?;
             let op = if *f == "SIN" { "sin" } else { "cos" };
             cx.line(format!("{op}.approx.ftz.f32 {d}, {x}"));
             return Ok(());
