@@ -327,6 +327,16 @@ impl<'a> Cx<'a> {
 
     /// A bank-0 constant of `bytes` (4 or 8) at `offset`, as a PTX value.
     fn constant(&mut self, bank: Bank, index: Option<Reg>, offset: i64, bytes: u32) -> R<String> {
+        if index.is_none() && matches!(bytes, 4 | 8) {
+            // A compiler constant (bank 2) without relocations: its value.
+            if let Some(v) = self.bank_bytes(bank, offset, bytes as usize) {
+                return Ok(if bytes == 8 {
+                    format!("0x{v:016x}")
+                } else {
+                    imm32(v as i64)
+                });
+            }
+        }
         if bank != Bank::Imm(0) {
             return Err(format!("constant bank {bank:?} (only bank 0 is lifted)"));
         }

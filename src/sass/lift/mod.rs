@@ -248,7 +248,7 @@ const INV_2PI_F32: u32 = 0x3e22_f983;
 /// The lifted FMUL first copies `Rx` (the argument in radians) to a temporary, and the MUFU
 /// is lifted as `sin/cos.approx.ftz.f32` of it: ptxas makes the same pair again (the argument
 /// of MUFU is in revolutions, which PTX cannot name; `2π·Rt` rounds differently). `Rx` may be
-/// written again in between (ptxas reuses it).
+/// written again in between, or be `Rt` itself (ptxas reuses it).
 /// Conservative: an instruction in between that may write `Rt` ([`dest_reg`]: up to 4
 /// registers for forms that can write pairs or vectors), a branch target or a control
 /// instruction ends the search.
@@ -304,7 +304,7 @@ fn turns_arguments(
                 }
                 _ => None,
             };
-            if let Some(xr) = src.filter(|&xr| xr != t) {
+            if let Some(xr) = src {
                 x = Some((i.offset, xr));
             }
             break;

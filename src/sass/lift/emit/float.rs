@@ -68,7 +68,7 @@ impl Cx<'_> {
     /// The bytes of a compiler constant (bank 2, the kernel's own `.nv.constant2.<kernel>`)
     /// at `offset`, when the bank has no relocations. User constants (bank 3) are not read:
     /// the host may write them.
-    fn bank_bytes(&self, bank: Bank, offset: i64, bytes: usize) -> Option<u64> {
+    pub(super) fn bank_bytes(&self, bank: Bank, offset: i64, bytes: usize) -> Option<u64> {
         let Bank::Imm(b) = bank else { return None };
         if b != 2 || self.consts.relocated.contains(&b) {
             return None;
