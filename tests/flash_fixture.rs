@@ -20,8 +20,7 @@ mod common;
 
 use amdgpu_exec::exec::{Launch, Limits, Machine};
 use amdgpu_exec::runner;
-use common::{bin, root, run};
-use serde_json::Value;
+use common::{bin, read_json, root, run, sha256_file};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,17 +32,6 @@ const SMEM_HD64: u32 = 48 * 1024;
 
 fn gpu() -> PathBuf {
     root().join("fixtures/gpu")
-}
-
-fn read_json(p: &Path) -> Value {
-    serde_json::from_str(
-        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn sha256_file(p: &Path) -> String {
-    runner::sha256(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
 }
 
 /// Convert `flash_fwd_sass80.so` for `target` into `out`; all 16 kernels must be translated,

@@ -22,7 +22,7 @@ mod common;
 
 use amdgpu_exec::exec::Machine;
 use amdgpu_exec::runner::{self, Verdict};
-use common::{bin, require_tool, root, run};
+use common::{bin, read_json, require_tool, root, run, sha256_file};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -92,17 +92,6 @@ const NAN_ONLY: &[(&str, &str)] = &[
 
 fn gpu() -> PathBuf {
     root().join("fixtures/gpu")
-}
-
-fn read_json(p: &Path) -> Value {
-    serde_json::from_str(
-        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn sha256_file(p: &Path) -> String {
-    runner::sha256(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
 }
 
 /// Convert `fixture`_sass80.so for `target` into `out` with a fresh cache under `cache`;

@@ -357,62 +357,58 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
     }
 }
 
-/// The bank-0 window constants (`fixtures/sass/windows.ptx`, sm_80: ptxas reads the generic
-/// bases of shared, local and parameter memory from c[0x0][0x18], [0x20] and [0x40], in 8-byte
-/// and 4-byte halves, and the addresses are loaded through a called function's `LD.E`): the
-/// lifted kernel assembles, lowers to both profiles, and on gfx906 computes what the PTX says.
-#[test]
-fn lifted_window_constants_assemble_lower_and_compute() {
-    let Some(t) = tools() else { return };
+/// Lift the sm_80 fixture `kernel` (one block of 64 threads, arguments `(in, out, by_value..)`),
+/// check its PTX holds each of `forms`, assemble it with ptxas, lower it for `cuda` (ptxas)
+/// and `dtk`, and run the gfx906 code on `input`; returns the 16 output bytes per thread.
+fn lift_and_run_sm80(
+    t: &Tools,
+    kernel: &str,
+    forms: &[&str],
+    input: &[u32],
+    by_value: &[Vec<u8>],
+) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let arch = "sm_80";
-    let ptx = lift(&t, d, "windows", arch);
+    let ptx = lift(t, d, kernel, arch);
     let text = std::fs::read_to_string(&ptx).unwrap();
-    for form in ["cvta.shared.u64", "cvta.local.u64", "__pwin"] {
+    for form in forms {
         assert!(
             text.contains(form),
-            "the lifted windows kernel has no {form}"
+            "the lifted {kernel} kernel has no {form}"
         );
     }
-    ptxas(&t, arch, &ptx, &d.join("windows.relifted.cubin"));
-    let cuda = d.join("cuda-windows");
+    ptxas(t, arch, &ptx, &d.join(format!("{kernel}.relifted.cubin")));
+    let cuda = d.join(format!("cuda-{kernel}"));
     lower(&ptx, "cuda", &cuda);
     let cuda_ptx = std::fs::read_dir(&cuda)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|e| e == "ptx"))
         .expect("cuda PTX");
-    ptxas(&t, arch, &cuda_ptx, &d.join("windows.cuda.cubin"));
-    let dtk = d.join("dtk-windows");
+    ptxas(t, arch, &cuda_ptx, &d.join(format!("{kernel}.cuda.cubin")));
+    let dtk = d.join(format!("dtk-{kernel}"));
     lower(&ptx, "dtk", &dtk);
     let co = std::fs::read_dir(&dtk)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|e| e == "co"))
         .expect("gfx906 code object");
-    let a = values32(64, 5);
-    let blob: Vec<u32> = values32(6, 9);
     let obj = amdgpu_exec::runner::load_objects(&co, "gfx906").unwrap();
     let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
-    let k = m.co.kernel("windows").expect("kernel").clone();
+    let k = m.co.kernel(kernel).expect("kernel").clone();
     let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let ia = m.mem.alloc(256, "in");
-    m.mem.write(ia, &bytes32(&a)).unwrap();
+    let ia = m.mem.alloc(input.len() * 4, "in");
+    m.mem.write(ia, &bytes32(input)).unwrap();
     let oa = m.mem.alloc(64 * 16, "out");
-    for (j, b) in [
-        ia.to_le_bytes().to_vec(),
-        oa.to_le_bytes().to_vec(),
-        bytes32(&blob),
-    ]
-    .iter()
-    .enumerate()
-    {
+    let mut args = vec![ia.to_le_bytes().to_vec(), oa.to_le_bytes().to_vec()];
+    args.extend(by_value.iter().cloned());
+    for (j, b) in args.iter().enumerate() {
         let o = k.args[j].offset as usize;
         ka[o..o + b.len()].copy_from_slice(b);
     }
     m.dispatch(
-        "windows",
+        kernel,
         &ka,
         &Launch {
             grid: [1, 1, 1],
@@ -424,10 +420,32 @@ fn lifted_window_constants_assemble_lower_and_compute() {
     .unwrap();
     let mut got = vec![0u8; 64 * 16];
     m.mem.read(oa, &mut got).unwrap();
+    eprintln!("{T}: {kernel} {arch}: lifted, assembled, lowered (cuda, dtk), run on gfx906");
+    got
+}
+
+/// Output word `j` of thread `i` of [`lift_and_run_sm80`].
+fn word(got: &[u8], i: usize, j: usize) -> u32 {
+    u32::from_le_bytes(got[16 * i + 4 * j..16 * i + 4 * j + 4].try_into().unwrap())
+}
+
+/// The bank-0 window constants (`fixtures/sass/windows.ptx`, sm_80: ptxas reads the generic
+/// bases of shared, local and parameter memory from c[0x0][0x18], [0x20] and [0x40], in 8-byte
+/// and 4-byte halves, and the addresses are loaded through a called function's `LD.E`): the
+/// lifted kernel assembles, lowers to both profiles, and on gfx906 computes what the PTX says.
+#[test]
+fn lifted_window_constants_assemble_lower_and_compute() {
+    let Some(t) = tools() else { return };
+    let a = values32(64, 5);
+    let blob = values32(6, 9);
+    let got = lift_and_run_sm80(
+        &t,
+        "windows",
+        &["cvta.shared.u64", "cvta.local.u64", "__pwin"],
+        &a,
+        &[bytes32(&blob)],
+    );
     for i in 0..64usize {
-        let w = |j: usize| {
-            u32::from_le_bytes(got[16 * i + 4 * j..16 * i + 4 * j + 4].try_into().unwrap())
-        };
         let want = [
             a[(i + 1) & 63],
             a[i].wrapping_mul(3).wrapping_add((i & 3) as u32),
@@ -435,10 +453,14 @@ fn lifted_window_constants_assemble_lower_and_compute() {
             3,
         ];
         for (j, v) in want.iter().enumerate() {
-            assert_eq!(w(j), *v, "windows out[{i}][{j}] (a = {:#x})", a[i]);
+            assert_eq!(
+                word(&got, i, j),
+                *v,
+                "windows out[{i}][{j}] (a = {:#x})",
+                a[i]
+            );
         }
     }
-    eprintln!("{T}: windows {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines");
 }
 
 /// The forms of `fixtures/sass/forms.ptx` (sm_80: `I2F.S8` with byte selectors, `QSPC` with
@@ -447,74 +469,32 @@ fn lifted_window_constants_assemble_lower_and_compute() {
 #[test]
 fn lifted_selector_qspc_and_fence_forms_compute() {
     let Some(t) = tools() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let arch = "sm_80";
-    let ptx = lift(&t, d, "forms", arch);
-    let text = std::fs::read_to_string(&ptx).unwrap();
-    for form in ["isspacep.shared", "fence.acq_rel.gpu", "shr.u32"] {
-        assert!(text.contains(form), "the lifted forms kernel has no {form}");
-    }
-    ptxas(&t, arch, &ptx, &d.join("forms.relifted.cubin"));
-    let cuda = d.join("cuda-forms");
-    lower(&ptx, "cuda", &cuda);
-    let dtk = d.join("dtk-forms");
-    lower(&ptx, "dtk", &dtk);
-    let co = std::fs::read_dir(&dtk)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|e| e == "co"))
-        .expect("gfx906 code object");
     let a = values32(64, 7);
     let (n, mv) = (9u32, 3u32);
-    let obj = amdgpu_exec::runner::load_objects(&co, "gfx906").unwrap();
-    let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
-    let k = m.co.kernel("forms").expect("kernel").clone();
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let ia = m.mem.alloc(256, "in");
-    m.mem.write(ia, &bytes32(&a)).unwrap();
-    let oa = m.mem.alloc(64 * 16, "out");
-    for (j, b) in [
-        ia.to_le_bytes().to_vec(),
-        oa.to_le_bytes().to_vec(),
-        n.to_le_bytes().to_vec(),
-        mv.to_le_bytes().to_vec(),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let o = k.args[j].offset as usize;
-        ka[o..o + b.len()].copy_from_slice(b);
-    }
-    m.dispatch(
+    let got = lift_and_run_sm80(
+        &t,
         "forms",
-        &ka,
-        &Launch {
-            grid: [1, 1, 1],
-            block: [64, 1, 1],
-            dyn_lds: 0,
-        },
-        Limits::default(),
-    )
-    .unwrap();
-    let mut got = vec![0u8; 64 * 16];
-    m.mem.read(oa, &mut got).unwrap();
-    for i in 0..64usize {
-        let w = |j: usize| {
-            u32::from_le_bytes(got[16 * i + 4 * j..16 * i + 4 * j + 4].try_into().unwrap())
-        };
-        let byte = |k: u32| f32::from((a[i] >> (8 * k)) as u8 as i8).to_bits();
+        &["isspacep.shared", "fence.acq_rel.gpu", "shr.u32"],
+        &a,
+        &[n.to_le_bytes().to_vec(), mv.to_le_bytes().to_vec()],
+    );
+    for (i, &x) in a.iter().enumerate() {
+        let byte = |k: u32| f32::from((x >> (8 * k)) as u8 as i8).to_bits();
         let want = [
             byte(1),
             byte(2),
             u32::from(n > 5) | u32::from(mv > 7) << 1 | u32::from(i < 32) << 2,
-            a[i],
+            x,
         ];
         for (j, v) in want.iter().enumerate() {
-            assert_eq!(w(j), *v, "forms out[{i}][{j}] (a = {:#x})", a[i]);
+            assert_eq!(
+                word(&got, i, j),
+                *v,
+                "forms out[{i}][{j}] (a = {:#x})",
+                a[i]
+            );
         }
     }
-    eprintln!("{T}: forms {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines");
 }
 
 /// `.nv.info` as cuobjdump lists it: per section, the attribute names in order, and the

@@ -259,3 +259,21 @@ pub fn llvm19_tool(name: &str) -> Option<PathBuf> {
     }
     find_tool(&format!("{name}-19")).or_else(|| require_tool(&format!("{name}-19"), "llvm19_tool"))
 }
+
+/// The JSON document at `p` (panics naming the file when it cannot be read or parsed).
+pub fn read_json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The SHA-256 of the file at `p`, as lowercase hex.
+pub fn sha256_file(p: &Path) -> String {
+    use sha2::Digest;
+    let data = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    sha2::Sha256::digest(&data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
