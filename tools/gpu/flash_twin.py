@@ -24,9 +24,10 @@ comparison on the GPU machine):
 kernels were not translated is the unchanged sm_80 object: its launches fail on an sm_90 GPU
 (no kernel image), and every case reports the failing return code.
 
-Needs PyTorch with CUDA (written for torch 2.11 cu13: --self-test and --mock-test pass with
-2.11.0+cu130 on a CPU; the GPU path has not run yet) and libcudart.so.13 (the fixtures link it
-dynamically: the torch cu13 wheels bring it; else put its folder in LD_LIBRARY_PATH). No network.
+Needs PyTorch with CUDA (torch 2.11 cu13: --self-test and --mock-test pass with 2.11.0+cu130
+on a CPU, the GPU path ran with it on the H200: fixtures/gpu/results/flash-twin.json) and
+libcudart.so.13 (the fixtures link it dynamically: the torch cu13 wheels bring it; else put its
+folder in LD_LIBRARY_PATH). No network.
 
 Each .so is loaded (ctypes) only in worker processes of its own, never both in one process: the
 twin exports the same symbol names as the original. The entry point is fixtures/gpu/flash/
