@@ -247,6 +247,38 @@ fn exec(
     got
 }
 
+/// The checks of a lifted module `ptx` of `kernel` for `arch`: it is valid for ptxas; through
+/// the cuda profile, llc's PTX is too; through dtk it becomes a gfx906 code object, whose path
+/// is returned (to be executed against the kernel's meaning).
+fn assemble_and_lower(t: &Tools, d: &Path, ptx: &Path, kernel: &str, arch: &str) -> PathBuf {
+    ptxas(
+        t,
+        arch,
+        ptx,
+        &d.join(format!("{kernel}-{arch}.relifted.cubin")),
+    );
+    let cuda = d.join(format!("cuda-{kernel}-{arch}"));
+    lower(ptx, "cuda", &cuda);
+    let cuda_ptx = std::fs::read_dir(&cuda)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "ptx"))
+        .expect("cuda PTX");
+    ptxas(
+        t,
+        arch,
+        &cuda_ptx,
+        &d.join(format!("{kernel}-{arch}.cuda.cubin")),
+    );
+    let dtk = d.join(format!("dtk-{kernel}-{arch}"));
+    lower(ptx, "dtk", &dtk);
+    std::fs::read_dir(&dtk)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|e| e == "co"))
+        .expect("gfx906 code object")
+}
+
 #[test]
 fn lifted_fixture_kernels_assemble_lower_and_compute() {
     let Some(t) = tools() else { return };
@@ -256,35 +288,7 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
     for arch in ["sm_80", "sm_90"] {
         for kernel in ["int64", "int32", "smem"] {
             let ptx = lift(&t, d, kernel, arch);
-            // 1. The lifted PTX is valid for ptxas.
-            ptxas(
-                &t,
-                arch,
-                &ptx,
-                &d.join(format!("{kernel}-{arch}.relifted.cubin")),
-            );
-            // 2. Through the cuda profile: llc's PTX, assembled by ptxas.
-            let cuda = d.join(format!("cuda-{kernel}-{arch}"));
-            lower(&ptx, "cuda", &cuda);
-            let cuda_ptx = std::fs::read_dir(&cuda)
-                .unwrap()
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .find(|p| p.extension().is_some_and(|e| e == "ptx"))
-                .expect("cuda PTX");
-            ptxas(
-                &t,
-                arch,
-                &cuda_ptx,
-                &d.join(format!("{kernel}-{arch}.cuda.cubin")),
-            );
-            // 3. Through dtk: executed on gfx906 against the kernel's meaning.
-            let dtk = d.join(format!("dtk-{kernel}-{arch}"));
-            lower(&ptx, "dtk", &dtk);
-            let co = std::fs::read_dir(&dtk)
-                .unwrap()
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .find(|p| p.extension().is_some_and(|e| e == "co"))
-                .expect("gfx906 code object");
+            let co = assemble_and_lower(&t, d, &ptx, kernel, arch);
             match kernel {
                 "int64" => {
                     let (a, b) = (values64(n, 1), values64(n, 2));
@@ -378,22 +382,7 @@ fn lift_and_run_sm80(
             "the lifted {kernel} kernel has no {form}"
         );
     }
-    ptxas(t, arch, &ptx, &d.join(format!("{kernel}.relifted.cubin")));
-    let cuda = d.join(format!("cuda-{kernel}"));
-    lower(&ptx, "cuda", &cuda);
-    let cuda_ptx = std::fs::read_dir(&cuda)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|e| e == "ptx"))
-        .expect("cuda PTX");
-    ptxas(t, arch, &cuda_ptx, &d.join(format!("{kernel}.cuda.cubin")));
-    let dtk = d.join(format!("dtk-{kernel}"));
-    lower(&ptx, "dtk", &dtk);
-    let co = std::fs::read_dir(&dtk)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|e| e == "co"))
-        .expect("gfx906 code object");
+    let co = assemble_and_lower(t, d, &ptx, kernel, arch);
     let obj = amdgpu_exec::runner::load_objects(&co, "gfx906").unwrap();
     let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
     let k = m.co.kernel(kernel).expect("kernel").clone();
