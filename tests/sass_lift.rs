@@ -202,13 +202,14 @@ fn bytes64(v: &[u64]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Run `kernel` of code object `co` with pointer/int arguments, returning the output buffer.
+/// Run `kernel` of code object `co` with arguments (a pointer per input, the output pointer,
+/// then `by_value` as they are), returning the output buffer.
 fn exec(
     co: &Path,
     kernel: &str,
     inputs: &[Vec<u8>],
     out_len: usize,
-    n: Option<u32>,
+    by_value: &[Vec<u8>],
     grid: u32,
     block: u32,
 ) -> Vec<u8> {
@@ -224,9 +225,7 @@ fn exec(
     }
     let oa = m.mem.alloc(out_len, "out");
     args.push(oa.to_le_bytes().to_vec());
-    if let Some(n) = n {
-        args.push(n.to_le_bytes().to_vec());
-    }
+    args.extend(by_value.iter().cloned());
     for (j, b) in args.iter().enumerate() {
         let o = k.args[j].offset as usize;
         ka[o..o + b.len()].copy_from_slice(b);
@@ -297,7 +296,7 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
                         kernel,
                         &[bytes64(&a), bytes64(&b)],
                         n * 64,
-                        Some(n as u32),
+                        &[(n as u32).to_le_bytes().to_vec()],
                         4,
                         64,
                     );
@@ -321,7 +320,7 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
                         kernel,
                         &[bytes32(&a), bytes32(&b)],
                         n * 32,
-                        Some(n as u32),
+                        &[(n as u32).to_le_bytes().to_vec()],
                         4,
                         64,
                     );
@@ -341,15 +340,7 @@ fn lifted_fixture_kernels_assemble_lower_and_compute() {
                 _ => {
                     let m = 256usize;
                     let a = values32(m, 3);
-                    let got = exec(
-                        &co,
-                        kernel,
-                        &[bytes32(&a)],
-                        m * 4,
-                        None,
-                        (m / 64) as u32,
-                        64,
-                    );
+                    let got = exec(&co, kernel, &[bytes32(&a)], m * 4, &[], (m / 64) as u32, 64);
                     for i in 0..m {
                         let g = u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
                         assert_eq!(g, expected_smem(&a, 64, i), "{arch} smem out[{i}]");
@@ -383,32 +374,7 @@ fn lift_and_run_sm80(
         );
     }
     let co = assemble_and_lower(t, d, &ptx, kernel, arch);
-    let obj = amdgpu_exec::runner::load_objects(&co, "gfx906").unwrap();
-    let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
-    let k = m.co.kernel(kernel).expect("kernel").clone();
-    let mut ka = vec![0u8; k.kernarg_segment_size as usize];
-    let ia = m.mem.alloc(input.len() * 4, "in");
-    m.mem.write(ia, &bytes32(input)).unwrap();
-    let oa = m.mem.alloc(64 * 16, "out");
-    let mut args = vec![ia.to_le_bytes().to_vec(), oa.to_le_bytes().to_vec()];
-    args.extend(by_value.iter().cloned());
-    for (j, b) in args.iter().enumerate() {
-        let o = k.args[j].offset as usize;
-        ka[o..o + b.len()].copy_from_slice(b);
-    }
-    m.dispatch(
-        kernel,
-        &ka,
-        &Launch {
-            grid: [1, 1, 1],
-            block: [64, 1, 1],
-            dyn_lds: 0,
-        },
-        Limits::default(),
-    )
-    .unwrap();
-    let mut got = vec![0u8; 64 * 16];
-    m.mem.read(oa, &mut got).unwrap();
+    let got = exec(&co, kernel, &[bytes32(input)], 64 * 16, by_value, 1, 64);
     eprintln!("{T}: {kernel} {arch}: lifted, assembled, lowered (cuda, dtk), run on gfx906");
     got
 }
