@@ -325,7 +325,29 @@ impl<'a> Cx<'a> {
         })
     }
 
-    /// A bank-0 constant of `bytes` (4 or 8) at `offset`, as a PTX value.
+    /// The bytes of a compiler constant (bank 2, the kernel's own `.nv.constant2.<kernel>`)
+    /// at `offset`, when the bank has no relocations. User constants (bank 3) are not read:
+    /// the host may write them.
+    fn bank_bytes(&self, bank: Bank, offset: i64, bytes: usize) -> Option<u64> {
+        let Bank::Imm(b) = bank else { return None };
+        if b != 2 || self.consts.relocated.contains(&b) {
+            return None;
+        }
+        let data = self
+            .info
+            .constant_banks
+            .get(&b)
+            .or_else(|| self.consts.banks.get(&b))?;
+        let o = usize::try_from(offset).ok()?;
+        let s = data.get(o..o + bytes)?;
+        let mut v = [0u8; 8];
+        v[..bytes].copy_from_slice(s);
+        Some(u64::from_le_bytes(v))
+    }
+
+    /// A constant of `bytes` (4 or 8) at `offset` as a PTX value: bank 0 (parameters, the
+    /// driver constants of src/sass/cbank0.tsv) or a compiler constant (bank 2) without
+    /// relocations.
     fn constant(&mut self, bank: Bank, index: Option<Reg>, offset: i64, bytes: u32) -> R<String> {
         if index.is_none() && matches!(bytes, 4 | 8) {
             // A compiler constant (bank 2) without relocations: its value.

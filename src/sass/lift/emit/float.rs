@@ -65,42 +65,18 @@ fn f64_bits(v: f64) -> u64 {
 }
 
 impl Cx<'_> {
-    /// The bytes of a compiler constant (bank 2, the kernel's own `.nv.constant2.<kernel>`)
-    /// at `offset`, when the bank has no relocations. User constants (bank 3) are not read:
-    /// the host may write them.
-    pub(super) fn bank_bytes(&self, bank: Bank, offset: i64, bytes: usize) -> Option<u64> {
-        let Bank::Imm(b) = bank else { return None };
-        if b != 2 || self.consts.relocated.contains(&b) {
-            return None;
-        }
-        let data = self
-            .info
-            .constant_banks
-            .get(&b)
-            .or_else(|| self.consts.banks.get(&b))?;
-        let o = usize::try_from(offset).ok()?;
-        let s = data.get(o..o + bytes)?;
-        let mut v = [0u8; 8];
-        v[..bytes].copy_from_slice(s);
-        Some(u64::from_le_bytes(v))
-    }
-
     /// A constant operand's 32-bit value: bank 0 (parameters, driver constants) or a
-    /// compiler-constant bank (`c[0x2][..]`) read from the cubin.
+    /// compiler-constant bank (`c[0x2][..]`) read from the cubin ([`Cx::constant`]).
     pub(super) fn const32(
         &mut self,
         bank: Bank,
         index: Option<crate::sass::decode::Reg>,
         offset: i64,
     ) -> R<String> {
-        if index.is_none() {
-            if let Some(v) = self.bank_bytes(bank, offset, 4) {
-                return Ok(format!("0x{v:08x}"));
-            }
-        }
         self.constant(bank, index, offset, 4)
     }
 
+    /// A constant operand's binary64 value (a compiler constant as a `0d` literal).
     fn const64(
         &mut self,
         bank: Bank,
