@@ -157,6 +157,10 @@ fn build_shim(cc: &str, soname: &str, work: &Path) -> Result<Vec<u8>, String> {
         ),
         (shim_recipe::TABLES_HEADER, shim_tables::c_header()),
         (
+            shim_recipe::PRINTF_HEADER,
+            include_str!("shims/hip/wp_printf.h").to_string(),
+        ),
+        (
             shim_recipe::FLOOR_HEADER,
             shim_recipe::GLIBC_FLOOR_H.to_string(),
         ),

@@ -22,6 +22,7 @@ import wave64
 import mma
 import wmma
 import mbarrier
+import printf
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
@@ -201,6 +202,7 @@ target triple = "amdgcn-amd-amdhsa"
     A(wmma.amdgcn_section())
     A(mbarrier.amdgcn_section())
     A(mbarrier.amdgcn_primitives())
+    A(printf.amdgcn_section())
     # Special registers.
     for c, i in (("x", 0), ("y", 1), ("z", 2)):
         A(f"""define linkonce_odr i32 @__wp_sreg_tid_{c}() {ATTR} {{
@@ -602,11 +604,6 @@ define linkonce_odr i1 @__wp_exit_flag() {ATTR} {{
 define linkonce_odr void @__wp_nanosleep(i32 %ns) {ATTR} {{
   call void @llvm.amdgcn.s.sleep(i32 1)
   ret void
-}}
-; vprintf without ROCm's hostcall buffer: the output is dropped, 0 is returned (the kernel is
-; reported with a note).
-define linkonce_odr i32 @__wp_vprintf(i64 %fmt, i64 %args) {ATTR} {{
-  ret i32 0
 }}
 ; __assertfail(message, file, line, function, charSize): a failed device assert traps.
 define linkonce_odr void @__wp_assertfail(i64 %msg, i64 %file, i32 %line, i64 %fn, i64 %cs) nounwind {{

@@ -91,7 +91,6 @@ const REASONS: &[(&str, &str)] = &[
     ("ulp-not-judged", "Not judged: an output of `.approx` instructions, compared within 2 ulp on the H200; only its SHA-256 is committed, so an unequal hash cannot be judged without the raw H200 bytes."),
     ("approximation", "AMD vs NVIDIA, approximations: depends on the bits of approximation instructions (ex2/lg2/rcp/div/rsqrt .approx in libdevice's inlined code), which PTX defines by error bounds only. Shown: the named columns change when the interpreter's approximations (V_RCP/V_RSQ/V_SQRT/V_EXP/V_LOG/V_SIN/V_COS) move by 1 ulp."),
     ("bf16-approx", "AMD vs NVIDIA, approximations: cuda_bf16's __hdiv uses div.approx.f32 (column 4), which PTX defines by error bounds only. (max/min.bf16 of a signalling NaN, the second cause recorded here before, now returns the other operand as PTX defines: the operands are quieted on amdgcn, docs/executed-isa.md.)"),
-    ("printf", "wheelport limitation: vprintf on amdgcn drops the output and returns 0 (no hostcall buffer, kernels-ir/amdgcn.ll); CUDA's printf returns the argument count."),
 ];
 
 /// The key in [`REASONS`] of a non-matching output (`None`: unexplained, the test fails).
@@ -104,7 +103,6 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
         Verdict::Approx(_) => "approximation",
         Verdict::Differs => match (case, output) {
             ("bf16_scalar" | "bf16x2", "o") => "bf16-approx",
-            ("printf", "o" | "stdout") => "printf",
             _ => return None,
         },
     })

@@ -34,3 +34,27 @@ fn support_libraries_match_their_generator() {
         }
     }
 }
+
+/// The device printf FIFO's size is one number in three places: the support library's
+/// declaration of `@__wp_printf_fifo` (kernels-ir/printf.py), the definition the lowering
+/// writes (`wheelport::lower::PRINTF_FIFO_BYTES`) and the shim's formatter header
+/// (`shims/hip/wp_printf.h`, which registers and reads it).
+#[test]
+fn printf_fifo_size_agrees() {
+    let want = wheelport::lower::PRINTF_FIFO_BYTES;
+    let lib = std::fs::read_to_string(root().join("kernels-ir/amdgcn.ll")).unwrap();
+    let decl = lib
+        .lines()
+        .find(|l| l.starts_with("@__wp_printf_fifo = external"))
+        .expect("the support library declares the FIFO");
+    assert!(
+        decl.contains(&format!("[{want} x i8]")),
+        "{decl} (want {want} bytes)"
+    );
+    let header = wheelport::shim::HIP_PRINTF_H;
+    let define = header
+        .lines()
+        .find_map(|l| l.strip_prefix("#define WP_PRINTF_FIFO_BYTES "))
+        .expect("wp_printf.h defines WP_PRINTF_FIFO_BYTES");
+    assert_eq!(define.trim_end_matches('u').parse::<u64>().unwrap(), want);
+}

@@ -152,6 +152,7 @@ SONAMES = {
 # Each entry: cuda name -> (kind, via, notes). For shim/noop rows `via` is the target
 # function the shim calls ('-' for none); for rename rows it is the target name.
 # ---------------------------------------------------------------------------------
+PRINTF_DRAIN = "same parameters as the HIP function; the shim prints the device printf FIFOs of amdgpu modules that call vprintf (kernels-ir/printf.py, shims/hip/wp_printf.h)"
 CUDART_HIP = {
     "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "the shim registers a wrapper that wheelport rewrote to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2) and skips one that still carries the CUDA magic (a SASS-only module), returning a handle that makes the module's later registration calls no-ops"),
     "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
@@ -185,6 +186,12 @@ CUDART_HIP = {
     "cudaGetLastError": ("shim", "hipGetLastError", "returns the sticky error as cudaError_t: hipError_t mapped through shims/hip/tables/errors.tsv (HIP-only codes keep their number, as renamed calls return them)"),
     "cudaPeekAtLastError": ("shim", "hipPeekAtLastError", "as cudaGetLastError"),
     "cudaLaunchKernelExC": ("shim", "hipLaunchKernelExC", "cudaLaunchConfig_t/hipLaunchConfig_t (56 B) and cudaLaunchAttribute/hipLaunchAttribute (72 B) have the same layout and HIP's attribute IDs carry CUDA's numbers (shims/hip/tables/launch.tsv, checked by tests/shim.rs against driver_types.h); a shim because the result needs translating (hipErrorInvalidClusterSize 1054 = cudaErrorInvalidClusterSize 912) and because older HIP releases lack hipLaunchKernelExC (which release added it is not verified; looked up at first call, missing -> cudaErrorNotSupported); in DTK: " + V),
+    "cudaDeviceSynchronize": ("shim", "hipDeviceSynchronize", PRINTF_DRAIN + " after the call, emptying the FIFOs (CUDA flushes printf output at device synchronisation)"),
+    "cudaThreadSynchronize": ("shim", "hipDeviceSynchronize", "deprecated CUDA alias of cudaDeviceSynchronize; " + PRINTF_DRAIN + " as cudaDeviceSynchronize"),
+    "cudaStreamSynchronize": ("shim", "hipStreamSynchronize", PRINTF_DRAIN + " after the call (CUDA flushes printf output at stream synchronisation)"),
+    "cudaEventSynchronize": ("shim", "hipEventSynchronize", PRINTF_DRAIN + " after the call (CUDA flushes printf output at event synchronisation)"),
+    "cudaMemcpy": ("shim", "hipMemcpy", PRINTF_DRAIN + " after the call (CUDA flushes printf output at blocking copies)"),
+    "cudaDeviceReset": ("shim", "hipDeviceReset", PRINTF_DRAIN + " before the reset, emptying the FIFOs (CUDA flushes printf output at context destruction)"),
     "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
     "cudaThreadSetLimit": ("rename", "hipDeviceSetLimit", "deprecated CUDA alias of cudaDeviceSetLimit (same parameters)"),
 }

@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "wheelport_shim_tables.h"
+#include "wp_printf.h"
 
 typedef struct { unsigned int x, y, z; } dim3; /* same layout in CUDA and HIP */
 typedef int hipError_t;
@@ -283,11 +284,16 @@ static void *wp_skipped_module[1];
 /* __cudaRegisterFatBinary(void *fatCubin): fatCubin is the __fatBinC_Wrapper_t. A wrapper that
  * wheelport rewrote carries HIPF and is registered; one still carrying the CUDA magic
  * (0x466243B1: a module with SASS only, which wheelport cannot translate) is skipped. */
+static void wp_printf_register(void **handle, const void *wrapper);
+static void wp_printf_unregister(void **handle);
+
 void **__wpcuRegisterFatBinary(const void *wrapper) {
     uint32_t magic;
     memcpy(&magic, wrapper, sizeof magic);
     if (magic != WP_HIPF_MAGIC) return wp_skipped_module;
-    return __hipRegisterFatBinary(wrapper);
+    void **handle = __hipRegisterFatBinary(wrapper);
+    if (handle) wp_printf_register(handle, wrapper);
+    return handle;
 }
 
 void __wpcuRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
@@ -306,6 +312,7 @@ void __wpcuRegisterVar(void **handle, char *hostVar, char *deviceAddress,
 
 void __wpcuUnregisterFatBinary(void **handle) {
     if (handle == wp_skipped_module) return;
+    wp_printf_unregister(handle);
     __hipUnregisterFatBinary(handle);
 }
 
@@ -331,6 +338,197 @@ int __wpcuLaunchKernel(const void *kernel, dim3 grid, dim3 block, void **args, s
 int __wpcuLaunchKernel_ptsz(const void *kernel, dim3 grid, dim3 block, void **args,
                             size_t shmem, hipStream_t stream) {
     return wp_cuda_error(hipLaunchKernel_spt(kernel, grid, block, args, shmem, stream));
+}
+
+/* ---- device printf (kernels-ir/printf.py, wp_printf.h) ----
+ * An amdgcn module that calls vprintf defines the FIFO __wp_printf_fifo in its code objects.
+ * At registration the shim finds that name in the module's offload bundle and registers the
+ * variable with HIP under a key of its own; the FIFOs are drained (their records printed on
+ * stdout) at the synchronisation points of CUDA's printf that reach the shim: after
+ * cudaDeviceSynchronize, cudaThreadSynchronize, cudaStreamSynchronize, cudaEventSynchronize
+ * and cudaMemcpy, before cudaDeviceReset, and at the module's unregistration. A drain after a
+ * device-wide synchronisation (or before a reset) empties the FIFO; the others print the
+ * records completed since the last drain. Records the device dropped because the FIFO was
+ * full are counted on stderr. The HIP functions used here are looked up at first use. */
+
+#define WP_PRINTF_FIFO_NAME "__wp_printf_fifo"
+#define WP_HIP_MEMCPY_DEVICE_TO_HOST 2
+
+struct wp_fifo {
+    void **handle;
+    size_t read;     /* record bytes printed since the FIFO was last emptied */
+    uint64_t dropped; /* dropped records reported so far */
+    struct wp_fifo *next;
+    char key;        /* its address is the host-side handle HIP knows the variable by */
+};
+static struct wp_fifo *wp_fifos;
+static char wp_fifo_lock;
+
+static void wp_fifo_acquire(void) {
+    while (__atomic_test_and_set(&wp_fifo_lock, __ATOMIC_ACQUIRE)) {
+    }
+}
+static void wp_fifo_release(void) { __atomic_clear(&wp_fifo_lock, __ATOMIC_RELEASE); }
+
+/* A HIP function looked up at first use and cached in *slot. */
+static void *wp_late(void **slot, const char *name) {
+    void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (!p) {
+        p = wp_runtime_symbol(name);
+        __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+    }
+    return p;
+}
+#define WP_LATE(type, name) ((type)wp_late(&wp_late_##name, #name))
+static void *wp_late_hipMemcpyFromSymbol, *wp_late_hipGetSymbolAddress, *wp_late_hipMemset,
+    *wp_late_hipDeviceSynchronize, *wp_late_hipStreamSynchronize, *wp_late_hipEventSynchronize,
+    *wp_late_hipMemcpy, *wp_late_hipDeviceReset;
+typedef hipError_t (*wp_memcpy_from_symbol_t)(void *, const void *, size_t, size_t, int);
+typedef hipError_t (*wp_get_symbol_address_t)(void **, const void *);
+typedef hipError_t (*wp_memset_t)(void *, int, size_t);
+typedef hipError_t (*wp_void_t)(void);
+typedef hipError_t (*wp_handle_t)(void *);
+typedef hipError_t (*wp_memcpy_t)(void *, const void *, size_t, int);
+
+/* Whether the clang offload bundle at `b` ("__CLANG_OFFLOAD_BUNDLE__", an entry count, then
+ * per entry its offset, size, triple length and triple) has a code object that names the
+ * FIFO. */
+static int wp_bundle_has_fifo(const unsigned char *b) {
+    static const char magic[] = "__CLANG_OFFLOAD_BUNDLE__";
+    if (!b || memcmp(b, magic, 24) != 0) return 0;
+    uint64_t n;
+    memcpy(&n, b + 24, 8);
+    const unsigned char *e = b + 32;
+    for (uint64_t i = 0; i < n && i < 4096; i++) {
+        uint64_t off, size, tlen;
+        memcpy(&off, e, 8);
+        memcpy(&size, e + 8, 8);
+        memcpy(&tlen, e + 16, 8);
+        if (tlen > 4096) return 0;
+        e += 24 + tlen;
+        if (size && memmem(b + off, size, WP_PRINTF_FIFO_NAME, sizeof WP_PRINTF_FIFO_NAME))
+            return 1;
+    }
+    return 0;
+}
+
+static void wp_printf_register(void **handle, const void *wrapper) {
+    const unsigned char *bundle;
+    memcpy(&bundle, (const char *)wrapper + 8, sizeof bundle);
+    if (!wp_bundle_has_fifo(bundle)) return;
+    struct wp_fifo *f = calloc(1, sizeof *f);
+    if (!f) return;
+    f->handle = handle;
+    __hipRegisterVar(handle, &f->key, (char *)WP_PRINTF_FIFO_NAME, WP_PRINTF_FIFO_NAME, 0,
+                     WP_PRINTF_FIFO_BYTES, 0, 0);
+    wp_fifo_acquire();
+    f->next = wp_fifos;
+    wp_fifos = f;
+    wp_fifo_release();
+}
+
+static void wp_printf_emit(void *ctx, const char *text, size_t len) {
+    (void)ctx;
+    fwrite(text, 1, len, stdout);
+}
+
+/* Print the records of one FIFO completed since the last drain; with `empty`, then zero it. */
+static void wp_printf_drain_one(struct wp_fifo *f, int empty) {
+    wp_memcpy_from_symbol_t from = WP_LATE(wp_memcpy_from_symbol_t, hipMemcpyFromSymbol);
+    if (!from) return;
+    uint64_t hdr[2];
+    if (from(hdr, &f->key, sizeof hdr, 0, WP_HIP_MEMCPY_DEVICE_TO_HOST) != WP_HIP_SUCCESS) return;
+    size_t cap = WP_PRINTF_FIFO_BYTES - WP_PRINTF_HEADER;
+    size_t used = hdr[0] < cap ? (size_t)hdr[0] : cap;
+    if (used > f->read) {
+        size_t n = used - f->read;
+        unsigned char *buf = malloc(n);
+        if (buf && from(buf, &f->key, n, WP_PRINTF_HEADER + f->read,
+                        WP_HIP_MEMCPY_DEVICE_TO_HOST) == WP_HIP_SUCCESS)
+            f->read += wp_printf_records(buf, n, wp_printf_emit, NULL);
+        free(buf);
+    }
+    if (hdr[1] > f->dropped) {
+        fflush(stdout);
+        fprintf(stderr,
+                "wheelport: %llu device printf records were dropped: the FIFO (%u bytes) was "
+                "full\n",
+                (unsigned long long)(hdr[1] - f->dropped), (unsigned)WP_PRINTF_FIFO_BYTES);
+        f->dropped = hdr[1];
+    }
+    if (empty && hdr[0] != 0) {
+        void *p = NULL;
+        wp_get_symbol_address_t addr = WP_LATE(wp_get_symbol_address_t, hipGetSymbolAddress);
+        wp_memset_t set = WP_LATE(wp_memset_t, hipMemset);
+        if (addr && set && addr(&p, &f->key) == WP_HIP_SUCCESS && p)
+            set(p, 0, WP_PRINTF_HEADER + used);
+        f->read = 0;
+        f->dropped = 0;
+    }
+}
+
+/* Drain every FIFO (see the section's comment); `empty` after device-wide synchronisation. */
+static void wp_printf_drain(int empty) {
+    if (!__atomic_load_n(&wp_fifos, __ATOMIC_ACQUIRE)) return;
+    wp_fifo_acquire();
+    for (struct wp_fifo *f = wp_fifos; f; f = f->next) wp_printf_drain_one(f, empty);
+    fflush(stdout);
+    wp_fifo_release();
+}
+
+static void wp_printf_unregister(void **handle) {
+    if (!__atomic_load_n(&wp_fifos, __ATOMIC_ACQUIRE)) return;
+    wp_fifo_acquire();
+    for (struct wp_fifo **pf = &wp_fifos; *pf;) {
+        struct wp_fifo *f = *pf;
+        if (f->handle == handle) {
+            wp_printf_drain_one(f, 0);
+            *pf = f->next;
+            free(f);
+        } else {
+            pf = &f->next;
+        }
+    }
+    fflush(stdout);
+    wp_fifo_release();
+}
+
+/* The synchronisation points: the HIP call, then the drain, then the result translated. A
+ * runtime without the function answers cudaErrorNotSupported (801). */
+int wpcuDeviceSynchronize(void) {
+    wp_void_t f = WP_LATE(wp_void_t, hipDeviceSynchronize);
+    if (!f) return 801;
+    hipError_t e = f();
+    wp_printf_drain(1);
+    return wp_cuda_error(e);
+}
+int wpcuThreadSynchronize(void) { return wpcuDeviceSynchronize(); }
+int wpcuStreamSynchronize(hipStream_t stream) {
+    wp_handle_t f = WP_LATE(wp_handle_t, hipStreamSynchronize);
+    if (!f) return 801;
+    hipError_t e = f(stream);
+    wp_printf_drain(0);
+    return wp_cuda_error(e);
+}
+int wpcuEventSynchronize(void *event) {
+    wp_handle_t f = WP_LATE(wp_handle_t, hipEventSynchronize);
+    if (!f) return 801;
+    hipError_t e = f(event);
+    wp_printf_drain(0);
+    return wp_cuda_error(e);
+}
+int wpcuMemcpy(void *dst, const void *src, size_t count, int kind) {
+    wp_memcpy_t f = WP_LATE(wp_memcpy_t, hipMemcpy);
+    if (!f) return 801;
+    hipError_t e = f(dst, src, count, kind);
+    wp_printf_drain(0);
+    return wp_cuda_error(e);
+}
+int wpcuDeviceReset(void) {
+    wp_void_t f = WP_LATE(wp_void_t, hipDeviceReset);
+    if (!f) return 801;
+    wp_printf_drain(1);
+    return wp_cuda_error(f());
 }
 
 /* ---- device properties and attributes (device_prop.tsv, device_attr.tsv) ---- */

@@ -24,6 +24,12 @@ mod val;
 pub use forms::{form_category, gap_reason, supported_forms, supported_forms_table};
 pub use module::{lower_module, lower_ptx, param_layout};
 
+/// Size in bytes of the device printf FIFO `@__wp_printf_fifo` that an amdgcn module calling
+/// `vprintf` defines (16 header bytes, then the records; layout in `kernels-ir/printf.py`).
+/// CUDA's default `cudaLimitPrintfFifoSize` is the same 1 MiB. The support library
+/// (`kernels-ir/printf.py`) and the host side (`shims/hip/wp_printf.h`) use the same number.
+pub const PRINTF_FIFO_BYTES: u64 = 1 << 20;
+
 /// The llc `-mattr` a lowered nvptx module needs beyond the default PTX ISA version of
 /// `-mcpu=sm_80` (7.0), or `None`: `+ptx85` when it uses `mma.sp::ordered_metadata` (PTX ISA
 /// 8.5, §9.7.14.6.3), which the support library writes as inline PTX (`kernels-ir/mma.py`).
@@ -72,7 +78,7 @@ pub struct KernelResult {
     /// The PTX parameter layout (also for unsupported kernels).
     pub params: Vec<ParamLayout>,
     /// Remarks on a lowered kernel whose behaviour differs from the original in a documented
-    /// way (e.g. `vprintf` output dropped on amdgcn; see `docs/lowering.md`). Empty otherwise.
+    /// way (see `docs/lowering.md`). Empty otherwise.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }

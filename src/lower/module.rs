@@ -103,6 +103,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         uniq: 0,
         soft_barrier_funcs: HashSet::new(),
         exit_funcs: HashSet::new(),
+        printf_fifo: false,
     };
     if !nv {
         let defined: Vec<&Function<'_>> = m

@@ -33,6 +33,10 @@ use std::path::{Path, PathBuf};
 /// The C source of the HIP shim.
 pub const HIP_SHIM_C: &str = include_str!("../../shims/hip/wheelport_shim.c");
 
+/// The device printf formatter the shim includes (`shims/hip/wp_printf.h`; record layout in
+/// `kernels-ir/printf.py`).
+pub const HIP_PRINTF_H: &str = include_str!("../../shims/hip/wp_printf.h");
+
 /// The shim library's soname.
 pub const SHIM_SONAME: &str = recipe::SONAME;
 
@@ -89,6 +93,7 @@ pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result
     let files = [
         (recipe::SOURCE, HIP_SHIM_C),
         (recipe::TABLES_HEADER, header.as_str()),
+        (recipe::PRINTF_HEADER, HIP_PRINTF_H),
         (recipe::FLOOR_HEADER, recipe::GLIBC_FLOOR_H),
         (recipe::STUB_SOURCE, recipe::STUB_C),
     ];

@@ -28,6 +28,8 @@ pub const GLIBC_FLOOR: (u32, u32) = (2, 17);
 pub const SOURCE: &str = "wheelport_shim.c";
 /// The generated tables header (`tables::c_header`), included by the shim source.
 pub const TABLES_HEADER: &str = "wheelport_shim_tables.h";
+/// The device printf formatter (`shims/hip/wp_printf.h`), included by the shim source.
+pub const PRINTF_HEADER: &str = "wp_printf.h";
 /// [`GLIBC_FLOOR_H`]'s file name.
 pub const FLOOR_HEADER: &str = "wheelport_glibc_floor.h";
 /// The runtime stub's C source.

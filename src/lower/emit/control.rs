@@ -389,9 +389,16 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             linev!(self, [&"br i1 ", &e, &", label %ret, label %", &next]);
             self.block_label(&next);
         }
-        if sig.llname == "__wp_vprintf" {
-            self.notes
-                .push("vprintf output is dropped on this target".into());
+        if sig.llname == "__wp_vprintf" && !self.cx.printf_fifo {
+            // The FIFO the support library's vprintf writes (kernels-ir/printf.py), defined
+            // once per module so that the host (shim, amdgpu-exec) finds it by name.
+            self.cx.printf_fifo = true;
+            let _ = writeln!(
+                self.cx.extra_globals,
+                "@__wp_printf_fifo = addrspace({}) externally_initialized global [{} x i8] zeroinitializer, align 16",
+                self.cx.prof.addrspace.global,
+                crate::lower::PRINTF_FIFO_BYTES
+            );
         }
         Ok(())
     }

@@ -129,6 +129,9 @@ pub(crate) struct ModCx<'m, 'a> {
     /// call of these functions (and every indirect call) then tests the flag and returns
     /// too, so that only the exiting threads end (`s_endpgm` would end the whole wavefront).
     pub exit_funcs: HashSet<&'a str>,
+    /// amdgcn: whether `@__wp_printf_fifo` is defined in [`ModCx::extra_globals`] (a call of
+    /// `vprintf` was lowered).
+    pub printf_fifo: bool,
 }
 
 /// An LLVM identifier for a PTX name: bare when it is a valid LLVM identifier, else quoted.

@@ -23,6 +23,7 @@ pub mod exec;
 pub mod fp;
 pub mod isa;
 pub mod memop;
+pub mod printf;
 pub mod runner;
 #[rustfmt::skip]
 pub mod tables;

@@ -17,6 +17,7 @@
 
 use crate::elf::{bundle_entries, section_bytes, CodeObject};
 use crate::exec::{Launch, Limits, Machine, Stats};
+use crate::printf;
 use crate::Error;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -33,7 +34,7 @@ pub enum Rule {
     Ulp(u32),
     /// Exact except some columns within K ulp.
     ExactExceptCols(u32),
-    /// Device printf lines (not produced by the amdgcn build: its vprintf drops the output).
+    /// Device printf lines, compared sorted (blocks print in any order).
     LinesSorted,
 }
 
@@ -652,7 +653,7 @@ pub fn run_job(
     };
     match execute(machines, job, entry_of, opts) {
         Err(e) => res.error = Some(e.msg),
-        Ok((outs, stats)) => {
+        Ok((outs, stats, printed)) => {
             res.stats = stats;
             for (b, bytes) in job.bufs.iter().zip(outs) {
                 if b.role == "in" {
@@ -695,7 +696,7 @@ pub fn run_job(
             if !retry.is_empty() {
                 let mut o2 = opts;
                 o2.limits.nan_last = true;
-                if let Ok((outs2, _)) = execute(machines, job, entry_of, o2) {
+                if let Ok((outs2, _, _)) = execute(machines, job, entry_of, o2) {
                     let outs2: Vec<(&Buffer, Vec<u8>)> = job
                         .bufs
                         .iter()
@@ -731,7 +732,7 @@ pub fn run_job(
             if !retry.is_empty() {
                 let mut o3 = opts;
                 o3.limits.approx_perturb = true;
-                if let Ok((outs3, _)) = execute(machines, job, entry_of, o3) {
+                if let Ok((outs3, _, _)) = execute(machines, job, entry_of, o3) {
                     let outs3: Vec<(&Buffer, Vec<u8>)> = job
                         .bufs
                         .iter()
@@ -758,9 +759,13 @@ pub fn run_job(
                 }
             }
             if job.stdout {
-                // the amdgcn vprintf drops the output (kernels-ir/amdgcn.ll): no lines
+                // The harness's digest: the lines sorted (blocks print in any order), joined
+                // by newlines.
+                let mut lines: Vec<&str> = printed.lines().collect();
+                lines.sort_unstable();
+                let joined = lines.join("\n");
                 let orig = orig_sha256(results, &job.case, job.seed, "stdout");
-                let sha = sha256(b"");
+                let sha = sha256(joined.as_bytes());
                 res.outputs.push(OutputResult {
                     name: "stdout".into(),
                     ty: "text".into(),
@@ -773,7 +778,7 @@ pub fn run_job(
                     },
                     sha256: sha,
                     orig_sha256: orig,
-                    bytes: Vec::new(),
+                    bytes: joined.into_bytes(),
                 });
             }
         }
@@ -808,7 +813,7 @@ fn execute(
     job: &Job,
     entry_of: &dyn Fn(&str) -> Option<String>,
     opts: Options,
-) -> Result<(Vec<Vec<u8>>, Stats), Error> {
+) -> Result<(Vec<Vec<u8>>, Stats, String), Error> {
     let plans = plan(job, entry_of)?;
     let m = machines
         .iter_mut()
@@ -926,7 +931,39 @@ fn execute(
         m.mem.read(*a, &mut v)?;
         outs.push(v);
     }
-    Ok((outs, stats))
+    Ok((outs, stats, device_printf(m)?))
+}
+
+/// The device printf text of the dispatches since the last [`Machine::reset`]: the records
+/// of the code object's `__wp_printf_fifo`, printed as the shim prints them (empty without
+/// the FIFO). Dropped records are an error (the fixtures print far less than the FIFO holds).
+fn device_printf(m: &Machine) -> Result<String, Error> {
+    let Some(fifo) = fifo_bytes(m)? else {
+        return Ok(String::new());
+    };
+    let (text, dropped) = printf::fifo_text(&fifo)?;
+    if dropped != 0 {
+        return Err(Error::new(format!(
+            "{}: {dropped} device printf records dropped",
+            printf::FIFO_SYMBOL
+        )));
+    }
+    Ok(text)
+}
+
+/// The bytes of the code object's device printf FIFO (`__wp_printf_fifo`) as the kernels
+/// dispatched since the last [`Machine::reset`] left them; `None` when the code object has
+/// no FIFO (none of its kernels calls `vprintf`).
+///
+/// # Errors
+/// The symbol lies outside the mapped image.
+pub fn fifo_bytes(m: &Machine) -> Result<Option<Vec<u8>>, Error> {
+    let Some(&(_, at, size)) = m.co.symbols.iter().find(|s| s.0 == printf::FIFO_SYMBOL) else {
+        return Ok(None);
+    };
+    let mut fifo = vec![0u8; size as usize];
+    m.mem.read(crate::exec::IMAGE_BASE + at, &mut fifo)?;
+    Ok(Some(fifo))
 }
 
 /// For launchers whose case lists no entry: (launcher, entry) of the cases of the table

@@ -1,11 +1,12 @@
 ; wheelport lowering golden: profile dtk, input fixtures__cuda__multi_tu.so.2
-; kernel KernelResult { name: "_Z11debug_printPKfi", outcome: Lowered, params: [ParamLayout { name: "_Z11debug_printPKfi_param_0", offset: 0, size: 8, align: 8 }, ParamLayout { name: "_Z11debug_printPKfi_param_1", offset: 8, size: 4, align: 4 }], notes: ["vprintf output is dropped on this target"] }
+; kernel KernelResult { name: "_Z11debug_printPKfi", outcome: Lowered, params: [ParamLayout { name: "_Z11debug_printPKfi_param_0", offset: 0, size: 8, align: 8 }, ParamLayout { name: "_Z11debug_printPKfi_param_1", offset: 8, size: 4, align: 4 }], notes: [] }
 ; PTX lowered by wheelport for target dtk
 target datalayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
 target triple = "amdgcn-amd-amdhsa"
 
 @$str = addrspace(1) global [32 x i8] c"block \25d thread \25d\3A x\5B\25d\5D \3D \25f\0A\00", align 1
 @$str$1 = addrspace(1) global [21 x i8] c"debug\5Fprint\3A n \3D \25d\0A\00", align 1
+@__wp_printf_fifo = addrspace(1) externally_initialized global [1048576 x i8] zeroinitializer, align 16
 
 define amdgpu_kernel void @_Z11debug_printPKfi(i64 %a0, i32 %a1)  {
 entry:
