@@ -363,14 +363,24 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
     let (_, ext) = objs.iter().find(|(n, _)| n == "pkg/_ext.so").unwrap();
     let after = readelf_all(ext);
     assert!(!after.contains("libcudart"), "{after}");
-    // Loads with every symbol bound, against a stub of the target runtime that defines what
-    // the renamed imports need.
+    // cudaDeviceSynchronize is a shim row (it drains device printf): the shim is shipped in
+    // pkg.libs. Loads with every symbol bound, against a stub of the target runtime that
+    // defines what the renamed imports and the shim need (the shim beside it, as the
+    // extension's RUNPATH finds it in the wheel).
+    let (_, shim) = objs
+        .iter()
+        .find(|(n, _)| n == "pkg.libs/libwheelport_shim.so")
+        .unwrap_or_else(|| panic!("{objs:?}"));
     let rt = d.path().join("rt");
-    stubs(
-        &rt,
-        &["libgalaxyhip.so.5".to_string()],
-        &unversioned_imports(ext),
+    std::fs::create_dir_all(&rt).unwrap();
+    std::fs::copy(shim, rt.join("libwheelport_shim.so")).unwrap();
+    let mut imports = unversioned_imports(ext);
+    imports.extend(
+        unversioned_imports(shim)
+            .into_iter()
+            .filter(|n| n.starts_with("hip") || n.starts_with("__hip")),
     );
+    stubs(&rt, &["libgalaxyhip.so.5".to_string()], &imports);
     let (code, o, e) = python_bind_now(LOAD, &[ext], &rt);
     assert_eq!(code, 0, "{o}{e}");
 }
