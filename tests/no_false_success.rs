@@ -386,8 +386,8 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
 }
 
 #[test]
-fn static_cuda_runtime_is_named_not_converted() {
-    const T: &str = "static_cuda_runtime_is_named_not_converted";
+fn stripped_static_cuda_runtime_is_named_not_converted() {
+    const T: &str = "stripped_static_cuda_runtime_is_named_not_converted";
     let Some(whl) = require_corpus("cupy_cuda13x-14.2.0", T) else {
         return;
     };
@@ -401,6 +401,12 @@ fn static_cuda_runtime_is_named_not_converted() {
     assert!(syms
         .lines()
         .any(|l| l.ends_with(" t __cudaRegisterFatBinary")));
+    // Stripped (binutils' strip: no .symtab), its entry points cannot be found to rebind
+    // (with .symtab it converts: tests/static_runtime.rs).
+    let (c, _, e) = run(Command::new("strip").arg("--strip-all").arg(&so));
+    assert_eq!(c, 0, "{e}");
+    let (_, syms, _) = run(Command::new("nm").arg(&so));
+    assert!(!syms.contains("__cudaRegisterFatBinary"), "stripped");
     let rj = d.path().join("r.json");
     for extra in [None, Some("--allow-partial")] {
         let mut args = vec![
@@ -422,6 +428,10 @@ fn static_cuda_runtime_is_named_not_converted() {
         assert_eq!(s["outcome"], "not_loadable");
         let p = s["problems"][0].as_str().unwrap();
         assert!(p.contains("links the CUDA runtime statically"), "{p}");
+        assert!(
+            p.contains("no .symtab naming the runtime's entry points"),
+            "{p}"
+        );
         assert!(o.contains("links the CUDA runtime statically"), "{o}");
         assert!(s["kernels"]
             .as_array()

@@ -79,6 +79,10 @@ pub struct ObjectAnalysis<'data> {
     pub register: RegisterEntry,
     /// The CUDA runtime the object uses.
     pub runtime: CudaRuntime,
+    /// A runtime linked into the object and named in `.symtab`: its entry points, each
+    /// marked when the object's code refers to it ([`crate::elf::static_runtime`]); empty
+    /// otherwise.
+    pub static_entries: Vec<crate::elf::static_runtime::StaticEntry>,
     /// Every container of every fatbin section, in section and file order (the index is the
     /// report's container index).
     pub containers: Vec<ContainerAnalysis<'data>>,
@@ -263,6 +267,7 @@ pub fn analyze<'data>(
     }
     let mut errors = Vec::new();
     let mut register = RegisterEntry::NotFound;
+    let mut static_entries = Vec::new();
     if !elf.wrappers.is_empty() {
         let addrs: Vec<u64> = elf.wrappers.iter().map(|w| w.address).collect();
         match crate::elf::registration::registration_scan(data, &addrs, file) {
@@ -271,6 +276,7 @@ pub fn analyze<'data>(
                     w.registered = Some(scan.registered.contains(&w.address));
                 }
                 register = scan.entry;
+                static_entries = scan.static_entries;
             }
             Err(e) => errors.push(e),
         }
@@ -293,6 +299,7 @@ pub fn analyze<'data>(
         elf,
         register,
         runtime,
+        static_entries,
         containers: Vec::new(),
         summary: Vec::new(),
         kernels: Vec::new(),
@@ -572,6 +579,7 @@ fn analyze_cubin<'data>(
         elf,
         register: RegisterEntry::NotFound,
         runtime: CudaRuntime::None,
+        static_entries: Vec::new(),
         containers: Vec::new(),
         summary: Vec::new(),
         kernels,

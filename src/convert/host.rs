@@ -158,6 +158,7 @@ fn host_conversion(r: &crate::rewrite::host::HostReport, wrappers: usize) -> Hos
                 reason: u.reason.clone(),
             })
             .collect(),
+        rebound: r.rebound.clone(),
         wrappers,
         wrappers_repointed: r.registered.len(),
         moved_sections: r.summary.moved.clone(),

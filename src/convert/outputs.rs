@@ -66,8 +66,9 @@ pub(super) fn settle(work: &mut [Work], opts: &Options) {
     for w in work.iter_mut() {
         if w.conv.outcome == ObjectOutcome::Written && !w.cubin {
             let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);
+            let rebound = w.conv.host.as_ref().map_or(&[][..], |h| &h.rebound[..]);
             let problems =
-                crate::verify::load_problems(data, &w.name, profile, &w.runtime, &shipped);
+                crate::verify::load_problems(data, &w.name, profile, &w.runtime, rebound, &shipped);
             if !problems.is_empty() {
                 w.conv.outcome = ObjectOutcome::NotLoadable;
                 w.conv.problems = problems;

@@ -219,10 +219,14 @@ fn read_one(
                 None => format!("has no counterpart on {}", opts.profile.name),
             }
         )),
-        (None, crate::analyze::runtime::CudaRuntime::Static { .. }) if retargeted => Some(format!(
-            "its object links the CUDA runtime statically; wheelport's {} driver-API layer does not get such a runtime past NVIDIA's private driver tables yet (docs/driver-layer.md)",
-            opts.profile.name
-        )),
+        (None, crate::analyze::runtime::CudaRuntime::Static { .. })
+            if retargeted && analysis.static_entries.is_empty() =>
+        {
+            Some(format!(
+                "its object links the CUDA runtime statically and has no .symtab naming the runtime's entry points (stripped), so they cannot be rebound to {} (docs/static-runtime.md)",
+                opts.profile.name
+            ))
+        }
         _ => None,
     };
     let device = super::kernels::device_code(&analysis, opts, archs, pipeline, skip.as_deref());

@@ -14,5 +14,6 @@
 
 pub mod registration;
 pub mod scan;
+pub mod static_runtime;
 
 pub use scan::{scan, FatbinSectionInfo, Import, SectionSummary, SharedObject, Wrapper};

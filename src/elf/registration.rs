@@ -15,6 +15,7 @@
 //! as the one function that the calls with a wrapper's address in `rdi` reach
 //! ([`RegisterEntry::Inferred`]).
 
+use super::static_runtime::{StaticEntry, StaticRuntimeScan};
 use crate::error::{Error, ErrorKind, Result};
 use iced_x86::{Code, Decoder, DecoderOptions, Instruction, OpKind, Register};
 use object::elf;
@@ -46,6 +47,10 @@ pub struct RegisterScan {
     pub registered: Vec<u64>,
     /// How `__cudaRegisterFatBinary` was reached.
     pub entry: RegisterEntry,
+    /// With a static runtime named in `.symtab` ([`RegisterEntry::LocalSymbol`]): its entry
+    /// points, each marked when the object's own code refers to it
+    /// ([`super::static_runtime`]); empty otherwise.
+    pub static_entries: Vec<StaticEntry>,
 }
 
 /// Addresses of the wrappers (among `wrappers`) that some call passes to
@@ -78,24 +83,44 @@ pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<Re
                 .symbol_name(endian, s)
                 .is_ok_and(|n| n == REGISTER_FAT_BINARY.as_bytes())
     });
-    // The object's own definition (static runtime), from .symtab.
+    // The object's own definition (static runtime), from .symtab, and then the runtime's
+    // other entry points.
+    let mut static_rt: Option<StaticRuntimeScan> = None;
     let local = if sym_index.is_none() {
         let symtab = sections
             .symbols(endian, data, elf::SHT_SYMTAB)
             .map_err(oerr)?;
-        symtab
-            .iter()
-            .find(|s| {
-                s.st_shndx(endian) != elf::SHN_UNDEF
-                    && s.st_type() == elf::STT_FUNC
-                    && symtab
-                        .symbol_name(endian, s)
-                        .is_ok_and(|n| n == REGISTER_FAT_BINARY.as_bytes())
+        let funcs = || {
+            symtab.iter().filter_map(|s| {
+                (s.st_shndx(endian) != elf::SHN_UNDEF && s.st_type() == elf::STT_FUNC)
+                    .then(|| symtab.symbol_name(endian, s).ok())
+                    .flatten()
+                    .map(|n| (n, s.st_value(endian), s.st_size(endian)))
             })
-            .map(|s| s.st_value(endian))
+        };
+        let local = funcs()
+            .find(|(n, ..)| *n == REGISTER_FAT_BINARY.as_bytes())
+            .map(|(_, a, _)| a);
+        if local.is_some() {
+            static_rt = Some(StaticRuntimeScan::new(funcs()));
+        }
+        local
     } else {
         None
     };
+    if let Some(rt) = static_rt.as_mut() {
+        for s in sections.iter() {
+            if s.sh_type(endian) != elf::SHT_RELA {
+                continue;
+            }
+            let relas: &[elf::Rela64<Endianness>] = s.data_as_array(endian, data).map_err(oerr)?;
+            for r in relas {
+                if r.r_type(endian, false) == elf::R_X86_64_RELATIVE {
+                    rt.observe_pointer(r.r_addend(endian) as u64);
+                }
+            }
+        }
+    }
     // GOT slots of the symbol (JUMP_SLOT in .rela.plt, GLOB_DAT in .rela.dyn).
     let mut got = HashSet::new();
     for s in sections.iter().filter(|_| sym_index.is_some()) {
@@ -144,6 +169,9 @@ pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<Re
     for s in exec.iter().filter(|s| !name_of(s).starts_with(b".plt")) {
         let mut regs: HashMap<Register, u64> = HashMap::new();
         for_each_instruction(s, endian, data, |i| {
+            if let Some(rt) = static_rt.as_mut() {
+                rt.observe(i);
+            }
             match i.code() {
                 Code::Lea_r64_m if i.is_ip_rel_memory_operand() => {
                     regs.insert(i.op0_register().full_register(), i.ip_rel_memory_address());
@@ -210,6 +238,7 @@ pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<Re
             .filter(|w| found.contains(w))
             .collect(),
         entry,
+        static_entries: static_rt.map(|r| r.entries).unwrap_or_default(),
     })
 }
 

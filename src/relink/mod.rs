@@ -25,7 +25,7 @@
 pub mod plan;
 pub mod tables;
 
-pub use plan::{plan, Plan, Unresolved};
+pub use plan::{plan, plan_static, Plan, StaticPlan, Unresolved, REBIND_BYTES};
 
 pub use tables::{
     load_builtin, load_for, Kind, MergeStats, Origin, Result, SonameRow, Source, SymbolRow, Table,

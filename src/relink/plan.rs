@@ -110,3 +110,76 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
     p.edits.drop_version_files = cuda_files;
     p
 }
+
+/// The plan for the entry points of a CUDA runtime linked into the object
+/// ([`crate::elf::static_runtime`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StaticPlan {
+    /// One rebind per entry point the object's code refers to and the table re-targets.
+    pub rebinds: Vec<crate::rewrite::Rebind>,
+    /// The library the renamed entry points come from (the target runtime's soname, the
+    /// table's row for `libcudart.so.12`), added to DT_NEEDED.
+    pub runtime: Option<String>,
+    /// Shim-library symbols the rebinds jump to.
+    pub shimmed: Vec<String>,
+    /// Referenced entry points that cannot be rebound, with reasons.
+    pub unresolved: Vec<Unresolved>,
+}
+
+/// The bytes an entry point needs for its rebind: `endbr64` (kept when the entry has it) and
+/// `jmp *slot(%rip)` (see [`crate::rewrite::Rebind`]).
+pub const REBIND_BYTES: u64 = 10;
+
+/// Plan the rebinds of a static runtime's entry points `entries` (those the object's code
+/// refers to are rebound; the others are never reached) from `table`: a `rename` row jumps
+/// to the target runtime's function, a `shim`/`noop` row to the shim library's (when the
+/// shim defines it); any other row, no row, or an entry shorter than [`REBIND_BYTES`] is
+/// unresolved.
+pub fn plan_static(
+    table: &Table,
+    entries: &[crate::elf::static_runtime::StaticEntry],
+) -> StaticPlan {
+    let shim_defines = crate::shim::shim_symbols(table.target());
+    let mut p = StaticPlan {
+        runtime: table
+            .soname("libcudart.so.12")
+            .and_then(|r| r.target_soname.clone()),
+        ..Default::default()
+    };
+    for e in entries.iter().filter(|e| e.referenced) {
+        let unresolved = |reason: String| Unresolved {
+            import: format!("{} (statically linked)", e.name),
+            reason,
+        };
+        let target = match table.symbol(&e.name) {
+            Some(row) => match (row.kind, &row.target_name) {
+                (Kind::Rename, Some(t)) if p.runtime.is_some() => Ok(t.clone()),
+                (Kind::Shim | Kind::Noop, Some(t)) if shim_defines.contains(&t.as_str()) => {
+                    p.shimmed.push(t.clone());
+                    Ok(t.clone())
+                }
+                (Kind::Shim | Kind::Noop, Some(t)) => {
+                    Err(format!("shim row: {t} is not defined by the shim library"))
+                }
+                _ => Err(row.notes.clone()),
+            },
+            None => Err("no row in the relink table".into()),
+        };
+        match target {
+            Ok(_) if e.size < REBIND_BYTES => p.unresolved.push(unresolved(format!(
+                "the function is {} bytes, too short for the {REBIND_BYTES}-byte jump that rebinds it",
+                e.size
+            ))),
+            Ok(t) => p.rebinds.push(crate::rewrite::Rebind {
+                name: e.name.clone(),
+                address: e.address,
+                size: e.size,
+                target: t,
+            }),
+            Err(reason) => p.unresolved.push(unresolved(reason)),
+        }
+    }
+    p.shimmed.sort();
+    p.shimmed.dedup();
+    p
+}

@@ -145,6 +145,12 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
             h.shimmed.len(),
             h.unresolved.len() + h.unresolved_needed.len()
         ));
+        if !h.rebound.is_empty() {
+            parts.push(format!(
+                "{} entry points of its static CUDA runtime rebound",
+                h.rebound.len()
+            ));
+        }
         parts.push(format!(
             "{} of {} wrappers re-pointed",
             h.wrappers_repointed, h.wrappers

@@ -251,6 +251,10 @@ pub struct HostConversion {
     pub shimmed: Vec<String>,
     /// Imports with no mapping, with the relink table's reason (left in place).
     pub unresolved: Vec<UnresolvedImport>,
+    /// Entry points of a statically linked CUDA runtime rebound to the target, as
+    /// `(CUDA name, target function)` (`crate::rewrite::Rebind`); absent for other objects.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rebound: Vec<(String, String)>,
     /// Registration wrappers in `.nvFatBinSegment`.
     pub wrappers: usize,
     /// Wrappers re-pointed at new device code.

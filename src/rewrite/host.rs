@@ -2,7 +2,9 @@
 //!
 //! Steps, from the object's analysis ([`crate::analyze::ObjectAnalysis`]: its ELF scan,
 //! registered wrappers and containers): plan the imports and DT_NEEDED entries from the relink
-//! table ([`crate::relink::plan()`]); decide, per registration wrapper, whether
+//! table ([`crate::relink::plan()`]), and for a statically linked runtime the rebinds of the
+//! entry points the object's code calls ([`crate::relink::plan_static`]); decide, per
+//! registration wrapper, whether
 //! it is re-pointed at new device code, skipped (a module with SASS only, or one whose device
 //! code was not produced) or left alone (a device-link wrapper that no code registers,
 //! reference `fatbin-and-registration.md` §2.1); add the shim library to DT_NEEDED and its
@@ -61,6 +63,9 @@ pub struct HostReport {
     pub unresolved: Vec<Unresolved>,
     /// CUDA DT_NEEDED entries without a target soname.
     pub unresolved_needed: Vec<String>,
+    /// Entry points of a statically linked CUDA runtime rebound `(cuda name, target)`, in
+    /// address order ([`super::Rebind`]).
+    pub rebound: Vec<(String, String)>,
     /// Wrappers re-pointed at the given device code.
     pub registered: Vec<WrapperReport>,
     /// Registered wrappers left with the CUDA magic (not registered at run time), with their
@@ -137,6 +142,24 @@ pub fn rewrite_host(
                 },
             });
         }
+    }
+    // A runtime linked into the object: its entry points that the object's code calls are
+    // rebound to the target runtime's functions and the shim's.
+    if profile.relinks() && !a.static_entries.is_empty() {
+        let sp = crate::relink::plan_static(table, &a.static_entries);
+        if let Some(rt) = &sp.runtime {
+            if sp.rebinds.iter().any(|r| !sp.shimmed.contains(&r.target)) {
+                edits.add_needed.push(rt.clone());
+            }
+        }
+        shimmed.extend(sp.shimmed.iter().cloned());
+        report.unresolved.extend(sp.unresolved);
+        report.rebound = sp
+            .rebinds
+            .iter()
+            .map(|r| (r.name.clone(), r.target.clone()))
+            .collect();
+        edits.rebinds = sp.rebinds;
     }
     shimmed.sort();
     shimmed.dedup();

@@ -26,10 +26,13 @@
 //!   address/offset not page-aligned"); the builder writes only sections, so the segment
 //!   would map nothing but zeros anyway.
 //! * Only sections that the loader finds through DT_* tags or note segments are moved:
-//!   notes, `.dynamic`, `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash` and the GNU version
-//!   sections. When anything else (code, data, relocations) is in the way, the rewrite is
-//!   refused with an error that names the section: a file that would not load is never
-//!   written.
+//!   notes, `.dynamic`, `.dynstr`, `.dynsym`, `.hash`, `.gnu.hash`, the GNU version
+//!   sections and the dynamic relocation tables (DT_RELA/DT_RELASZ, DT_JMPREL/DT_PLTRELSZ
+//!   follow them). When anything else (code, data, static relocations) is in the way, the
+//!   rewrite is refused with an error that names the section: a file that would not load is
+//!   never written.
+//! * New writable sections (`.wp.got`, the GOT slots of rebound static-runtime entry points)
+//!   go into the RW segment, the others into the R one.
 
 use crate::error::{Error, ErrorKind, Result};
 use object::build::elf::{Builder, Dynamic, SectionData, SectionId, SegmentId};
@@ -58,7 +61,10 @@ pub(crate) fn is_dynamic_symbol_table(d: &SectionData<'_>) -> bool {
 }
 
 fn movable(d: &SectionData<'_>) -> bool {
-    matches!(d, SectionData::Note(_) | SectionData::Dynamic(_)) || is_dynamic_symbol_table(d)
+    matches!(
+        d,
+        SectionData::Note(_) | SectionData::Dynamic(_) | SectionData::DynamicRelocation(_)
+    ) || is_dynamic_symbol_table(d)
 }
 
 fn is_dynamic(b: &Builder<'_>, id: SectionId) -> bool {
@@ -80,7 +86,9 @@ pub fn needs_relayout(b: &Builder<'_>) -> bool {
 
 /// Move the sections `ids` (and whatever blocks the program header table at offset 64) into
 /// new PT_LOADs at the end of the file, followed by the new sections `added` (such as
-/// `.hip_fatbin`), each at its `sh_addralign`; remove PT_LOADs left without sections and put
+/// `.hip_fatbin`; writable ones, such as `.wp.got`, in the RW segment), each at its
+/// `sh_addralign`; a moved relocation table keeps its DT_RELA/DT_RELASZ (or
+/// DT_JMPREL/DT_PLTRELSZ) pair current; remove PT_LOADs left without sections and put
 /// the program header table after the ELF header. Section sizes must be current
 /// (`Builder::set_section_sizes`). With nothing to move or add this only removes empty
 /// PT_LOADs and places the table.
@@ -214,6 +222,12 @@ pub fn move_to_new_segment(
         .max(MIN_ALIGN);
     let (to_r, to_rw): (Vec<SectionId>, Vec<SectionId>) =
         moving.iter().partition(|id| !is_dynamic(b, **id));
+    // Relocation tables that move: the DT_* pair that names each, by its old address.
+    let tables: Vec<(SectionId, u64)> = moving
+        .iter()
+        .filter(|id| matches!(b.sections.get(**id).data, SectionData::DynamicRelocation(_)))
+        .map(|id| (*id, b.sections.get(*id).sh_addr))
+        .collect();
     let place =
         |b: &mut Builder<'_>, flags: elf::ProgramFlags, list: &[SectionId]| -> Option<SegmentId> {
             if list.is_empty() {
@@ -226,9 +240,51 @@ pub fn move_to_new_segment(
             }
             Some(id)
         };
-    let r_list: Vec<SectionId> = to_r.iter().chain(added).copied().collect();
+    let writable =
+        |b: &Builder<'_>, id: &SectionId| b.sections.get(*id).sh_flags.0 & elf::SHF_WRITE.0 != 0;
+    let r_list: Vec<SectionId> = to_r
+        .iter()
+        .chain(added.iter().filter(|id| !writable(b, id)))
+        .copied()
+        .collect();
+    let rw_list: Vec<SectionId> = to_rw
+        .iter()
+        .chain(added.iter().filter(|id| writable(b, id)))
+        .copied()
+        .collect();
     place(b, elf::PF_R, &r_list);
-    place(b, elf::ProgramFlags(elf::PF_R.0 | elf::PF_W.0), &to_rw);
+    place(b, elf::ProgramFlags(elf::PF_R.0 | elf::PF_W.0), &rw_list);
+    for (id, old) in tables {
+        let (addr, size) = {
+            let s = b.sections.get(id);
+            (s.sh_addr, s.sh_size)
+        };
+        if let Some(d) = b.dynamic_data_mut() {
+            let pair = d.iter().find_map(|e| match e {
+                Dynamic::Integer { tag, val } if *val == old && *tag == elf::DT_RELA => {
+                    Some((elf::DT_RELA, elf::DT_RELASZ))
+                }
+                Dynamic::Integer { tag, val } if *val == old && *tag == elf::DT_JMPREL => {
+                    Some((elf::DT_JMPREL, elf::DT_PLTRELSZ))
+                }
+                _ => None,
+            });
+            let Some((at, sz)) = pair else {
+                return Err(err(format!(
+                    "relocation section at {old:#x} moved, but no DT_RELA or DT_JMPREL names it; the file is left unchanged"
+                )));
+            };
+            for e in d.iter_mut() {
+                if let Dynamic::Integer { tag, val } = e {
+                    if *tag == at {
+                        *val = addr;
+                    } else if *tag == sz {
+                        *val = size;
+                    }
+                }
+            }
+        }
+    }
     for id in rebuild {
         let seg = b.segments.get_mut(id);
         seg.recalculate_ranges(&b.sections);

@@ -15,6 +15,8 @@
 //!   (`../shared/reference/wheel-and-elf-rewriting.md` §0.1: patchelf keeps the stale
 //!   `vna_name`, object-rewrite and arwen keep the stale `vn_file`; ld.so then refuses.)
 //! * DT_RUNPATH can be set.
+//! * Entry points of a statically linked CUDA runtime are rebound to imported functions
+//!   ([`Rebind`]: a jump through a new GOT slot that a GLOB_DAT relocation fills).
 //!
 //! # Layout
 //!
@@ -56,6 +58,29 @@ pub struct HostEdits {
     pub add_needed: Vec<String>,
     /// Registration wrappers to point at new device code (see [`Registration`]).
     pub registrations: Vec<Registration>,
+    /// Entry points of a statically linked CUDA runtime to rebind (see [`Rebind`]).
+    pub rebinds: Vec<Rebind>,
+}
+
+/// Rebind one entry point of a CUDA runtime linked into the object
+/// ([`crate::elf::static_runtime`]) to an imported function.
+///
+/// The function's first bytes become `jmp *slot(%rip)` (`FF 25 disp32`; after the
+/// `endbr64` it starts with, when it does, so that indirect-branch tracking still accepts
+/// it), where `slot` is an 8-byte GOT slot in a new writable section `.wp.got` that an
+/// `R_X86_64_GLOB_DAT` relocation against a new undefined dynamic symbol `target` fills at
+/// load time (one slot per distinct target). The rest of the function's bytes are left as
+/// they are and are never reached: callers enter at the entry point (x86-64 psABI).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rebind {
+    /// The entry point's name (`cudaMalloc`), for reports.
+    pub name: String,
+    /// Its virtual address.
+    pub address: u64,
+    /// Its size in bytes (at least [`crate::relink::REBIND_BYTES`]).
+    pub size: u64,
+    /// The function it jumps to (`hipMalloc`, or a shim symbol).
+    pub target: String,
 }
 
 /// Re-point one `__fatBinC_Wrapper_t` at a clang offload bundle.
@@ -103,6 +128,8 @@ pub struct RewriteSummary {
     pub registrations: usize,
     /// DT_NEEDED entries added ([`HostEdits::add_needed`]).
     pub needed_added: usize,
+    /// Entry points rebound ([`HostEdits::rebinds`]).
+    pub rebound: usize,
 }
 
 /// Turn the wrapper at `wrapper` into `{magic, 1, target, 0}`.
@@ -392,6 +419,7 @@ pub fn rewrite_into(
             });
         }
     }
+    let rebind = add_rebind_imports(&mut b, &edits.rebinds, file)?;
     b.set_section_sizes();
     let after = regenerated_sizes(&b);
     let mut grown = Vec::new();
@@ -434,6 +462,10 @@ pub fn rewrite_into(
         s.data = SectionData::Data(blob.into());
         added.push(s.id());
     }
+    if let Some(r) = &rebind {
+        added.push(r.got);
+        grown.push(String::from_utf8_lossy(b.sections.get(r.rela).name.as_slice()).into_owned());
+    }
     if !grown.is_empty() || !added.is_empty() || layout::needs_relayout(&b) {
         let ids: Vec<_> = b
             .sections
@@ -443,6 +475,10 @@ pub fn rewrite_into(
             .collect();
         layout::move_to_new_segment(&mut b, &ids, &added, file)?;
         summary.moved = grown;
+    }
+    if let Some(r) = &rebind {
+        patch_rebinds(&mut b, &edits.rebinds, r, file)?;
+        summary.rebound = edits.rebinds.len();
     }
     if let Some(&fatbin) = added.first() {
         let base = b.sections.get(fatbin).sh_addr;
@@ -457,6 +493,174 @@ pub fn rewrite_into(
         .map_err(|e| err(file, format!("cannot write the rewritten file: {e}")))?;
     buffer.result().map_err(|e| Error::io(file, e))?;
     Ok(summary)
+}
+
+/// What [`add_rebind_imports`] added: the GOT section, the relocation section that holds
+/// its relocations (the last `targets.len()` entries), and the distinct targets in slot order.
+struct RebindImports {
+    got: object::build::elf::SectionId,
+    rela: object::build::elf::SectionId,
+    targets: Vec<String>,
+}
+
+/// For [`HostEdits::rebinds`]: an undefined dynamic symbol per distinct target (an existing
+/// import of that name is reused), the `.wp.got` section with a zeroed slot for each, and an
+/// `R_X86_64_GLOB_DAT` relocation per slot appended to the relocation table DT_RELA names
+/// (its `r_offset` is set once the layout places `.wp.got`, in [`patch_rebinds`]).
+fn add_rebind_imports(
+    b: &mut Builder<'_>,
+    rebinds: &[Rebind],
+    file: &str,
+) -> Result<Option<RebindImports>> {
+    if rebinds.is_empty() {
+        return Ok(None);
+    }
+    let mut targets: Vec<String> = rebinds.iter().map(|r| r.target.clone()).collect();
+    targets.sort();
+    targets.dedup();
+    let mut syms = Vec::with_capacity(targets.len());
+    for t in &targets {
+        let existing = b
+            .dynamic_symbols
+            .iter()
+            .find(|s| {
+                s.st_shndx == elf::SHN_UNDEF
+                    && s.section.is_none()
+                    && s.name.as_slice() == t.as_bytes()
+            })
+            .map(|s| s.id());
+        let id = match existing {
+            Some(id) => id,
+            None => {
+                let s = b.dynamic_symbols.add();
+                s.name = t.as_bytes().to_vec().into();
+                s.st_info = elf::SymbolInfo::new(elf::STB_GLOBAL, elf::STT_FUNC);
+                s.st_other = elf::STV_DEFAULT.into();
+                s.st_shndx = elf::SHN_UNDEF;
+                s.version = VersionId::global();
+                s.id()
+            }
+        };
+        syms.push(id);
+    }
+    let rela_addr = b.dynamic_data().and_then(|d| {
+        d.iter().find_map(|e| match e {
+            Dynamic::Integer { tag, val } if *tag == elf::DT_RELA => Some(*val),
+            _ => None,
+        })
+    });
+    let rela = b
+        .sections
+        .iter_mut()
+        .find(|s| {
+            !s.delete
+                && Some(s.sh_addr) == rela_addr
+                && matches!(s.data, SectionData::DynamicRelocation(_))
+        })
+        .ok_or_else(|| {
+            err(
+                file,
+                "no relocation table at DT_RELA to hold the rebinds' GOT relocations",
+            )
+        })?;
+    let SectionData::DynamicRelocation(relocs) = &mut rela.data else {
+        unreachable!("matched above");
+    };
+    for id in &syms {
+        relocs.push(object::build::elf::DynamicRelocation {
+            r_offset: 0,
+            symbol: Some(*id),
+            r_type: elf::R_X86_64_GLOB_DAT,
+            r_addend: 0,
+        });
+    }
+    let rela = rela.id();
+    let got = b.sections.add();
+    got.name = b".wp.got".to_vec().into();
+    got.sh_type = elf::SHT_PROGBITS;
+    got.sh_flags = elf::SectionFlags(elf::SHF_ALLOC.0 | elf::SHF_WRITE.0);
+    got.sh_addralign = 8;
+    got.sh_size = 8 * targets.len() as u64;
+    got.data = SectionData::Data(vec![0u8; 8 * targets.len()].into());
+    Ok(Some(RebindImports {
+        got: got.id(),
+        rela,
+        targets,
+    }))
+}
+
+/// After the layout: the GOT relocations' offsets, and each entry point's jump through its
+/// slot (see [`Rebind`]).
+fn patch_rebinds(
+    b: &mut Builder<'_>,
+    rebinds: &[Rebind],
+    r: &RebindImports,
+    file: &str,
+) -> Result<()> {
+    let got = b.sections.get(r.got).sh_addr;
+    let slot = |t: &str| got + 8 * r.targets.iter().position(|x| x == t).expect("a target") as u64;
+    if let SectionData::DynamicRelocation(relocs) = &mut b.sections.get_mut(r.rela).data {
+        let first = relocs.len() - r.targets.len();
+        for (k, rel) in relocs[first..].iter_mut().enumerate() {
+            rel.r_offset = got + 8 * k as u64;
+        }
+    }
+    const ENDBR64: [u8; 4] = [0xf3, 0x0f, 0x1e, 0xfa];
+    for rb in rebinds {
+        let section = b
+            .sections
+            .iter_mut()
+            .find(|s| {
+                !s.delete
+                    && s.sh_flags.0 & elf::SHF_EXECINSTR.0 != 0
+                    && rb.address >= s.sh_addr
+                    && rb.address + rb.size <= s.sh_addr + s.sh_size
+            })
+            .ok_or_else(|| {
+                err(
+                    file,
+                    format!(
+                        "{} at {:#x}: no executable section holds it",
+                        rb.name, rb.address
+                    ),
+                )
+            })?;
+        let base = section.sh_addr;
+        let SectionData::Data(bytes) = &mut section.data else {
+            return Err(err(
+                file,
+                format!(
+                    "{} at {:#x} is not in a section with file bytes",
+                    rb.name, rb.address
+                ),
+            ));
+        };
+        let code = bytes.to_mut();
+        let mut at = (rb.address - base) as usize;
+        if code.get(at..at + 4) == Some(&ENDBR64[..]) {
+            at += 4;
+        }
+        let ip = base + at as u64 + 6;
+        let disp = slot(&rb.target) as i64 - ip as i64;
+        let disp = i32::try_from(disp).map_err(|_| {
+            err(
+                file,
+                format!(
+                    "{} at {:#x}: its GOT slot is out of reach of a 32-bit displacement",
+                    rb.name, rb.address
+                ),
+            )
+        })?;
+        if (at + 6) as u64 > rb.address - base + rb.size {
+            return Err(err(
+                file,
+                format!("{} at {:#x} is too short to rebind", rb.name, rb.address),
+            ));
+        }
+        code[at..at + 2].copy_from_slice(&[0xff, 0x25]);
+        code[at + 2..at + 6].copy_from_slice(&disp.to_le_bytes());
+    }
+    Ok(())
 }
 
 /// (section name, size) of the sections the builder regenerates.

@@ -37,7 +37,9 @@ impl Shipped {
 }
 
 /// Why the object `data` (named `file` in messages) would not load on `profile`'s target;
-/// empty when it would. `runtime` is the object's CUDA runtime as analysed.
+/// empty when it would. `runtime` is the object's CUDA runtime as analysed; `rebound` the
+/// entry points of a static runtime that the host rewrite rebound, `(cuda name, target)`
+/// ([`crate::rewrite::Rebind`]), each checked in `data`.
 ///
 /// # Errors
 /// None: an object that does not even read as ELF is reported as a problem.
@@ -46,6 +48,7 @@ pub fn load_problems(
     file: &str,
     profile: &Profile,
     runtime: &CudaRuntime,
+    rebound: &[(String, String)],
     shipped: &Shipped,
 ) -> Vec<String> {
     let so = match crate::elf::scan(data, file) {
@@ -94,10 +97,90 @@ pub fn load_problems(
             ));
         }
         if let CudaRuntime::Static { evidence } = runtime {
+            if rebound.is_empty() {
+                out.push(format!(
+                    "links the CUDA runtime statically ({evidence}) and none of its entry points is rebound: it would reach the GPU through NVIDIA's driver API (libcuda.so.1), which {} does not have (docs/static-runtime.md)",
+                    profile.name
+                ));
+            }
+            out.extend(rebind_problems(data, rebound));
+        }
+    }
+    out
+}
+
+/// The rebound entry points of a static runtime, checked in the written object `data`: each
+/// (found by name in `.symtab`) starts with `jmp *slot(%rip)`, after an `endbr64` when it has
+/// one, and an `R_X86_64_GLOB_DAT` relocation against the undefined dynamic symbol of its
+/// target fills that slot. Each entry point that is not so is a problem.
+fn rebind_problems(data: &[u8], rebound: &[(String, String)]) -> Vec<String> {
+    use object::read::elf::ElfFile64;
+    use object::{Object, ObjectSection, ObjectSymbol, ObjectSymbolTable, RelocationTarget};
+    if rebound.is_empty() {
+        return Vec::new();
+    }
+    let Ok(f) = ElfFile64::<object::Endianness>::parse(data) else {
+        return vec!["the written object does not parse to check its rebound entry points".into()];
+    };
+    let addr: std::collections::HashMap<&[u8], u64> = f
+        .symbols()
+        .filter(|s| s.is_definition())
+        .filter_map(|s| s.name_bytes().ok().map(|n| (n, s.address())))
+        .collect();
+    let mut slots: std::collections::HashMap<u64, String> = std::collections::HashMap::new();
+    if let Some(relocs) = f.dynamic_relocations() {
+        for (off, r) in relocs {
+            if r.flags()
+                != (object::RelocationFlags::Elf {
+                    r_type: object::elf::R_X86_64_GLOB_DAT,
+                })
+            {
+                continue;
+            }
+            if let RelocationTarget::Symbol(i) = r.target() {
+                let s = f
+                    .dynamic_symbol_table()
+                    .and_then(|t| t.symbol_by_index(i).ok());
+                if let Some(s) = s.filter(|s| s.is_undefined()) {
+                    slots.insert(off, s.name().unwrap_or_default().to_string());
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (name, target) in rebound {
+        let Some(&a) = addr.get(name.as_bytes()) else {
             out.push(format!(
-                "links the CUDA runtime statically ({evidence}); it reaches the GPU through NVIDIA's driver API (libcuda.so.1), and wheelport's {} driver-API layer does not get such a runtime past NVIDIA's private driver tables yet (docs/driver-layer.md)",
-                profile.name
+                "the rebound entry point {name} is not in the written object's .symtab"
             ));
+            continue;
+        };
+        let code = f
+            .sections()
+            .find(|s| a >= s.address() && a + 10 <= s.address() + s.size())
+            .and_then(|s| s.data().ok().map(|d| (s.address(), d)));
+        let jump = code.and_then(|(base, d)| {
+            let mut at = (a - base) as usize;
+            if d.get(at..at + 4) == Some(&[0xf3, 0x0f, 0x1e, 0xfa][..]) {
+                at += 4;
+            }
+            let b = d.get(at..at + 6)?;
+            (b[0..2] == [0xff, 0x25]).then(|| {
+                let disp = i32::from_le_bytes(b[2..6].try_into().unwrap());
+                (base + at as u64 + 6).wrapping_add(disp as i64 as u64)
+            })
+        });
+        match jump.map(|slot| slots.get(&slot)) {
+            Some(Some(t)) if t == target => {}
+            Some(Some(t)) => out.push(format!(
+                "the rebound entry point {name} jumps to {t}, not {target}"
+            )),
+            Some(None) => out.push(format!(
+                "the rebound entry point {name} jumps through a slot that no GLOB_DAT relocation fills"
+            )),
+            None => out.push(format!(
+                "the rebound entry point {name} does not start with a jump through a GOT slot"
+            )),
         }
     }
     out
