@@ -1,5 +1,5 @@
-//! Objects with a statically linked CUDA runtime (`nvcc -cudart static`), converted for dtk by
-//! rebinding the runtime's entry points (`wheelport::elf::static_runtime`,
+//! Objects with a statically linked CUDA runtime (`nvcc -cudart static`), converted for dtk (and
+//! the nvcc fixture for rocm too) by rebinding the runtime's entry points (`wheelport::elf::static_runtime`,
 //! `wheelport::rewrite::Rebind`), checked with real tools as oracles:
 //!
 //! * which entry points the object's own code calls: `objdump -d` of the original (every
@@ -162,13 +162,18 @@ fn first_instructions(so: &Path, names: &[String]) -> Vec<(String, String)> {
 
 /// The report's rebound pairs of the first object, checked against the objdump oracles and
 /// the relink table.
-fn check_rebinds(original: &Path, converted: &Path, report: &serde_json::Value) -> usize {
+fn check_rebinds(
+    target: &str,
+    original: &Path,
+    converted: &Path,
+    report: &serde_json::Value,
+) -> usize {
     let s = &report["inputs"][0]["shared_objects"][0];
     let rebound: Vec<(String, String)> =
         serde_json::from_value(s["host"]["rebound"].clone()).unwrap();
     let names: BTreeSet<String> = rebound.iter().map(|(n, _)| n.clone()).collect();
     assert_eq!(names, referenced_by_objdump(original));
-    let table = wheelport::relink::load_builtin("dtk").unwrap();
+    let table = wheelport::relink::load_builtin(target).unwrap();
     let shim = wheelport::shim::hip_shim_symbols();
     for (name, target) in &rebound {
         let row = table.symbol(name).unwrap();
@@ -232,8 +237,9 @@ fn debian_hip(dir: &Path, soname: &str) -> Option<PathBuf> {
     Some(d)
 }
 
-fn dtk_runtime_soname() -> String {
-    let table = wheelport::relink::load_builtin("dtk").unwrap();
+/// The target runtime's soname (the relink table's row for `libcudart.so.12`).
+fn runtime_soname(target: &str) -> String {
+    let table = wheelport::relink::load_builtin(target).unwrap();
     table
         .soname("libcudart.so.12")
         .and_then(|r| r.target_soname.clone())
@@ -267,61 +273,65 @@ fn nvcc_static_runtime_is_rebound_and_runs_on_hip() {
         .current_dir(d.path()));
     assert_eq!(c, 0, "nvcc: {e}");
     let so = d.path().join("libst.so");
-    let out = d.path().join("out");
-    let rj = d.path().join("r.json");
-    let (code, o, e) = run(Command::new(bin())
-        .arg(&so)
-        .args(["--target", "dtk", "-o"])
-        .arg(&out)
-        .arg("--json")
-        .arg(&rj)
-        .env("XDG_CACHE_HOME", d.path().join("cache")));
-    assert_eq!(code, 0, "{o}{e}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&rj).unwrap()).unwrap();
-    let converted = out.join("libst.so");
-    let n = check_rebinds(&so, &converted, &report);
-    // The fixture's calls (and the registration and launch entry points nvcc's host code
-    // calls): 15 in CUDA 13.5's runtime.
-    assert!(n >= 13, "{n}");
-    let soname = dtk_runtime_soname();
-    // The recording runtime: the calls, in order, with the fixture's values.
-    let shim = out.join(wheelport::shim::SHIM_SONAME);
-    let rt = stub_imports(d.path(), &soname, &[&converted, &shim], RECORDING_HIP);
-    let (c, stdout, log) = python_bind_now(RUN, &[&converted], &rt);
-    assert_eq!(c, 0, "{stdout}{log}");
-    assert_eq!(stdout.trim(), "0 1003 0.0 2.5 747.5", "{log}");
-    let calls: Vec<&str> = log.lines().collect();
-    assert_eq!(
-        calls,
-        [
-            "__hipRegisterFatBinary magic=48495046 version=1",
-            "__hipRegisterFunction _Z5scalePffi",
-            "hipMalloc 1200",
-            "hipMemcpy 1200 1",
-            "hipLaunchKernel registered=1 grid=3,1,1 block=128,1,1 shmem=0 a=2.5 n=300",
-            "hipGetLastError",
-            "hipDeviceSynchronize",
-            "hipMemcpy 1200 2",
-            "hipFree",
-            "hipGetDeviceCount",
-            "__hipUnregisterFatBinary",
-        ]
-    );
-    // Debian 12's real HIP runtime without an AMD GPU.
-    if let Some(deb) = debian_hip(d.path(), &soname) {
-        let (c, stdout, log) = python_bind_now(RUN, &[&converted], &deb);
-        assert_eq!(c, 0, "{stdout}{log}");
-        let f: Vec<&str> = stdout.split_whitespace().collect();
-        assert_ne!(
-            f[0], "0",
-            "st_run cannot succeed without a device: {stdout}"
-        );
+    for target in ["dtk", "rocm"] {
+        let dir = d.path().join(target);
+        let out = dir.join("out");
+        let rj = dir.join("r.json");
+        let (code, o, e) = run(Command::new(bin())
+            .arg(&so)
+            .args(["--target", target, "-o"])
+            .arg(&out)
+            .arg("--json")
+            .arg(&rj)
+            .env("XDG_CACHE_HOME", d.path().join("cache")));
+        assert_eq!(code, 0, "{target}: {o}{e}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&rj).unwrap()).unwrap();
+        let converted = out.join("libst.so");
+        let n = check_rebinds(target, &so, &converted, &report);
+        // The fixture's calls and the registration and launch entry points nvcc's host code
+        // calls.
+        assert!(n >= 13, "{target}: {n}");
+        let soname = runtime_soname(target);
+        // The recording runtime: the calls, in order, with the fixture's values.
+        let shim = out.join(wheelport::shim::SHIM_SONAME);
+        let rt = stub_imports(&dir, &soname, &[&converted, &shim], RECORDING_HIP);
+        let (c, stdout, log) = python_bind_now(RUN, &[&converted], &rt);
+        assert_eq!(c, 0, "{target}: {stdout}{log}");
+        assert_eq!(stdout.trim(), "0 1003 0.0 2.5 747.5", "{target}: {log}");
+        let calls: Vec<&str> = log.lines().collect();
         assert_eq!(
-            f[1], "100",
-            "cudaGetDeviceCount: cudaErrorNoDevice: {stdout}"
+            calls,
+            [
+                "__hipRegisterFatBinary magic=48495046 version=1",
+                "__hipRegisterFunction _Z5scalePffi",
+                "hipMalloc 1200",
+                "hipMemcpy 1200 1",
+                "hipLaunchKernel registered=1 grid=3,1,1 block=128,1,1 shmem=0 a=2.5 n=300",
+                "hipGetLastError",
+                "hipDeviceSynchronize",
+                "hipMemcpy 1200 2",
+                "hipFree",
+                "hipGetDeviceCount",
+                "__hipUnregisterFatBinary",
+            ],
+            "{target}"
         );
-        assert_eq!(f[3], "1.0", "the host array is untouched: {stdout}");
+        // Debian 12's real HIP runtime without an AMD GPU, under the target's soname.
+        if let Some(deb) = debian_hip(&dir, &soname) {
+            let (c, stdout, log) = python_bind_now(RUN, &[&converted], &deb);
+            assert_eq!(c, 0, "{target}: {stdout}{log}");
+            let f: Vec<&str> = stdout.split_whitespace().collect();
+            assert_ne!(
+                f[0], "0",
+                "st_run cannot succeed without a device: {stdout}"
+            );
+            assert_eq!(
+                f[1], "100",
+                "cudaGetDeviceCount: cudaErrorNoDevice: {stdout}"
+            );
+            assert_eq!(f[3], "1.0", "the host array is untouched: {stdout}");
+        }
     }
 }
 
@@ -355,9 +365,9 @@ fn cupy_cub_converts_with_its_static_runtime_rebound() {
     assert_eq!(totals["kernels"], 383);
     assert_eq!(totals["translated"], 383);
     let converted = out.join("cub.cpython-312-x86_64-linux-gnu.so");
-    assert_eq!(check_rebinds(&so, &converted, &report), 18);
+    assert_eq!(check_rebinds("dtk", &so, &converted, &report), 18);
     let shim = out.join(wheelport::shim::SHIM_SONAME);
-    let soname = dtk_runtime_soname();
+    let soname = runtime_soname("dtk");
     // Loads with every symbol bound (Python's own symbols from this interpreter).
     let load = "import ctypes, sys\nctypes.CDLL(sys.argv[1])\nprint('loaded')";
     let rt = stub_imports(d.path(), &soname, &[&converted, &shim], "");
