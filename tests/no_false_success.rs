@@ -429,7 +429,7 @@ fn stripped_static_cuda_runtime_is_named_not_converted() {
         let p = s["problems"][0].as_str().unwrap();
         assert!(p.contains("links the CUDA runtime statically"), "{p}");
         assert!(
-            p.contains("no .symtab naming the runtime's entry points"),
+            p.contains("without a .symtab naming the runtime's entry points"),
             "{p}"
         );
         assert!(o.contains("links the CUDA runtime statically"), "{o}");

@@ -99,7 +99,7 @@ pub fn load_problems(
         if let CudaRuntime::Static { evidence } = runtime {
             if rebound.is_empty() {
                 out.push(format!(
-                    "links the CUDA runtime statically ({evidence}) and none of its entry points is rebound: it would reach the GPU through NVIDIA's driver API (libcuda.so.1), which {} does not have (docs/static-runtime.md)",
+                    "links the CUDA runtime statically ({evidence}) and its entry points are not rebound (without a .symtab naming the runtime's entry points, as in a stripped object, they cannot be found): it would reach the GPU through NVIDIA's driver API (libcuda.so.1), which {} does not have (docs/static-runtime.md)",
                     profile.name
                 ));
             }
