@@ -46,6 +46,23 @@ HEADER = 16
 ATTR = "alwaysinline nounwind"
 
 
+def skip_digits(label, done, k):
+    """IR blocks `label`/`label_next` of __wp_printf_walk: step the format index past decimal
+    digits, then branch to `done` (value names numbered `k`)."""
+    return f"""{label}:
+  %i{k} = load i64, ptr addrspace(5) %ip, align 8
+  %c{k}p = getelementptr i8, ptr %fmt, i64 %i{k}
+  %c{k} = load i8, ptr %c{k}p, align 1
+  %d{k} = sub i8 %c{k}, 48
+  %isd{k} = icmp ult i8 %d{k}, 10
+  br i1 %isd{k}, label %{label}_next, label %{done}
+{label}_next:
+  %i{k}n = add i64 %i{k}, 1
+  store i64 %i{k}n, ptr addrspace(5) %ip, align 8
+  br label %{label}
+"""
+
+
 def amdgcn_section():
     cap = FIFO_BYTES - HEADER
     return f"""; ---- device printf (kernels-ir/printf.py) ----
@@ -169,18 +186,7 @@ wstar_arg:
   %i2n = add i64 %i2, 1
   store i64 %i2n, ptr addrspace(5) %ip, align 8
   br label %prec
-wdig:
-  %i3 = load i64, ptr addrspace(5) %ip, align 8
-  %c3p = getelementptr i8, ptr %fmt, i64 %i3
-  %c3 = load i8, ptr %c3p, align 1
-  %d3 = sub i8 %c3, 48
-  %isd3 = icmp ult i8 %d3, 10
-  br i1 %isd3, label %wdig_next, label %prec
-wdig_next:
-  %i3n = add i64 %i3, 1
-  store i64 %i3n, ptr addrspace(5) %ip, align 8
-  br label %wdig
-prec:
+{skip_digits("wdig", "prec", 3)}prec:
   %i4 = load i64, ptr addrspace(5) %ip, align 8
   %c4p = getelementptr i8, ptr %fmt, i64 %i4
   %c4 = load i8, ptr %c4p, align 1
@@ -198,18 +204,7 @@ pstar_arg:
   %i5n = add i64 %i4n, 1
   store i64 %i5n, ptr addrspace(5) %ip, align 8
   br label %len_init
-pdig:
-  %i6 = load i64, ptr addrspace(5) %ip, align 8
-  %c6p = getelementptr i8, ptr %fmt, i64 %i6
-  %c6 = load i8, ptr %c6p, align 1
-  %d6 = sub i8 %c6, 48
-  %isd6 = icmp ult i8 %d6, 10
-  br i1 %isd6, label %pdig_next, label %len_init
-pdig_next:
-  %i6n = add i64 %i6, 1
-  store i64 %i6n, ptr addrspace(5) %ip, align 8
-  br label %pdig
-len_init:
+{skip_digits("pdig", "len_init", 6)}len_init:
   store i1 false, ptr addrspace(5) %lp, align 1
   br label %len
 len:

@@ -139,13 +139,9 @@ fn printf_fifo_prints_the_h200_lines_through_the_shim() {
     let Some(gcc) = require_tool("gcc", T) else {
         return;
     };
-    let prof = wheelport::target::profile("dtk").unwrap();
-    let tc = wheelport::toolchain::discover(prof, &wheelport::toolchain::SearchOptions::from_env());
-    if !tc.is_complete() {
-        assert!(std::env::var_os("CI").is_none(), "{T}: LLVM 19 incomplete");
-        eprintln!("SKIP {T}: LLVM 19 incomplete: {:?}", tc.missing);
+    let Some(_) = common::require_toolchain("dtk", T) else {
         return;
-    }
+    };
     let root = root();
     let d = tempfile::tempdir().unwrap();
     // 1. Convert the scalar fixtures (which hold k_printf) for gfx906.

@@ -392,10 +392,11 @@ fn stripped_static_cuda_runtime_is_named_not_converted() {
         return;
     };
     let d = tempfile::tempdir().unwrap();
-    let mut r = wheelport::wheel::WheelReader::open(&whl).unwrap();
-    let name = "cupy/cuda/cub.cpython-312-x86_64-linux-gnu.so";
-    let so = d.path().join("cub.cpython-312-x86_64-linux-gnu.so");
-    std::fs::write(&so, r.read_member(name).unwrap()).unwrap();
+    let so = extract_member(
+        &whl,
+        "cupy/cuda/cub.cpython-312-x86_64-linux-gnu.so",
+        d.path(),
+    );
     // The oracle for "static": nm sees the runtime's own __cudaRegisterFatBinary defined.
     let (_, syms, _) = run(Command::new("nm").arg(&so));
     assert!(syms

@@ -345,10 +345,11 @@ fn cupy_cub_converts_with_its_static_runtime_rebound() {
         return;
     };
     let d = tempfile::tempdir().unwrap();
-    let mut r = wheelport::wheel::WheelReader::open(&whl).unwrap();
-    let name = "cupy/cuda/cub.cpython-312-x86_64-linux-gnu.so";
-    let so = d.path().join("cub.cpython-312-x86_64-linux-gnu.so");
-    std::fs::write(&so, r.read_member(name).unwrap()).unwrap();
+    let so = extract_member(
+        &whl,
+        "cupy/cuda/cub.cpython-312-x86_64-linux-gnu.so",
+        d.path(),
+    );
     let out = d.path().join("out");
     let rj = d.path().join("r.json");
     let (code, o, e) = run(Command::new(bin())

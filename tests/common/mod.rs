@@ -100,6 +100,14 @@ pub fn extract_shared_objects(wheel: &Path, dir: &Path) -> Vec<(String, PathBuf)
     out
 }
 
+/// Extract the member `name` of `wheel` into `dir` under its file name; returns the path.
+pub fn extract_member(wheel: &Path, name: &str, dir: &Path) -> PathBuf {
+    let mut r = wheelport::wheel::WheelReader::open(wheel).expect("open wheel");
+    let p = dir.join(name.rsplit('/').next().unwrap_or(name));
+    std::fs::write(&p, r.read_member(name).expect("read member")).unwrap();
+    p
+}
+
 /// The fixture `.so` files, sorted.
 pub fn fixture_objects() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures/cuda"))
