@@ -329,4 +329,35 @@ mod tests {
         assert_eq!(classify("buffer_wbinvl1_vol").kind, Kind::Other);
         assert_eq!(classify("ds_max_i32").kind, Kind::Atomic(Atom::Smax));
     }
+
+    /// The gfx11 spellings (RDNA3 ISA ch. 16) the fixtures' gfx1100 code objects use.
+    #[test]
+    fn gfx11_shapes() {
+        let k = |n: &str| classify(n).kind;
+        assert_eq!(k("global_atomic_add_u32"), Kind::Atomic(Atom::Add));
+        assert_eq!(k("global_atomic_min_i32"), Kind::Atomic(Atom::Smin));
+        assert_eq!(k("global_atomic_max_u64"), Kind::Atomic(Atom::Umax));
+        assert_eq!(classify("global_atomic_max_u64").size, 8);
+        assert_eq!(k("flat_atomic_cmpswap_b32"), Kind::Atomic(Atom::Cmpswap));
+        assert_eq!(classify("global_atomic_cmpswap_b64").size, 8);
+        assert_eq!(k("global_atomic_inc_u32"), Kind::Atomic(Atom::Inc));
+        let d = classify("global_load_d16_hi_b16");
+        assert_eq!((d.kind, d.size, d.d16), (Kind::Load, 2, 2));
+        assert_eq!(classify("global_store_d16_hi_b16").d16, 2);
+        assert!(classify("global_load_i8").signed);
+        let d = classify("ds_load_2addr_stride64_b32");
+        assert_eq!((d.kind, d.size, d.st64), (Kind::Read2, 4, true));
+        assert_eq!(k("ds_store_2addr_b32"), Kind::Write2);
+        let d = classify("ds_cmpstore_rtn_b64");
+        assert_eq!(
+            (d.kind, d.size, d.rtn),
+            (Kind::Atomic(Atom::Cmpswap), 8, true)
+        );
+        assert_eq!(k("ds_storexchg_rtn_b32"), Kind::Atomic(Atom::Swap));
+        assert_eq!(k("ds_storexchg_2addr_rtn_b32"), Kind::Xchg2);
+        assert_eq!(classify("ds_store_b16_d16_hi").d16, 2);
+        assert_eq!(classify("s_load_b256").size, 32);
+        assert_eq!(classify("scratch_store_b96").size, 12);
+        assert_eq!(k("buffer_gl0_inv"), Kind::Other);
+    }
 }
