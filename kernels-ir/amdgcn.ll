@@ -19255,9 +19255,14 @@ define linkonce_odr float @__wp_div_rz_f32(float %a, float %b) alwaysinline noun
   %tiny = fcmp olt float %fa0, 0x3C30000000000000
   %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
   %as = fmul float %a, %sc0
-  %qs = fmul float %q, %sc0
+  %fq0 = call float @llvm.fabs.f32(float %q)
+  %qbig = fcmp oge float %fq0, 1.0
+  %scq = select i1 %qbig, float 1.0, float %sc0
+  %scb = select i1 %qbig, float %sc0, float 1.0
+  %qs = fmul float %q, %scq
+  %bs = fmul float %b, %scb
   %nq = fneg float %qs
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
+  %r = call float @llvm.fma.f32(float %nq, float %bs, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -19510,9 +19515,14 @@ define linkonce_odr float @__wp_div_rp_f32(float %a, float %b) alwaysinline noun
   %tiny = fcmp olt float %fa0, 0x3C30000000000000
   %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
   %as = fmul float %a, %sc0
-  %qs = fmul float %q, %sc0
+  %fq0 = call float @llvm.fabs.f32(float %q)
+  %qbig = fcmp oge float %fq0, 1.0
+  %scq = select i1 %qbig, float 1.0, float %sc0
+  %scb = select i1 %qbig, float %sc0, float 1.0
+  %qs = fmul float %q, %scq
+  %bs = fmul float %b, %scb
   %nq = fneg float %qs
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
+  %r = call float @llvm.fma.f32(float %nq, float %bs, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -19765,9 +19775,14 @@ define linkonce_odr float @__wp_div_rm_f32(float %a, float %b) alwaysinline noun
   %tiny = fcmp olt float %fa0, 0x3C30000000000000
   %sc0 = select i1 %tiny, float 0x43F0000000000000, float 1.0
   %as = fmul float %a, %sc0
-  %qs = fmul float %q, %sc0
+  %fq0 = call float @llvm.fabs.f32(float %q)
+  %qbig = fcmp oge float %fq0, 1.0
+  %scq = select i1 %qbig, float 1.0, float %sc0
+  %scb = select i1 %qbig, float %sc0, float 1.0
+  %qs = fmul float %q, %scq
+  %bs = fmul float %b, %scb
   %nq = fneg float %qs
-  %r = call float @llvm.fma.f32(float %nq, float %b, float %as)
+  %r = call float @llvm.fma.f32(float %nq, float %bs, float %as)
   %rp = fcmp ogt float %r, 0.0
   %bp = fcmp ogt float %b, 0.0
   %above = icmp eq i1 %rp, %bp
@@ -20184,6 +20199,12 @@ define linkonce_odr i1 @__wp_exit_flag() alwaysinline nounwind {
 define linkonce_odr void @__wp_nanosleep(i32 %ns) alwaysinline nounwind {
   call void @llvm.amdgcn.s.sleep(i32 1)
   ret void
+}
+; f32 -> f16 conversion of the lowering (cvt.rn.f16.f32 and its packed form): a plain fptrunc
+; here. kernels-ir/amdgcn-gfx10plus.ll replaces it for RDNA (see there).
+define linkonce_odr half @__wp_cvt_rn_f16_f32(float %x) alwaysinline nounwind {
+  %r = fptrunc float %x to half
+  ret half %r
 }
 ; __assertfail(message, file, line, function, charSize): a failed device assert traps.
 define linkonce_odr void @__wp_assertfail(i64 %msg, i64 %file, i32 %line, i64 %fn, i64 %cs) nounwind {

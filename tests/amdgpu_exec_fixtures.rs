@@ -1,6 +1,6 @@
-//! Every case of every `fixtures/gpu` family executed from the gfx906 and gfx942 code
-//! objects `wheelport convert` writes (and the scalar family's gfx906 build with
-//! `--nan canonical`), in the project's own ISA interpreter
+//! Every case of every `fixtures/gpu` family executed from the gfx906, gfx942 and gfx1100
+//! (RDNA3, wave64) code objects `wheelport convert` writes (and the scalar family's gfx906
+//! build with `--nan canonical`), in the project's own ISA interpreter
 //! (`tools/amdgpu-exec`), and compared output by output with the SHA-256 the original CUDA
 //! binary produced on the H200 (`fixtures/gpu/results/*ptxjit-validation.json`).
 //!
@@ -72,12 +72,13 @@ const FAMILIES: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
-/// (label, processor, `--nan canonical`) of every run: both processors as converted by
+/// (label, processor, `--nan canonical`) of every run: the three processors as converted by
 /// default, and gfx906 with NVIDIA's canonical NaNs ([`NAN_FAMILIES`] only).
 const RUNS: &[(&str, &str, bool)] = &[
     ("gfx906", "gfx906", false),
     ("gfx942", "gfx942", false),
     ("gfx906, --nan canonical", "gfx906", true),
+    ("gfx1100", "gfx1100", false),
 ];
 
 /// The families run again with `--nan canonical`: those with NaN-payload records.
@@ -86,7 +87,7 @@ const NAN_FAMILIES: &[&str] = &["scalar"];
 /// The triaged reasons (key, explanation) of the outputs that do not match; the evidence
 /// for each is in docs/executed-isa.md.
 const REASONS: &[(&str, &str)] = &[
-    ("nan-payload", "AMD vs NVIDIA, NaN payloads: the H200's arithmetic writes its canonical NaN (0x7fffffff, 0x7fff); gfx9 propagates the first NaN operand, quieted, and writes 0xffc00000 for an invalid operation. Shown: the output with its NaNs set to the named pattern (named by its binary32 member: 0x7fffffff stands for 0x7fff and 0x7fffffffffffffff, 0x7fc00000 for 0x7e00 and 0x7ff8000000000000), in the named columns, has the H200's SHA-256."),
+    ("nan-payload", "AMD vs NVIDIA, NaN payloads: the H200's arithmetic writes its canonical NaN (0x7fffffff, 0x7fff); gfx9 (and gfx11 as the interpreter models it) propagates the first NaN operand, quieted, and writes 0xffc00000 for an invalid operation. Shown: the output with its NaNs set to the named pattern (named by its binary32 member: 0x7fffffff stands for 0x7fff and 0x7fffffffffffffff, 0x7fc00000 for 0x7e00 and 0x7ff8000000000000), in the named columns, has the H200's SHA-256."),
     ("nan-f64-order", "AMD vs NVIDIA, f64 NaN payloads: both propagate a quieted input NaN; of two NaN operands gfx9 keeps the first (SRC0), the H200 the second. Shown: the run in which the interpreter keeps the last NaN operand has the H200's SHA-256."),
     ("ulp-not-judged", "Not judged: an output of `.approx` instructions, compared within 2 ulp on the H200; only its SHA-256 is committed, so an unequal hash cannot be judged without the raw H200 bytes."),
     ("approximation", "AMD vs NVIDIA, approximations: depends on the bits of approximation instructions (ex2/lg2/rcp/div/rsqrt .approx in libdevice's inlined code), which PTX defines by error bounds only. Shown: the named columns change when the interpreter's approximations (V_RCP/V_RSQ/V_SQRT/V_EXP/V_LOG/V_SIN/V_COS) move by 1 ulp."),
@@ -139,7 +140,7 @@ fn every_fixture_case_executes_from_the_converted_code_objects() {
     let dir = std::env::temp_dir().join(format!("wp-{T}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    // 1. convert every fixture for gfx906 and gfx942 (one bundle per module, both archs),
+    // 1. convert every fixture for gfx906, gfx942 and gfx1100 (one bundle per module, all archs),
     //    and the NaN families again for gfx906 with `--nan canonical`, with a fresh build cache
     let t0 = Instant::now();
     let convert = |so: &str, extra: &[&str], out_dir: &std::path::Path| {
@@ -156,7 +157,7 @@ fn every_fixture_case_executes_from_the_converted_code_objects() {
         );
     };
     for (fam, so, _, _) in FAMILIES {
-        convert(so, &["--offload-arch", "gfx906,gfx942"], &dir);
+        convert(so, &["--offload-arch", "gfx906,gfx942,gfx1100"], &dir);
         if NAN_FAMILIES.contains(fam) {
             let extra = ["--offload-arch", "gfx906", "--nan", "canonical"];
             convert(so, &extra, &dir.join("canonical"));

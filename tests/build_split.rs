@@ -7,8 +7,10 @@
 //! the split build equals that of the whole build.
 //!
 //! Inputs: the 50-kernel GPU ground-truth fixture `fixtures/gpu/twin_fixtures.so` (split
-//! forced with a small `split_bytes`), and the largest xformers module (18 MB of IR, 20
-//! kernels, split by the default threshold) when the corpus is present.
+//! forced with a small `split_bytes`; for gfx906, and for gfx1100 the modules with f16
+//! conversions, whose whole and split builds link the gfx10+ library overlay), and the
+//! largest xformers module (18 MB of IR, 20 kernels, split by the default threshold) when the
+//! corpus is present.
 
 mod lower_common;
 
@@ -34,13 +36,14 @@ fn build(
     name: &str,
     low: &LoweredModule,
     split_bytes: usize,
+    arch: &str,
 ) -> BuiltModule {
     build_module(
         p,
         tc,
         ModuleInput { name, lowered: low },
         &BuildOptions {
-            archs: vec!["gfx906".into()],
+            archs: vec![arch.into()],
             cache: None,
             split_bytes: Some(split_bytes),
         },
@@ -93,9 +96,18 @@ fn kernel_metadata(co: &[u8], dir: &Path) -> BTreeMap<String, Vec<String>> {
     kernels
 }
 
-fn same_as_whole(p: &Profile, tc: &Toolchain, name: &str, low: &LoweredModule, bytes: usize) {
-    let whole = build(p, tc, name, low, usize::MAX);
-    let split = build(p, tc, name, low, bytes);
+/// The whole and the split build of `low` for `arch`, checked to agree; returned as (whole,
+/// split) code objects.
+fn same_as_whole(
+    p: &Profile,
+    tc: &Toolchain,
+    name: &str,
+    low: &LoweredModule,
+    bytes: usize,
+    arch: &str,
+) -> (Vec<u8>, Vec<u8>) {
+    let mut whole = build(p, tc, name, low, usize::MAX, arch);
+    let mut split = build(p, tc, name, low, bytes, arch);
     assert_eq!(whole.objects[0].partitions, 1);
     assert!(
         split.objects[0].partitions >= 2,
@@ -123,10 +135,23 @@ fn same_as_whole(p: &Profile, tc: &Toolchain, name: &str, low: &LoweredModule, b
         );
     }
     eprintln!(
-        "{name}: {} kernels, {} partitions: metadata equal to the whole build",
+        "{name} ({arch}): {} kernels, {} partitions: metadata equal to the whole build",
         a.len(),
         split.objects[0].partitions
     );
+    (whole.objects.remove(0).bytes, split.objects.remove(0).bytes)
+}
+
+/// The mnemonics of a code object's `.text`, decoded by the ISA interpreter's decoder.
+fn mnemonics(co: &[u8]) -> Vec<&'static str> {
+    let co = amdgpu_exec::elf::CodeObject::parse(co).unwrap();
+    let text = &co.image[co.text.0 as usize..co.text.1 as usize];
+    amdgpu_exec::decode::Decoder::new(co.arch)
+        .decode_all(text, co.text.0)
+        .unwrap()
+        .into_iter()
+        .map(|(_, i)| i.row.name)
+        .collect()
 }
 
 #[test]
@@ -142,10 +167,44 @@ fn twin_fixture_split_in_four_matches_the_whole_build() {
         if kernels < 4 {
             continue;
         }
-        same_as_whole(p, &tc, &tag, &low, low.ir.len() / 4 + 1);
+        same_as_whole(p, &tc, &tag, &low, low.ir.len() / 4 + 1, "gfx906");
         done += 1;
     }
     assert!(done >= 1, "no module of twin_fixtures.so has 4 kernels");
+}
+
+/// gfx1100 links the gfx10+ overlay (`kernels-ir/amdgcn-gfx10plus.ll`) in whole and split
+/// builds alike: the f32 <-> f16 conversions of the twin fixture's f16 kernels compile to no
+/// `v_fma_mixlo/mixhi_f16` (the library's plain fptrunc gives them; docs/lowering.md).
+#[test]
+fn gfx1100_links_the_overlay_whole_and_split() {
+    let Some((p, tc)) = dtk() else { return };
+    let so = lower_common::common::root().join("fixtures/gpu/twin_fixtures.so");
+    let data = std::fs::read(&so).unwrap();
+    let mut done = 0;
+    for (tag, text) in ptx_of_object(&data, "twin_fixtures.so") {
+        if !text.contains("cvt.rn.f16.f32") {
+            continue;
+        }
+        let parsed = wheelport::ptx::parse(&text, &tag);
+        let low = lower_module(&parsed.module, p);
+        if low.kernels.len() < 4 || !low.ir.contains("@__wp_cvt_rn_f16_f32") {
+            continue;
+        }
+        let (whole, split) = same_as_whole(p, &tc, &tag, &low, low.ir.len() / 4 + 1, "gfx1100");
+        for (how, co) in [("whole", &whole), ("split", &split)] {
+            let mix: Vec<_> = mnemonics(co)
+                .into_iter()
+                .filter(|m| m.starts_with("v_fma_mixlo") || m.starts_with("v_fma_mixhi"))
+                .collect();
+            assert!(mix.is_empty(), "{tag} ({how}): {mix:?}");
+        }
+        done += 1;
+    }
+    assert!(
+        done >= 1,
+        "no module of twin_fixtures.so converts f32 to f16"
+    );
 }
 
 #[test]
@@ -172,5 +231,5 @@ fn xformers_largest_module_splits_by_default_and_matches_the_whole_build() {
         "{tag}: {} bytes of IR",
         low.ir.len()
     );
-    same_as_whole(p, &tc, &tag, &low, wheelport::build::SPLIT_BYTES);
+    same_as_whole(p, &tc, &tag, &low, wheelport::build::SPLIT_BYTES, "gfx906");
 }

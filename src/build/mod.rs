@@ -25,14 +25,17 @@
 //!
 //! The support library is [`LoweredModule::support_library`] (`kernels-ir/<family>.ll`,
 //! relative to the repository root; see [`support_library`] for where it is read from). Its
-//! functions are internalized and only the ones used are kept.
+//! functions are internalized and only the ones used are kept. An arch with a library overlay
+//! ([`Profile::ir_overlay_for`], `kernels-ir/amdgcn-gfx10plus.ll` on gfx10+) links it before
+//! the library (`llvm-link module.ll --internalize --only-needed <overlay> <library>`), so its
+//! definitions replace the library's.
 //!
 //! LLVM 14 tools get `-opaque-pointers` (the lowering writes opaque pointers).
 //!
 //! Modules build in parallel ([`build_modules`], rayon). Each (module, arch) result is cached
-//! under the SHA-256 of the IR, the library text, the tools' paths and `--version` lines,
-//! the argument vectors and the arch ([`cache`]); a cached result is checked like a fresh
-//! one.
+//! under the SHA-256 of the IR, the library text (and the arch's overlay text), the tools'
+//! paths and `--version` lines, the argument vectors and the arch ([`cache`]); a cached
+//! result is checked like a fresh one.
 
 pub mod cache;
 pub mod check;
@@ -146,6 +149,10 @@ pub const EMBEDDED_LIBRARIES: &[(&str, &str)] = &[
     (
         "kernels-ir/nvptx.ll",
         include_str!("../../kernels-ir/nvptx.ll"),
+    ),
+    (
+        "kernels-ir/amdgcn-gfx10plus.ll",
+        include_str!("../../kernels-ir/amdgcn-gfx10plus.ll"),
     ),
 ];
 
@@ -353,13 +360,21 @@ pub fn build_module(
     if let Some(text) = &lib {
         std::fs::write(&lib_path, text).map_err(|e| Error::io(s(&lib_path), e))?;
     }
+    // The link of the module (or of one of its partitions) with the library, after the
+    // arch's overlay when it has one.
+    let link_args_for = |input: &Path, overlay: Option<&Path>, output: &Path| -> Vec<String> {
+        let mut args = version_flags(link);
+        args.push(s(input));
+        if lib.is_some() {
+            args.extend(["--internalize".into(), "--only-needed".into()]);
+            args.extend(overlay.map(s));
+            args.push(s(&lib_path));
+        }
+        args.extend(["-o".into(), s(output)]);
+        args
+    };
     let linked = dir.join("linked.bc");
-    let mut link_args = version_flags(link);
-    link_args.push(s(&ll));
-    if lib.is_some() {
-        link_args.extend(["--internalize".into(), "--only-needed".into(), s(&lib_path)]);
-    }
-    link_args.extend(["-o".into(), s(&linked)]);
+    let link_args = link_args_for(&ll, None, &linked);
     let triple = &profile.triple;
     let input_ir = &input.lowered.ir;
     let ext = backend.object_extension();
@@ -371,6 +386,19 @@ pub fn build_module(
         let out = dir.join(format!("{arch}.{ext}"));
         // Per-arch target features (`[arch.X] mattr`, e.g. wave64 on RDNA): opt and llc.
         let mattr = profile.mattr_for(arch);
+        // Per-arch library overlay (`[arch.X] ir_overlay`), linked on its own for this arch.
+        let overlay = match (profile.ir_overlay_for(arch), &lib) {
+            (Some(path), Some(_)) => {
+                let text = support_library(path, module)?.unwrap_or_default();
+                let p = dir.join(format!("{arch}.overlay.ll"));
+                std::fs::write(&p, &text).map_err(|e| Error::io(s(&p), e))?;
+                Some((p, text))
+            }
+            _ => None,
+        };
+        let overlay_path = overlay.as_ref().map(|(p, _)| p.as_path());
+        let arch_linked = dir.join(format!("{arch}.linked.bc"));
+        let arch_link_args = overlay_path.map(|o| link_args_for(&ll, Some(o), &arch_linked));
         let opt_step = |input: &Path, output: &Path| {
             let mut args = version_flags(opt);
             args.extend([
@@ -418,16 +446,7 @@ pub fn build_module(
                         let linked = dir.join(format!("{arch}.part{i}.bc"));
                         let opt_bc = dir.join(format!("{arch}.part{i}.opt.bc"));
                         let obj = dir.join(format!("{arch}.part{i}.o"));
-                        let mut args = version_flags(link);
-                        args.push(s(&part));
-                        if lib.is_some() {
-                            args.extend([
-                                "--internalize".into(),
-                                "--only-needed".into(),
-                                s(&lib_path),
-                            ]);
-                        }
-                        args.extend(["-o".into(), s(&linked)]);
+                        let args = link_args_for(&part, overlay_path, &linked);
                         vec![
                             Step { tool: link, args },
                             opt_step(&linked, &opt_bc),
@@ -447,7 +466,16 @@ pub fn build_module(
             _ => {
                 let opt_bc = dir.join(format!("{arch}.opt.bc"));
                 let out_obj = dir.join(format!("{arch}.o"));
-                let mut chain = vec![opt_step(&linked, &opt_bc)];
+                let mut chain = match &arch_link_args {
+                    Some(args) => vec![
+                        Step {
+                            tool: link,
+                            args: args.clone(),
+                        },
+                        opt_step(&arch_linked, &opt_bc),
+                    ],
+                    None => vec![opt_step(&linked, &opt_bc)],
+                };
                 match lld {
                     Some(lld) => {
                         chain.push(llc_step(&opt_bc, &out_obj));
@@ -462,7 +490,7 @@ pub fn build_module(
         // the temporary directory replaced by a fixed name.
         let dir_s = s(dir);
         let mut argv = String::new();
-        if split.is_none() {
+        if split.is_none() && arch_link_args.is_none() {
             argv.push_str(&format!("{}\n", link_args.join(" ").replace(&dir_s, "$T")));
         }
         for st in stages.iter().flatten().flatten() {
@@ -472,22 +500,26 @@ pub fn build_module(
                 st.args.join(" ").replace(&dir_s, "$T")
             ));
         }
-        let key = cache::key(&[
+        let mut parts: Vec<&[u8]> = vec![
             PIPELINE_VERSION.as_bytes(),
             profile.name.as_bytes(),
             triple.as_bytes(),
             arch.as_bytes(),
             input.lowered.ir.as_bytes(),
             lib.as_deref().unwrap_or("").as_bytes(),
-            tc.fingerprint().as_bytes(),
-            argv.as_bytes(),
-        ]);
+        ];
+        if let Some((_, text)) = &overlay {
+            parts.push(text.as_bytes());
+        }
+        let fingerprint = tc.fingerprint();
+        parts.extend([fingerprint.as_bytes(), argv.as_bytes()]);
+        let key = cache::key(&parts);
         let cached = opts.cache.as_ref().and_then(|c| c.get(&key, ext));
         let from_cache = cached.is_some();
         let bytes = match cached {
             Some(b) => b,
             None => {
-                if split.is_none() && !linked_done {
+                if split.is_none() && arch_link_args.is_none() && !linked_done {
                     run_tool(link, &link_args, module)?;
                     linked_done = true;
                 }

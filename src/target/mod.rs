@@ -123,6 +123,11 @@ pub struct ArchOverride {
     /// Device support library for this processor, relative to the repository root.
     #[serde(default)]
     pub ir_library: Option<String>,
+    /// An overlay of the support library for this processor (LLVM IR, relative to the
+    /// repository root), linked before the library so that its definitions replace the
+    /// library's (`kernels-ir/amdgcn-gfx10plus.ll`).
+    #[serde(default)]
+    pub ir_overlay: Option<String>,
     /// LLVM target features for `opt` and `llc` on this processor (`-mattr=`, e.g.
     /// `+wavefrontsize64`).
     #[serde(default)]
@@ -250,6 +255,14 @@ impl Profile {
             .iter()
             .find_map(|o| o.ir_library.as_deref())
             .unwrap_or(&self.ir_library)
+    }
+
+    /// The support-library overlay on `arch` ([`ArchOverride::ir_overlay`]), if an override
+    /// names one.
+    pub fn ir_overlay_for(&self, arch: &str) -> Option<&str> {
+        self.overrides(arch)
+            .iter()
+            .find_map(|o| o.ir_overlay.as_deref())
     }
 
     /// The LLVM target features on `arch` (`-mattr=`, for `opt` and `llc`), if an override

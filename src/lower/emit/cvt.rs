@@ -87,7 +87,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             let a = self.rd(&ops[1], Ty::F32, false)?;
             let b = self.rd(&ops[2], Ty::F32, false)?;
             let one = |fx: &mut Self, x: &str| -> V {
-                let r = opv!(fx, [&"fptrunc float ", &x, &" to ", &(et.ll())]);
+                let r = fx.narrow_f32(x, et);
                 if rnd == Some(Rounding::Rz) {
                     let rw = opv!(fx, [&"fpext ", &(et.ll()), &" ", &r, &" to float"]);
                     let gt = opv!(fx, [&"fcmp ogt float ", &rw, &", ", &x]);
@@ -305,10 +305,14 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                         Some(Rounding::Rn) | None
                             if !(st == Ty::F64 && matches!(dt, Ty::F16 | Ty::Bf16)) =>
                         {
-                            opv!(
-                                self,
-                                [&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
-                            )
+                            if st == Ty::F32 {
+                                self.narrow_f32(&a, dt)
+                            } else {
+                                opv!(
+                                    self,
+                                    [&"fptrunc ", &(st.ll()), &" ", &a, &" to ", &(dt.ll())]
+                                )
+                            }
                         }
                         Some(m @ (Rounding::Rz | Rounding::Rm | Rounding::Rp))
                             if st == Ty::F64 && dt == Ty::F32 =>
@@ -366,6 +370,18 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         self.wr(&ops[0], &r, dt, false)
     }
 
+    /// `fptrunc` of the f32 `x` to `dt` (f16 or bf16, nearest-even). amdgcn, f16: the support
+    /// library's `@__wp_cvt_rn_f16_f32`, a plain `fptrunc` that the gfx10+ overlay
+    /// (`kernels-ir/amdgcn-gfx10plus.ll`) replaces: there LLVM 19 selects
+    /// `fptrunc(fmul/fma ..)` as one `v_fma_mixlo/mixhi_f16` and gfx9's
+    /// `-mattr=-fma-mix-insts` cannot be used (docs/lowering.md).
+    pub(super) fn narrow_f32(&mut self, x: &str, dt: Ty) -> V {
+        if !self.cx.nv && dt == Ty::F16 {
+            return self.call("__wp_cvt_rn_f16_f32", Ty::F16, &[(Ty::F32, x)]);
+        }
+        opv!(self, [&"fptrunc float ", &x, &" to ", &(dt.ll())])
+    }
+
     /// `a` (f32 or f64) rounded to nearest-even in `dt` (f16 or bf16). From f64 it goes
     /// through f32 rounded to odd (toward zero, lowest bit set when inexact), which has enough
     /// extra bits that the second rounding is exact (no double rounding).
@@ -383,12 +399,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             );
             opv!(self, [&"bitcast i32 ", &b, &" to float"])
         } else {
-            V::new(a)
+            return self.narrow_f32(a, dt);
         };
         let r = opv!(self, [&"fptrunc float ", &a, &" to ", &(dt.ll())]);
-        if st != Ty::F64 {
-            return r;
-        }
         // NaN from f64: the sign and the quiet bit only (the H200's cvt.rn.f16.f64).
         let h = opv!(self, [&"bitcast ", &(dt.ll()), &" ", &r, &" to i16"]);
         let sb = opv!(self, [&"bitcast double ", &src, &" to i64"]);

@@ -151,7 +151,7 @@ pub enum Arch {
 }
 
 impl Arch {
-    /// The processor named `name` (`gfx906`, `gfx942`), if supported.
+    /// The processor named `name` (`gfx906`, `gfx942`, `gfx1100`), if supported.
     pub fn from_name(name: &str) -> Option<Arch> {
         match name {
             "gfx906" => Some(Arch::Gfx906),

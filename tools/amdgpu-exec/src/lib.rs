@@ -1,4 +1,5 @@
-//! amdgpu-exec: a gfx9 wave64 ISA interpreter that executes AMDGPU code objects on the CPU.
+//! amdgpu-exec: a wave64 ISA interpreter (gfx906, gfx942, gfx1100) that executes AMDGPU code
+//! objects on the CPU.
 //!
 //! wheelport's execution oracle (docs/executed-isa.md): it loads a code object that
 //! `ld.lld` linked for `amdgcn-amd-amdhsa` ([`elf`]), decodes its instructions ([`decode`],
@@ -10,8 +11,9 @@
 //! the SHA-256s of the original CUDA binary's outputs on an NVIDIA H200.
 //!
 //! Semantics follow AMD's public ISA documents ("Vega 7nm Instruction Set Architecture"
-//! for gfx906, "AMD Instinct MI300 Instruction Set Architecture" for gfx942) and LLVM's
-//! AMDGPUUsage for the code-object and dispatch conventions.
+//! for gfx906, "AMD Instinct MI300 Instruction Set Architecture" for gfx942, "RDNA3
+//! Instruction Set Architecture" for gfx1100 in wave64) and LLVM's AMDGPUUsage for the
+//! code-object and dispatch conventions.
 #![warn(missing_docs)]
 // Lane loops index several 64-lane arrays (sources, destination, EXEC bit) by one lane number.
 #![allow(clippy::needless_range_loop)]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
+        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906|gfx942|gfx1100] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906|gfx942|gfx1100] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
     );
     ExitCode::from(2)
 }

@@ -119,8 +119,8 @@ fn size_of(t: &str) -> Option<(u8, bool)> {
         "dwordx2" | "b64" | "u64" | "i64" | "f64" | "x2" => (8, false),
         "dwordx3" | "b96" => (12, false),
         "dwordx4" | "b128" => (16, false),
-        "dwordx8" => (32, false),
-        "dwordx16" => (64, false),
+        "dwordx8" | "b256" => (32, false),
+        "dwordx16" | "b512" => (64, false),
         _ => return None,
     })
 }
@@ -148,6 +148,30 @@ pub fn classify(name: &str) -> MemOp {
     }
     if parts.first() == Some(&"buffer") && prefix == "s" {
         parts.remove(0);
+    }
+    // gfx11 spellings: `global_load_d16_hi_b16`, `ds_load_2addr_stride64_b32`,
+    // `ds_storexchg_rtn_b32`, `ds_cmpstore_rtn_b32` (new value in DATA0, the compare value in
+    // DATA1, as FLAT cmpswap: RDNA3 ISA DS_CMPSTORE_B32)
+    if parts.len() == 4 && parts[1] == "d16" && parts[2] == "hi" {
+        m.d16 = 2;
+        parts = vec![parts[0], parts[3]];
+    } else if parts.len() == 3 && parts[1] == "d16" {
+        m.d16 = 1;
+        parts = vec![parts[0], parts[2]];
+    }
+    if prefix == "ds" {
+        parts = match parts.as_slice() {
+            ["load", "2addr", t] => vec!["read2", t],
+            ["load", "2addr", "stride64", t] => vec!["read2st64", t],
+            ["store", "2addr", t] => vec!["write2", t],
+            ["store", "2addr", "stride64", t] => vec!["write2st64", t],
+            ["storexchg", "2addr", "rtn", t] => vec!["wrxchg2", "rtn", t],
+            ["storexchg", "2addr", "stride64", "rtn", t] => vec!["wrxchg2st64", "rtn", t],
+            ["storexchg", rest @ ..] => std::iter::once("wrxchg")
+                .chain(rest.iter().copied())
+                .collect(),
+            _ => parts,
+        };
     }
     match parts.as_slice() {
         ["load", t] | ["read", t] => {
@@ -192,8 +216,21 @@ pub fn classify(name: &str) -> MemOp {
         }
         ["atomic", op @ ..] => {
             // flat/global/buffer: atomic_<op>[_x2] or atomic_<op>_<f32|f64|f16|bf16>
+            // gfx11: atomic_<op>_<b32|u32|i32|b64|u64|i64> (min/max take their signedness
+            // from the type)
             let (op, wide) = match op {
                 [o @ .., "x2"] => (o.join("_"), true),
+                [o, t @ ("b32" | "u32" | "i32" | "b64" | "u64" | "i64")] => {
+                    let s = t.starts_with('i');
+                    let o = match *o {
+                        "min" if s => "smin",
+                        "max" if s => "smax",
+                        "min" => "umin",
+                        "max" => "umax",
+                        o => o,
+                    };
+                    (o.to_string(), t.ends_with("64"))
+                }
                 o => (o.join("_"), false),
             };
             let (a, size) = match op.as_str() {
@@ -244,6 +281,7 @@ pub fn classify(name: &str) -> MemOp {
                 "mskor" => Atom::Mskor,
                 "wrxchg" => Atom::Swap,
                 "cmpst" => Atom::Cmpst,
+                "cmpstore" => Atom::Cmpswap,
                 _ => return m,
             };
             m.kind = Kind::Atomic(a);
@@ -290,5 +328,36 @@ mod tests {
         assert_eq!(classify("s_buffer_load_dword").size, 4);
         assert_eq!(classify("buffer_wbinvl1_vol").kind, Kind::Other);
         assert_eq!(classify("ds_max_i32").kind, Kind::Atomic(Atom::Smax));
+    }
+
+    /// The gfx11 spellings (RDNA3 ISA ch. 16) the fixtures' gfx1100 code objects use.
+    #[test]
+    fn gfx11_shapes() {
+        let k = |n: &str| classify(n).kind;
+        assert_eq!(k("global_atomic_add_u32"), Kind::Atomic(Atom::Add));
+        assert_eq!(k("global_atomic_min_i32"), Kind::Atomic(Atom::Smin));
+        assert_eq!(k("global_atomic_max_u64"), Kind::Atomic(Atom::Umax));
+        assert_eq!(classify("global_atomic_max_u64").size, 8);
+        assert_eq!(k("flat_atomic_cmpswap_b32"), Kind::Atomic(Atom::Cmpswap));
+        assert_eq!(classify("global_atomic_cmpswap_b64").size, 8);
+        assert_eq!(k("global_atomic_inc_u32"), Kind::Atomic(Atom::Inc));
+        let d = classify("global_load_d16_hi_b16");
+        assert_eq!((d.kind, d.size, d.d16), (Kind::Load, 2, 2));
+        assert_eq!(classify("global_store_d16_hi_b16").d16, 2);
+        assert!(classify("global_load_i8").signed);
+        let d = classify("ds_load_2addr_stride64_b32");
+        assert_eq!((d.kind, d.size, d.st64), (Kind::Read2, 4, true));
+        assert_eq!(k("ds_store_2addr_b32"), Kind::Write2);
+        let d = classify("ds_cmpstore_rtn_b64");
+        assert_eq!(
+            (d.kind, d.size, d.rtn),
+            (Kind::Atomic(Atom::Cmpswap), 8, true)
+        );
+        assert_eq!(k("ds_storexchg_rtn_b32"), Kind::Atomic(Atom::Swap));
+        assert_eq!(k("ds_storexchg_2addr_rtn_b32"), Kind::Xchg2);
+        assert_eq!(classify("ds_store_b16_d16_hi").d16, 2);
+        assert_eq!(classify("s_load_b256").size, 32);
+        assert_eq!(classify("scratch_store_b96").size, 12);
+        assert_eq!(k("buffer_gl0_inv"), Kind::Other);
     }
 }

@@ -276,7 +276,13 @@ impl Wave {
             return Err(self.unimplemented(i));
         }
         let off = if i.flag {
-            i.imm as i64 as u64
+            let o = i.imm as i64 as u64;
+            if i.soe {
+                // gfx11: immediate offset plus the SOFFSET SGPR
+                o.wrapping_add(self.sread(i.saddr, 0, Ty::B32))
+            } else {
+                o
+            }
         } else {
             self.s[i.saddr as usize & 127] as u64
         };
@@ -323,7 +329,14 @@ impl Wave {
                     if exec >> l & 1 == 0 {
                         continue;
                     }
-                    let j = (((addr[l] as u64 + off16) / 4) % 64) as usize;
+                    // gfx11 wave64: each 32-lane half permutes within itself (RDNA3 ISA
+                    // DS_BPERMUTE_B32: "src_lane ... % 32"; Mesa's ACO emulates a full-wave
+                    // bpermute on gfx10-11.5 wave64 from two half-wave ones)
+                    let j = if self.arch.is_gfx11() {
+                        (l & 32) | (((addr[l] as u64 + off16) / 4) % 32) as usize
+                    } else {
+                        (((addr[l] as u64 + off16) / 4) % 64) as usize
+                    };
                     if m.kind == Kind::Bpermute {
                         if exec >> j & 1 != 0 {
                             tmp[l] = data[j];
@@ -420,7 +433,7 @@ impl Wave {
                         }
                     };
                     let d0 = rd(self, i.data0);
-                    let d1 = if matches!(op, Atom::Cmpst | Atom::Mskor) {
+                    let d1 = if matches!(op, Atom::Cmpst | Atom::Mskor | Atom::Cmpswap) {
                         rd(self, i.data1)
                     } else {
                         0
@@ -444,7 +457,7 @@ impl Wave {
         let off = i.imm as i64 as u64;
         match i.row.fmt {
             Fmt::Scratch => {
-                let vaddr = if self.is_gfx940_scratch(i) {
+                let vaddr = if self.arch.hw_flat_scratch() {
                     i.flag
                 } else {
                     i.saddr == 0x7f
@@ -456,8 +469,7 @@ impl Wave {
                 if vaddr {
                     o = o.wrapping_add(self.v[i.addr as usize][l] as u64);
                 }
-                let base = self.sread(FLAT_SCRATCH, 0, Ty::B64);
-                Tgt::Swz(base, o & 0xffff_ffff, l as u32)
+                Tgt::Swz(self.flat_scratch(), o & 0xffff_ffff, l as u32)
             }
             _ => {
                 let a = if i.saddr != 0x7f && i.row.fmt == Fmt::Global {
@@ -471,8 +483,7 @@ impl Wave {
                     match (a >> 32) as u32 {
                         SHARED_APERTURE_HI => return Tgt::Lds(a & 0xffff_ffff),
                         PRIVATE_APERTURE_HI => {
-                            let base = self.sread(FLAT_SCRATCH, 0, Ty::B64);
-                            return Tgt::Swz(base, a & 0xffff_ffff, l as u32);
+                            return Tgt::Swz(self.flat_scratch(), a & 0xffff_ffff, l as u32);
                         }
                         _ => {}
                     }
@@ -482,8 +493,13 @@ impl Wave {
         }
     }
 
-    fn is_gfx940_scratch(&self, _i: &Inst) -> bool {
-        self.v.len() > 256
+    /// FLAT_SCRATCH: SGPRs 102-103 on gfx9, a register of its own on gfx11.
+    fn flat_scratch(&self) -> u64 {
+        if self.arch.is_gfx11() {
+            self.scratch_base
+        } else {
+            self.sread(FLAT_SCRATCH, 0, Ty::B64)
+        }
     }
 
     /// FLAT, GLOBAL and SCRATCH.
@@ -558,9 +574,12 @@ impl Wave {
     pub fn mubuf(&mut self, i: &Inst, g: &mut Group<'_>) -> Result<(), Error> {
         if i.mem.kind == Kind::Other {
             return match i.op {
-                Op::BUFFER_WBINVL1 | Op::BUFFER_WBINVL1_VOL | Op::BUFFER_WBL2 | Op::BUFFER_INV => {
-                    Ok(())
-                }
+                Op::BUFFER_WBINVL1
+                | Op::BUFFER_WBINVL1_VOL
+                | Op::BUFFER_WBL2
+                | Op::BUFFER_INV
+                | Op::BUFFER_GL0_INV
+                | Op::BUFFER_GL1_INV => Ok(()),
                 _ => Err(self.unimplemented(i)),
             };
         }

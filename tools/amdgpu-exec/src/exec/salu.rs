@@ -23,7 +23,21 @@ fn mask(size: u32) -> u32 {
 }
 
 impl super::Wave {
-    fn hwreg_read(&self, id: u32) -> u32 {
+    fn hwreg_read(&self, id: u32, clock: u64) -> u32 {
+        if self.arch.is_gfx11() {
+            // RDNA3 ISA §3.11 "Hardware Registers": MODE, STATUS and TRAPSTS as on gfx9;
+            // SHADER_CYCLES (29) a 20-bit cycle counter; HW_ID (4) and SH_MEM_BASES do not
+            // exist there (read as 0 here).
+            return match id {
+                1..=3 => self.hwreg_read_gfx9(id),
+                29 => (clock & 0xf_ffff) as u32,
+                _ => 0,
+            };
+        }
+        self.hwreg_read_gfx9(id)
+    }
+
+    fn hwreg_read_gfx9(&self, id: u32) -> u32 {
         match id {
             1 => self.mode,
             2 => {
@@ -409,7 +423,7 @@ impl super::Wave {
             }
             Op::S_GETREG_B32 => {
                 let (id, off, size) = hw_field(i.imm);
-                let v = (self.hwreg_read(id) >> off) & mask(size);
+                let v = (self.hwreg_read(id, g.clock) >> off) & mask(size);
                 self.swrite(d, v);
             }
             Op::S_SETREG_B32 => {
@@ -436,7 +450,29 @@ impl super::Wave {
             | Op::S_SETKILL
             | Op::S_WAKEUP
             | Op::S_SENDMSG
-            | Op::S_SET_GPR_IDX_OFF => {}
+            | Op::S_SET_GPR_IDX_OFF
+            // gfx11: scheduling hints and counters a sequential interpreter has nothing to
+            // wait for
+            | Op::S_DELAY_ALU
+            | Op::S_CLAUSE
+            | Op::S_WAITCNT_DEPCTR
+            | Op::S_SET_INST_PREFETCH_DISTANCE
+            | Op::S_WAITCNT_VSCNT
+            | Op::S_WAITCNT_VMCNT
+            | Op::S_WAITCNT_EXPCNT
+            | Op::S_WAITCNT_LGKMCNT => {}
+            // gfx10+: MODE.FP_ROUND (bits 3:0) and MODE.FP_DENORM (bits 7:4) from SIMM16
+            Op::S_ROUND_MODE => self.mode = (self.mode & !0xf) | (i.imm as u32 & 0xf),
+            Op::S_DENORM_MODE => self.mode = (self.mode & !0xf0) | (i.imm as u32 & 0xf) << 4,
+            // gfx11 MSG_RTN_GET_REALTIME (0x83): the 64-bit real-time counter, here the
+            // dispatch's instruction count (as S_MEMREALTIME on gfx9)
+            Op::S_SENDMSG_RTN_B64 | Op::S_SENDMSG_RTN_B32 if i.src[0] == 0x83 => {
+                if i.op == Op::S_SENDMSG_RTN_B64 {
+                    self.swrite64(d, g.clock);
+                } else {
+                    self.swrite(d, g.clock as u32);
+                }
+            }
             Op::S_ENDPGM => return Ok(Event::End),
             Op::S_BARRIER => return Ok(Event::Barrier),
             Op::S_SLEEP => return Ok(Event::Sleep),

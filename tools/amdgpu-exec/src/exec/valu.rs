@@ -280,6 +280,11 @@ impl Wave {
 
     fn out_mask(&mut self, i: &Inst, bits: u64) {
         let cmpx = i.row.name.starts_with("v_cmpx");
+        if cmpx && self.arch.is_gfx11() {
+            // gfx10+: V_CMPX writes EXEC only (the VOP3 form's SDST field names EXEC)
+            self.set_exec(bits);
+            return;
+        }
         match (i.row.fmt, i.sdwa.and_then(|d| d.sdst)) {
             (Fmt::Vop3, _) => self.swrite64(i.vdst, bits),
             (_, Some(sd)) => self.swrite64(sd, bits),
@@ -839,18 +844,19 @@ impl Wave {
                 self.vwrite32(i, &r, true);
             }
             Op::V_FMA_F16
+            | Op::V_FMAC_F16
             | Op::V_MAD_F16
             | Op::V_MAC_F16
             | Op::V_MAD_LEGACY_F16
             | Op::V_FMA_LEGACY_F16 => {
                 let a = self.vs32(i, 0, Ty::F16);
                 let b = self.vs32(i, 1, Ty::F16);
-                let c = if matches!(i.op, Op::V_MAC_F16) {
+                let c = if matches!(i.op, Op::V_MAC_F16 | Op::V_FMAC_F16) {
                     self.v[i.vdst as usize]
                 } else {
                     self.vs32(i, 2, Ty::F16)
                 };
-                let fused = matches!(i.op, Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16);
+                let fused = matches!(i.op, Op::V_FMA_F16 | Op::V_FMA_LEGACY_F16 | Op::V_FMAC_F16);
                 let r = self.lanes(|l| {
                     let (x, y, z) = (a[l] as u64, b[l] as u64, c[l] as u64 & 0xffff);
                     let v = if fused {
@@ -1417,6 +1423,15 @@ impl Wave {
             Op::V_MIN_I16 => {
                 i16op2!(|a: u32, b: u32| (a as u16 as i16).min(b as u16 as i16) as u32)
             }
+            // gfx11: MINMAX = max(min(S0, S1), S2), MAXMIN = min(max(S0, S1), S2)
+            Op::V_MINMAX_I32 => {
+                iop3!(|a: u32, b: u32, c: u32| (a as i32).min(b as i32).max(c as i32) as u32)
+            }
+            Op::V_MAXMIN_I32 => {
+                iop3!(|a: u32, b: u32, c: u32| (a as i32).max(b as i32).min(c as i32) as u32)
+            }
+            Op::V_MINMAX_U32 => iop3!(|a: u32, b: u32, c: u32| a.min(b).max(c)),
+            Op::V_MAXMIN_U32 => iop3!(|a: u32, b: u32, c: u32| a.max(b).min(c)),
             Op::V_MAD_U16 | Op::V_MAD_LEGACY_U16 | Op::V_MAD_I16 | Op::V_MAD_LEGACY_I16 => {
                 let a = self.vs32(i, 0, Ty::B16);
                 let b = self.vs32(i, 1, Ty::B16);
@@ -1450,6 +1465,34 @@ impl Wave {
                 self.vwrite32(i, &r, false);
             }
             // ---- dot products
+            // gfx11 V_DOT4_I32_IU8: NEG[0] / NEG[1] make S0 / S1 signed bytes (RDNA3 ISA
+            // §16.10 "VOP3P"); the sum wraps, CLAMP saturates to i32.
+            Op::V_DOT4_I32_IU8 => {
+                let a = self.vs32(i, 0, Ty::B32);
+                let b = self.vs32(i, 1, Ty::B32);
+                let c = self.vs32(i, 2, Ty::B32);
+                let (sa, sb) = (i.neg & 1 != 0, i.neg & 2 != 0);
+                let byte = |x: u32, k: u32, signed: bool| -> i64 {
+                    let v = (x >> (8 * k)) as u8;
+                    if signed {
+                        v as i8 as i64
+                    } else {
+                        v as i64
+                    }
+                };
+                let r = self.lanes(|l| {
+                    let t: i64 = c[l] as i32 as i64
+                        + (0..4)
+                            .map(|k| byte(a[l], k, sa) * byte(b[l], k, sb))
+                            .sum::<i64>();
+                    if i.clamp {
+                        t.clamp(i32::MIN as i64, i32::MAX as i64) as u32
+                    } else {
+                        t as u32
+                    }
+                });
+                self.vwrite32(i, &r, false);
+            }
             Op::V_DOT4_I32_I8
             | Op::V_DOT4_U32_U8
             | Op::V_DOT4C_I32_I8
@@ -1599,6 +1642,27 @@ impl Wave {
     }
 
     fn vopc(&mut self, i: &Inst, op: u16, e32: Env, e64: Env) -> Result<(), Error> {
+        // gfx11 numbers the compares by type (RDNA3 ISA §16.8 "VOPC"): F16 0x00, F32 0x10,
+        // F64 0x20, I16/U16 0x30, I32/U32 0x40, I64/U64 0x50 (unsigned at +8), CLASS
+        // 0x7d-0x7f, CMPX +0x80; within a group the condition codes are gfx9's. Mapped to
+        // the gfx9 numbering here.
+        let op = if self.arch.is_gfx11() {
+            let o = op & 0x7f;
+            match o {
+                0x7d => 0x14,
+                0x7e => 0x10,
+                0x7f => 0x12,
+                0x00..=0x0f => 0x20 | o,
+                0x10..=0x1f => 0x40 | (o & 0xf),
+                0x20..=0x2f => 0x60 | (o & 0xf),
+                0x30..=0x3f => 0xa0 | (o & 0xf),
+                0x40..=0x4f => 0xc0 | (o & 0xf),
+                0x50..=0x5f => 0xe0 | (o & 0xf),
+                _ => return Err(self.unimplemented(i)),
+            }
+        } else {
+            op
+        };
         let base = op & 0xf0;
         let c = op & 0xf;
         let float = |ty: Ty| -> Option<(fp::Format, Env)> {

@@ -3,7 +3,7 @@
 //! modifiers (Vega ISA §6 "Vector ALU Operations", §12.7 SDWA), and the instruction step.
 
 use super::{Event, Group, Launch, PRIVATE_APERTURE_HI, SCRATCH_BASE, SHARED_APERTURE_HI};
-use crate::decode::{Inst, VGPR0};
+use crate::decode::{Inst, SGPR_NULL, VGPR0};
 use crate::elf::Kernel;
 use crate::fp::{self, Env};
 use crate::isa::{Arch, Fmt};
@@ -55,6 +55,11 @@ pub struct Wave {
     pub nan_last: bool,
     /// Move approximation results 1 ulp ([`crate::exec::Limits::approx_perturb`]).
     pub approx_perturb: bool,
+    /// The processor.
+    pub arch: Arch,
+    /// gfx11's FLAT_SCRATCH: the wave's scratch base, set by the hardware (on gfx11 it is
+    /// no SGPR; codes 102-103 are s102-s103 there).
+    pub scratch_base: u64,
 }
 
 /// The inline constant of code `c` read as `ty` (`None` when `c` is no inline constant).
@@ -121,10 +126,9 @@ impl Wave {
         lane_bytes: u32,
         entry: u64,
     ) -> Wave {
-        let nv = if arch.is_gfx940() { 512 } else { 256 };
         let mut w = Wave {
             s: [0; 128],
-            v: vec![[0u32; 64]; nv],
+            v: vec![[0u32; 64]; arch.vgprs()],
             scc: false,
             pc: entry,
             mode: k.desc.initial_mode(),
@@ -133,6 +137,8 @@ impl Wave {
             lane_bytes,
             nan_last: false,
             approx_perturb: false,
+            arch,
+            scratch_base: 0,
         };
         let d = &k.desc;
         let [packet, queue, kernarg] = ptrs;
@@ -182,13 +188,14 @@ impl Wave {
             n += 1;
         }
         let wave_off = (scratch_wave - SCRATCH_BASE) as u32;
-        if d.private_segment() && !arch.is_gfx940() {
+        if d.private_segment() && !arch.hw_flat_scratch() {
             w.s[n] = wave_off;
         }
         if arch.is_gfx940() {
             w.s[FLAT_SCRATCH as usize] = scratch_wave as u32;
             w.s[FLAT_SCRATCH as usize + 1] = (scratch_wave >> 32) as u32;
         }
+        w.scratch_base = scratch_wave;
         // work-item IDs and EXEC
         let mut exec = 0u64;
         let (bx, by) = (l.block[0], l.block[1]);
@@ -201,7 +208,7 @@ impl Wave {
             let x = t % bx;
             let y = (t / bx) % by;
             let z = t / (bx * by);
-            if arch.is_gfx940() {
+            if arch.packed_tid() {
                 w.v[0][lane as usize] = x | y << 10 | z << 20;
             } else {
                 w.v[0][lane as usize] = x;
@@ -216,10 +223,9 @@ impl Wave {
     /// A wave with zeroed registers, EXEC all ones, the program counter at `pc` and MODE
     /// 0x3f0 (round to nearest even, f32 and f16/f64 denormals kept, DX10_CLAMP, IEEE).
     pub fn bare(arch: Arch, pc: u64) -> Wave {
-        let nv = if arch.is_gfx940() { 512 } else { 256 };
         let mut w = Wave {
             s: [0; 128],
-            v: vec![[0u32; 64]; nv],
+            v: vec![[0u32; 64]; arch.vgprs()],
             scc: false,
             pc,
             mode: 0x3f0,
@@ -228,6 +234,8 @@ impl Wave {
             lane_bytes: 0,
             nan_last: false,
             approx_perturb: false,
+            arch,
+            scratch_base: 0,
         };
         w.set_exec(u64::MAX);
         w
@@ -285,6 +293,7 @@ impl Wave {
     pub fn sread(&self, code: u16, lit: u32, ty: Ty) -> u64 {
         let wide = matches!(ty, Ty::B64 | Ty::F64);
         match code {
+            SGPR_NULL => 0,
             0..=127 => {
                 let lo = self.s[code as usize] as u64;
                 if wide {
@@ -320,15 +329,18 @@ impl Wave {
         }
     }
 
-    /// Write SGPR-space register `code` (32 bits).
+    /// Write SGPR-space register `code` (32 bits; writes to NULL are dropped).
     pub fn swrite(&mut self, code: u16, v: u32) {
-        if (code as usize) < 128 {
+        if (code as usize) < 128 && code != SGPR_NULL {
             self.s[code as usize] = v;
         }
     }
 
     /// Write SGPR-space registers `code`, `code + 1` (64 bits).
     pub fn swrite64(&mut self, code: u16, v: u64) {
+        if code == SGPR_NULL {
+            return;
+        }
         self.swrite(code, v as u32);
         self.swrite(code + 1, (v >> 32) as u32);
     }
@@ -426,9 +438,12 @@ impl Wave {
     }
 
     /// Write 32 bits per active lane to VGPR `i.vdst`, through the SDWA destination select
-    /// or, for a 16-bit result of a VOP3 with `op_sel[3]`, to its high half.
+    /// or, for a 16-bit result (`half`) of a VOP3 with `op_sel[3]`, to its high half. On
+    /// gfx11 every other 16-bit result goes to the low half and keeps the high half (gfx10+
+    /// 16-bit instructions preserve the unused bits; gfx9 zeroes them, which `r` carries).
     pub fn vwrite32(&mut self, i: &Inst, r: &[u32; 64], half: bool) {
         let exec = self.exec();
+        let keep_hi = half && self.arch.is_gfx11();
         let dst = &mut self.v[i.vdst as usize];
         if let Some(d) = i.sdwa {
             for l in 0..64 {
@@ -442,6 +457,14 @@ impl Wave {
             for l in 0..64 {
                 if exec >> l & 1 != 0 {
                     dst[l] = (dst[l] & 0xffff) | (r[l] & 0xffff) << 16;
+                }
+            }
+            return;
+        }
+        if keep_hi {
+            for l in 0..64 {
+                if exec >> l & 1 != 0 {
+                    dst[l] = (dst[l] & 0xffff_0000) | (r[l] & 0xffff);
                 }
             }
             return;
