@@ -115,6 +115,10 @@ struct wp_stream _ZN3c103hip19getDefaultHIPStreamEa(int8_t d) { struct wp_stream
 struct wp_stream _ZN3c103hip17getStreamFromPoolEba(_Bool hi, int8_t d) { struct wp_stream s = {6, d, hi ? 0x21 : 0x20}; return s; }
 struct wp_stream _ZN3c103hip17getStreamFromPoolEia(int prio, int8_t d) { struct wp_stream s = {6, d, 0x40 + prio}; return s; }
 void _ZN3c103hip19setCurrentHIPStreamENS0_9HIPStreamE(struct wp_stream s) { rec[7] = s.type * 10000 + s.index * 1000 + s.id; }
+/* The asynchronous allocator: the stream each call is given, in rec[0..2]. */
+int hipMallocAsync(void **p, size_t n, void *s) { rec[0] = (long)s; *p = (void *)0x6000; return 0; }
+int hipFreeAsync(void *p, void *s) { rec[1] = (long)s; return p == (void *)0x6000 ? 0 : 1; }
+int hipMemPrefetchAsync(const void *p, size_t n, int dev, void *s) { rec[2] = (long)s * 100 + dev; return 0; }
 const struct wp_hipDeviceProp *_ZN2at4cuda26getCurrentDevicePropertiesEv(void) {
     static struct wp_hipDeviceProp p; hipGetDevicePropertiesR0600(&p, 0); return &p;
 }
@@ -1267,4 +1271,37 @@ fn code_thunks_are_error_returning_table_rows() {
             "{base} does not return cudaError_t in cuda_runtime_api.h"
         );
     }
+}
+
+/// The per-thread default stream forms HIP has no `_spt` variant of (`cudaMallocAsync_ptsz`,
+/// `cudaFreeAsync_ptsz`, `cudaMemPrefetchAsync_ptsz`, CUDA 12.x parameters): stream 0 reaches
+/// HIP as `hipStreamPerThread` (`(hipStream_t)2` in hip_runtime_api.h), any other stream as
+/// it is.
+#[test]
+fn per_thread_async_forms_use_hip_stream_per_thread() {
+    let d = tempfile::tempdir().unwrap();
+    let Some((shim, rt)) = build(d.path()) else {
+        return;
+    };
+    let driver = r#"
+import ctypes, sys
+rt = ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL(sys.argv[1])
+rt.recorded.restype = ctypes.c_long
+p = ctypes.c_void_p()
+out = []
+for s in (None, 0x40):
+    a = shim.wpcuMallocAsync_ptsz(ctypes.byref(p), 64, ctypes.c_void_p(s))
+    b = shim.wpcuFreeAsync_ptsz(p, ctypes.c_void_p(s))
+    c = shim.wpcuMemPrefetchAsync_ptsz(p, 64, 3, ctypes.c_void_p(s))
+    out.append([a, b, c, rt.recorded(0), rt.recorded(1), rt.recorded(2)])
+print(out)
+"#;
+    let (c, o, e) = python_bind_now(driver, &[&shim, &rt.join("libamdhip64.so.6")], &rt);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(
+        o.trim(),
+        "[[0, 0, 0, 2, 2, 203], [0, 0, 0, 64, 64, 6403]]",
+        "{e}"
+    );
 }

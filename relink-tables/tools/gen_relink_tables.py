@@ -153,6 +153,7 @@ SONAMES = {
 # function the shim calls ('-' for none); for rename rows it is the target name.
 # ---------------------------------------------------------------------------------
 PRINTF_DRAIN = "same parameters as the HIP function; the shim prints the device printf FIFOs of amdgpu modules that call vprintf (kernels-ir/printf.py, shims/hip/wp_printf.h)"
+PER_THREAD = "per-thread default stream form; HIP has no _spt variant: the shim calls the HIP function with hipStreamPerThread for stream 0, as the _ptsz form means (CUDA 12.x parameters; looked up at first use)"
 CUDART_HIP = {
     "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "the shim registers a wrapper that wheelport rewrote to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2) and skips one that still carries the CUDA magic (a SASS-only module), returning a handle that makes the module's later registration calls no-ops"),
     "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
@@ -192,6 +193,9 @@ CUDART_HIP = {
     "cudaEventSynchronize": ("shim", "hipEventSynchronize", PRINTF_DRAIN + " after the call (CUDA flushes printf output at event synchronisation)"),
     "cudaMemcpy": ("shim", "hipMemcpy", PRINTF_DRAIN + " after the call (CUDA flushes printf output at blocking copies)"),
     "cudaDeviceReset": ("shim", "hipDeviceReset", PRINTF_DRAIN + " before the reset, emptying the FIFOs (CUDA flushes printf output at context destruction)"),
+    "cudaMallocAsync_ptsz": ("shim", "hipMallocAsync", PER_THREAD),
+    "cudaFreeAsync_ptsz": ("shim", "hipFreeAsync", PER_THREAD),
+    "cudaMemPrefetchAsync_ptsz": ("shim", "hipMemPrefetchAsync", PER_THREAD),
     "cudaThreadGetLimit": ("rename", "hipDeviceGetLimit", "deprecated CUDA alias of cudaDeviceGetLimit (same parameters); cudaLimit 0-2 equal hipLimit_t"),
     "cudaThreadSetLimit": ("rename", "hipDeviceSetLimit", "deprecated CUDA alias of cudaDeviceSetLimit (same parameters)"),
 }

@@ -533,6 +533,28 @@ int wpcuDeviceReset(void) {
     return wp_cuda_error(f());
 }
 
+/* ---- per-thread default stream forms without a HIP _spt variant ----
+ * cudaMallocAsync_ptsz, cudaFreeAsync_ptsz, cudaMemPrefetchAsync_ptsz (CUDA 12.x parameters):
+ * stream 0 is the calling thread's default stream there, HIP's hipStreamPerThread. */
+#define WP_HIP_STREAM_PER_THREAD ((hipStream_t)2)
+static hipStream_t wp_per_thread(hipStream_t s) { return s ? s : WP_HIP_STREAM_PER_THREAD; }
+static void *wp_late_hipMallocAsync, *wp_late_hipFreeAsync, *wp_late_hipMemPrefetchAsync;
+typedef hipError_t (*wp_malloc_async_t)(void **, size_t, hipStream_t);
+typedef hipError_t (*wp_free_async_t)(void *, hipStream_t);
+typedef hipError_t (*wp_prefetch_async_t)(const void *, size_t, int, hipStream_t);
+int wpcuMallocAsync_ptsz(void **ptr, size_t size, hipStream_t stream) {
+    wp_malloc_async_t f = WP_LATE(wp_malloc_async_t, hipMallocAsync);
+    return f ? wp_cuda_error(f(ptr, size, wp_per_thread(stream))) : 801;
+}
+int wpcuFreeAsync_ptsz(void *ptr, hipStream_t stream) {
+    wp_free_async_t f = WP_LATE(wp_free_async_t, hipFreeAsync);
+    return f ? wp_cuda_error(f(ptr, wp_per_thread(stream))) : 801;
+}
+int wpcuMemPrefetchAsync_ptsz(const void *ptr, size_t count, int device, hipStream_t stream) {
+    wp_prefetch_async_t f = WP_LATE(wp_prefetch_async_t, hipMemPrefetchAsync);
+    return f ? wp_cuda_error(f(ptr, count, device, wp_per_thread(stream))) : 801;
+}
+
 /* ---- device properties and attributes (device_prop.tsv, device_attr.tsv) ---- */
 
 /* cudaGetDeviceProperties_v2(cudaDeviceProp *prop, int device) (CUDA 12.x layout, 1032 bytes):
