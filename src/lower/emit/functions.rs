@@ -142,7 +142,64 @@ pub(crate) fn emit_function<'m, 'a>(
         labels_seen: HashMap::default(),
         notes: Vec::new(),
         soft_barrier: false,
+        local_syms: HashSet::new(),
+        local_addrs: HashMap::new(),
+        shadows: HashMap::new(),
+        param_copies: HashMap::new(),
+        local_vecs: HashMap::new(),
     };
+    if fx.cx.prof.local_gep {
+        fx.local_addrs = local_addr::local_addresses(f);
+        if !fx.local_addrs.is_empty() {
+            fx.local_syms = local_addr::local_vars(f);
+        }
+        if fx.is_kernel {
+            let size_in = |vars: &[VarDecl<'_>], n: &str| {
+                vars.iter().find_map(|v| {
+                    let d = v.decls.iter().find(|d| d.name == n)?;
+                    Some(slot_of(v, d)?.size() as u64)
+                })
+            };
+            let top: Vec<VarDecl<'_>> = f
+                .body
+                .iter()
+                .flat_map(|b| &b.stmts)
+                .filter_map(|s| match s {
+                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v.clone()),
+                    _ => None,
+                })
+                .collect();
+            fx.param_copies =
+                local_addr::param_copies(f, &fx.local_addrs, &|n| size_in(&f.params, n), &|n| {
+                    size_in(&top, n)
+                })
+                .into_iter()
+                .map(|(s, c)| (s, c.param))
+                .collect();
+        }
+        if !fx.local_syms.is_empty() {
+            let top: Vec<VarDecl<'_>> = f
+                .body
+                .iter()
+                .flat_map(|b| &b.stmts)
+                .filter_map(|s| match s {
+                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v.clone()),
+                    _ => None,
+                })
+                .collect();
+            let size = |n: &str| {
+                top.iter().find_map(|v| {
+                    let d = v.decls.iter().find(|d| d.name == n)?;
+                    Some(slot_of(v, d)?.size() as u64)
+                })
+            };
+            let copies = &fx.param_copies;
+            fx.local_vecs = local_addr::vector_vars(f, &fx.local_addrs, &size)
+                .into_iter()
+                .filter(|(s, _)| !copies.contains_key(s))
+                .collect();
+        }
+    }
     let r = function_body(&mut fx, f, param_homes);
     let mut text = std::mem::take(&mut fx.body);
     if let Err(e) = r {

@@ -1,0 +1,892 @@
+//! Registers that provably hold addresses into one of the function's own `.local` variables
+//! (amdgcn, [`crate::target::Profile::local_gep`]).
+//!
+//! nvcc addresses its local frame through integers: `mov.u64 %SPL, __local_depot0;
+//! add.u64 %rd1, %SPL, 4; ld.local.u8 %rs1, [%rd1];`. Lowered as written, the variable's
+//! address leaves it as a `ptrtoint` and every access comes back through `inttoptr`, which
+//! stops LLVM from promoting the variable to registers (SROA, AMDGPU's promote-alloca): it
+//! stays in scratch memory. For a register whose every definition is one of
+//!
+//! * `mov.b64 R, S` (`S` a `.local` variable of the function), `cvta.local.u64 R, S`;
+//! * `mov.b64 R, X`, `add.{u,s}64 R, X, Y` / `add R, Y, X`, `sub.{u,s}64 R, X, Y`,
+//!   `cvta.local.u64 R, X` / `cvta.to.local.u64 R, X`, where `X` is such a register and `Y` is
+//!   not,
+//!
+//! all definitions agreeing on `S` and on the address form (the local window or a generic
+//! address), `R` is `S`'s address plus an offset. The emitter keeps that offset in a shadow
+//! register next to `R` (its value is left as it is, for any other use) and writes each
+//! `ld`/`st` through `R` in `R`'s form as a `getelementptr` from `S`. Where every definition
+//! gives the same constant offset, the offset is known here too (a `mov S` root is 0).
+//!
+//! [`param_copies`] then finds the kernel-parameter copies among the variables: a `.local`
+//! variable whose only writes are stores of values loaded (`ld.param`) from the same kernel
+//! parameter at the same offset, and whose address reaches no other instruction. Its loads
+//! read the parameter (the kernarg segment) instead, and the copy is left dead.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use super::{ptr_ty, Piece, Space, Ty, R, V};
+use crate::ptx::ast::*;
+use crate::ptx::isa::Opcode;
+
+/// What a derived register holds: an address into `sym`, in the local window (`generic`
+/// false) or as a generic address, `off` bytes in when every definition agrees on a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LocalAddr<'a> {
+    pub sym: &'a str,
+    pub generic: bool,
+    pub off: Option<i64>,
+}
+
+/// How one instruction defines its destination register.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Def<'b, 'a> {
+    /// `mov R, S` / `cvta.local R, S`.
+    Root { sym: &'a str, generic: bool },
+    /// `mov R, X`.
+    Copy(&'a str),
+    /// `add R, X, Y` (`x` the register that may be derived, `y` the other operand).
+    Add(&'a str, &'b Operand<'a>),
+    /// `add R, Y, X` with `Y` an immediate or register (either order is tried).
+    AddEither(&'b Operand<'a>, &'b Operand<'a>),
+    /// `sub R, X, Y`.
+    Sub(&'a str, &'b Operand<'a>),
+    /// `cvta.local R, X` (to generic: `true`) or `cvta.to.local R, X` (`false`).
+    Cvta(&'a str, bool),
+    /// Anything else.
+    Other,
+}
+
+fn is_b64(i: &Instruction<'_>) -> bool {
+    i.modifiers
+        .iter()
+        .all(|m| matches!(m, ".u64" | ".s64" | ".b64"))
+        && !i.modifiers.is_empty()
+}
+
+/// The destination register of `i` and how `i` defines it; `None` when `i` writes no
+/// register operand in first position.
+pub(crate) fn def_of<'b, 'a>(
+    i: &'b Instruction<'a>,
+    locals: &HashSet<&'a str>,
+) -> Option<(&'a str, Def<'b, 'a>)> {
+    let ops: &'b [Operand<'a>] = &i.operands;
+    let Some(Operand::Reg(d)) = ops.first() else {
+        return None;
+    };
+    let d = d.as_str();
+    let def = match (i.opcode, ops.get(1), ops.get(2)) {
+        (Opcode::Mov, Some(Operand::Symbol(s)), None)
+            if is_b64(i) && locals.contains(s.as_str()) =>
+        {
+            Def::Root {
+                sym: s.as_str(),
+                generic: false,
+            }
+        }
+        (Opcode::Mov, Some(Operand::Reg(x)), None) if is_b64(i) => Def::Copy(x.as_str()),
+        (Opcode::Add, Some(a), Some(b)) if is_b64(i) => match (a, b) {
+            (Operand::Reg(x), Operand::Imm(_)) => Def::Add(x.as_str(), b),
+            (Operand::Imm(_), Operand::Reg(x)) => Def::Add(x.as_str(), a),
+            (Operand::Reg(_), Operand::Reg(_)) => Def::AddEither(a, b),
+            _ => Def::Other,
+        },
+        (Opcode::Sub, Some(Operand::Reg(x)), Some(b @ (Operand::Reg(_) | Operand::Imm(_))))
+            if is_b64(i) =>
+        {
+            Def::Sub(x.as_str(), b)
+        }
+        (Opcode::Cvta, Some(src), None) => {
+            let m: Vec<&str> = i.modifiers.iter().collect();
+            let to = m.contains(&".to");
+            if !m.contains(&".local") || !m.contains(&".u64") || m.len() != 2 + to as usize {
+                Def::Other
+            } else {
+                match src {
+                    Operand::Symbol(s) if !to && locals.contains(s.as_str()) => Def::Root {
+                        sym: s.as_str(),
+                        generic: true,
+                    },
+                    Operand::Reg(x) => Def::Cvta(x.as_str(), !to),
+                    _ => Def::Other,
+                }
+            }
+        }
+        _ => Def::Other,
+    };
+    Some((d, def))
+}
+
+fn imm_of(o: &Operand<'_>) -> Option<i64> {
+    match o {
+        Operand::Imm(m) => match m.value() {
+            ImmValue::Int(v) => Some(v),
+            ImmValue::UInt(v) => Some(v as i64),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Every instruction of a body, nested blocks included.
+pub(crate) fn instructions<'b, 'a>(b: &'b Block<'a>, out: &mut Vec<&'b Instruction<'a>>) {
+    for s in &b.stmts {
+        match s {
+            Statement::Instruction(i) => out.push(i),
+            Statement::Block(inner) => instructions(inner, out),
+            _ => {}
+        }
+    }
+}
+
+/// Names a nested scope declares (as a register, or any variable), which the analysis leaves
+/// alone: the same name may mean two registers.
+fn nested_names<'a>(
+    b: &Block<'a>,
+    depth: usize,
+    names: &mut HashSet<&'a str>,
+    prefixes: &mut Vec<&'a str>,
+) {
+    for s in &b.stmts {
+        match s {
+            Statement::Variable(v) if depth > 0 => {
+                for d in &v.decls {
+                    if d.range.is_some() {
+                        prefixes.push(d.name);
+                    } else {
+                        names.insert(d.name);
+                    }
+                }
+            }
+            Statement::Block(inner) => nested_names(inner, depth + 1, names, prefixes),
+            _ => {}
+        }
+    }
+}
+
+/// The function-scope `.local` variables of `f` (declared at the top of its body).
+pub(crate) fn local_vars<'a>(f: &Function<'a>) -> HashSet<&'a str> {
+    let mut out = HashSet::new();
+    if let Some(b) = &f.body {
+        for s in &b.stmts {
+            if let Statement::Variable(v) = s {
+                if v.space == StateSpace::Local {
+                    out.extend(v.decls.iter().map(|d| d.name));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The derived registers of `f` (see the module docs).
+pub(crate) fn local_addresses<'a>(f: &Function<'a>) -> HashMap<&'a str, LocalAddr<'a>> {
+    let Some(body) = &f.body else {
+        return HashMap::new();
+    };
+    let locals = local_vars(f);
+    if locals.is_empty() {
+        return HashMap::new();
+    }
+    let mut nested = HashSet::new();
+    let mut prefixes = Vec::new();
+    nested_names(body, 0, &mut nested, &mut prefixes);
+    for v in f.params.iter().chain(&f.returns) {
+        nested.extend(v.decls.iter().map(|d| d.name));
+    }
+    let shadowed = |n: &str| {
+        nested.contains(n)
+            || prefixes.iter().any(|p| {
+                n.strip_prefix(p)
+                    .is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_digit()))
+            })
+    };
+    let mut insts = Vec::new();
+    instructions(body, &mut insts);
+    // Every definition of every register written in first position.
+    let mut defs: HashMap<&'a str, Vec<Def<'_, 'a>>> = HashMap::new();
+    let mut killed: HashSet<&'a str> = HashSet::new();
+    for i in &insts {
+        // Registers an instruction may write besides a first-position register: vector and
+        // pair destinations, call results.
+        match i.operands.first() {
+            Some(Operand::Vector(v)) | Some(Operand::List(v)) => {
+                for e in v.iter() {
+                    if let Operand::Reg(n) = e {
+                        killed.insert(n.as_str());
+                    }
+                }
+            }
+            Some(Operand::Pair(p)) => {
+                killed.insert(p.0);
+                killed.insert(p.1);
+            }
+            _ => {}
+        }
+        if let Some((d, def)) = def_of(i, &locals) {
+            if matches!(def, Def::Other) {
+                killed.insert(d);
+            } else {
+                defs.entry(d).or_default().push(def);
+            }
+        }
+    }
+    // Optimistic fixpoint: every register with only such definitions is a candidate; a
+    // definition that does not derive from a candidate removes it. `None`: not known yet.
+    let mut cand: HashMap<&'a str, Option<LocalAddr<'a>>> = defs
+        .keys()
+        .filter(|r| !killed.contains(*r) && !shadowed(r))
+        .map(|r| (*r, None))
+        .collect();
+    let reg_of = |o: &Operand<'a>| match o {
+        Operand::Reg(n) => Some(n.as_str()),
+        _ => None,
+    };
+    for _round in 0..=defs.len() + 1 {
+        let mut changed = false;
+        let names: Vec<&'a str> = cand.keys().copied().collect();
+        for r in names {
+            let mut res: Option<LocalAddr<'a>> = None;
+            let mut ok = true;
+            for def in &defs[r] {
+                // Err: not derived; Ok(None): pending.
+                let one: Result<Option<LocalAddr<'a>>, ()> = (|| {
+                    let st = |x: &str| cand.get(x).copied().ok_or(());
+                    let plus = |a: Option<LocalAddr<'a>>, k: Option<i64>, neg: bool| {
+                        a.map(|a| LocalAddr {
+                            off: match (a.off, k) {
+                                (Some(o), Some(k)) => {
+                                    if neg {
+                                        o.checked_sub(k)
+                                    } else {
+                                        o.checked_add(k)
+                                    }
+                                }
+                                _ => None,
+                            },
+                            ..a
+                        })
+                    };
+                    Ok(match *def {
+                        Def::Root { sym, generic } => Some(LocalAddr {
+                            sym,
+                            generic,
+                            off: Some(0),
+                        }),
+                        Def::Copy(x) => st(x)?,
+                        Def::Add(x, y) | Def::Sub(x, y) => {
+                            if reg_of(y).is_some_and(|y| cand.contains_key(y)) {
+                                return Err(());
+                            }
+                            plus(st(x)?, imm_of(y), matches!(def, Def::Sub(..)))
+                        }
+                        Def::AddEither(a, b) => {
+                            let (ra, rb) = (reg_of(a).unwrap(), reg_of(b).unwrap());
+                            match (cand.contains_key(ra), cand.contains_key(rb)) {
+                                (true, false) => plus(st(ra)?, None, false),
+                                (false, true) => plus(st(rb)?, None, false),
+                                _ => return Err(()),
+                            }
+                        }
+                        Def::Cvta(x, to_generic) => match st(x)? {
+                            Some(a) if a.generic != to_generic => Some(LocalAddr {
+                                generic: to_generic,
+                                ..a
+                            }),
+                            Some(_) => return Err(()),
+                            None => None,
+                        },
+                        Def::Other => return Err(()),
+                    })
+                })();
+                match one {
+                    Err(()) => {
+                        ok = false;
+                        break;
+                    }
+                    Ok(None) => {}
+                    Ok(Some(a)) => match &mut res {
+                        None => res = Some(a),
+                        Some(p) if p.sym == a.sym && p.generic == a.generic => {
+                            if p.off != a.off {
+                                p.off = None;
+                            }
+                        }
+                        Some(_) => {
+                            ok = false;
+                            break;
+                        }
+                    },
+                }
+            }
+            if !ok {
+                cand.remove(r);
+                changed = true;
+            } else if res.is_some() && cand[r] != res {
+                cand.insert(r, res);
+                changed = true;
+            }
+        }
+        if !changed {
+            return cand
+                .into_iter()
+                .filter_map(|(r, a)| Some((r, a?)))
+                .collect();
+        }
+    }
+    // No fixpoint within the bound (cannot happen: each round removes a candidate or fills
+    // or widens one): derive nothing.
+    HashMap::new()
+}
+
+/// A `.local` variable that holds a copy of (a prefix of) a kernel parameter: loads from it
+/// read the parameter.
+pub(crate) struct ParamCopy<'a> {
+    /// The kernel parameter.
+    pub param: &'a str,
+}
+
+/// The `.local` variables of kernel `f` that are copies of kernel parameters (see the module
+/// docs): every store into the variable is `st.local` through a derived register (or the
+/// symbol itself) at a known offset, of registers each defined once, by an `ld.param` of the
+/// same parameter at the same offset and width; the variable is no larger than the
+/// parameter; the variable's address (the symbol, or a derived register) is used by no other
+/// instruction than the derivations and the `ld`/`st` addresses.
+pub(crate) fn param_copies<'a>(
+    f: &Function<'a>,
+    derived: &HashMap<&'a str, LocalAddr<'a>>,
+    param_size: &dyn Fn(&str) -> Option<u64>,
+    local_size: &dyn Fn(&str) -> Option<u64>,
+) -> HashMap<&'a str, ParamCopy<'a>> {
+    let Some(body) = &f.body else {
+        return HashMap::new();
+    };
+    if f.kind != FunctionKind::Entry {
+        return HashMap::new();
+    }
+    let locals = local_vars(f);
+    let mut insts = Vec::new();
+    instructions(body, &mut insts);
+    // Registers defined by `ld.param [P+q]`: (param, offset, width in bytes), for registers
+    // with exactly one definition of any kind.
+    let mut ndefs: HashMap<&str, usize> = HashMap::new();
+    let mut from_param: HashMap<&str, (&str, i64, u32)> = HashMap::new();
+    for i in &insts {
+        let ops: &[Operand<'a>] = &i.operands;
+        let dsts: Vec<&str> = match ops.first() {
+            Some(Operand::Reg(n)) => vec![n.as_str()],
+            Some(Operand::Vector(v)) | Some(Operand::List(v)) => v
+                .iter()
+                .filter_map(|e| match e {
+                    Operand::Reg(n) => Some(n.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            Some(Operand::Pair(p)) => vec![p.0, p.1],
+            _ => vec![],
+        };
+        for d in &dsts {
+            *ndefs.entry(d).or_default() += 1;
+        }
+        if i.opcode == Opcode::Ld && i.guard.is_none() && i.has(".param") {
+            let Some(w) = access_width(i) else { continue };
+            let Some(Operand::Address(a)) = ops.get(1) else {
+                continue;
+            };
+            let Address::Offset {
+                base: Some(AddrBase::Symbol(p)),
+                offset,
+            } = &**a
+            else {
+                continue;
+            };
+            match &ops[0] {
+                Operand::Reg(n) => {
+                    from_param.insert(n.as_str(), (p, *offset, w));
+                }
+                Operand::Vector(v) => {
+                    for (k, e) in v.iter().enumerate() {
+                        if let Operand::Reg(n) = e {
+                            from_param.insert(n.as_str(), (p, *offset + k as i64 * w as i64, w));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // Per variable: the parameter its stores copy, or `None` once disqualified.
+    let mut state: HashMap<&'a str, Option<&'a str>> = HashMap::new();
+    let bad = escapes(&insts, derived, &locals);
+    for i in &insts {
+        let ops: &[Operand<'a>] = &i.operands;
+        // Writes into a variable.
+        let target = match i.opcode {
+            Opcode::St => ops.first(),
+            Opcode::Atom | Opcode::Red => ops.get(usize::from(i.opcode == Opcode::Atom)),
+            _ => None,
+        };
+        let Some(Operand::Address(a)) = target else {
+            continue;
+        };
+        let Address::Offset {
+            base: Some(base),
+            offset,
+        } = &**a
+        else {
+            continue;
+        };
+        let (sym, off) = match base {
+            AddrBase::Symbol(s) if locals.contains(s) => (*s, Some(0)),
+            AddrBase::Reg(r) => match derived.get(r) {
+                Some(a) => (a.sym, a.off),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let store_ok = (|| {
+            if i.opcode != Opcode::St || i.guard.is_some() || !i.has(".local") {
+                return None;
+            }
+            let at = off? + offset;
+            let w = access_width(i)? as i64;
+            let vals: Vec<&Operand<'a>> = match &ops[1] {
+                Operand::Vector(v) => v.iter().collect(),
+                o => vec![o],
+            };
+            let mut param = None;
+            for (k, v) in vals.iter().enumerate() {
+                let Operand::Reg(n) = v else { return None };
+                if ndefs.get(n.as_str()) != Some(&1) {
+                    return None;
+                }
+                let &(p, q, pw) = from_param.get(n.as_str())?;
+                if pw as i64 != w || q != at + k as i64 * w {
+                    return None;
+                }
+                if param.is_some_and(|x| x != p) {
+                    return None;
+                }
+                param = Some(p);
+            }
+            param
+        })();
+        match store_ok {
+            Some(p) if state.get(sym).is_none_or(|s| *s == Some(p)) => {
+                state.insert(sym, Some(p));
+            }
+            _ => {
+                state.insert(sym, None);
+            }
+        }
+    }
+    state
+        .into_iter()
+        .filter_map(|(s, p)| {
+            let p = p?;
+            if bad.contains(s) || local_size(s)? > param_size(p)? {
+                return None;
+            }
+            Some((s, ParamCopy { param: p }))
+        })
+        .collect()
+}
+
+/// The most elements a `.local` variable kept as a vector may have ([`vector_vars`]).
+const MAX_VECTOR_ELEMENTS: u64 = 16;
+
+/// The `.local` variables of `f` that every access reads or writes in elements of one width
+/// `w` (`ld`/`st` through derived registers in their form, or `[S+c]`), whose address goes
+/// nowhere else, of at most [`MAX_VECTOR_ELEMENTS`] elements: variable → (`w`, element
+/// count). The emitter reads and writes them as a whole `<N x iW>` value
+/// (`extractelement`/`insertelement` at the access's element), which SROA turns into
+/// registers whatever the index: LLVM's own promotion of an alloca to a vector gives up on
+/// `getelementptr` chains such as `(S + x) + 4`, which instcombine makes of `S + (x + 4)`.
+pub(crate) fn vector_vars<'a>(
+    f: &Function<'a>,
+    derived: &HashMap<&'a str, LocalAddr<'a>>,
+    local_size: &dyn Fn(&str) -> Option<u64>,
+) -> HashMap<&'a str, (u32, u32)> {
+    let Some(body) = &f.body else {
+        return HashMap::new();
+    };
+    let locals = local_vars(f);
+    let mut insts = Vec::new();
+    instructions(body, &mut insts);
+    let bad = escapes(&insts, derived, &locals);
+    let mut width: HashMap<&'a str, Option<u32>> = HashMap::new();
+    for i in &insts {
+        let Some(a) = i.operands.iter().find_map(|o| match o {
+            Operand::Address(a) => Some(a),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let Address::Offset {
+            base: Some(base), ..
+        } = &**a
+        else {
+            continue;
+        };
+        let (sym, generic) = match base {
+            AddrBase::Symbol(s) if locals.contains(s) => (*s, false),
+            AddrBase::Reg(r) => match derived.get(r) {
+                Some(a) => (a.sym, a.generic),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let space_ok = if generic {
+            !i.modifiers.iter().any(|m| {
+                matches!(
+                    m,
+                    ".local" | ".global" | ".shared" | ".const" | ".param" | ".shared::cta"
+                )
+            })
+        } else {
+            i.has(".local")
+        };
+        let w = match i.opcode {
+            Opcode::Ld | Opcode::St if space_ok => access_width(i),
+            _ => None,
+        };
+        let e = width.entry(sym).or_insert(w);
+        if *e != w {
+            *e = None;
+        }
+    }
+    width
+        .into_iter()
+        .filter_map(|(s, w)| {
+            let w = w?;
+            let size = local_size(s)?;
+            let n = size / w as u64;
+            if bad.contains(s) || size % w as u64 != 0 || n == 0 || n > MAX_VECTOR_ELEMENTS {
+                return None;
+            }
+            Some((s, (w, n as u32)))
+        })
+        .collect()
+}
+
+/// The variables whose address is used by an instruction other than the derivations of
+/// derived registers and the address operands of `ld`/`st`.
+fn escapes<'a>(
+    insts: &[&Instruction<'a>],
+    derived: &HashMap<&'a str, LocalAddr<'a>>,
+    locals: &HashSet<&'a str>,
+) -> HashSet<&'a str> {
+    let mut bad: HashSet<&'a str> = HashSet::new();
+    let sym_of = |o: &Operand<'a>| -> Option<&'a str> {
+        match o {
+            Operand::Reg(n) => derived.get(n.as_str()).map(|a| a.sym),
+            Operand::Symbol(s) if locals.contains(s.as_str()) => Some(s.as_str()),
+            _ => None,
+        }
+    };
+    for i in insts {
+        let ops: &[Operand<'a>] = &i.operands;
+        let is_access = matches!(i.opcode, Opcode::Ld | Opcode::St);
+        // Uses of a variable's address outside the derivations and the access addresses.
+        let derivation = def_of(i, locals)
+            .is_some_and(|(d, def)| derived.contains_key(d) && !matches!(def, Def::Other));
+        if derivation {
+            continue;
+        }
+        for (k, o) in ops.iter().enumerate() {
+            if is_access && k == usize::from(i.opcode == Opcode::Ld) {
+                continue;
+            }
+            let mut check = |o: &Operand<'a>| {
+                if let Some(s) = sym_of(o) {
+                    bad.insert(s);
+                }
+            };
+            match o {
+                Operand::Vector(v) | Operand::List(v) => v.iter().for_each(&mut check),
+                Operand::Address(a) => match &**a {
+                    Address::Offset {
+                        base: Some(AddrBase::Symbol(s)),
+                        ..
+                    } if locals.contains(s) => {
+                        bad.insert(*s);
+                    }
+                    Address::Offset {
+                        base: Some(AddrBase::Reg(r)),
+                        ..
+                    } => {
+                        if let Some(a) = derived.get(r) {
+                            bad.insert(a.sym);
+                        }
+                    }
+                    _ => {}
+                },
+                o => check(o),
+            }
+        }
+    }
+    bad
+}
+
+/// Bytes one `ld`/`st` moves per element (the last type modifier), for the plain scalar
+/// types.
+fn access_width(i: &Instruction<'_>) -> Option<u32> {
+    i.modifiers
+        .iter()
+        .filter_map(|m| {
+            Some(match m {
+                ".u8" | ".s8" | ".b8" => 1,
+                ".u16" | ".s16" | ".b16" | ".f16" => 2,
+                ".u32" | ".s32" | ".b32" | ".f32" => 4,
+                ".u64" | ".s64" | ".b64" | ".f64" => 8,
+                _ => return None,
+            })
+        })
+        .last()
+}
+
+impl<'a> super::Fx<'_, '_, 'a> {
+    /// The shadow offset register of derived register `r` (made on first use).
+    fn shadow(&mut self, r: &'a str) -> u32 {
+        if let Some(&id) = self.shadows.get(r) {
+            return id;
+        }
+        let id = self.nreg;
+        self.nreg += 1;
+        let suffix = self.alloca_suffix();
+        let _ = writeln!(self.allocas, "  %r{id} = alloca i64{suffix}");
+        self.shadows.insert(r, id);
+        id
+    }
+
+    /// The offset register `x`'s shadow holds, or its constant when the analysis knows it.
+    fn shadow_value(&mut self, x: &'a str) -> V {
+        match self.local_addrs.get(x).and_then(|a| a.off) {
+            Some(c) => V::from(c.to_string()),
+            None => {
+                let id = self.shadow(x);
+                self.load_reg(Ty::I64, id)
+            }
+        }
+    }
+
+    /// Before instruction `i`: when it defines a derived register, that register's offset
+    /// into its variable, into the shadow (read before `i` writes anything).
+    pub(super) fn shadow_def(&mut self, i: &Instruction<'a>) -> R<()> {
+        let Some((d, def)) = def_of(i, &self.local_syms) else {
+            return Ok(());
+        };
+        if !self.local_addrs.get(d).is_some_and(|a| a.off.is_none()) {
+            return Ok(());
+        }
+        let off = match def {
+            Def::Root { .. } => V::new("0"),
+            Def::Copy(x) | Def::Cvta(x, _) => self.shadow_value(x),
+            Def::Add(x, y) | Def::Sub(x, y) => {
+                let a = self.shadow_value(x);
+                let b = self.rd(y, Ty::I64, false)?;
+                let op = if matches!(def, Def::Sub(..)) {
+                    "sub"
+                } else {
+                    "add"
+                };
+                opv!(self, [&op, &" i64 ", &a, &", ", &b])
+            }
+            Def::AddEither(a, b) => {
+                let (x, y) = match (a, b) {
+                    (Operand::Reg(ra), _) if self.local_addrs.contains_key(ra.as_str()) => {
+                        (ra.as_str(), b)
+                    }
+                    (_, Operand::Reg(rb)) => (rb.as_str(), a),
+                    _ => return Ok(()),
+                };
+                let a = self.shadow_value(x);
+                let b = self.rd(y, Ty::I64, false)?;
+                opv!(self, [&"add i64 ", &a, &", ", &b])
+            }
+            Def::Other => return Ok(()),
+        };
+        let id = self.shadow(d);
+        self.store_reg(Ty::I64, &off, id);
+        Ok(())
+    }
+
+    /// The pointer of an access `[r+offset]` in state space `s` when `r` is a derived
+    /// register in the form `s` expects: a `getelementptr` from its variable (or, for a copy
+    /// of a kernel parameter, from the parameter).
+    pub(super) fn local_access(
+        &mut self,
+        r: &'a str,
+        s: Space,
+        offset: i64,
+    ) -> R<Option<(V, u32)>> {
+        let Some(la) = self.local_addrs.get(r).copied() else {
+            return Ok(None);
+        };
+        if !matches!(
+            (s, la.generic),
+            (Space::Local, false) | (Space::Generic, true)
+        ) {
+            return Ok(None);
+        }
+        let target = self.param_copies.get(la.sym).copied().unwrap_or(la.sym);
+        let (p, aspace) = self.sym_ptr(target)?;
+        let off = match la.off {
+            Some(c) => V::from((c + offset).to_string()),
+            None => {
+                let v = self.shadow_value(r);
+                if offset == 0 {
+                    v
+                } else {
+                    opv!(self, [&"add i64 ", &v, &", ", &offset])
+                }
+            }
+        };
+        let g = opv!(
+            self,
+            [
+                &"getelementptr inbounds i8, ",
+                &(ptr_ty(aspace)),
+                &" ",
+                &p,
+                &", i64 ",
+                &off,
+            ]
+        );
+        Ok(Some((g, aspace)))
+    }
+}
+
+impl<'a> super::Fx<'_, '_, 'a> {
+    /// An `ld` (`ld` true: `ops[0]` the destinations) or `st` of `n` elements of type `et`
+    /// in state space `s` on a variable kept as a vector ([`vector_vars`]): the whole vector
+    /// loaded, the elements extracted, or inserted and the vector stored. `false` when the
+    /// access is not one of those.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn vector_access(
+        &mut self,
+        ld: bool,
+        ops: &[Operand<'a>],
+        s: Space,
+        et: Ty,
+        n: u32,
+        signed: bool,
+    ) -> R<bool> {
+        let Some(Operand::Address(a)) = ops.get(usize::from(ld)) else {
+            return Ok(false);
+        };
+        let Address::Offset {
+            base: Some(base),
+            offset,
+        } = &**a
+        else {
+            return Ok(false);
+        };
+        let (sym, byte_off) = match base {
+            AddrBase::Symbol(v) if self.local_vecs.contains_key(v) && s == Space::Local => {
+                (*v, Ok(*offset))
+            }
+            AddrBase::Reg(r) => match self.local_addrs.get(r).copied() {
+                Some(la)
+                    if self.local_vecs.contains_key(la.sym)
+                        && matches!(
+                            (s, la.generic),
+                            (Space::Local, false) | (Space::Generic, true)
+                        ) =>
+                {
+                    (la.sym, la.off.map(|c| c + offset).ok_or(*r))
+                }
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let (w, count) = self.local_vecs[sym];
+        if et.bits() != w * 8 {
+            return Ok(false);
+        }
+        let shift = w.trailing_zeros();
+        // The first element's index: a constant, or the byte offset shifted.
+        let first: Result<i64, V> = match byte_off {
+            Ok(c) => Ok(c >> shift),
+            Err(r) => {
+                let v = self.shadow_value(r);
+                let v = if *offset == 0 {
+                    v
+                } else {
+                    opv!(self, [&"add i64 ", &v, &", ", &offset])
+                };
+                let e = opv!(self, [&"lshr i64 ", &v, &", ", &shift]);
+                Err(opv!(self, [&"trunc i64 ", &e, &" to i32"]))
+            }
+        };
+        let (ptr, aspace) = self.sym_ptr(sym)?;
+        let it = Ty::int(w * 8);
+        let vt = format!("<{count} x {}>", it.ll());
+        let pty = ptr_ty(aspace);
+        let vec = opv!(
+            self,
+            [&"load ", &vt, &", ", &pty, &" ", &ptr, &", align ", &w]
+        );
+        let index = |fx: &mut Self, k: u32| -> V {
+            match &first {
+                Ok(c) => V::from((c + k as i64).to_string()),
+                Err(v) if k == 0 => v.clone(),
+                Err(v) => opv!(fx, [&"add i32 ", v, &", ", &k]),
+            }
+        };
+        let elems: Vec<&Operand<'a>> = match &ops[usize::from(!ld)] {
+            Operand::Vector(v) if n > 1 => v.iter().collect(),
+            o => vec![o],
+        };
+        if ld {
+            for (k, d) in elems.iter().enumerate() {
+                if matches!(d, Operand::Sink) {
+                    continue;
+                }
+                let i = index(self, k as u32);
+                let x = opv!(self, [&"extractelement ", &vt, &" ", &vec, &", i32 ", &i]);
+                let v = self.fit(&x, it, et, false);
+                self.wr(d, &v, et, signed)?;
+            }
+        } else {
+            let mut acc = vec;
+            for (k, e) in elems.iter().enumerate() {
+                let v = self.rd(e, et, false)?;
+                let x = self.fit(&v, et, it, false);
+                let i = index(self, k as u32);
+                acc = opv!(
+                    self,
+                    [
+                        &"insertelement ",
+                        &vt,
+                        &" ",
+                        &acc,
+                        &", ",
+                        &(it.ll()),
+                        &" ",
+                        &x,
+                        &", i32 ",
+                        &i
+                    ]
+                );
+            }
+            linev!(
+                self,
+                [
+                    &"store ",
+                    &vt,
+                    &" ",
+                    &acc,
+                    &", ",
+                    &pty,
+                    &" ",
+                    &ptr,
+                    &", align ",
+                    &w
+                ]
+            );
+        }
+        Ok(true)
+    }
+}
