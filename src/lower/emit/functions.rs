@@ -147,6 +147,8 @@ pub(crate) fn emit_function<'m, 'a>(
         shadows: HashMap::new(),
         param_copies: HashMap::new(),
         local_vecs: HashMap::new(),
+        func: f,
+        const_regs: None,
     };
     if fx.cx.prof.local_gep {
         fx.local_addrs = local_addr::local_addresses(f);

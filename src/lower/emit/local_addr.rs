@@ -340,6 +340,65 @@ pub(crate) fn local_addresses<'a>(f: &Function<'a>) -> HashMap<&'a str, LocalAdd
     HashMap::new()
 }
 
+/// The registers of `f` with one definition, an unguarded `mov.{b,u,s}32 R, imm`, declared
+/// only at function scope: their 32-bit value (nvcc puts the constant operands of
+/// `shfl.sync` into registers).
+pub(crate) fn constant_regs<'a>(f: &Function<'a>) -> HashMap<&'a str, u32> {
+    let Some(body) = &f.body else {
+        return HashMap::new();
+    };
+    let mut nested = HashSet::new();
+    let mut prefixes = Vec::new();
+    nested_names(body, 0, &mut nested, &mut prefixes);
+    let mut insts = Vec::new();
+    instructions(body, &mut insts);
+    let mut defs: HashMap<&'a str, (usize, Option<u32>)> = HashMap::new();
+    for i in &insts {
+        let ops: &[Operand<'a>] = &i.operands;
+        let one =
+            |n: &'a str, v: Option<u32>, defs: &mut HashMap<&'a str, (usize, Option<u32>)>| {
+                let e = defs.entry(n).or_insert((0, v));
+                e.0 += 1;
+            };
+        match ops.first() {
+            Some(Operand::Reg(n)) => {
+                let v = (i.opcode == Opcode::Mov
+                    && i.guard.is_none()
+                    && i.modifiers
+                        .iter()
+                        .all(|m| matches!(m, ".b32" | ".u32" | ".s32"))
+                    && !i.modifiers.is_empty())
+                .then(|| ops.get(1).and_then(imm_of))
+                .flatten()
+                .map(|v| v as u32);
+                one(n.as_str(), v, &mut defs);
+            }
+            Some(Operand::Vector(v)) | Some(Operand::List(v)) => {
+                for e in v.iter() {
+                    if let Operand::Reg(n) = e {
+                        one(n.as_str(), None, &mut defs);
+                    }
+                }
+            }
+            Some(Operand::Pair(p)) => {
+                one(p.0, None, &mut defs);
+                one(p.1, None, &mut defs);
+            }
+            _ => {}
+        }
+    }
+    defs.into_iter()
+        .filter(|(n, _)| {
+            !nested.contains(n)
+                && !prefixes.iter().any(|p| {
+                    n.strip_prefix(p)
+                        .is_some_and(|r| !r.is_empty() && r.bytes().all(|c| c.is_ascii_digit()))
+                })
+        })
+        .filter_map(|(n, (k, v))| if k == 1 { Some((n, v?)) } else { None })
+        .collect()
+}
+
 /// A `.local` variable that holds a copy of (a prefix of) a kernel parameter: loads from it
 /// read the parameter.
 pub(crate) struct ParamCopy<'a> {
@@ -888,5 +947,140 @@ impl<'a> super::Fx<'_, '_, 'a> {
             );
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_fn<R>(body: &str, params: &str, f: impl FnOnce(&Function<'_>) -> R) -> R {
+        let src = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k({params})\n{{\n{body}\n}}\n"
+        );
+        let out = crate::ptx::parse(&src, "t.ptx");
+        let k = out.module.functions().find(|f| f.name == "k").unwrap();
+        f(k)
+    }
+
+    /// nvcc's frame of two 4-byte counter arrays (xformers' largest_mask_2d): every register
+    /// built from the depot is derived, with its constant offset where it has one.
+    const COUNTERS: &str = ".local .align 4 .b8 __local_depot0[8];
+.reg .b64 %SPL;
+.reg .b16 %rs<4>;
+.reg .b64 %rd<10>;
+mov.u64 %SPL, __local_depot0;
+add.u64 %rd1, %SPL, 4;
+add.u64 %rd2, %SPL, 0;
+mov.u16 %rs1, 0;
+st.local.v4.u8 [%rd2], {%rs1, %rs1, %rs1, %rs1};
+st.local.v4.u8 [%rd1], {%rs1, %rs1, %rs1, %rs1};
+ld.param.u64 %rd3, [p];
+add.s64 %rd4, %rd2, %rd3;
+ld.local.u8 %rs2, [%rd4];
+add.s64 %rd5, %rd3, %rd1;
+st.local.u8 [%rd5], %rs2;
+ld.param.u64 %rd6, [p];
+add.s64 %rd6, %rd6, 1;";
+
+    #[test]
+    fn registers_built_from_a_local_variable_are_derived() {
+        with_fn(COUNTERS, ".param .u64 p", |f| {
+            let d = local_addresses(f);
+            let at = |r: &str| d.get(r).map(|a| (a.sym, a.generic, a.off));
+            assert_eq!(at("%SPL"), Some(("__local_depot0", false, Some(0))));
+            assert_eq!(at("%rd1"), Some(("__local_depot0", false, Some(4))));
+            assert_eq!(at("%rd2"), Some(("__local_depot0", false, Some(0))));
+            assert_eq!(at("%rd4"), Some(("__local_depot0", false, None)));
+            assert_eq!(at("%rd5"), Some(("__local_depot0", false, None)));
+            // Loaded, or a sum of two non-derived values: not an address into the depot.
+            assert_eq!(at("%rd3"), None);
+            assert_eq!(at("%rd6"), None);
+            // Every access moves bytes: the 8-byte depot is kept as <8 x i8>.
+            let v = vector_vars(f, &d, &|n| (n == "__local_depot0").then_some(8));
+            assert_eq!(v.get("__local_depot0"), Some(&(1, 8)));
+        });
+    }
+
+    #[test]
+    fn an_escaping_address_keeps_the_variable_in_memory() {
+        // The depot's address is stored to global memory: no vector, no parameter copy.
+        let body = format!("{COUNTERS}\nst.global.u64 [%rd3], %rd4;");
+        with_fn(&body, ".param .u64 p", |f| {
+            let d = local_addresses(f);
+            assert!(d.contains_key("%rd4"));
+            assert!(vector_vars(f, &d, &|_| Some(8)).is_empty());
+        });
+        // A register that is both derived and redefined from a load is not derived.
+        let body = format!("{COUNTERS}\nld.param.u64 %rd4, [p];");
+        with_fn(&body, ".param .u64 p", |f| {
+            assert!(!local_addresses(f).contains_key("%rd4"));
+        });
+    }
+
+    /// nvcc's copy of a by-value struct parameter into the frame, read with a run-time index
+    /// (fixtures/gpu/src/mem.cu k_struct_param).
+    const STRUCT_COPY: &str = ".local .align 8 .b8 __local_depot5[24];
+.reg .b64 %SPL;
+.reg .b32 %r<8>;
+.reg .f64 %fd<2>;
+.reg .b64 %rd<10>;
+mov.u64 %SPL, __local_depot5;
+ld.param.f64 %fd1, [s];
+ld.param.v2.u32 {%r1, %r2}, [s+8];
+ld.param.u32 %r3, [s+16];
+add.u64 %rd1, %SPL, 0;
+st.local.f64 [%rd1], %fd1;
+st.local.v2.u32 [%rd1+8], {%r1, %r2};
+st.local.u32 [%rd1+16], %r3;
+ld.param.u32 %r4, [n];
+mul.wide.s32 %rd2, %r4, 4;
+add.s64 %rd3, %rd1, %rd2;
+ld.local.u32 %r5, [%rd3+8];";
+
+    fn sizes(n: &str) -> Option<u64> {
+        match n {
+            "s" => Some(24),
+            "n" => Some(4),
+            "__local_depot5" => Some(24),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_frame_filled_from_one_parameter_is_read_from_it() {
+        let params = ".param .align 8 .b8 s[24], .param .u32 n";
+        with_fn(STRUCT_COPY, params, |f| {
+            let d = local_addresses(f);
+            let c = param_copies(f, &d, &sizes, &sizes);
+            assert_eq!(c.get("__local_depot5").map(|c| c.param), Some("s"));
+        });
+        // A store of another value (here the parameter at another offset) is not a copy.
+        let body = STRUCT_COPY.replace(
+            "st.local.u32 [%rd1+16], %r3;",
+            "st.local.u32 [%rd1+16], %r1;",
+        );
+        with_fn(&body, params, |f| {
+            let d = local_addresses(f);
+            assert!(param_copies(f, &d, &sizes, &sizes).is_empty());
+        });
+        // A copied register redefined later is not a copy.
+        let body = format!("{STRUCT_COPY}\nadd.s32 %r3, %r3, 1;");
+        with_fn(&body, params, |f| {
+            let d = local_addresses(f);
+            assert!(param_copies(f, &d, &sizes, &sizes).is_empty());
+        });
+        // The frame larger than the parameter: not a copy.
+        with_fn(STRUCT_COPY, params, |f| {
+            let d = local_addresses(f);
+            let big = |n: &str| {
+                if n == "__local_depot5" {
+                    Some(32)
+                } else {
+                    sizes(n)
+                }
+            };
+            assert!(param_copies(f, &d, &sizes, &big).is_empty());
+        });
     }
 }

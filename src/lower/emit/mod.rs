@@ -294,6 +294,11 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     param_copies: HashMap<&'a str, &'a str>,
     /// The variables kept as a vector: (element bytes, elements) ([`local_addr::vector_vars`]).
     local_vecs: HashMap<&'a str, (u32, u32)>,
+    /// The function being emitted.
+    func: &'m Function<'a>,
+    /// amdgcn: the registers holding one constant ([`local_addr::constant_regs`]), computed
+    /// at the first use.
+    const_regs: Option<HashMap<&'a str, u32>>,
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
