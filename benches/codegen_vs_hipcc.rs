@@ -363,13 +363,13 @@ fn main() {
     for (mi, (name, _)) in MEASURES.iter().enumerate() {
         md += &format!("| {name} |");
         for ci in 0..compilers.len() {
-            md += &format!(" {:.2} |", geomean(&ratios[ci][mi]));
+            md += &format!(" {:.3} |", geomean(&ratios[ci][mi]));
         }
         md += "\n";
     }
     md += "| loop cycles/iteration |";
     for lr in &loop_ratios {
-        md += &format!(" {:.2} ({} loops) |", geomean(lr), lr.len());
+        md += &format!(" {:.3} ({} loops) |", geomean(lr), lr.len());
     }
     md += "\n";
     above.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -146,60 +146,47 @@ pub(crate) fn emit_function<'m, 'a>(
         local_addrs: HashMap::new(),
         shadows: HashMap::new(),
         param_copies: HashMap::new(),
-        local_vecs: HashMap::new(),
         func: f,
         const_regs: None,
+        local_sizes: HashMap::new(),
     };
     if fx.cx.prof.local_gep {
         fx.local_addrs = local_addr::local_addresses(f);
         if !fx.local_addrs.is_empty() {
             fx.local_syms = local_addr::local_vars(f);
-        }
-        if fx.is_kernel {
-            let size_in = |vars: &[VarDecl<'_>], n: &str| {
-                vars.iter().find_map(|v| {
-                    let d = v.decls.iter().find(|d| d.name == n)?;
-                    Some(slot_of(v, d)?.size() as u64)
-                })
-            };
-            let top: Vec<VarDecl<'_>> = f
+            // Bytes of the function-scope `.local` variables and of the parameters.
+            let top = f
                 .body
                 .iter()
                 .flat_map(|b| &b.stmts)
                 .filter_map(|s| match s {
-                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v.clone()),
+                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v),
                     _ => None,
-                })
-                .collect();
-            fx.param_copies =
-                local_addr::param_copies(f, &fx.local_addrs, &|n| size_in(&f.params, n), &|n| {
-                    size_in(&top, n)
-                })
-                .into_iter()
-                .map(|(s, c)| (s, c.param))
-                .collect();
-        }
-        if !fx.local_syms.is_empty() {
-            let top: Vec<VarDecl<'_>> = f
-                .body
-                .iter()
-                .flat_map(|b| &b.stmts)
-                .filter_map(|s| match s {
-                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v.clone()),
-                    _ => None,
-                })
-                .collect();
-            let size = |n: &str| {
-                top.iter().find_map(|v| {
-                    let d = v.decls.iter().find(|d| d.name == n)?;
-                    Some(slot_of(v, d)?.size() as u64)
-                })
-            };
-            let copies = &fx.param_copies;
-            fx.local_vecs = local_addr::vector_vars(f, &fx.local_addrs, &size)
-                .into_iter()
-                .filter(|(s, _)| !copies.contains_key(s))
-                .collect();
+                });
+            for v in top.chain(&f.params) {
+                for d in &v.decls {
+                    if let Some(sl) = slot_of(v, d) {
+                        fx.local_sizes.insert(d.name, sl.size() as u64);
+                    }
+                }
+            }
+            if fx.is_kernel {
+                let params: HashSet<&str> = f
+                    .params
+                    .iter()
+                    .flat_map(|v| &v.decls)
+                    .map(|d| d.name)
+                    .collect();
+                let sizes = &fx.local_sizes;
+                let size_of = |n: &str| sizes.get(n).copied();
+                let param_size = |n: &str| params.contains(n).then(|| size_of(n)).flatten();
+                let local_size = |n: &str| (!params.contains(n)).then(|| size_of(n)).flatten();
+                fx.param_copies =
+                    local_addr::param_copies(f, &fx.local_addrs, &param_size, &local_size)
+                        .into_iter()
+                        .map(|(s, c)| (s, c.param))
+                        .collect();
+            }
         }
     }
     let r = function_body(&mut fx, f, param_homes);

@@ -15,8 +15,10 @@
 //! all definitions agreeing on `S` and on the address form (the local window or a generic
 //! address), `R` is `S`'s address plus an offset. The emitter keeps that offset in a shadow
 //! register next to `R` (its value is left as it is, for any other use) and writes each
-//! `ld`/`st` through `R` in `R`'s form as a `getelementptr` from `S`. Where every definition
-//! gives the same constant offset, the offset is known here too (a `mov S` root is 0).
+//! `ld`/`st` through `R` in `R`'s form as a `getelementptr` from `S` (a run-time offset as an
+//! index into `[N x i8]`, see [`super::Fx::local_access`]). Where every definition gives the
+//! same constant offset, the offset is known here too (a `mov S` root is 0). Whether the
+//! variable then lives in registers is LLVM's decision (SROA, AMDGPU promote-alloca).
 //!
 //! [`param_copies`] then finds the kernel-parameter copies among the variables: a `.local`
 //! variable whose only writes are stores of values loaded (`ld.param`) from the same kernel
@@ -552,83 +554,6 @@ pub(crate) fn param_copies<'a>(
         .collect()
 }
 
-/// The most elements a `.local` variable kept as a vector may have ([`vector_vars`]).
-const MAX_VECTOR_ELEMENTS: u64 = 16;
-
-/// The `.local` variables of `f` that every access reads or writes in elements of one width
-/// `w` (`ld`/`st` through derived registers in their form, or `[S+c]`), whose address goes
-/// nowhere else, of at most [`MAX_VECTOR_ELEMENTS`] elements: variable → (`w`, element
-/// count). The emitter reads and writes them as a whole `<N x iW>` value
-/// (`extractelement`/`insertelement` at the access's element), which SROA turns into
-/// registers whatever the index: LLVM's own promotion of an alloca to a vector gives up on
-/// `getelementptr` chains such as `(S + x) + 4`, which instcombine makes of `S + (x + 4)`.
-pub(crate) fn vector_vars<'a>(
-    f: &Function<'a>,
-    derived: &HashMap<&'a str, LocalAddr<'a>>,
-    local_size: &dyn Fn(&str) -> Option<u64>,
-) -> HashMap<&'a str, (u32, u32)> {
-    let Some(body) = &f.body else {
-        return HashMap::new();
-    };
-    let locals = local_vars(f);
-    let mut insts = Vec::new();
-    instructions(body, &mut insts);
-    let bad = escapes(&insts, derived, &locals);
-    let mut width: HashMap<&'a str, Option<u32>> = HashMap::new();
-    for i in &insts {
-        let Some(a) = i.operands.iter().find_map(|o| match o {
-            Operand::Address(a) => Some(a),
-            _ => None,
-        }) else {
-            continue;
-        };
-        let Address::Offset {
-            base: Some(base), ..
-        } = &**a
-        else {
-            continue;
-        };
-        let (sym, generic) = match base {
-            AddrBase::Symbol(s) if locals.contains(s) => (*s, false),
-            AddrBase::Reg(r) => match derived.get(r) {
-                Some(a) => (a.sym, a.generic),
-                None => continue,
-            },
-            _ => continue,
-        };
-        let space_ok = if generic {
-            !i.modifiers.iter().any(|m| {
-                matches!(
-                    m,
-                    ".local" | ".global" | ".shared" | ".const" | ".param" | ".shared::cta"
-                )
-            })
-        } else {
-            i.has(".local")
-        };
-        let w = match i.opcode {
-            Opcode::Ld | Opcode::St if space_ok => access_width(i),
-            _ => None,
-        };
-        let e = width.entry(sym).or_insert(w);
-        if *e != w {
-            *e = None;
-        }
-    }
-    width
-        .into_iter()
-        .filter_map(|(s, w)| {
-            let w = w?;
-            let size = local_size(s)?;
-            let n = size / w as u64;
-            if bad.contains(s) || size % w as u64 != 0 || n == 0 || n > MAX_VECTOR_ELEMENTS {
-                return None;
-            }
-            Some((s, (w, n as u32)))
-        })
-        .collect()
-}
-
 /// The variables whose address is used by an instruction other than the derivations of
 /// derived registers and the address operands of `ld`/`st`.
 fn escapes<'a>(
@@ -791,162 +716,57 @@ impl<'a> super::Fx<'_, '_, 'a> {
         }
         let target = self.param_copies.get(la.sym).copied().unwrap_or(la.sym);
         let (p, aspace) = self.sym_ptr(target)?;
-        let off = match la.off {
-            Some(c) => V::from((c + offset).to_string()),
+        let g = match la.off {
+            Some(c) => opv!(
+                self,
+                [
+                    &"getelementptr inbounds i8, ",
+                    &(ptr_ty(aspace)),
+                    &" ",
+                    &p,
+                    &", i64 ",
+                    &(c + offset),
+                ]
+            ),
+            // A run-time offset indexes the variable as an array, `[N x i8]`: a GEP of one
+            // variable index that instcombine leaves whole (an `i8` GEP of `x + c` becomes a
+            // chain of two, which LLVM's promotion of allocas to vectors gives up on).
             None => {
                 let v = self.shadow_value(r);
-                if offset == 0 {
-                    v
-                } else {
-                    opv!(self, [&"add i64 ", &v, &", ", &offset])
-                }
-            }
-        };
-        let g = opv!(
-            self,
-            [
-                &"getelementptr inbounds i8, ",
-                &(ptr_ty(aspace)),
-                &" ",
-                &p,
-                &", i64 ",
-                &off,
-            ]
-        );
-        Ok(Some((g, aspace)))
-    }
-}
-
-impl<'a> super::Fx<'_, '_, 'a> {
-    /// An `ld` (`ld` true: `ops[0]` the destinations) or `st` of `n` elements of type `et`
-    /// in state space `s` on a variable kept as a vector ([`vector_vars`]): the whole vector
-    /// loaded, the elements extracted, or inserted and the vector stored. `false` when the
-    /// access is not one of those.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn vector_access(
-        &mut self,
-        ld: bool,
-        ops: &[Operand<'a>],
-        s: Space,
-        et: Ty,
-        n: u32,
-        signed: bool,
-    ) -> R<bool> {
-        let Some(Operand::Address(a)) = ops.get(usize::from(ld)) else {
-            return Ok(false);
-        };
-        let Address::Offset {
-            base: Some(base),
-            offset,
-        } = &**a
-        else {
-            return Ok(false);
-        };
-        let (sym, byte_off) = match base {
-            AddrBase::Symbol(v) if self.local_vecs.contains_key(v) && s == Space::Local => {
-                (*v, Ok(*offset))
-            }
-            AddrBase::Reg(r) => match self.local_addrs.get(r).copied() {
-                Some(la)
-                    if self.local_vecs.contains_key(la.sym)
-                        && matches!(
-                            (s, la.generic),
-                            (Space::Local, false) | (Space::Generic, true)
-                        ) =>
-                {
-                    (la.sym, la.off.map(|c| c + offset).ok_or(*r))
-                }
-                _ => return Ok(false),
-            },
-            _ => return Ok(false),
-        };
-        let (w, count) = self.local_vecs[sym];
-        if et.bits() != w * 8 {
-            return Ok(false);
-        }
-        let shift = w.trailing_zeros();
-        // The first element's index: a constant, or the byte offset shifted.
-        let first: Result<i64, V> = match byte_off {
-            Ok(c) => Ok(c >> shift),
-            Err(r) => {
-                let v = self.shadow_value(r);
-                let v = if *offset == 0 {
+                let off = if offset == 0 {
                     v
                 } else {
                     opv!(self, [&"add i64 ", &v, &", ", &offset])
                 };
-                let e = opv!(self, [&"lshr i64 ", &v, &", ", &shift]);
-                Err(opv!(self, [&"trunc i64 ", &e, &" to i32"]))
-            }
-        };
-        let (ptr, aspace) = self.sym_ptr(sym)?;
-        let it = Ty::int(w * 8);
-        let vt = format!("<{count} x {}>", it.ll());
-        let pty = ptr_ty(aspace);
-        let vec = opv!(
-            self,
-            [&"load ", &vt, &", ", &pty, &" ", &ptr, &", align ", &w]
-        );
-        let index = |fx: &mut Self, k: u32| -> V {
-            match &first {
-                Ok(c) => V::from((c + k as i64).to_string()),
-                Err(v) if k == 0 => v.clone(),
-                Err(v) => opv!(fx, [&"add i32 ", v, &", ", &k]),
-            }
-        };
-        let elems: Vec<&Operand<'a>> = match &ops[usize::from(!ld)] {
-            Operand::Vector(v) if n > 1 => v.iter().collect(),
-            o => vec![o],
-        };
-        if ld {
-            for (k, d) in elems.iter().enumerate() {
-                if matches!(d, Operand::Sink) {
-                    continue;
+                match self.local_sizes.get(target).copied() {
+                    Some(n) => opv!(
+                        self,
+                        [
+                            &"getelementptr inbounds [",
+                            &n,
+                            &" x i8], ",
+                            &(ptr_ty(aspace)),
+                            &" ",
+                            &p,
+                            &", i64 0, i64 ",
+                            &off,
+                        ]
+                    ),
+                    None => opv!(
+                        self,
+                        [
+                            &"getelementptr inbounds i8, ",
+                            &(ptr_ty(aspace)),
+                            &" ",
+                            &p,
+                            &", i64 ",
+                            &off,
+                        ]
+                    ),
                 }
-                let i = index(self, k as u32);
-                let x = opv!(self, [&"extractelement ", &vt, &" ", &vec, &", i32 ", &i]);
-                let v = self.fit(&x, it, et, false);
-                self.wr(d, &v, et, signed)?;
             }
-        } else {
-            let mut acc = vec;
-            for (k, e) in elems.iter().enumerate() {
-                let v = self.rd(e, et, false)?;
-                let x = self.fit(&v, et, it, false);
-                let i = index(self, k as u32);
-                acc = opv!(
-                    self,
-                    [
-                        &"insertelement ",
-                        &vt,
-                        &" ",
-                        &acc,
-                        &", ",
-                        &(it.ll()),
-                        &" ",
-                        &x,
-                        &", i32 ",
-                        &i
-                    ]
-                );
-            }
-            linev!(
-                self,
-                [
-                    &"store ",
-                    &vt,
-                    &" ",
-                    &acc,
-                    &", ",
-                    &pty,
-                    &" ",
-                    &ptr,
-                    &", align ",
-                    &w
-                ]
-            );
-        }
-        Ok(true)
+        };
+        Ok(Some((g, aspace)))
     }
 }
 
@@ -996,21 +816,11 @@ add.s64 %rd6, %rd6, 1;";
             // Loaded, or a sum of two non-derived values: not an address into the depot.
             assert_eq!(at("%rd3"), None);
             assert_eq!(at("%rd6"), None);
-            // Every access moves bytes: the 8-byte depot is kept as <8 x i8>.
-            let v = vector_vars(f, &d, &|n| (n == "__local_depot0").then_some(8));
-            assert_eq!(v.get("__local_depot0"), Some(&(1, 8)));
         });
     }
 
     #[test]
     fn an_escaping_address_keeps_the_variable_in_memory() {
-        // The depot's address is stored to global memory: no vector, no parameter copy.
-        let body = format!("{COUNTERS}\nst.global.u64 [%rd3], %rd4;");
-        with_fn(&body, ".param .u64 p", |f| {
-            let d = local_addresses(f);
-            assert!(d.contains_key("%rd4"));
-            assert!(vector_vars(f, &d, &|_| Some(8)).is_empty());
-        });
         // A register that is both derived and redefined from a load is not derived.
         let body = format!("{COUNTERS}\nld.param.u64 %rd4, [p];");
         with_fn(&body, ".param .u64 p", |f| {

@@ -75,9 +75,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         let et = if et == Ty::I1 { Ty::I8 } else { et };
         let signed = k == Kind::Signed;
         let n = mo.vec_len();
-        if !self.local_vecs.is_empty() && self.vector_access(true, ops, s, et, n, signed)? {
-            return Ok(());
-        }
         let (p, aspace) = self.addr(&ops[1], s)?;
         let pty = ptr_ty(aspace);
         let vol = if mo.has(Mod::Volatile) || mo.has(Mod::Mmio) {
@@ -192,9 +189,6 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         })?;
         let et = if et == Ty::I1 { Ty::I8 } else { et };
         let n = mo.vec_len();
-        if !self.local_vecs.is_empty() && self.vector_access(false, ops, s, et, n, false)? {
-            return Ok(());
-        }
         let (p, aspace) = self.addr(&ops[0], s)?;
         let pty = ptr_ty(aspace);
         let vol = if mo.has(Mod::Volatile) || mo.has(Mod::Mmio) {

@@ -292,10 +292,10 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     local_addrs: HashMap<&'a str, local_addr::LocalAddr<'a>>,
     shadows: HashMap<&'a str, u32>,
     param_copies: HashMap<&'a str, &'a str>,
-    /// The variables kept as a vector: (element bytes, elements) ([`local_addr::vector_vars`]).
-    local_vecs: HashMap<&'a str, (u32, u32)>,
     /// The function being emitted.
     func: &'m Function<'a>,
+    /// Bytes of the `.local` variables and kernel parameters [`local_addr`] addresses.
+    local_sizes: HashMap<&'a str, u64>,
     /// amdgcn: the registers holding one constant ([`local_addr::constant_regs`]), computed
     /// at the first use.
     const_regs: Option<HashMap<&'a str, u32>>,
