@@ -117,8 +117,11 @@ fn geomean(v: &[f64]) -> f64 {
     (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
 }
 
+/// A figure of a kernel as a number.
+type Measure = fn(&Figures) -> f64;
+
 /// The ratios a geometric mean is taken of, per figure.
-const MEASURES: &[(&str, fn(&Figures) -> f64)] = &[
+const MEASURES: &[(&str, Measure)] = &[
     ("instructions", |f| f.instructions as f64),
     ("code bytes", |f| f.code_bytes as f64),
     ("VGPRs", |f| f.vgprs as f64),
@@ -362,8 +365,8 @@ fn main() {
     md += "\n";
     for (mi, (name, _)) in MEASURES.iter().enumerate() {
         md += &format!("| {name} |");
-        for ci in 0..compilers.len() {
-            md += &format!(" {:.3} |", geomean(&ratios[ci][mi]));
+        for r in &ratios {
+            md += &format!(" {:.3} |", geomean(&r[mi]));
         }
         md += "\n";
     }

@@ -513,7 +513,8 @@ fn ds_swizzle_reads_the_lanes_bpermute_reads() {
     std::fs::create_dir_all(&dir).unwrap();
     // (offset, source lane of lane l): bit-mask mode (and, or, xor within each 32 lanes) and
     // quad mode (offset[15] set, 2-bit lane selects).
-    let patterns: [(u32, fn(u32) -> u32); 6] = [
+    type SourceLane = fn(u32) -> u32;
+    let patterns: [(u32, SourceLane); 6] = [
         (0x1f | 16 << 10, |l| l ^ 16),
         (0x1f | 1 << 10, |l| l ^ 1),
         (0x18, |l| l & 0x38),

@@ -661,7 +661,7 @@ impl<'a> super::Fx<'_, '_, 'a> {
         let Some((d, def)) = def_of(i, &self.local_syms) else {
             return Ok(());
         };
-        if !self.local_addrs.get(d).is_some_and(|a| a.off.is_none()) {
+        if self.local_addrs.get(d).is_none_or(|a| a.off.is_some()) {
             return Ok(());
         }
         let off = match def {
