@@ -345,6 +345,41 @@ define linkonce_odr i32 @__wp_wave_bpermute(i32 %l, i32 %v) alwaysinline converg
   %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %a, i32 %v)
   ret i32 %r
 }
+; The value %v of wave lane (lane ^ %k), %k in 0..31, so within the lane's 32-lane half: the
+; butterfly masks 16, 8, 4, 2, 1 as ds_swizzle_b32 in bit-mask mode (offset and_mask 31,
+; xor_mask %k: no lane arithmetic, no address register; the switch folds where %k is a
+; constant), any other %k through ds_bpermute.
+define linkonce_odr i32 @__wp_wave_xor(i32 %k, i32 %v) alwaysinline convergent nounwind {
+entry:
+  switch i32 %k, label %any [
+    i32 16, label %x16
+    i32 8, label %x8
+    i32 4, label %x4
+    i32 2, label %x2
+    i32 1, label %x1
+  ]
+x16:
+  %r16 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 16415)
+  ret i32 %r16
+x8:
+  %r8 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 8223)
+  ret i32 %r8
+x4:
+  %r4 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 4127)
+  ret i32 %r4
+x2:
+  %r2 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 2079)
+  ret i32 %r2
+x1:
+  %r1 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 1055)
+  ret i32 %r1
+any:
+  %l = call i32 @__wp_wave_lane()
+  %k5 = and i32 %k, 31
+  %s = xor i32 %l, %k5
+  %r = call i32 @__wp_wave_bpermute(i32 %s, i32 %v)
+  ret i32 %r
+}
 define linkonce_odr void @__wp_wave_sync() alwaysinline convergent nounwind {
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.wave.barrier()
@@ -353,6 +388,7 @@ define linkonce_odr void @__wp_wave_sync() alwaysinline convergent nounwind {
 }
 declare i64 @llvm.amdgcn.ballot.i64(i1)
 declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)
 declare void @llvm.amdgcn.wave.barrier()
 
 ; ==== BEGIN wave64 warp model (target-independent over @__wp_wave_*) ====
@@ -618,24 +654,20 @@ define linkonce_odr i32 @__wp_redux_add(i32 %a, i32 %m) alwaysinline convergent 
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16 = add i32 %a, %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8 = add i32 %b16, %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4 = add i32 %b8, %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2 = add i32 %b4, %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1 = add i32 %b2, %x1
   ret i32 %b1
 loop:
@@ -660,28 +692,24 @@ define linkonce_odr i32 @__wp_redux_umin(i32 %a, i32 %m) alwaysinline convergent
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16.lt = icmp ult i32 %a, %x16
   %b16 = select i1 %b16.lt, i32 %a, i32 %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8.lt = icmp ult i32 %b16, %x8
   %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4.lt = icmp ult i32 %b8, %x4
   %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2.lt = icmp ult i32 %b4, %x2
   %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1.lt = icmp ult i32 %b2, %x1
   %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
   ret i32 %b1
@@ -708,28 +736,24 @@ define linkonce_odr i32 @__wp_redux_umax(i32 %a, i32 %m) alwaysinline convergent
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16.lt = icmp ugt i32 %a, %x16
   %b16 = select i1 %b16.lt, i32 %a, i32 %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8.lt = icmp ugt i32 %b16, %x8
   %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4.lt = icmp ugt i32 %b8, %x4
   %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2.lt = icmp ugt i32 %b4, %x2
   %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1.lt = icmp ugt i32 %b2, %x1
   %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
   ret i32 %b1
@@ -756,28 +780,24 @@ define linkonce_odr i32 @__wp_redux_smin(i32 %a, i32 %m) alwaysinline convergent
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16.lt = icmp slt i32 %a, %x16
   %b16 = select i1 %b16.lt, i32 %a, i32 %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8.lt = icmp slt i32 %b16, %x8
   %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4.lt = icmp slt i32 %b8, %x4
   %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2.lt = icmp slt i32 %b4, %x2
   %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1.lt = icmp slt i32 %b2, %x1
   %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
   ret i32 %b1
@@ -804,28 +824,24 @@ define linkonce_odr i32 @__wp_redux_smax(i32 %a, i32 %m) alwaysinline convergent
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16.lt = icmp sgt i32 %a, %x16
   %b16 = select i1 %b16.lt, i32 %a, i32 %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8.lt = icmp sgt i32 %b16, %x8
   %b8 = select i1 %b8.lt, i32 %b16, i32 %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4.lt = icmp sgt i32 %b8, %x4
   %b4 = select i1 %b4.lt, i32 %b8, i32 %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2.lt = icmp sgt i32 %b4, %x2
   %b2 = select i1 %b2.lt, i32 %b4, i32 %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1.lt = icmp sgt i32 %b2, %x1
   %b1 = select i1 %b1.lt, i32 %b2, i32 %x1
   ret i32 %b1
@@ -852,24 +868,20 @@ define linkonce_odr i32 @__wp_redux_and(i32 %a, i32 %m) alwaysinline convergent 
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16 = and i32 %a, %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8 = and i32 %b16, %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4 = and i32 %b8, %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2 = and i32 %b4, %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1 = and i32 %b2, %x1
   ret i32 %b1
 loop:
@@ -894,24 +906,20 @@ define linkonce_odr i32 @__wp_redux_or(i32 %a, i32 %m) alwaysinline convergent n
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16 = or i32 %a, %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8 = or i32 %b16, %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4 = or i32 %b8, %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2 = or i32 %b4, %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1 = or i32 %b2, %x1
   ret i32 %b1
 loop:
@@ -936,24 +944,20 @@ define linkonce_odr i32 @__wp_redux_xor(i32 %a, i32 %m) alwaysinline convergent 
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
-  %j16 = xor i32 %lane, 16
-  %x16 = call i32 @__wp_warp_read(i32 %j16, i32 %a)
+  %x16 = call i32 @__wp_wave_xor(i32 16, i32 %a)
   %b16 = xor i32 %a, %x16
-  %j8 = xor i32 %lane, 8
-  %x8 = call i32 @__wp_warp_read(i32 %j8, i32 %b16)
+  %x8 = call i32 @__wp_wave_xor(i32 8, i32 %b16)
   %b8 = xor i32 %b16, %x8
-  %j4 = xor i32 %lane, 4
-  %x4 = call i32 @__wp_warp_read(i32 %j4, i32 %b8)
+  %x4 = call i32 @__wp_wave_xor(i32 4, i32 %b8)
   %b4 = xor i32 %b8, %x4
-  %j2 = xor i32 %lane, 2
-  %x2 = call i32 @__wp_warp_read(i32 %j2, i32 %b4)
+  %x2 = call i32 @__wp_wave_xor(i32 2, i32 %b4)
   %b2 = xor i32 %b4, %x2
-  %j1 = xor i32 %lane, 1
-  %x1 = call i32 @__wp_warp_read(i32 %j1, i32 %b2)
+  %x1 = call i32 @__wp_wave_xor(i32 1, i32 %b2)
   %b1 = xor i32 %b2, %x1
   ret i32 %b1
 loop:

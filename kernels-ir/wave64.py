@@ -4,15 +4,17 @@ One PTX warp is one half of a 64-lane wavefront: wave lanes 0-31 are one warp, 3
 (a work-group's linear thread ids are packed into wavefronts of 64 in order, so warp w of the
 block is half w & 1 of wavefront w >> 1, exactly the 32 threads PTX puts in warp w).
 
-`amdgcn_section()` is written against four wave primitives and nothing else target-specific:
+`amdgcn_section()` is written against five wave primitives and nothing else target-specific:
 
     i32 @__wp_wave_lane()                 this lane's index in the wavefront, 0..63
     i64 @__wp_wave_ballot(i1 %p)          bit L set when lane L is active (EXEC) and %p holds
     i32 @__wp_wave_bpermute(i32 %l, i32)  the value of wave lane %l (an active lane)
+    i32 @__wp_wave_xor(i32 %k, i32)       the value of wave lane (lane ^ %k), %k in 0..31
     void @__wp_wave_sync()                orders memory between the lanes of the wavefront
 
 plus `@__wp_linear_tid()` and `@__wp_sreg_ntid_{x,y,z}()`. amdgcn.ll defines the primitives
-with llvm.amdgcn.* intrinsics (mbcnt, ballot, ds_bpermute, wave_barrier + workgroup fences);
+with llvm.amdgcn.* intrinsics (mbcnt, ballot, ds_bpermute, ds_swizzle, wave_barrier +
+workgroup fences);
 tests/wave64_exec.rs cuts the section out of amdgcn.ll (between the BEGIN/END markers) and
 runs it on the host against a simulated 64-lane wavefront, so the logic that ships is the
 logic that is tested.
@@ -245,17 +247,18 @@ define linkonce_odr {{ i32, i1 }} @__wp_match_all_b{w}({t} %a, i32 %m) {A} {{
   ret {{ i32, i1 }} %r
 }}
 """)
-    # redux.sync: when every lane of the warp is a member (the usual constant full mask, with
-    # every lane active as the ISA requires) a 5-step butterfly over @__wp_warp_read; else the
-    # loop over the 32 lanes, kept rolled (unrolled, LLVM keeps all 32 reads live: 64 VGPRs
-    # and spills for w_redux).
+    # redux.sync: when every lane of the warp is a member, a 5-step butterfly over
+    # @__wp_wave_xor; else the loop over the 32 lanes, kept rolled (unrolled, LLVM keeps all
+    # 32 reads live: 64 VGPRs and spills for w_redux). A full membermask means a full warp
+    # without looking at EXEC: every thread of membermask executes the same redux.sync (PTX
+    # ISA 9.x §9.7.8.9, undefined otherwise), so a constant 0xffffffff selects the butterfly
+    # at compile time and the loop is dropped.
     for k_, (name, op, ident) in enumerate(REDUX):
         md = 90 + 2 * k_
         steps = []
         prev = "%a"
         for s_ in (16, 8, 4, 2, 1):
-            steps.append(f"""  %j{s_} = xor i32 %lane, {s_}
-  %x{s_} = call i32 @__wp_warp_read(i32 %j{s_}, i32 {prev})
+            steps.append(f"""  %x{s_} = call i32 @__wp_wave_xor(i32 {s_}, i32 {prev})
 {_combine_to(op, f"%b{s_}", prev, f"%x{s_}")}""")
             prev = f"%b{s_}"
         bfly = "\n".join(steps)
@@ -263,10 +266,11 @@ define linkonce_odr {{ i32, i1 }} @__wp_match_all_b{w}({t} %a, i32 %m) {A} {{
 entry:
   %act = call i32 @__wp_activemask()
   %mm = and i32 %act, %m
-  %full = icmp eq i32 %mm, -1
+  %mfull = icmp eq i32 %m, -1
+  %afull = icmp eq i32 %mm, -1
+  %full = or i1 %mfull, %afull
   br i1 %full, label %bfly, label %loop
 bfly:
-  %lane = call i32 @__wp_sreg_laneid()
 {bfly}
   ret i32 {prev}
 loop:
@@ -322,6 +326,41 @@ define linkonce_odr i32 @__wp_wave_bpermute(i32 %l, i32 %v) {A} {{
   %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %a, i32 %v)
   ret i32 %r
 }}
+; The value %v of wave lane (lane ^ %k), %k in 0..31, so within the lane's 32-lane half: the
+; butterfly masks 16, 8, 4, 2, 1 as ds_swizzle_b32 in bit-mask mode (offset and_mask 31,
+; xor_mask %k: no lane arithmetic, no address register; the switch folds where %k is a
+; constant), any other %k through ds_bpermute.
+define linkonce_odr i32 @__wp_wave_xor(i32 %k, i32 %v) {A} {{
+entry:
+  switch i32 %k, label %any [
+    i32 16, label %x16
+    i32 8, label %x8
+    i32 4, label %x4
+    i32 2, label %x2
+    i32 1, label %x1
+  ]
+x16:
+  %r16 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 16415)
+  ret i32 %r16
+x8:
+  %r8 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 8223)
+  ret i32 %r8
+x4:
+  %r4 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 4127)
+  ret i32 %r4
+x2:
+  %r2 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 2079)
+  ret i32 %r2
+x1:
+  %r1 = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 1055)
+  ret i32 %r1
+any:
+  %l = call i32 @__wp_wave_lane()
+  %k5 = and i32 %k, 31
+  %s = xor i32 %l, %k5
+  %r = call i32 @__wp_wave_bpermute(i32 %s, i32 %v)
+  ret i32 %r
+}}
 define linkonce_odr void @__wp_wave_sync() {A} {{
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.wave.barrier()
@@ -330,6 +369,7 @@ define linkonce_odr void @__wp_wave_sync() {A} {{
 }}
 declare i64 @llvm.amdgcn.ballot.i64(i1)
 declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)
 declare void @llvm.amdgcn.wave.barrier()
 """
 

@@ -12,6 +12,8 @@
 //!   or its gfx10+ library overlay on gfx1100);
 //! * wheelport's directed-rounding support functions (`kernels-ir/amdgcn.ll`) against
 //!   correctly rounded results;
+//! * `ds_swizzle_b32` (bit-mask and quad modes) against `ds_bpermute_b32` reading the lanes
+//!   the swizzle pattern names, for gfx906 and gfx942;
 //! * the interpreter's speed, printed in wave instructions per second.
 
 mod common;
@@ -686,6 +688,66 @@ define amdgpu_kernel void @kint(ptr addrspace(1) %a, ptr addrspace(1) %b, ptr ad
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ds_swizzle_reads_the_lanes_bpermute_reads() {
+    const T: &str = "amdgpu_exec_isa::swizzle";
+    let Some(bin) = llvm_bin(T) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("wp-exec-isa-swz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // (offset, source lane of lane l): bit-mask mode (and, or, xor within each 32 lanes) and
+    // quad mode (offset[15] set, 2-bit lane selects).
+    type SourceLane = fn(u32) -> u32;
+    let patterns: [(u32, SourceLane); 6] = [
+        (0x1f | 16 << 10, |l| l ^ 16),
+        (0x1f | 1 << 10, |l| l ^ 1),
+        (0x18, |l| l & 0x38),
+        (0x1c | 3 << 5, |l| (l & 0x3c) | 3),
+        (3 << 5, |l| (l & 32) | 3),
+        (0x8000 | 0b00_01_10_11, |l| (l & !3) | (3 - (l & 3))),
+    ];
+    // One kernel per pattern: work-item i stores swizzle(v) and bpermute(src(lane), v), with
+    // v = i * 2654435761 (distinct per lane) and src(lane) read from a buffer.
+    for arch in ["gfx906", "gfx942"] {
+        for (k, (off, src)) in patterns.iter().enumerate() {
+            let n = 256u32;
+            let ir = format!(
+                "{HEAD}declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)
+declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
+define amdgpu_kernel void @k(ptr addrspace(1) %src, ptr addrspace(1) %d) {{
+{INDEX}  %v = mul i32 %i, -1640531535
+  %s = call i32 @llvm.amdgcn.ds.swizzle(i32 %v, i32 {off})
+  %ps = getelementptr i32, ptr addrspace(1) %src, i32 %i
+  %sl = load i32, ptr addrspace(1) %ps
+  %a = shl i32 %sl, 2
+  %b = call i32 @llvm.amdgcn.ds.bpermute(i32 %a, i32 %v)
+  %i2 = mul i32 %i, 2
+  %pd = getelementptr i32, ptr addrspace(1) %d, i32 %i2
+  store i32 %s, ptr addrspace(1) %pd
+  %pd2 = getelementptr i32, ptr addrspace(1) %pd, i32 1
+  store i32 %b, ptr addrspace(1) %pd2
+  ret void
+}}
+"
+            );
+            let co = build(&bin, &dir, &format!("swz{k}"), &ir, arch, &[]);
+            let lanes: Vec<u8> = (0..n).flat_map(|i| src(i % 64).to_le_bytes()).collect();
+            let (outs, _) = launch(&co, "k", n, &[lanes, vec![0u8; 8 * n as usize]]);
+            let w = words32(&outs[1]);
+            for i in 0..n as usize {
+                let want = ((i as u32 & !63) | src(i as u32 % 64)).wrapping_mul(2654435761);
+                assert_eq!(
+                    w[2 * i + 1],
+                    want,
+                    "{arch} offset {off:#x}: bpermute, lane {i}"
+                );
+                assert_eq!(w[2 * i], want, "{arch} offset {off:#x}: swizzle, lane {i}");
+            }
+        }
+    }
 }
 
 #[test]

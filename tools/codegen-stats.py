@@ -6,11 +6,13 @@
 For each input, `wheelport ptx lower --target dtk --emit obj` (a PTX file) or the PTX that
 `cuobjdump -xptx all` extracts from a `.so`, then per kernel of the code object: VGPRs,
 SGPRs, VGPR and SGPR spills, private segment (scratch) bytes, from the code object's
-NT_AMDGPU_METADATA note (`llvm-readobj --notes`), and the instruction count of its
-`llvm-objdump -d` disassembly. One tab-separated line per kernel on stdout.
+NT_AMDGPU_METADATA note (`llvm-readobj --notes`), and the instructions of its
+`llvm-objdump -d` disassembly within the kernel symbol's size (`llvm-nm -S`; alignment padding
+after it is not counted). One tab-separated line per kernel on stdout.
+`benches/codegen_vs_hipcc.rs` reads the same figures in Rust for its comparison with hipcc.
 
 Tools: the wheelport binary ($WHEELPORT_BIN, default target/release/wheelport), LLVM 19's
-llvm-readobj and llvm-objdump ($WHEELPORT_LLVM_BIN or PATH), cuobjdump ($WHEELPORT_CUDA_BIN
+llvm-readobj, llvm-nm and llvm-objdump ($WHEELPORT_LLVM_BIN or PATH), cuobjdump ($WHEELPORT_CUDA_BIN
 or PATH) for `.so` inputs; PyYAML.
 """
 import argparse, glob, os, re, shutil, subprocess, sys, tempfile
@@ -53,13 +55,24 @@ def stats(ptx, arch, tmp):
     doc = yaml.safe_load("\n".join(l[ind:] if l.startswith(" " * ind) else l for l in y))
     dis = subprocess.run([tool("llvm-objdump", "WHEELPORT_LLVM_BIN"), "-d", "--no-show-raw-insn", co],
                          capture_output=True, text=True, check=True).stdout
+    # Each symbol's address range (llvm-nm -S), so that the alignment padding after a
+    # function (s_nop, s_code_end) is not counted.
+    nm = subprocess.run([tool("llvm-nm", "WHEELPORT_LLVM_BIN"), "-S", co],
+                        capture_output=True, text=True, check=True).stdout
+    span = {}
+    for line in nm.split("\n"):
+        f = line.split()
+        if len(f) == 4 and f[2] in "Tt":
+            span[f[3]] = (int(f[0], 16), int(f[0], 16) + int(f[1], 16))
     count, name = {}, None
     for line in dis.split("\n"):
         m = re.match(r"^[0-9a-f]+ <(.*)>:", line)
         if m:
             name = m.group(1)
             count[name] = 0
-        elif name and re.match(r"^\s+[a-z_]", line):
+            continue
+        a = re.match(r"^\s+[a-z_].*// ([0-9A-Fa-f]+):", line)
+        if name and a and name in span and span[name][0] <= int(a.group(1), 16) < span[name][1]:
             count[name] += 1
     rows = []
     for k in doc["amdhsa.kernels"]:

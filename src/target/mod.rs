@@ -187,6 +187,13 @@ pub struct Profile {
     /// `--nan` says otherwise).
     #[serde(default)]
     pub nan: NanMode,
+    /// `ld`/`st` through registers that provably hold addresses into one of the function's
+    /// own `.local` variables are written as `getelementptr`s from the variable, and a
+    /// `.local` copy of a kernel parameter is read from the parameter, so that LLVM can
+    /// promote local variables to registers (family default; the amdgcn family sets it; see
+    /// `src/lower/emit/local_addr.rs`).
+    #[serde(default)]
+    pub local_gep: bool,
     /// Target features for `llc` (`-mattr=`) on archs without their own `mattr` (family
     /// default).
     #[serde(default)]

@@ -2,9 +2,11 @@
 //
 // The lowered amdgcn kernels (turned into host IR) and the wave64 warp model section of
 // kernels-ir/amdgcn.ll are compiled for the host and linked with this file, which provides
-// what amdgcn.ll implements with llvm.amdgcn.* intrinsics: the four wave primitives
-// (__wp_wave_lane, __wp_wave_ballot, __wp_wave_bpermute, __wp_wave_sync), the work-item
-// registers, bar.sync, and the spin pause of bounded waits (__wp_spin_pause).
+// what amdgcn.ll implements with llvm.amdgcn.* intrinsics: the five wave primitives
+// (__wp_wave_lane, __wp_wave_ballot, __wp_wave_bpermute, __wp_wave_xor, __wp_wave_sync), the
+// work-item registers, bar.sync, the spin pause of bounded waits (__wp_spin_pause), and
+// ds_swizzle_b32 (__wp_sim_ds_swizzle: the lowering writes constant shuffles as
+// llvm.amdgcn.ds.swizzle).
 //
 // Execution model. Every thread of a block is a fiber (ucontext) with its own stack; fibers
 // run one at a time. A fiber runs until it calls a wave primitive (or bar.sync) or returns.
@@ -29,7 +31,7 @@
 #include <ucontext.h>
 
 enum { RUN, PRIM, BAR, DONE };
-enum { OP_BALLOT = 1, OP_BPERM, OP_SYNC };
+enum { OP_BALLOT = 1, OP_BPERM, OP_SYNC, OP_SWIZZLE };
 
 typedef struct {
     ucontext_t ctx;
@@ -68,6 +70,22 @@ int32_t __wp_wave_bpermute(int32_t l, int32_t v) {
     return cur->r32;
 }
 void __wp_wave_sync(void) { block_at(PRIM, OP_SYNC, __builtin_return_address(0)); }
+// ds_swizzle_b32 v, offset: offset[15] clear, bit-mask mode (AMD Vega ISA, DS_SWIZZLE_B32):
+// within each 32 lanes, lane l reads lane ((l & and) | or) ^ xor, and = offset[4:0],
+// or = offset[9:5], xor = offset[14:10]; offset[15] set, quad mode: lane l reads lane
+// (l & ~3) | offset[2(l&3)+1 : 2(l&3)].
+int32_t __wp_wave_xor(int32_t k, int32_t v) {
+    cur->a0 = (cur->lane ^ (k & 31));
+    cur->a1 = v;
+    block_at(PRIM, OP_BPERM, __builtin_return_address(0));
+    return cur->r32;
+}
+int32_t __wp_sim_ds_swizzle(int32_t v, int32_t offset) {
+    cur->a0 = offset;
+    cur->a1 = v;
+    block_at(PRIM, OP_SWIZZLE, __builtin_return_address(0));
+    return cur->r32;
+}
 // @__wp_spin_pause (kernels-ir/mbarrier.py: each iteration of a bounded mbarrier wait): the
 // lane yields to the scheduler and stays runnable, so it runs again after the other fibers.
 void __wp_spin_pause(void) { block_at(RUN, 0, 0); }
@@ -118,6 +136,14 @@ static void run_group(Lane *wl, int nl, const void *site) {
         if (op == OP_BALLOT) l->r64 = ballot;
         if (op == OP_BPERM) {
             int s = l->a0 & 63;  // ds_bpermute uses address bits [7:2]
+            // An inactive (or absent) source lane reads 0.
+            l->r32 = (s < nl && (group >> s & 1)) ? wl[s].a1 : 0;
+        }
+        if (op == OP_SWIZZLE) {
+            unsigned o = (unsigned)l->a0;
+            int s = (o & 0x8000) ? (i & ~3) | (int)((o >> (2 * (i & 3))) & 3)
+                                 : (i & ~31) | (int)((((unsigned)i & 31 & (o & 31)) | ((o >> 5) & 31)) ^
+                                                     ((o >> 10) & 31));
             // An inactive (or absent) source lane reads 0.
             l->r32 = (s < nl && (group >> s & 1)) ? wl[s].a1 : 0;
         }

@@ -24,6 +24,7 @@ declare i64 @llvm.ctlz.i64(i64, i1)
 pub const HOST_DECLS: &str = "declare i32 @__wp_wave_lane() convergent nounwind
 declare i64 @__wp_wave_ballot(i1 zeroext) convergent nounwind
 declare i32 @__wp_wave_bpermute(i32, i32) convergent nounwind
+declare i32 @__wp_wave_xor(i32, i32) convergent nounwind
 declare void @__wp_wave_sync() convergent nounwind
 declare i32 @__wp_linear_tid()
 declare i32 @__wp_sreg_ntid_x()
@@ -94,7 +95,9 @@ pub fn library(sections: &[&str]) -> String {
 }
 
 /// Lowered amdgcn IR as host IR: address spaces dropped (one flat memory), address-space
-/// casts become no-op bitcasts, kernels become plain functions.
+/// casts become no-op bitcasts, kernels become plain functions, and `ds_swizzle_b32` (the
+/// lowering of constant shuffles, `llvm.amdgcn.ds.swizzle`) becomes the simulator's
+/// `__wp_sim_ds_swizzle`.
 pub fn to_host(ir: &str) -> String {
     let mut out = String::with_capacity(ir.len());
     for line in ir.lines() {
@@ -109,7 +112,12 @@ pub fn to_host(ir: &str) -> String {
         }
         let l = l
             .replace("addrspacecast", "bitcast")
-            .replace("amdgpu_kernel ", "");
+            .replace("amdgpu_kernel ", "")
+            .replace(
+                "@llvm.amdgcn.ds.swizzle(i32, i32 immarg)",
+                "@__wp_sim_ds_swizzle(i32, i32)",
+            )
+            .replace("@llvm.amdgcn.ds.swizzle(", "@__wp_sim_ds_swizzle(");
         out.push_str(&l);
         out.push('\n');
     }

@@ -142,7 +142,53 @@ pub(crate) fn emit_function<'m, 'a>(
         labels_seen: HashMap::default(),
         notes: Vec::new(),
         soft_barrier: false,
+        local_syms: HashSet::new(),
+        local_addrs: HashMap::new(),
+        shadows: HashMap::new(),
+        param_copies: HashMap::new(),
+        func: f,
+        const_regs: None,
+        local_sizes: HashMap::new(),
     };
+    if fx.cx.prof.local_gep {
+        fx.local_addrs = local_addr::local_addresses(f);
+        if !fx.local_addrs.is_empty() {
+            fx.local_syms = local_addr::local_vars(f);
+            // Bytes of the function-scope `.local` variables and of the parameters.
+            let top = f
+                .body
+                .iter()
+                .flat_map(|b| &b.stmts)
+                .filter_map(|s| match s {
+                    Statement::Variable(v) if v.space == StateSpace::Local => Some(v),
+                    _ => None,
+                });
+            for v in top.chain(&f.params) {
+                for d in &v.decls {
+                    if let Some(sl) = slot_of(v, d) {
+                        fx.local_sizes.insert(d.name, sl.size() as u64);
+                    }
+                }
+            }
+            if fx.is_kernel {
+                let params: HashSet<&str> = f
+                    .params
+                    .iter()
+                    .flat_map(|v| &v.decls)
+                    .map(|d| d.name)
+                    .collect();
+                let sizes = &fx.local_sizes;
+                let size_of = |n: &str| sizes.get(n).copied();
+                let param_size = |n: &str| params.contains(n).then(|| size_of(n)).flatten();
+                let local_size = |n: &str| (!params.contains(n)).then(|| size_of(n)).flatten();
+                fx.param_copies =
+                    local_addr::param_copies(f, &fx.local_addrs, &param_size, &local_size)
+                        .into_iter()
+                        .map(|(s, c)| (s, c.param))
+                        .collect();
+            }
+        }
+    }
     let r = function_body(&mut fx, f, param_homes);
     let mut text = std::mem::take(&mut fx.body);
     if let Err(e) = r {

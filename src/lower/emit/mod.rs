@@ -72,6 +72,7 @@ mod cvt;
 mod float;
 mod functions;
 mod globals;
+mod local_addr;
 mod memory;
 mod operands;
 
@@ -286,6 +287,21 @@ pub(crate) struct Fx<'c, 'm, 'a> {
     /// The body calls a software barrier (named or counted, amdgcn), whose LDS state the
     /// kernel zeroes at entry.
     pub soft_barrier: bool,
+    /// [`Profile::local_gep`]: the function's `.local` variables, the registers that hold
+    /// addresses into them ([`local_addr`]), those registers' shadow offset registers (by
+    /// register number, made on first use), and the variables that copy a kernel parameter
+    /// (variable → parameter).
+    local_syms: HashSet<&'a str>,
+    local_addrs: HashMap<&'a str, local_addr::LocalAddr<'a>>,
+    shadows: HashMap<&'a str, u32>,
+    param_copies: HashMap<&'a str, &'a str>,
+    /// The function being emitted.
+    func: &'m Function<'a>,
+    /// Bytes of the `.local` variables and kernel parameters [`local_addr`] addresses.
+    local_sizes: HashMap<&'a str, u64>,
+    /// amdgcn: the registers holding one constant ([`local_addr::constant_regs`]), computed
+    /// at the first use.
+    const_regs: Option<HashMap<&'a str, u32>>,
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
@@ -450,6 +466,9 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         }
         let mo = &decoded;
         let ops: &[Operand<'a>] = &i.operands;
+        if !self.local_addrs.is_empty() {
+            self.shadow_def(i)?;
+        }
         let tys = mo.types();
         let ty1 = |k: usize| -> R<(Ty, Kind)> {
             let t = tys.get(k).copied().ok_or_else(|| Fail {

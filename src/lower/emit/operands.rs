@@ -576,6 +576,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 }
             }
             Some(AddrBase::Reg(n)) => {
+                if !self.local_addrs.is_empty() {
+                    if let Some(r) = self.local_access(n, s, *offset)? {
+                        return Ok(r);
+                    }
+                }
                 let l = self.lookup(n);
                 if let Some(Local::Mem { ptr, aspace }) = l {
                     (ptr, aspace)

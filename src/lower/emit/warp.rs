@@ -55,7 +55,121 @@ fn call_pair<'a>(
     Ok(())
 }
 
+/// The source lane (0..31 of the warp) and `pval` of `shfl.sync.<mode>` for warp lane `lane`
+/// with constant `b` and `c`: the PTX ISA's pseudo-code (9.x §9.7.8.6), as in
+/// `@__wp_shfl_<mode>` of the support library.
+fn shfl_source(mode: Option<Mod>, lane: u32, b: u32, c: u32) -> Option<(u32, bool)> {
+    let bv = b & 31;
+    let cv = c & 31;
+    let seg = (c >> 8) & 31;
+    let nseg = seg ^ 31;
+    let min = lane & seg;
+    let max = min | (cv & nseg);
+    let (j, p) = match mode? {
+        Mod::Up => {
+            let j = lane as i32 - bv as i32;
+            (j, j >= max as i32)
+        }
+        Mod::Down => {
+            let j = (lane + bv) as i32;
+            (j, j <= max as i32)
+        }
+        Mod::Bfly => {
+            let j = (lane ^ bv) as i32;
+            (j, j <= max as i32)
+        }
+        Mod::Idx => {
+            let j = (min | (bv & nseg)) as i32;
+            (j, j <= max as i32)
+        }
+        _ => return None,
+    };
+    Some((if p { j as u32 } else { lane }, p))
+}
+
+/// The `ds_swizzle_b32` offset (bit-mask mode: within each 32 lanes, source lane
+/// `((lane & and) | or) ^ xor`, AMD "Vega 7nm" ISA, `DS_SWIZZLE_B32`) that reads what a `shfl.sync`
+/// with constant `b` and `c` reads, when every lane's `pval` is true and the source lanes
+/// have that form: each source lane bit is a constant, the lane's bit or its complement.
+fn swizzle_offset(mode: Option<Mod>, b: u32, c: u32) -> Option<u32> {
+    let mut src = [0u32; 32];
+    for lane in 0..32 {
+        let (j, p) = shfl_source(mode, lane, b, c)?;
+        if !p {
+            return None;
+        }
+        src[lane as usize] = j;
+    }
+    let (mut and, mut or, mut xor) = (0u32, 0u32, 0u32);
+    for k in 0..5 {
+        let bit = |x: u32| (x >> k) & 1;
+        let same = (0..32u32).all(|l| bit(src[l as usize]) == bit(l));
+        let flip = (0..32u32).all(|l| bit(src[l as usize]) != bit(l));
+        let one = (0..32u32).all(|l| bit(src[l as usize]) == 1);
+        let zero = (0..32u32).all(|l| bit(src[l as usize]) == 0);
+        if same {
+            and |= 1 << k;
+        } else if flip {
+            and |= 1 << k;
+            xor |= 1 << k;
+        } else if one {
+            or |= 1 << k;
+        } else if !zero {
+            return None;
+        }
+    }
+    Some(and | or << 5 | xor << 10)
+}
+
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    /// The value of an immediate operand, or of a register holding one constant
+    /// ([`super::local_addr::constant_regs`]), as the low 32 bits.
+    fn const_u32(&mut self, o: &Operand<'a>) -> Option<u32> {
+        match o {
+            Operand::Imm(m) => match m.value() {
+                ImmValue::Int(v) => Some(v as u32),
+                ImmValue::UInt(v) => Some(v as u32),
+                _ => None,
+            },
+            Operand::Reg(n) => {
+                let f = self.func;
+                self.const_regs
+                    .get_or_insert_with(|| super::local_addr::constant_regs(f))
+                    .get(n.as_str())
+                    .copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// amdgcn `shfl.sync` whose source lanes [`swizzle_offset`] encodes: one `ds_swizzle_b32`
+    /// (no lane arithmetic, no address register), `pval` true.
+    fn shfl_swizzle(&mut self, d: &Operand<'a>, a: &Operand<'a>, offset: u32) -> R<()> {
+        let a = self.rd(a, Ty::I32, false)?;
+        self.declare("llvm.amdgcn.ds.swizzle", "i32", &["i32", "i32 immarg"]);
+        let v = opv!(
+            self,
+            [
+                &"call i32 @llvm.amdgcn.ds.swizzle(i32 ",
+                &a,
+                &", i32 ",
+                &offset,
+                &")"
+            ]
+        );
+        match d {
+            Operand::Pair(pair) => {
+                let (dv, dp) = &**pair;
+                if *dv != "_" {
+                    self.wr(&Operand::Reg((*dv).into()), &v, Ty::I32, false)?;
+                }
+                self.wr(&Operand::Reg((*dp).into()), "true", Ty::I1, false)
+            }
+            Operand::Sink => Ok(()),
+            o => self.wr(o, &v, Ty::I32, false),
+        }
+    }
+
     /// Lower one warp-level instruction (`i.opcode` is one of the §9.7.8 opcodes, or `bar`
     /// with `.warp`).
     pub(super) fn warp_inst(&mut self, i: &'m Instruction<'a>, mo: &Mods) -> R<()> {
@@ -82,6 +196,13 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                     _ => return fail(&form(), "shfl mode"),
                 };
                 need(if sync { 5 } else { 4 })?;
+                if self.cx.prof.family == crate::target::Family::Amdgcn {
+                    if let (Some(b), Some(c)) = (self.const_u32(&ops[2]), self.const_u32(&ops[3])) {
+                        if let Some(offset) = swizzle_offset(mo.op, b, c) {
+                            return self.shfl_swizzle(&ops[0], &ops[1], offset);
+                        }
+                    }
+                }
                 let a = self.rd(&ops[1], Ty::I32, false)?;
                 let b = self.rd(&ops[2], Ty::I32, false)?;
                 let c = self.rd(&ops[3], Ty::I32, false)?;
@@ -177,6 +298,57 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 Ok(())
             }
             _ => fail(&form(), "not a warp-level instruction"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constant_shuffles_as_swizzles() {
+        // shfl.sync.bfly with a full warp (c = 0x1f): xor of the lane.
+        assert_eq!(
+            swizzle_offset(Some(Mod::Bfly), 16, 0x1f),
+            Some(0x1f | 16 << 10)
+        );
+        assert_eq!(
+            swizzle_offset(Some(Mod::Bfly), 1, 0x1f),
+            Some(0x1f | 1 << 10)
+        );
+        // Width 16 (__shfl_xor_sync(m, v, 8, 16): c = 0x101f): still the xor.
+        assert_eq!(
+            swizzle_offset(Some(Mod::Bfly), 8, 0x101f),
+            Some(0x1f | 8 << 10)
+        );
+        // Width 4 with lane mask 4: the source leaves the segment, pval false: not a swizzle.
+        assert_eq!(swizzle_offset(Some(Mod::Bfly), 4, 0x1c1f), None);
+        // shfl.sync.idx of lane 0 in segments of 8 (c = 0x181f): lane & 0x18.
+        assert_eq!(swizzle_offset(Some(Mod::Idx), 0, 0x181f), Some(0x18));
+        // idx of lane 3 of the warp: every lane reads lane 3.
+        assert_eq!(swizzle_offset(Some(Mod::Idx), 3, 0x1f), Some(3 << 5));
+        // up/down clamp at the segment edge (pval false there): not a swizzle.
+        assert_eq!(swizzle_offset(Some(Mod::Down), 5, 0x1f), None);
+        assert_eq!(swizzle_offset(Some(Mod::Up), 1, 0), None);
+        // Every offset reads what the PTX pseudo-code reads, lane by lane.
+        for mode in [Mod::Up, Mod::Down, Mod::Bfly, Mod::Idx] {
+            for b in 0..32 {
+                for c in [0x1f, 0x101f, 0x181f, 0x1c1f, 0x1e1f, 0, 7, 0x1007] {
+                    let Some(o) = swizzle_offset(Some(mode), b, c) else {
+                        continue;
+                    };
+                    for lane in 0..32 {
+                        let (and, or, xor) = (o & 31, o >> 5 & 31, o >> 10 & 31);
+                        let got = ((lane & and) | or) ^ xor;
+                        assert_eq!(
+                            Some((got, true)),
+                            shfl_source(Some(mode), lane, b, c),
+                            "{mode:?} b={b} c={c:#x} lane {lane}"
+                        );
+                    }
+                }
+            }
         }
     }
 }

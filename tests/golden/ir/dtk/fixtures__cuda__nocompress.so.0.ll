@@ -316,275 +316,225 @@ L.$L__BB1_3:
   store i32 16, ptr addrspace(5) %r68
   store i32 -1, ptr addrspace(5) %r69
   %t47 = load i32, ptr addrspace(5) %r66
-  %t48 = load i32, ptr addrspace(5) %r68
-  %t49 = load i32, ptr addrspace(5) %r67
-  %t50 = load i32, ptr addrspace(5) %r69
-  %t51 = call { i32, i1 } @__wp_shfl_bfly(i32 %t50, i32 %t47, i32 %t48, i32 %t49)
-  %t52 = extractvalue { i32, i1 } %t51, 0
-  %t53 = extractvalue { i32, i1 } %t51, 1
-  store i32 %t52, ptr addrspace(5) %r70
-  store i1 %t53, ptr addrspace(5) %r6
-  %t54 = load i32, ptr addrspace(5) %r70
-  store i32 %t54, ptr addrspace(5) %r31
-  %t55 = load float, ptr addrspace(5) %r52
-  %t56 = load float, ptr addrspace(5) %r31
-  %t57 = fadd float %t55, %t56
-  store float %t57, ptr addrspace(5) %r32
-  %t58 = load i32, ptr addrspace(5) %r32
-  store i32 %t58, ptr addrspace(5) %r71
+  %t48 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t47, i32 16415)
+  store i32 %t48, ptr addrspace(5) %r70
+  store i1 true, ptr addrspace(5) %r6
+  %t49 = load i32, ptr addrspace(5) %r70
+  store i32 %t49, ptr addrspace(5) %r31
+  %t50 = load float, ptr addrspace(5) %r52
+  %t51 = load float, ptr addrspace(5) %r31
+  %t52 = fadd float %t50, %t51
+  store float %t52, ptr addrspace(5) %r32
+  %t53 = load i32, ptr addrspace(5) %r32
+  store i32 %t53, ptr addrspace(5) %r71
   store i32 8, ptr addrspace(5) %r72
-  %t59 = load i32, ptr addrspace(5) %r71
-  %t60 = load i32, ptr addrspace(5) %r72
-  %t61 = load i32, ptr addrspace(5) %r67
-  %t62 = load i32, ptr addrspace(5) %r69
-  %t63 = call { i32, i1 } @__wp_shfl_bfly(i32 %t62, i32 %t59, i32 %t60, i32 %t61)
-  %t64 = extractvalue { i32, i1 } %t63, 0
-  %t65 = extractvalue { i32, i1 } %t63, 1
-  store i32 %t64, ptr addrspace(5) %r73
-  store i1 %t65, ptr addrspace(5) %r7
-  %t66 = load i32, ptr addrspace(5) %r73
-  store i32 %t66, ptr addrspace(5) %r33
-  %t67 = load float, ptr addrspace(5) %r32
-  %t68 = load float, ptr addrspace(5) %r33
-  %t69 = fadd float %t67, %t68
-  store float %t69, ptr addrspace(5) %r34
-  %t70 = load i32, ptr addrspace(5) %r34
-  store i32 %t70, ptr addrspace(5) %r74
+  %t54 = load i32, ptr addrspace(5) %r71
+  %t55 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t54, i32 8223)
+  store i32 %t55, ptr addrspace(5) %r73
+  store i1 true, ptr addrspace(5) %r7
+  %t56 = load i32, ptr addrspace(5) %r73
+  store i32 %t56, ptr addrspace(5) %r33
+  %t57 = load float, ptr addrspace(5) %r32
+  %t58 = load float, ptr addrspace(5) %r33
+  %t59 = fadd float %t57, %t58
+  store float %t59, ptr addrspace(5) %r34
+  %t60 = load i32, ptr addrspace(5) %r34
+  store i32 %t60, ptr addrspace(5) %r74
   store i32 4, ptr addrspace(5) %r75
-  %t71 = load i32, ptr addrspace(5) %r74
-  %t72 = load i32, ptr addrspace(5) %r75
-  %t73 = load i32, ptr addrspace(5) %r67
-  %t74 = load i32, ptr addrspace(5) %r69
-  %t75 = call { i32, i1 } @__wp_shfl_bfly(i32 %t74, i32 %t71, i32 %t72, i32 %t73)
-  %t76 = extractvalue { i32, i1 } %t75, 0
-  %t77 = extractvalue { i32, i1 } %t75, 1
-  store i32 %t76, ptr addrspace(5) %r76
-  store i1 %t77, ptr addrspace(5) %r8
-  %t78 = load i32, ptr addrspace(5) %r76
-  store i32 %t78, ptr addrspace(5) %r35
-  %t79 = load float, ptr addrspace(5) %r34
-  %t80 = load float, ptr addrspace(5) %r35
-  %t81 = fadd float %t79, %t80
-  store float %t81, ptr addrspace(5) %r36
-  %t82 = load i32, ptr addrspace(5) %r36
-  store i32 %t82, ptr addrspace(5) %r77
+  %t61 = load i32, ptr addrspace(5) %r74
+  %t62 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t61, i32 4127)
+  store i32 %t62, ptr addrspace(5) %r76
+  store i1 true, ptr addrspace(5) %r8
+  %t63 = load i32, ptr addrspace(5) %r76
+  store i32 %t63, ptr addrspace(5) %r35
+  %t64 = load float, ptr addrspace(5) %r34
+  %t65 = load float, ptr addrspace(5) %r35
+  %t66 = fadd float %t64, %t65
+  store float %t66, ptr addrspace(5) %r36
+  %t67 = load i32, ptr addrspace(5) %r36
+  store i32 %t67, ptr addrspace(5) %r77
   store i32 2, ptr addrspace(5) %r78
-  %t83 = load i32, ptr addrspace(5) %r77
-  %t84 = load i32, ptr addrspace(5) %r78
-  %t85 = load i32, ptr addrspace(5) %r67
-  %t86 = load i32, ptr addrspace(5) %r69
-  %t87 = call { i32, i1 } @__wp_shfl_bfly(i32 %t86, i32 %t83, i32 %t84, i32 %t85)
-  %t88 = extractvalue { i32, i1 } %t87, 0
-  %t89 = extractvalue { i32, i1 } %t87, 1
-  store i32 %t88, ptr addrspace(5) %r79
-  store i1 %t89, ptr addrspace(5) %r9
-  %t90 = load i32, ptr addrspace(5) %r79
-  store i32 %t90, ptr addrspace(5) %r37
-  %t91 = load float, ptr addrspace(5) %r36
-  %t92 = load float, ptr addrspace(5) %r37
-  %t93 = fadd float %t91, %t92
-  store float %t93, ptr addrspace(5) %r38
-  %t94 = load i32, ptr addrspace(5) %r38
-  store i32 %t94, ptr addrspace(5) %r80
+  %t68 = load i32, ptr addrspace(5) %r77
+  %t69 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t68, i32 2079)
+  store i32 %t69, ptr addrspace(5) %r79
+  store i1 true, ptr addrspace(5) %r9
+  %t70 = load i32, ptr addrspace(5) %r79
+  store i32 %t70, ptr addrspace(5) %r37
+  %t71 = load float, ptr addrspace(5) %r36
+  %t72 = load float, ptr addrspace(5) %r37
+  %t73 = fadd float %t71, %t72
+  store float %t73, ptr addrspace(5) %r38
+  %t74 = load i32, ptr addrspace(5) %r38
+  store i32 %t74, ptr addrspace(5) %r80
   store i32 1, ptr addrspace(5) %r81
-  %t95 = load i32, ptr addrspace(5) %r80
-  %t96 = load i32, ptr addrspace(5) %r81
-  %t97 = load i32, ptr addrspace(5) %r67
-  %t98 = load i32, ptr addrspace(5) %r69
-  %t99 = call { i32, i1 } @__wp_shfl_bfly(i32 %t98, i32 %t95, i32 %t96, i32 %t97)
-  %t100 = extractvalue { i32, i1 } %t99, 0
-  %t101 = extractvalue { i32, i1 } %t99, 1
-  store i32 %t100, ptr addrspace(5) %r82
-  store i1 %t101, ptr addrspace(5) %r10
-  %t102 = load i32, ptr addrspace(5) %r82
-  store i32 %t102, ptr addrspace(5) %r39
-  %t103 = load float, ptr addrspace(5) %r38
-  %t104 = load float, ptr addrspace(5) %r39
-  %t105 = fadd float %t103, %t104
-  store float %t105, ptr addrspace(5) %r24
-  %t106 = load i32, ptr addrspace(5) %r56
-  %t107 = icmp uge i32 5, 32
-  %t108 = call i32 @llvm.umin.i32(i32 5, i32 31)
-  %t109 = lshr i32 %t106, %t108
-  %t110 = select i1 %t107, i32 0, i32 %t109
-  store i32 %t110, ptr addrspace(5) %r61
-  %t111 = load i32, ptr addrspace(5) %r56
-  %t112 = and i32 %t111, 31
-  store i32 %t112, ptr addrspace(5) %r62
-  %t113 = load i32, ptr addrspace(5) %r62
-  %t114 = icmp ne i32 %t113, 0
-  %t115 = xor i1 %t114, true
-  store i1 %t114, ptr addrspace(5) %r11
-  %t116 = load i1, ptr addrspace(5) %r11
-  br i1 %t116, label %L.$L__BB1_5, label %b3
+  %t75 = load i32, ptr addrspace(5) %r80
+  %t76 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t75, i32 1055)
+  store i32 %t76, ptr addrspace(5) %r82
+  store i1 true, ptr addrspace(5) %r10
+  %t77 = load i32, ptr addrspace(5) %r82
+  store i32 %t77, ptr addrspace(5) %r39
+  %t78 = load float, ptr addrspace(5) %r38
+  %t79 = load float, ptr addrspace(5) %r39
+  %t80 = fadd float %t78, %t79
+  store float %t80, ptr addrspace(5) %r24
+  %t81 = load i32, ptr addrspace(5) %r56
+  %t82 = icmp uge i32 5, 32
+  %t83 = call i32 @llvm.umin.i32(i32 5, i32 31)
+  %t84 = lshr i32 %t81, %t83
+  %t85 = select i1 %t82, i32 0, i32 %t84
+  store i32 %t85, ptr addrspace(5) %r61
+  %t86 = load i32, ptr addrspace(5) %r56
+  %t87 = and i32 %t86, 31
+  store i32 %t87, ptr addrspace(5) %r62
+  %t88 = load i32, ptr addrspace(5) %r62
+  %t89 = icmp ne i32 %t88, 0
+  %t90 = xor i1 %t89, true
+  store i1 %t89, ptr addrspace(5) %r11
+  %t91 = load i1, ptr addrspace(5) %r11
+  br i1 %t91, label %L.$L__BB1_5, label %b3
 b3:
-  %t117 = load i32, ptr addrspace(5) %r61
-  %t118 = icmp uge i32 2, 32
-  %t119 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t120 = shl i32 %t117, %t119
-  %t121 = select i1 %t118, i32 0, i32 %t120
-  store i32 %t121, ptr addrspace(5) %r83
-  %t122 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
-  store i32 %t122, ptr addrspace(5) %r84
-  %t123 = load i32, ptr addrspace(5) %r84
-  %t124 = load i32, ptr addrspace(5) %r83
-  %t125 = add i32 %t123, %t124
-  store i32 %t125, ptr addrspace(5) %r85
-  %t126 = load i32, ptr addrspace(5) %r85
-  %t127 = inttoptr i32 %t126 to ptr addrspace(3)
-  %t128 = load float, ptr addrspace(5) %r24
-  store float %t128, ptr addrspace(3) %t127, align 4
+  %t92 = load i32, ptr addrspace(5) %r61
+  %t93 = icmp uge i32 2, 32
+  %t94 = call i32 @llvm.umin.i32(i32 2, i32 31)
+  %t95 = shl i32 %t92, %t94
+  %t96 = select i1 %t93, i32 0, i32 %t95
+  store i32 %t96, ptr addrspace(5) %r83
+  %t97 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
+  store i32 %t97, ptr addrspace(5) %r84
+  %t98 = load i32, ptr addrspace(5) %r84
+  %t99 = load i32, ptr addrspace(5) %r83
+  %t100 = add i32 %t98, %t99
+  store i32 %t100, ptr addrspace(5) %r85
+  %t101 = load i32, ptr addrspace(5) %r85
+  %t102 = inttoptr i32 %t101 to ptr addrspace(3)
+  %t103 = load float, ptr addrspace(5) %r24
+  store float %t103, ptr addrspace(3) %t102, align 4
   br label %L.$L__BB1_5
 L.$L__BB1_5:
   call void @__wp_bar_sync(i32 0)
-  %t129 = load i32, ptr addrspace(5) %r61
-  %t130 = icmp ne i32 %t129, 0
-  %t131 = xor i1 %t130, true
-  store i1 %t130, ptr addrspace(5) %r12
-  %t132 = load i1, ptr addrspace(5) %r12
-  br i1 %t132, label %L.$L__BB1_10, label %b4
+  %t104 = load i32, ptr addrspace(5) %r61
+  %t105 = icmp ne i32 %t104, 0
+  %t106 = xor i1 %t105, true
+  store i1 %t105, ptr addrspace(5) %r12
+  %t107 = load i1, ptr addrspace(5) %r12
+  br i1 %t107, label %L.$L__BB1_10, label %b4
 b4:
-  %t133 = load i32, ptr addrspace(5) %r55
-  %t134 = add i32 %t133, 31
-  store i32 %t134, ptr addrspace(5) %r86
-  %t135 = load i32, ptr addrspace(5) %r86
-  %t136 = icmp uge i32 5, 32
-  %t137 = call i32 @llvm.umin.i32(i32 5, i32 31)
-  %t138 = lshr i32 %t135, %t137
-  %t139 = select i1 %t136, i32 0, i32 %t138
-  store i32 %t139, ptr addrspace(5) %r87
-  %t140 = load i32, ptr addrspace(5) %r62
-  %t141 = load i32, ptr addrspace(5) %r87
-  %t142 = icmp uge i32 %t140, %t141
-  %t143 = xor i1 %t142, true
-  store i1 %t142, ptr addrspace(5) %r13
+  %t108 = load i32, ptr addrspace(5) %r55
+  %t109 = add i32 %t108, 31
+  store i32 %t109, ptr addrspace(5) %r86
+  %t110 = load i32, ptr addrspace(5) %r86
+  %t111 = icmp uge i32 5, 32
+  %t112 = call i32 @llvm.umin.i32(i32 5, i32 31)
+  %t113 = lshr i32 %t110, %t112
+  %t114 = select i1 %t111, i32 0, i32 %t113
+  store i32 %t114, ptr addrspace(5) %r87
+  %t115 = load i32, ptr addrspace(5) %r62
+  %t116 = load i32, ptr addrspace(5) %r87
+  %t117 = icmp uge i32 %t115, %t116
+  %t118 = xor i1 %t117, true
+  store i1 %t117, ptr addrspace(5) %r13
   store i32 0, ptr addrspace(5) %r53
-  %t144 = load i1, ptr addrspace(5) %r13
-  br i1 %t144, label %L.$L__BB1_8, label %b5
+  %t119 = load i1, ptr addrspace(5) %r13
+  br i1 %t119, label %L.$L__BB1_8, label %b5
 b5:
-  %t145 = load i32, ptr addrspace(5) %r62
-  %t146 = icmp uge i32 2, 32
-  %t147 = call i32 @llvm.umin.i32(i32 2, i32 31)
-  %t148 = shl i32 %t145, %t147
-  %t149 = select i1 %t146, i32 0, i32 %t148
-  store i32 %t149, ptr addrspace(5) %r88
-  %t150 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
-  store i32 %t150, ptr addrspace(5) %r89
-  %t151 = load i32, ptr addrspace(5) %r89
-  %t152 = load i32, ptr addrspace(5) %r88
-  %t153 = add i32 %t151, %t152
-  store i32 %t153, ptr addrspace(5) %r90
-  %t154 = load i32, ptr addrspace(5) %r90
-  %t155 = inttoptr i32 %t154 to ptr addrspace(3)
-  %t156 = load float, ptr addrspace(3) %t155, align 4
-  store float %t156, ptr addrspace(5) %r53
+  %t120 = load i32, ptr addrspace(5) %r62
+  %t121 = icmp uge i32 2, 32
+  %t122 = call i32 @llvm.umin.i32(i32 2, i32 31)
+  %t123 = shl i32 %t120, %t122
+  %t124 = select i1 %t121, i32 0, i32 %t123
+  store i32 %t124, ptr addrspace(5) %r88
+  %t125 = ptrtoint ptr addrspace(3) @__wp_fvar.1._ZZ10reduce_sumPKfPfiE9warp_sums to i32
+  store i32 %t125, ptr addrspace(5) %r89
+  %t126 = load i32, ptr addrspace(5) %r89
+  %t127 = load i32, ptr addrspace(5) %r88
+  %t128 = add i32 %t126, %t127
+  store i32 %t128, ptr addrspace(5) %r90
+  %t129 = load i32, ptr addrspace(5) %r90
+  %t130 = inttoptr i32 %t129 to ptr addrspace(3)
+  %t131 = load float, ptr addrspace(3) %t130, align 4
+  store float %t131, ptr addrspace(5) %r53
   br label %L.$L__BB1_8
 L.$L__BB1_8:
-  %t157 = load i32, ptr addrspace(5) %r53
-  store i32 %t157, ptr addrspace(5) %r91
+  %t132 = load i32, ptr addrspace(5) %r53
+  store i32 %t132, ptr addrspace(5) %r91
   store i32 31, ptr addrspace(5) %r92
   store i32 16, ptr addrspace(5) %r93
   store i32 -1, ptr addrspace(5) %r94
-  %t158 = load i32, ptr addrspace(5) %r91
-  %t159 = load i32, ptr addrspace(5) %r93
-  %t160 = load i32, ptr addrspace(5) %r92
-  %t161 = load i32, ptr addrspace(5) %r94
-  %t162 = call { i32, i1 } @__wp_shfl_bfly(i32 %t161, i32 %t158, i32 %t159, i32 %t160)
-  %t163 = extractvalue { i32, i1 } %t162, 0
-  %t164 = extractvalue { i32, i1 } %t162, 1
-  store i32 %t163, ptr addrspace(5) %r95
-  store i1 %t164, ptr addrspace(5) %r14
-  %t165 = load i32, ptr addrspace(5) %r95
-  store i32 %t165, ptr addrspace(5) %r41
-  %t166 = load float, ptr addrspace(5) %r53
-  %t167 = load float, ptr addrspace(5) %r41
-  %t168 = fadd float %t166, %t167
-  store float %t168, ptr addrspace(5) %r42
-  %t169 = load i32, ptr addrspace(5) %r42
-  store i32 %t169, ptr addrspace(5) %r96
+  %t133 = load i32, ptr addrspace(5) %r91
+  %t134 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t133, i32 16415)
+  store i32 %t134, ptr addrspace(5) %r95
+  store i1 true, ptr addrspace(5) %r14
+  %t135 = load i32, ptr addrspace(5) %r95
+  store i32 %t135, ptr addrspace(5) %r41
+  %t136 = load float, ptr addrspace(5) %r53
+  %t137 = load float, ptr addrspace(5) %r41
+  %t138 = fadd float %t136, %t137
+  store float %t138, ptr addrspace(5) %r42
+  %t139 = load i32, ptr addrspace(5) %r42
+  store i32 %t139, ptr addrspace(5) %r96
   store i32 8, ptr addrspace(5) %r97
-  %t170 = load i32, ptr addrspace(5) %r96
-  %t171 = load i32, ptr addrspace(5) %r97
-  %t172 = load i32, ptr addrspace(5) %r92
-  %t173 = load i32, ptr addrspace(5) %r94
-  %t174 = call { i32, i1 } @__wp_shfl_bfly(i32 %t173, i32 %t170, i32 %t171, i32 %t172)
-  %t175 = extractvalue { i32, i1 } %t174, 0
-  %t176 = extractvalue { i32, i1 } %t174, 1
-  store i32 %t175, ptr addrspace(5) %r98
-  store i1 %t176, ptr addrspace(5) %r15
-  %t177 = load i32, ptr addrspace(5) %r98
-  store i32 %t177, ptr addrspace(5) %r43
-  %t178 = load float, ptr addrspace(5) %r42
-  %t179 = load float, ptr addrspace(5) %r43
-  %t180 = fadd float %t178, %t179
-  store float %t180, ptr addrspace(5) %r44
-  %t181 = load i32, ptr addrspace(5) %r44
-  store i32 %t181, ptr addrspace(5) %r99
+  %t140 = load i32, ptr addrspace(5) %r96
+  %t141 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t140, i32 8223)
+  store i32 %t141, ptr addrspace(5) %r98
+  store i1 true, ptr addrspace(5) %r15
+  %t142 = load i32, ptr addrspace(5) %r98
+  store i32 %t142, ptr addrspace(5) %r43
+  %t143 = load float, ptr addrspace(5) %r42
+  %t144 = load float, ptr addrspace(5) %r43
+  %t145 = fadd float %t143, %t144
+  store float %t145, ptr addrspace(5) %r44
+  %t146 = load i32, ptr addrspace(5) %r44
+  store i32 %t146, ptr addrspace(5) %r99
   store i32 4, ptr addrspace(5) %r100
-  %t182 = load i32, ptr addrspace(5) %r99
-  %t183 = load i32, ptr addrspace(5) %r100
-  %t184 = load i32, ptr addrspace(5) %r92
-  %t185 = load i32, ptr addrspace(5) %r94
-  %t186 = call { i32, i1 } @__wp_shfl_bfly(i32 %t185, i32 %t182, i32 %t183, i32 %t184)
-  %t187 = extractvalue { i32, i1 } %t186, 0
-  %t188 = extractvalue { i32, i1 } %t186, 1
-  store i32 %t187, ptr addrspace(5) %r101
-  store i1 %t188, ptr addrspace(5) %r16
-  %t189 = load i32, ptr addrspace(5) %r101
-  store i32 %t189, ptr addrspace(5) %r45
-  %t190 = load float, ptr addrspace(5) %r44
-  %t191 = load float, ptr addrspace(5) %r45
-  %t192 = fadd float %t190, %t191
-  store float %t192, ptr addrspace(5) %r46
-  %t193 = load i32, ptr addrspace(5) %r46
-  store i32 %t193, ptr addrspace(5) %r102
+  %t147 = load i32, ptr addrspace(5) %r99
+  %t148 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t147, i32 4127)
+  store i32 %t148, ptr addrspace(5) %r101
+  store i1 true, ptr addrspace(5) %r16
+  %t149 = load i32, ptr addrspace(5) %r101
+  store i32 %t149, ptr addrspace(5) %r45
+  %t150 = load float, ptr addrspace(5) %r44
+  %t151 = load float, ptr addrspace(5) %r45
+  %t152 = fadd float %t150, %t151
+  store float %t152, ptr addrspace(5) %r46
+  %t153 = load i32, ptr addrspace(5) %r46
+  store i32 %t153, ptr addrspace(5) %r102
   store i32 2, ptr addrspace(5) %r103
-  %t194 = load i32, ptr addrspace(5) %r102
-  %t195 = load i32, ptr addrspace(5) %r103
-  %t196 = load i32, ptr addrspace(5) %r92
-  %t197 = load i32, ptr addrspace(5) %r94
-  %t198 = call { i32, i1 } @__wp_shfl_bfly(i32 %t197, i32 %t194, i32 %t195, i32 %t196)
-  %t199 = extractvalue { i32, i1 } %t198, 0
-  %t200 = extractvalue { i32, i1 } %t198, 1
-  store i32 %t199, ptr addrspace(5) %r104
-  store i1 %t200, ptr addrspace(5) %r17
-  %t201 = load i32, ptr addrspace(5) %r104
-  store i32 %t201, ptr addrspace(5) %r47
-  %t202 = load float, ptr addrspace(5) %r46
-  %t203 = load float, ptr addrspace(5) %r47
-  %t204 = fadd float %t202, %t203
-  store float %t204, ptr addrspace(5) %r48
-  %t205 = load i32, ptr addrspace(5) %r48
-  store i32 %t205, ptr addrspace(5) %r105
+  %t154 = load i32, ptr addrspace(5) %r102
+  %t155 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t154, i32 2079)
+  store i32 %t155, ptr addrspace(5) %r104
+  store i1 true, ptr addrspace(5) %r17
+  %t156 = load i32, ptr addrspace(5) %r104
+  store i32 %t156, ptr addrspace(5) %r47
+  %t157 = load float, ptr addrspace(5) %r46
+  %t158 = load float, ptr addrspace(5) %r47
+  %t159 = fadd float %t157, %t158
+  store float %t159, ptr addrspace(5) %r48
+  %t160 = load i32, ptr addrspace(5) %r48
+  store i32 %t160, ptr addrspace(5) %r105
   store i32 1, ptr addrspace(5) %r106
-  %t206 = load i32, ptr addrspace(5) %r105
-  %t207 = load i32, ptr addrspace(5) %r106
-  %t208 = load i32, ptr addrspace(5) %r92
-  %t209 = load i32, ptr addrspace(5) %r94
-  %t210 = call { i32, i1 } @__wp_shfl_bfly(i32 %t209, i32 %t206, i32 %t207, i32 %t208)
-  %t211 = extractvalue { i32, i1 } %t210, 0
-  %t212 = extractvalue { i32, i1 } %t210, 1
-  store i32 %t211, ptr addrspace(5) %r107
-  store i1 %t212, ptr addrspace(5) %r18
-  %t213 = load i32, ptr addrspace(5) %r107
-  store i32 %t213, ptr addrspace(5) %r49
-  %t214 = load float, ptr addrspace(5) %r48
-  %t215 = load float, ptr addrspace(5) %r49
-  %t216 = fadd float %t214, %t215
-  store float %t216, ptr addrspace(5) %r27
-  %t217 = load i1, ptr addrspace(5) %r11
-  br i1 %t217, label %L.$L__BB1_10, label %b6
+  %t161 = load i32, ptr addrspace(5) %r105
+  %t162 = call i32 @llvm.amdgcn.ds.swizzle(i32 %t161, i32 1055)
+  store i32 %t162, ptr addrspace(5) %r107
+  store i1 true, ptr addrspace(5) %r18
+  %t163 = load i32, ptr addrspace(5) %r107
+  store i32 %t163, ptr addrspace(5) %r49
+  %t164 = load float, ptr addrspace(5) %r48
+  %t165 = load float, ptr addrspace(5) %r49
+  %t166 = fadd float %t164, %t165
+  store float %t166, ptr addrspace(5) %r27
+  %t167 = load i1, ptr addrspace(5) %r11
+  br i1 %t167, label %L.$L__BB1_10, label %b6
 b6:
-  %t218 = load i64, ptr addrspace(5) %r112
-  %t219 = inttoptr i64 %t218 to ptr
-  %t220 = addrspacecast ptr %t219 to ptr addrspace(1)
-  %t221 = ptrtoint ptr addrspace(1) %t220 to i64
-  store i64 %t221, ptr addrspace(5) %r115
-  %t222 = load i64, ptr addrspace(5) %r115
-  %t223 = inttoptr i64 %t222 to ptr addrspace(1)
-  %t224 = load float, ptr addrspace(5) %r27
-  %t225 = atomicrmw fadd ptr addrspace(1) %t223, float %t224 syncscope("agent") monotonic, align 4
-  store float %t225, ptr addrspace(5) %r50
+  %t168 = load i64, ptr addrspace(5) %r112
+  %t169 = inttoptr i64 %t168 to ptr
+  %t170 = addrspacecast ptr %t169 to ptr addrspace(1)
+  %t171 = ptrtoint ptr addrspace(1) %t170 to i64
+  store i64 %t171, ptr addrspace(5) %r115
+  %t172 = load i64, ptr addrspace(5) %r115
+  %t173 = inttoptr i64 %t172 to ptr addrspace(1)
+  %t174 = load float, ptr addrspace(5) %r27
+  %t175 = atomicrmw fadd ptr addrspace(1) %t173, float %t174 syncscope("agent") monotonic, align 4
+  store float %t175, ptr addrspace(5) %r50
   br label %L.$L__BB1_10
 L.$L__BB1_10:
   br label %ret
@@ -593,10 +543,10 @@ ret:
 }
 
 declare void @__wp_bar_sync(i32)
-declare { i32, i1 } @__wp_shfl_bfly(i32, i32, i32, i32)
 declare i32 @__wp_sreg_ctaid_x()
 declare i32 @__wp_sreg_nctaid_x()
 declare i32 @__wp_sreg_ntid_x()
 declare i32 @__wp_sreg_tid_x()
+declare i32 @llvm.amdgcn.ds.swizzle(i32, i32 immarg)
 declare float @llvm.fma.f32(float, float, float)
 declare i32 @llvm.umin.i32(i32, i32)

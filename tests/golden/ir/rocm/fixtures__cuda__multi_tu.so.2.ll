@@ -127,70 +127,64 @@ b1:
   %t47 = load float, ptr addrspace(5) %r11
   %t48 = fpext float %t47 to double
   store double %t48, ptr addrspace(5) %r22
-  %t49 = load i64, ptr addrspace(5) %r24
-  %t50 = inttoptr i64 %t49 to ptr addrspace(5)
-  %t51 = load i32, ptr addrspace(5) %r13
-  %t52 = insertelement <2 x i32> poison, i32 %t51, i32 0
-  %t53 = load i32, ptr addrspace(5) %r14
-  %t54 = insertelement <2 x i32> %t52, i32 %t53, i32 1
-  store <2 x i32> %t54, ptr addrspace(5) %t50, align 8
-  %t55 = load i64, ptr addrspace(5) %r24
-  %t56 = inttoptr i64 %t55 to ptr addrspace(5)
-  %t57 = getelementptr inbounds i8, ptr addrspace(5) %t56, i64 8
-  %t58 = load i32, ptr addrspace(5) %r15
-  store i32 %t58, ptr addrspace(5) %t57, align 4
-  %t59 = load i64, ptr addrspace(5) %r24
-  %t60 = inttoptr i64 %t59 to ptr addrspace(5)
-  %t61 = getelementptr inbounds i8, ptr addrspace(5) %t60, i64 16
-  %t62 = load double, ptr addrspace(5) %r22
-  store double %t62, ptr addrspace(5) %t61, align 8
-  %t63 = ptrtoint ptr addrspace(1) @$str to i64
-  store i64 %t63, ptr addrspace(5) %r30
-  %t64 = load i64, ptr addrspace(5) %r30
-  %t65 = inttoptr i64 %t64 to ptr addrspace(1)
-  %t66 = addrspacecast ptr addrspace(1) %t65 to ptr
-  %t67 = ptrtoint ptr %t66 to i64
-  store i64 %t67, ptr addrspace(5) %r31
-  %t68 = load i64, ptr addrspace(5) %r31
-  store i64 %t68, ptr addrspace(5) %m38, align 8
-  %t69 = load i64, ptr addrspace(5) %r26
-  store i64 %t69, ptr addrspace(5) %m39, align 8
-  %t70 = load i64, ptr addrspace(5) %m38
-  %t71 = load i64, ptr addrspace(5) %m39
-  %t72 = call i32 @__wp_vprintf(i64 %t70, i64 %t71)
-  store i32 %t72, ptr addrspace(5) %m40
-  %t73 = load i32, ptr addrspace(5) %m40, align 4
-  store i32 %t73, ptr addrspace(5) %r19
+  %t49 = getelementptr inbounds i8, ptr addrspace(5) %m3, i64 0
+  %t50 = load i32, ptr addrspace(5) %r13
+  %t51 = insertelement <2 x i32> poison, i32 %t50, i32 0
+  %t52 = load i32, ptr addrspace(5) %r14
+  %t53 = insertelement <2 x i32> %t51, i32 %t52, i32 1
+  store <2 x i32> %t53, ptr addrspace(5) %t49, align 8
+  %t54 = getelementptr inbounds i8, ptr addrspace(5) %m3, i64 8
+  %t55 = load i32, ptr addrspace(5) %r15
+  store i32 %t55, ptr addrspace(5) %t54, align 4
+  %t56 = getelementptr inbounds i8, ptr addrspace(5) %m3, i64 16
+  %t57 = load double, ptr addrspace(5) %r22
+  store double %t57, ptr addrspace(5) %t56, align 8
+  %t58 = ptrtoint ptr addrspace(1) @$str to i64
+  store i64 %t58, ptr addrspace(5) %r30
+  %t59 = load i64, ptr addrspace(5) %r30
+  %t60 = inttoptr i64 %t59 to ptr addrspace(1)
+  %t61 = addrspacecast ptr addrspace(1) %t60 to ptr
+  %t62 = ptrtoint ptr %t61 to i64
+  store i64 %t62, ptr addrspace(5) %r31
+  %t63 = load i64, ptr addrspace(5) %r31
+  store i64 %t63, ptr addrspace(5) %m38, align 8
+  %t64 = load i64, ptr addrspace(5) %r26
+  store i64 %t64, ptr addrspace(5) %m39, align 8
+  %t65 = load i64, ptr addrspace(5) %m38
+  %t66 = load i64, ptr addrspace(5) %m39
+  %t67 = call i32 @__wp_vprintf(i64 %t65, i64 %t66)
+  store i32 %t67, ptr addrspace(5) %m40
+  %t68 = load i32, ptr addrspace(5) %m40, align 4
+  store i32 %t68, ptr addrspace(5) %r19
   br label %L.$L__BB0_2
 L.$L__BB0_2:
-  %t74 = load i32, ptr addrspace(5) %r15
-  %t75 = icmp ne i32 %t74, 0
-  %t76 = xor i1 %t75, true
-  store i1 %t75, ptr addrspace(5) %r9
-  %t77 = load i1, ptr addrspace(5) %r9
-  br i1 %t77, label %L.$L__BB0_4, label %b2
+  %t69 = load i32, ptr addrspace(5) %r15
+  %t70 = icmp ne i32 %t69, 0
+  %t71 = xor i1 %t70, true
+  store i1 %t70, ptr addrspace(5) %r9
+  %t72 = load i1, ptr addrspace(5) %r9
+  br i1 %t72, label %L.$L__BB0_4, label %b2
 b2:
-  %t78 = load i64, ptr addrspace(5) %r24
-  %t79 = inttoptr i64 %t78 to ptr addrspace(5)
-  %t80 = load i32, ptr addrspace(5) %r16
-  store i32 %t80, ptr addrspace(5) %t79, align 4
-  %t81 = ptrtoint ptr addrspace(1) @$str$1 to i64
-  store i64 %t81, ptr addrspace(5) %r33
-  %t82 = load i64, ptr addrspace(5) %r33
-  %t83 = inttoptr i64 %t82 to ptr addrspace(1)
-  %t84 = addrspacecast ptr addrspace(1) %t83 to ptr
-  %t85 = ptrtoint ptr %t84 to i64
-  store i64 %t85, ptr addrspace(5) %r34
-  %t86 = load i64, ptr addrspace(5) %r34
-  store i64 %t86, ptr addrspace(5) %m42, align 8
-  %t87 = load i64, ptr addrspace(5) %r26
-  store i64 %t87, ptr addrspace(5) %m43, align 8
-  %t88 = load i64, ptr addrspace(5) %m42
-  %t89 = load i64, ptr addrspace(5) %m43
-  %t90 = call i32 @__wp_vprintf(i64 %t88, i64 %t89)
-  store i32 %t90, ptr addrspace(5) %m44
-  %t91 = load i32, ptr addrspace(5) %m44, align 4
-  store i32 %t91, ptr addrspace(5) %r20
+  %t73 = getelementptr inbounds i8, ptr addrspace(5) %m3, i64 0
+  %t74 = load i32, ptr addrspace(5) %r16
+  store i32 %t74, ptr addrspace(5) %t73, align 4
+  %t75 = ptrtoint ptr addrspace(1) @$str$1 to i64
+  store i64 %t75, ptr addrspace(5) %r33
+  %t76 = load i64, ptr addrspace(5) %r33
+  %t77 = inttoptr i64 %t76 to ptr addrspace(1)
+  %t78 = addrspacecast ptr addrspace(1) %t77 to ptr
+  %t79 = ptrtoint ptr %t78 to i64
+  store i64 %t79, ptr addrspace(5) %r34
+  %t80 = load i64, ptr addrspace(5) %r34
+  store i64 %t80, ptr addrspace(5) %m42, align 8
+  %t81 = load i64, ptr addrspace(5) %r26
+  store i64 %t81, ptr addrspace(5) %m43, align 8
+  %t82 = load i64, ptr addrspace(5) %m42
+  %t83 = load i64, ptr addrspace(5) %m43
+  %t84 = call i32 @__wp_vprintf(i64 %t82, i64 %t83)
+  store i32 %t84, ptr addrspace(5) %m44
+  %t85 = load i32, ptr addrspace(5) %m44, align 4
+  store i32 %t85, ptr addrspace(5) %r20
   br label %L.$L__BB0_4
 L.$L__BB0_4:
   br label %ret

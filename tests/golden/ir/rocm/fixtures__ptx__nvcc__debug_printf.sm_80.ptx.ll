@@ -302,35 +302,32 @@ L.$L__BB0_5:
   store i32 %t106, ptr addrspace(5) %r24
   %t107 = load i32, ptr addrspace(5) %r24
   store i32 %t107, ptr addrspace(5) %r25
-  %t108 = load i64, ptr addrspace(5) %r4
-  %t109 = inttoptr i64 %t108 to ptr
-  %t110 = load i32, ptr addrspace(5) %r23
-  store i32 %t110, ptr %t109, align 4
-  %t111 = load i64, ptr addrspace(5) %r4
-  %t112 = inttoptr i64 %t111 to ptr
-  %t113 = getelementptr inbounds i8, ptr %t112, i64 4
-  %t114 = load i32, ptr addrspace(5) %r25
-  store i32 %t114, ptr %t113, align 4
-  %t115 = ptrtoint ptr addrspace(1) @$str$2 to i64
-  store i64 %t115, ptr addrspace(5) %r45
-  %t116 = load i64, ptr addrspace(5) %r45
-  %t117 = inttoptr i64 %t116 to ptr addrspace(1)
-  %t118 = addrspacecast ptr addrspace(1) %t117 to ptr
-  %t119 = ptrtoint ptr %t118 to i64
-  store i64 %t119, ptr addrspace(5) %r46
-  %t120 = load i64, ptr addrspace(5) %r4
-  %t121 = add i64 %t120, 0
-  store i64 %t121, ptr addrspace(5) %r47
-  %t122 = load i64, ptr addrspace(5) %r46
-  store i64 %t122, ptr addrspace(5) %m55, align 8
-  %t123 = load i64, ptr addrspace(5) %r47
-  store i64 %t123, ptr addrspace(5) %m56, align 8
-  %t124 = load i64, ptr addrspace(5) %m55
-  %t125 = load i64, ptr addrspace(5) %m56
-  %t126 = call i32 @__wp_vprintf(i64 %t124, i64 %t125)
-  store i32 %t126, ptr addrspace(5) %m57
-  %t127 = load i32, ptr addrspace(5) %m57, align 4
-  store i32 %t127, ptr addrspace(5) %r26
+  %t108 = getelementptr inbounds i8, ptr addrspace(5) %m4, i64 0
+  %t109 = load i32, ptr addrspace(5) %r23
+  store i32 %t109, ptr addrspace(5) %t108, align 4
+  %t110 = getelementptr inbounds i8, ptr addrspace(5) %m4, i64 4
+  %t111 = load i32, ptr addrspace(5) %r25
+  store i32 %t111, ptr addrspace(5) %t110, align 4
+  %t112 = ptrtoint ptr addrspace(1) @$str$2 to i64
+  store i64 %t112, ptr addrspace(5) %r45
+  %t113 = load i64, ptr addrspace(5) %r45
+  %t114 = inttoptr i64 %t113 to ptr addrspace(1)
+  %t115 = addrspacecast ptr addrspace(1) %t114 to ptr
+  %t116 = ptrtoint ptr %t115 to i64
+  store i64 %t116, ptr addrspace(5) %r46
+  %t117 = load i64, ptr addrspace(5) %r4
+  %t118 = add i64 %t117, 0
+  store i64 %t118, ptr addrspace(5) %r47
+  %t119 = load i64, ptr addrspace(5) %r46
+  store i64 %t119, ptr addrspace(5) %m55, align 8
+  %t120 = load i64, ptr addrspace(5) %r47
+  store i64 %t120, ptr addrspace(5) %m56, align 8
+  %t121 = load i64, ptr addrspace(5) %m55
+  %t122 = load i64, ptr addrspace(5) %m56
+  %t123 = call i32 @__wp_vprintf(i64 %t121, i64 %t122)
+  store i32 %t123, ptr addrspace(5) %m57
+  %t124 = load i32, ptr addrspace(5) %m57, align 4
+  store i32 %t124, ptr addrspace(5) %r26
   br label %L.$L__BB0_6
 L.$L__BB0_6:
   br label %L.$L__BB0_7

@@ -354,7 +354,9 @@ impl Wave {
                 return Ok(());
             }
             Kind::Swizzle => {
-                let data = self.v[i.data0 as usize];
+                // The source is the instruction's one VGPR operand, in the ADDR field
+                // (`ds_swizzle_b32 vdst, vaddr offset:...`).
+                let data = self.v[i.addr as usize];
                 let o = off16 as u32;
                 let mut tmp = [0u32; 64];
                 for l in 0..64usize {
