@@ -66,9 +66,17 @@ pub(super) fn settle(work: &mut [Work], opts: &Options) {
     for w in work.iter_mut() {
         if w.conv.outcome == ObjectOutcome::Written && !w.cubin {
             let data: &[u8] = w.new_bytes.as_deref().unwrap_or(&w.map[..]);
-            let rebound = w.conv.host.as_ref().map_or(&[][..], |h| &h.rebound[..]);
+            let host = w
+                .conv
+                .host
+                .as_ref()
+                .map(|h| crate::verify::HostFacts {
+                    rebound: &h.rebound,
+                    unresolved: &h.unresolved,
+                })
+                .unwrap_or_default();
             let problems =
-                crate::verify::load_problems(data, &w.name, profile, &w.runtime, rebound, &shipped);
+                crate::verify::load_problems(data, &w.name, profile, &w.runtime, host, &shipped);
             if !problems.is_empty() {
                 w.conv.outcome = ObjectOutcome::NotLoadable;
                 w.conv.problems = problems;

@@ -36,10 +36,21 @@ impl Shipped {
     }
 }
 
+/// What the host rewrite of an object left for the load check to confirm.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HostFacts<'a> {
+    /// Entry points of a static runtime that the rewrite rebound, `(cuda name, target)`
+    /// ([`crate::rewrite::Rebind`]), each checked in the written bytes.
+    pub rebound: &'a [(String, String)],
+    /// CUDA imports (and static-runtime entry points the object calls) that have no mapping
+    /// on the target: the loader cannot bind an import left so (Python loads extensions with
+    /// `RTLD_NOW`), and an entry point left so reaches NVIDIA's driver API.
+    pub unresolved: &'a [crate::inspect::model::UnresolvedImport],
+}
+
 /// Why the object `data` (named `file` in messages) would not load on `profile`'s target;
-/// empty when it would. `runtime` is the object's CUDA runtime as analysed; `rebound` the
-/// entry points of a static runtime that the host rewrite rebound, `(cuda name, target)`
-/// ([`crate::rewrite::Rebind`]), each checked in `data`.
+/// empty when it would. `runtime` is the object's CUDA runtime as analysed; `host` what its
+/// host rewrite left to confirm.
 ///
 /// # Errors
 /// None: an object that does not even read as ELF is reported as a problem.
@@ -48,9 +59,10 @@ pub fn load_problems(
     file: &str,
     profile: &Profile,
     runtime: &CudaRuntime,
-    rebound: &[(String, String)],
+    host: HostFacts<'_>,
     shipped: &Shipped,
 ) -> Vec<String> {
+    let rebound = host.rebound;
     let so = match crate::elf::scan(data, file) {
         Ok(s) => s,
         Err(e) => return vec![format!("the written object does not read as ELF: {e}")],
@@ -94,6 +106,12 @@ pub fn load_problems(
             out.push(format!(
                 "imports versioned against {f} (.gnu.version_r), which is not there on {}",
                 profile.name
+            ));
+        }
+        for u in host.unresolved {
+            out.push(format!(
+                "uses {}, which has no mapping on {} ({}): it cannot be bound",
+                u.import, profile.name, u.reason
             ));
         }
         if let CudaRuntime::Static { evidence } = runtime {
