@@ -483,7 +483,7 @@ fn lifted_selector_qspc_and_fence_forms_compute() {
 
 /// A stand-in for `vprintf` (PTX) that the printf test puts in place of the real one in the
 /// original fixture and in the lifted kernel alike: the first argument of every printf of
-/// `fixtures/sass/printf.ptx` is the address of a slot whose first 8 bytes the test fills with
+/// `fixtures/sass/device_printf.ptx` is the address of a slot whose first 8 bytes the test fills with
 /// the argument buffer's length; the stand-in writes the format's address at +8 and copies
 /// the argument buffer to +16, and returns 0.
 const CAPTURE_VPRINTF: &str = "
@@ -583,7 +583,7 @@ fn cstr(m: &Machine, addr: u64) -> Vec<u8> {
     s
 }
 
-/// The printf formats of `fixtures/sass/printf.ptx`, in call order.
+/// The printf formats of `fixtures/sass/device_printf.ptx`, in call order.
 const PRINTF_FORMATS: [&str; 2] = ["%p t=%d l=%lld a=%08x d=%.3f s=%s\n", "%p %s %c\n"];
 
 /// The argument-buffer length of `fmt` (CUDA's layout, [`conversions`]).
@@ -593,7 +593,7 @@ fn buffer_len(fmt: &str) -> usize {
         .fold(0, |end, &(_, n)| end.next_multiple_of(n) + n)
 }
 
-/// Run `printf_k` of `co` (with [`CAPTURE_VPRINTF`]) on `a`: the output and, per thread, its
+/// Run `device_printf` of `co` (with [`CAPTURE_VPRINTF`]) on `a`: the output and, per thread, its
 /// two captured calls.
 fn run_printf(co: &Path, a: &[u32], strs: &[u8]) -> (Vec<u8>, Vec<[Printed; 2]>) {
     // Slot of call c of thread t: 128 * t + 8192 * c bytes into `cap`, its length first.
@@ -606,7 +606,7 @@ fn run_printf(co: &Path, a: &[u32], strs: &[u8]) -> (Vec<u8>, Vec<[Printed; 2]>)
     }
     exec_then(
         co,
-        "printf_k",
+        "device_printf",
         &[bytes32(a), strs.to_vec(), cap],
         64 * 32,
         &[],
@@ -645,7 +645,7 @@ fn run_printf(co: &Path, a: &[u32], strs: &[u8]) -> (Vec<u8>, Vec<[Printed; 2]>)
     )
 }
 
-/// `fixtures/sass/printf.ptx` (device printf and assert, `__constant__` and `__device__`
+/// `fixtures/sass/device_printf.ptx` (device printf and assert, `__constant__` and `__device__`
 /// data) assembled for sm_80 and sm_90 lifts completely; the lifted kernel assembles, lowers
 /// to both profiles and on gfx906 computes what the PTX says. With a stand-in for `vprintf`
 /// in both, each printf of the lifted kernel passes the original's format string and the same
@@ -667,7 +667,7 @@ fn lifted_printf_assert_and_module_data_compute() {
         .collect();
     let c_tab: [i32; 16] = [3, -1, 4, 1, -5, 9, 2, -6, 5, 3, -5, 8, 9, 7, -9, 3];
     // The original PTX through the PTX path, with the stand-in.
-    let src = std::fs::read_to_string(root().join("fixtures/sass/printf.ptx")).unwrap();
+    let src = std::fs::read_to_string(root().join("fixtures/sass/device_printf.ptx")).unwrap();
     let orig = d.join("printf-original.capture.ptx");
     std::fs::write(&orig, with_capture(&src)).unwrap();
     let orig_co = d.join("dtk-printf-original");
@@ -681,7 +681,7 @@ fn lifted_printf_assert_and_module_data_compute() {
     };
     let (_, want_calls) = run_printf(&co_of(&orig_co), &a, &strs);
     for arch in ["sm_80", "sm_90"] {
-        let ptx = lift(&t, d, "printf", arch);
+        let ptx = lift(&t, d, "device_printf", arch);
         let text = std::fs::read_to_string(&ptx).unwrap();
         for form in [
             "call.uni (retval0), vprintf, (param0, param1);",
@@ -693,10 +693,10 @@ fn lifted_printf_assert_and_module_data_compute() {
         ] {
             assert!(text.contains(form), "{arch}: no {form} in\n{text}");
         }
-        let co = assemble_and_lower(&t, d, &ptx, "printf", arch);
+        let co = assemble_and_lower(&t, d, &ptx, "device_printf", arch);
         let got = exec(
             &co,
-            "printf_k",
+            "device_printf",
             &[bytes32(&a), strs.clone(), vec![0u8; 16384]],
             64 * 32,
             &[],
@@ -776,10 +776,10 @@ fn relocations_read_as_cuobjdump_lists_them() {
     let dir = tempfile::tempdir().unwrap();
     for arch in ["sm_80", "sm_90"] {
         let cubin = dir.path().join(format!("printf-{arch}.cubin"));
-        ptxas(&t, arch, &root().join("fixtures/sass/printf.ptx"), &cubin);
+        ptxas(&t, arch, &root().join("fixtures/sass/device_printf.ptx"), &cubin);
         let (code, text, e) = run(Command::new(&cuobjdump).arg("-elf").arg(&cubin));
         assert_eq!(code, 0, "{e}");
-        let info = wheelport::sass::info::read(&std::fs::read(&cubin).unwrap(), "printf").unwrap();
+        let info = wheelport::sass::info::read(&std::fs::read(&cubin).unwrap(), "device_printf").unwrap();
         // `.section .rel.nv.constant4 REL` (or RELA) then `0x98    $str    R_CUDA_64` lines.
         let mut want: Vec<(u64, String, String)> = Vec::new();
         let mut inside = false;
