@@ -776,10 +776,16 @@ fn relocations_read_as_cuobjdump_lists_them() {
     let dir = tempfile::tempdir().unwrap();
     for arch in ["sm_80", "sm_90"] {
         let cubin = dir.path().join(format!("printf-{arch}.cubin"));
-        ptxas(&t, arch, &root().join("fixtures/sass/device_printf.ptx"), &cubin);
+        ptxas(
+            &t,
+            arch,
+            &root().join("fixtures/sass/device_printf.ptx"),
+            &cubin,
+        );
         let (code, text, e) = run(Command::new(&cuobjdump).arg("-elf").arg(&cubin));
         assert_eq!(code, 0, "{e}");
-        let info = wheelport::sass::info::read(&std::fs::read(&cubin).unwrap(), "device_printf").unwrap();
+        let info =
+            wheelport::sass::info::read(&std::fs::read(&cubin).unwrap(), "device_printf").unwrap();
         // `.section .rel.nv.constant4 REL` (or RELA) then `0x98    $str    R_CUDA_64` lines.
         let mut want: Vec<(u64, String, String)> = Vec::new();
         let mut inside = false;

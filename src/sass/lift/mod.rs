@@ -12,10 +12,18 @@
 //!   `ld.param` of the matching `.param` array, the driver constants (`%ntid`, `%nctaid`,
 //!   the stack top, the memory descriptor) come from `src/sass/cbank0.tsv`.
 //! * Shared memory is one `.shared` array of the kernel's static size; SASS shared
-//!   addresses are offsets into it. Local memory is one `.local` array of the frame size,
-//!   `R1` starting at its end.
+//!   addresses are offsets into it. Local memory is one `.local` array `__frame`, `R1`
+//!   starting at its end: the frame, or `EIATTR_MIN_STACK_SIZE` when the kernel's subroutines
+//!   use frames too (for a recursive call graph, the frame plus CUDA's default 1 KiB stack).
 //! * Compiler constants (`c[0x2][..]`, the kernel's `.nv.constant2.<kernel>`) are read from
-//!   the cubin as immediates; user constants (bank 3) and relocated banks are not lifted.
+//!   the cubin as immediates (with a register index: from a module-scope copy of the bank).
+//! * The module's data (`emit/data.rs`): `__constant__` variables (bank 3) are read with
+//!   `ld.const` from module-scope `.const` symbols of the cubin's names and bytes; bank 4 holds
+//!   the relocated addresses of `__device__` variables and string literals (module-scope
+//!   `.global` symbols, `cvta.global` of them) and of external functions.
+//! * External calls (`emit/warp.rs`): `CALL.ABS.NOINC` to `vprintf` / `__assertfail` (the
+//!   callee from the bank-4 relocation its address was loaded from, `external_calls`) is a PTX
+//!   `call` with the register ABI of `src/sass/externs.tsv`.
 //! * Shared memory is the static `.shared` array, or, for a kernel without static shared
 //!   memory, the dynamic one: the module-scope `.extern .shared` array [`DYNAMIC_SHARED`].
 //! * Every instruction offset that is a branch target gets a label `$L_<offset>`, and so does
@@ -30,10 +38,8 @@
 //!   run of registers starting at the one printed, in PTX's fragment order);
 //!   atomics, reductions, fences and barrier reductions in `emit/atomic.rs` (`.STRONG.<scope>`
 //!   as relaxed at that scope).
-//! * User constants (bank 3, `__constant__` variables the host writes) and the relocated
-//!   banks (bank 4: addresses of `__device__` variables; bank 2 with relocations: function
-//!   addresses) would need module-level `.const`/`.global` symbols of the cubin's names: not
-//!   lifted (`const_global`, `const_symbol`, `calls` in docs/sass-exec-results.md).
+//! * A bank-2 word with a relocation is not read (its bytes are patched at load time), nor is
+//!   initialised data that holds addresses.
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).

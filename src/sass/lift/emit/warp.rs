@@ -569,3 +569,110 @@ fn ret(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     cx.line(format!("bra $L_{last:x}"));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::sass::decode::parse_text;
+    use crate::sass::info::{DataSymbol, KernelInfo, Reloc, R_CUDA_64};
+    use crate::sass::lift::{lift_kernel, Consts};
+
+    /// nvdisasm 13.5's lines of an `assert` in autoawq_kernels 0.0.9 (`topk_softmax_kernels.cu`,
+    /// sm_80, ptxas 12.4): the callee's bank-4 offset in the register the address is loaded
+    /// into, the message, file and function names from bank-4 words, the line in R8, the
+    /// return address from `LEPC`. Lifted to `__assertfail`'s call with those registers, the
+    /// strings as module-scope data.
+    #[test]
+    fn corpus_assert_lifts_to_a_call() {
+        let text = "\
+k:
+.text.k:
+        /*2970*/                   MOV R14, 0xa8 ;
+        /*2980*/                   IMAD.MOV.U32 R4, RZ, RZ, c[0x4][0x98] ;
+        /*2990*/                   IMAD.MOV.U32 R5, RZ, RZ, c[0x4][0x9c] ;
+        /*29a0*/                   IMAD.MOV.U32 R6, RZ, RZ, c[0x4][0xa0] ;
+        /*29b0*/                   LDC.64 R14, c[0x4][R14] ;
+        /*29c0*/                   IMAD.MOV.U32 R7, RZ, RZ, c[0x4][0xa4] ;
+        /*29d0*/                   IMAD.MOV.U32 R8, RZ, RZ, 0x9a ;
+        /*29e0*/                   IMAD.MOV.U32 R10, RZ, RZ, c[0x4][0x0] ;
+        /*29f0*/                   IMAD.MOV.U32 R11, RZ, RZ, c[0x4][0x4] ;
+        /*2a00*/                   IMAD.MOV.U32 R12, RZ, RZ, 0x1 ;
+        /*2a10*/                   IMAD.MOV.U32 R13, RZ, RZ, RZ ;
+        /*2a20*/                   LEPC R20 ;
+        /*2a30*/                   MOV R9, 0x2aa0 ;
+        /*2a40*/                   MOV R29, 0x2a20 ;
+        /*2a50*/                   MOV R3, 0x0 ;
+        /*2a60*/                   MOV R0, 0x0 ;
+        /*2a70*/                   IADD3 R20, P0, P1, -R29, R9, R20 ;
+        /*2a80*/                   IADD3.X R21, ~R0, R3, R21, P0, P1 ;
+.L_x_393:
+        /*2a90*/                   CALL.ABS.NOINC R14 ;
+        /*2aa0*/                   EXIT ;
+";
+        let f = &parse_text(text).unwrap()[0];
+        let sym = |name: &str, offset: u64, size: u64, function: bool| DataSymbol {
+            name: name.into(),
+            section: if function {
+                String::new()
+            } else {
+                ".nv.global.init".into()
+            },
+            offset,
+            size,
+            global: function,
+            function,
+        };
+        let rel = |offset: u64, symbol: &str| Reloc {
+            offset,
+            kind: R_CUDA_64,
+            symbol: symbol.into(),
+            addend: 0,
+        };
+        let consts = Consts {
+            data: [(
+                ".nv.global.init".to_string(),
+                b"idx >= 0\0topk.cu\0void k()\0".to_vec(),
+            )]
+            .into(),
+            symbols: vec![
+                sym("$str", 0, 9, false),
+                sym("$str$1", 9, 8, false),
+                sym("__unnamed_1", 17, 9, false),
+                sym("__assertfail", 0, 0, true),
+            ],
+            relocations: [(
+                ".nv.constant4".to_string(),
+                vec![
+                    rel(0xa8, "__assertfail"),
+                    rel(0xa0, "$str$1"),
+                    rel(0x98, "$str"),
+                    rel(0x0, "__unnamed_1"),
+                ],
+            )]
+            .into(),
+            ..Default::default()
+        };
+        let l = lift_kernel(f, &KernelInfo::default(), "sm_80", &consts);
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        for want in [
+            "mov.u64 %d0, $str;",
+            "cvta.global.u64 %d0, %d0;",
+            "mov.b32 %r20, 10784;",
+            "st.param.b32 [param2], %r8;",
+            "call.uni __assertfail, (param0, param1, param2, param3, param4);",
+            "xor.b32 %t",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        // The five parameters from R4:R5, R6:R7, R8, R10:R11, R12:R13.
+        for pair in ["{%r4, %r5}", "{%r6, %r7}", "{%r10, %r11}", "{%r12, %r13}"] {
+            assert!(ptx.contains(pair), "{pair} not in\n{ptx}");
+        }
+        let decls: Vec<&str> = l.decls.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(decls, ["$str", "$str$1", "__unnamed_1", "__assertfail"]);
+        assert_eq!(
+            l.decls[0].1,
+            ".global .align 16 .b8 $str[9] = {105, 100, 120, 32, 62, 61, 32, 48, 0};"
+        );
+    }
+}
