@@ -213,15 +213,43 @@ fn exec(
     grid: u32,
     block: u32,
 ) -> Vec<u8> {
+    exec_then(
+        co,
+        kernel,
+        inputs,
+        out_len,
+        by_value,
+        grid,
+        block,
+        |_, _| (),
+    )
+    .0
+}
+
+/// [`exec`], then `after` with the machine and the inputs' addresses; its result beside the
+/// output buffer.
+#[allow(clippy::too_many_arguments)]
+fn exec_then<R>(
+    co: &Path,
+    kernel: &str,
+    inputs: &[Vec<u8>],
+    out_len: usize,
+    by_value: &[Vec<u8>],
+    grid: u32,
+    block: u32,
+    after: impl FnOnce(&Machine, &[u64]) -> R,
+) -> (Vec<u8>, R) {
     let obj = amdgpu_exec::runner::load_objects(co, "gfx906").unwrap();
     let mut m = Machine::new(obj.into_iter().next().unwrap()).unwrap();
     let k = m.co.kernel(kernel).expect("kernel").clone();
     let mut ka = vec![0u8; k.kernarg_segment_size as usize];
     let mut args: Vec<Vec<u8>> = Vec::new();
+    let mut addrs = Vec::new();
     for (j, b) in inputs.iter().enumerate() {
         let a = m.mem.alloc(b.len(), &format!("in{j}"));
         m.mem.write(a, b).unwrap();
         args.push(a.to_le_bytes().to_vec());
+        addrs.push(a);
     }
     let oa = m.mem.alloc(out_len, "out");
     args.push(oa.to_le_bytes().to_vec());
@@ -243,7 +271,8 @@ fn exec(
     .unwrap();
     let mut got = vec![0u8; out_len];
     m.mem.read(oa, &mut got).unwrap();
-    got
+    let r = after(&m, &addrs);
+    (got, r)
 }
 
 /// The checks of a lifted module `ptx` of `kernel` for `arch`: it is valid for ptxas; through
@@ -449,6 +478,354 @@ fn lifted_selector_qspc_and_fence_forms_compute() {
                 a[i]
             );
         }
+    }
+}
+
+/// A stand-in for `vprintf` (PTX) that the printf test puts in place of the real one in the
+/// original fixture and in the lifted kernel alike: the first argument of every printf of
+/// `fixtures/sass/device_printf.ptx` is the address of a slot whose first 8 bytes the test fills with
+/// the argument buffer's length; the stand-in writes the format's address at +8 and copies
+/// the argument buffer to +16, and returns 0.
+const CAPTURE_VPRINTF: &str = "
+.func (.param .b32 wp_ret) wp_capture_vprintf(.param .b64 wp_fmt, .param .b64 wp_args)
+{
+	.reg .b64 %cf, %ca, %cd, %cn, %ci, %cx;
+	.reg .b32 %cb;
+	.reg .pred %cp;
+	ld.param.b64 %cf, [wp_fmt];
+	ld.param.b64 %ca, [wp_args];
+	ld.u64 %cd, [%ca];
+	ld.u64 %cn, [%cd];
+	st.u64 [%cd+8], %cf;
+	mov.u64 %ci, 0;
+wp_cap_loop:
+	setp.ge.u64 %cp, %ci, %cn;
+	@%cp bra wp_cap_done;
+	add.u64 %cx, %ca, %ci;
+	ld.u8 %cb, [%cx];
+	add.u64 %cx, %cd, %ci;
+	st.u8 [%cx+16], %cb;
+	add.u64 %ci, %ci, 1;
+	bra wp_cap_loop;
+wp_cap_done:
+	st.param.b32 [wp_ret], 0;
+	ret;
+}
+";
+
+/// `ptx` with its `vprintf` calls made to [`CAPTURE_VPRINTF`].
+fn with_capture(ptx: &str) -> String {
+    let (head, rest) = ptx
+        .split_once(".address_size 64\n")
+        .expect(".address_size line");
+    assert!(rest.contains(", vprintf, ("), "no vprintf call in\n{ptx}");
+    format!(
+        "{head}.address_size 64\n{CAPTURE_VPRINTF}{}",
+        rest.replace(", vprintf, (", ", wp_capture_vprintf, (")
+    )
+}
+
+/// Each conversion of a printf format: (its letter, its bytes in CUDA's argument buffer, where
+/// each argument lies at the next multiple of its size: 8 for `%p`, `%s`, doubles and
+/// `ll`/`l` integers, else 4).
+fn conversions(fmt: &str) -> Vec<(char, usize)> {
+    let b = fmt.as_bytes();
+    let (mut i, mut out) = (0, Vec::new());
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if b.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        while i < b.len() && !b[i].is_ascii_alphabetic() {
+            i += 1;
+        }
+        let mut long = false;
+        while i < b.len() && matches!(b[i], b'l' | b'h') {
+            long |= b[i] == b'l';
+            i += 1;
+        }
+        let c = b[i] as char;
+        i += 1;
+        let size = if matches!(c, 'p' | 's' | 'f' | 'e' | 'g') || long {
+            8
+        } else {
+            4
+        };
+        out.push((c, size));
+    }
+    out
+}
+
+/// One captured printf call: its format string and each argument (the bytes, or for `%s` the
+/// string it points at).
+#[derive(Debug, PartialEq)]
+struct Printed {
+    format: String,
+    args: Vec<Vec<u8>>,
+}
+
+/// The C string at `addr` in `m`'s memory.
+fn cstr(m: &Machine, addr: u64) -> Vec<u8> {
+    let mut s = Vec::new();
+    for k in 0..256 {
+        let mut b = [0u8];
+        m.mem.read(addr + k, &mut b).unwrap();
+        if b[0] == 0 {
+            break;
+        }
+        s.push(b[0]);
+    }
+    s
+}
+
+/// The printf formats of `fixtures/sass/device_printf.ptx`, in call order.
+const PRINTF_FORMATS: [&str; 2] = ["%p t=%d l=%lld a=%08x d=%.3f s=%s\n", "%p %s %c\n"];
+
+/// The argument-buffer length of `fmt` (CUDA's layout, [`conversions`]).
+fn buffer_len(fmt: &str) -> usize {
+    conversions(fmt)
+        .iter()
+        .fold(0, |end, &(_, n)| end.next_multiple_of(n) + n)
+}
+
+/// Run `device_printf` of `co` (with [`CAPTURE_VPRINTF`]) on `a`: the output and, per thread, its
+/// two captured calls.
+fn run_printf(co: &Path, a: &[u32], strs: &[u8]) -> (Vec<u8>, Vec<[Printed; 2]>) {
+    // Slot of call c of thread t: 128 * t + 8192 * c bytes into `cap`, its length first.
+    let mut cap = vec![0u8; 16384];
+    for t in 0..64 {
+        for (c, f) in PRINTF_FORMATS.iter().enumerate() {
+            let o = 128 * t + 8192 * c;
+            cap[o..o + 8].copy_from_slice(&(buffer_len(f) as u64).to_le_bytes());
+        }
+    }
+    exec_then(
+        co,
+        "device_printf",
+        &[bytes32(a), strs.to_vec(), cap],
+        64 * 32,
+        &[],
+        1,
+        64,
+        |m, addrs| {
+            let base = addrs[2];
+            (0..64u64)
+                .map(|t| {
+                    [0u64, 1].map(|c| {
+                        let slot = base + 128 * t + 8192 * c;
+                        let mut h = [0u8; 16];
+                        m.mem.read(slot, &mut h).unwrap();
+                        let len = u64::from_le_bytes(h[..8].try_into().unwrap()) as usize;
+                        let fmt = cstr(m, u64::from_le_bytes(h[8..].try_into().unwrap()));
+                        let mut buf = vec![0u8; len];
+                        m.mem.read(slot + 16, &mut buf).unwrap();
+                        let format = String::from_utf8(fmt).unwrap();
+                        let mut args = Vec::new();
+                        let mut at = 0usize;
+                        for (conv, n) in conversions(&format) {
+                            at = at.next_multiple_of(n);
+                            let v = buf[at..at + n].to_vec();
+                            args.push(if conv == 's' {
+                                cstr(m, u64::from_le_bytes(v.try_into().unwrap()))
+                            } else {
+                                v
+                            });
+                            at += n;
+                        }
+                        Printed { format, args }
+                    })
+                })
+                .collect()
+        },
+    )
+}
+
+/// `fixtures/sass/device_printf.ptx` (device printf and assert, `__constant__` and `__device__`
+/// data) assembled for sm_80 and sm_90 lifts completely; the lifted kernel assembles, lowers
+/// to both profiles and on gfx906 computes what the PTX says. With a stand-in for `vprintf`
+/// in both, each printf of the lifted kernel passes the original's format string and the same
+/// argument buffer (every argument's bytes; a `%s` argument's string) as the original PTX
+/// run through the PTX path, and these are the values the kernel prints.
+#[test]
+fn lifted_printf_assert_and_module_data_compute() {
+    let Some(t) = tools() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = values32(64, 11);
+    let strs: Vec<u8> = ["zero", "one", "two", "three"]
+        .iter()
+        .flat_map(|w| {
+            let mut b = w.as_bytes().to_vec();
+            b.resize(8, 0);
+            b
+        })
+        .collect();
+    let c_tab: [i32; 16] = [3, -1, 4, 1, -5, 9, 2, -6, 5, 3, -5, 8, 9, 7, -9, 3];
+    // The original PTX through the PTX path, with the stand-in.
+    let src = std::fs::read_to_string(root().join("fixtures/sass/device_printf.ptx")).unwrap();
+    let orig = d.join("printf-original.capture.ptx");
+    std::fs::write(&orig, with_capture(&src)).unwrap();
+    let orig_co = d.join("dtk-printf-original");
+    lower(&orig, "dtk", &orig_co);
+    let co_of = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == "co"))
+            .expect("gfx906 code object")
+    };
+    let (_, want_calls) = run_printf(&co_of(&orig_co), &a, &strs);
+    for arch in ["sm_80", "sm_90"] {
+        let ptx = lift(&t, d, "device_printf", arch);
+        let text = std::fs::read_to_string(&ptx).unwrap();
+        for form in [
+            "call.uni (retval0), vprintf, (param0, param1);",
+            "call.uni __assertfail, (param0, param1, param2, param3, param4);",
+            "ld.const.b32",
+            "cvta.global.u64",
+            ".const .align 16 .b8 c_tab[64] = {3, 0, 0, 0, 255,",
+            "$str[35] = {37, 112, 32, 116, 61,",
+        ] {
+            assert!(text.contains(form), "{arch}: no {form} in\n{text}");
+        }
+        let co = assemble_and_lower(&t, d, &ptx, "device_printf", arch);
+        let got = exec(
+            &co,
+            "device_printf",
+            &[bytes32(&a), strs.clone(), vec![0u8; 16384]],
+            64 * 32,
+            &[],
+            1,
+            64,
+        );
+        let w = |t: usize, j: usize| {
+            u32::from_le_bytes(got[32 * t + 4 * j..32 * t + 4 * j + 4].try_into().unwrap())
+        };
+        for (ti, &x) in a.iter().enumerate() {
+            // Words 0 and 1 are printf's results (compared on the H200).
+            let want = [
+                c_tab[(x & 15) as usize] as u32,
+                1009,
+                0x1111_1111u32.wrapping_mul(x % 8 + 1),
+                a[ti ^ 1] ^ 0x5a5a_5a5a,
+                x.wrapping_mul(2).wrapping_add(1),
+                ti as u32,
+            ];
+            for (j, v) in want.iter().enumerate() {
+                assert_eq!(
+                    w(ti, j + 2),
+                    *v,
+                    "{arch} printf out[{ti}][{}] (a = {x:#x})",
+                    j + 2
+                );
+            }
+        }
+        // The calls, with the stand-in in the lifted kernel.
+        let cap = d.join(format!("printf-{arch}.capture.ptx"));
+        std::fs::write(&cap, with_capture(&text)).unwrap();
+        let cap_co = d.join(format!("dtk-printf-{arch}-capture"));
+        lower(&cap, "dtk", &cap_co);
+        let (_, calls) = run_printf(&co_of(&cap_co), &a, &strs);
+        for (ti, (got, want)) in calls.iter().zip(&want_calls).enumerate() {
+            assert_eq!(
+                got, want,
+                "{arch} thread {ti}: the lifted printf calls differ from the original's"
+            );
+            let x = a[ti];
+            let (tt, xs) = (ti as u32, x as i32);
+            assert_eq!(got[0].format, PRINTF_FORMATS[0]);
+            assert_eq!(got[1].format, PRINTF_FORMATS[1]);
+            assert_eq!(got[0].args[1], tt.to_le_bytes());
+            assert_eq!(
+                got[0].args[2],
+                (i64::from(xs) * i64::from(tt)).to_le_bytes()
+            );
+            assert_eq!(got[0].args[3], x.to_le_bytes());
+            assert_eq!(
+                got[0].args[4],
+                (f64::from(xs) * 0.5).to_bits().to_le_bytes()
+            );
+            assert_eq!(
+                got[0].args[5],
+                ["zero", "one", "two", "three"][ti % 4].as_bytes()
+            );
+            assert_eq!(
+                got[1].args[1],
+                if ti % 2 == 1 { &b"odd"[..] } else { b"even" }
+            );
+            assert_eq!(got[1].args[2], (65 + tt % 26).to_le_bytes());
+        }
+        eprintln!("{T}: printf {arch}: lifted, assembled, lowered (cuda, dtk), gfx906 results as the kernel defines, printf calls as the original's");
+    }
+}
+
+/// The relocations of a cubin's constant bank 4 (`.rel.nv.constant4`) read as cuobjdump
+/// lists them: offset, symbol and type (R_CUDA_64), on the printf fixture's sm_80 and sm_90
+/// cubins; the data symbols lie in the sections cuobjdump names.
+#[test]
+fn relocations_read_as_cuobjdump_lists_them() {
+    let Some(t) = tools() else { return };
+    let Some(cuobjdump) = common::require_tool("cuobjdump", T) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for arch in ["sm_80", "sm_90"] {
+        let cubin = dir.path().join(format!("printf-{arch}.cubin"));
+        ptxas(
+            &t,
+            arch,
+            &root().join("fixtures/sass/device_printf.ptx"),
+            &cubin,
+        );
+        let (code, text, e) = run(Command::new(&cuobjdump).arg("-elf").arg(&cubin));
+        assert_eq!(code, 0, "{e}");
+        let info =
+            wheelport::sass::info::read(&std::fs::read(&cubin).unwrap(), "device_printf").unwrap();
+        // `.section .rel.nv.constant4 REL` (or RELA) then `0x98    $str    R_CUDA_64` lines.
+        let mut want: Vec<(u64, String, String)> = Vec::new();
+        let mut inside = false;
+        for l in text.lines() {
+            if l.starts_with(".section .rel") {
+                inside = l.contains(".nv.constant4");
+                continue;
+            }
+            let f: Vec<&str> = l.split_whitespace().collect();
+            if inside && f.len() >= 3 && f[0].starts_with("0x") {
+                want.push((
+                    u64::from_str_radix(&f[0][2..], 16).unwrap(),
+                    f[1].to_string(),
+                    f[2].to_string(),
+                ));
+            } else if l.trim().is_empty() && !want.is_empty() {
+                inside = false;
+            }
+        }
+        let got: Vec<(u64, String, String)> = info.relocations[".nv.constant4"]
+            .iter()
+            .map(|r| {
+                assert_eq!(r.kind, wheelport::sass::info::R_CUDA_64);
+                (r.offset, r.symbol.clone(), "R_CUDA_64".to_string())
+            })
+            .collect();
+        assert_eq!(got, want, "{arch}");
+        for (name, section) in [
+            ("c_tab", ".nv.constant3"),
+            ("g_tab", ".nv.global.init"),
+            ("g_scratch", ".nv.global"),
+            ("$str", ".nv.global.init"),
+        ] {
+            assert_eq!(
+                info.symbol(name).map(|s| s.section.as_str()),
+                Some(section),
+                "{arch} {name}"
+            );
+        }
+        assert!(info.symbol("vprintf").is_some_and(|s| s.function));
     }
 }
 

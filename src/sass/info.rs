@@ -2,8 +2,12 @@
 //! (`EIATTR_*`: parameter layout, register count, frame size, exit offsets, max threads, ...;
 //! names from `src/sass/eiattr.tsv`), the parameter constant bank (`EIATTR_PARAM_CBANK`:
 //! bank 0 offset and size), each parameter (`EIATTR_KPARAM_INFO`: ordinal, offset, size),
-//! the static shared memory (`.nv.shared.<kernel>` size) and the constant sections
-//! (`.nv.constant0.<kernel>`, `.nv.constant2`, `.nv.constant3`).
+//! the static shared memory (`.nv.shared.<kernel>` size), the constant sections
+//! (`.nv.constant0.<kernel>`, `.nv.constant2`, `.nv.constant3`), the module's data (the
+//! `.nv.global.init`, `.nv.global` and `.nv.constant3` symbols, [`DataSymbol`]) and the
+//! relocations that the driver applies to the constant banks and data at load time
+//! ([`Reloc`]: `.rel.nv.constant4` holds the addresses of the data and functions that SASS
+//! reads from bank 4).
 //!
 //! Read with `object` from the cubin's section headers and symbol table. Each attribute is
 //! `format: u8, code: u8` and then by format: `EIFMT_NVAL` (1) two bytes of no value,
@@ -12,7 +16,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use object::elf;
-use object::read::elf::{FileHeader, SectionHeader, Sym};
+use object::read::elf::{FileHeader, Rel, Rela, SectionHeader, Sym};
 use object::Endianness;
 use std::collections::BTreeMap;
 
@@ -101,6 +105,9 @@ pub struct KernelInfo {
     pub regcount: Option<u32>,
     /// `EIATTR_FRAME_SIZE` (bytes of local memory per thread).
     pub frame_size: Option<u32>,
+    /// `EIATTR_MIN_STACK_SIZE`: the frame plus the deepest chain of callee frames
+    /// ([`UNKNOWN_STACK`] when the call graph is recursive).
+    pub min_stack_size: Option<u32>,
     /// `EIATTR_MAX_THREADS` (x, y, z) from `__launch_bounds__`/`.maxntid`.
     pub max_threads: Option<[u32; 3]>,
     /// `EIATTR_REQNTID` (x, y, z).
@@ -132,12 +139,72 @@ pub struct CubinInfo {
     /// The banks of `constant_banks` that have a relocation section (`.rel.nv.constant2`,
     /// `.rela.nv.constant2`): their bytes are patched at load time.
     pub relocated_banks: std::collections::BTreeSet<u8>,
+    /// The module's data sections that are not per kernel (`.nv.global.init`, `.nv.global`,
+    /// `.nv.constant3`), by name: their bytes (zeros for `.nv.global`, which has none stored).
+    pub data: BTreeMap<String, Vec<u8>>,
+    /// The objects of [`CubinInfo::data`] and every function symbol, in symbol-table order.
+    pub symbols: Vec<DataSymbol>,
+    /// Per section name (`.nv.constant4`, `.nv.global.init`), the relocations that patch it,
+    /// in stored order.
+    pub relocations: BTreeMap<String, Vec<Reloc>>,
+}
+
+/// `EIATTR_MIN_STACK_SIZE` of a kernel whose call graph is recursive (ptxas cannot bound it).
+pub const UNKNOWN_STACK: u32 = u32::MAX;
+
+/// `R_CUDA_64`: the relocation that writes a symbol's 64-bit address (plus the addend) at
+/// its offset (what `cuobjdump -elf` names type 2; the only type bank 4 holds for ptxas 13.5).
+pub const R_CUDA_64: u32 = 2;
+
+/// A data object of the module (a `__device__` or `__constant__` variable, a string literal
+/// `$str`) or a function, as the symbol table has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataSymbol {
+    /// The symbol's name.
+    pub name: String,
+    /// The section it lies in (`.nv.global.init`, `.nv.global`, `.nv.constant3`, `.text.k`).
+    pub section: String,
+    /// Byte offset in that section.
+    pub offset: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// `STB_GLOBAL` (visible to other modules and the host), else local.
+    pub global: bool,
+    /// `STT_FUNC`: a function (a kernel, a device function, or an external one such as
+    /// `vprintf` when undefined).
+    pub function: bool,
+}
+
+/// One relocation of a section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reloc {
+    /// Byte offset in the patched section.
+    pub offset: u64,
+    /// The relocation type (`R_CUDA_64` = [`R_CUDA_64`]).
+    pub kind: u32,
+    /// The symbol whose address is written.
+    pub symbol: String,
+    /// The addend (`.rela`), or the value stored at the offset (`.rel`, 8 bytes).
+    pub addend: i64,
 }
 
 impl CubinInfo {
     /// The kernel named `name`.
     pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// The symbol named `name`.
+    pub fn symbol(&self, name: &str) -> Option<&DataSymbol> {
+        self.symbols.iter().find(|s| s.name == name)
+    }
+
+    /// The relocation of `section` at byte `offset`.
+    pub fn reloc_at(&self, section: &str, offset: u64) -> Option<&Reloc> {
+        self.relocations
+            .get(section)?
+            .iter()
+            .find(|r| r.offset == offset)
     }
 }
 
@@ -280,10 +347,128 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
             }
         }
     }
+    read_data(&mut info, cubin, file)?;
     for k in &mut info.kernels {
         decode_known(k);
     }
     Ok(info)
+}
+
+/// The data sections' bytes, the symbols of data and functions, and the relocations of `cubin`
+/// into `info`.
+fn read_data(info: &mut CubinInfo, cubin: &[u8], file: &str) -> Result<()> {
+    let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
+    let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
+    let endian = header.endian().map_err(oerr)?;
+    let sections = header.sections(endian, cubin).map_err(oerr)?;
+    let symbols = sections
+        .symbols(endian, cubin, elf::SHT_SYMTAB)
+        .map_err(oerr)?;
+    let name_of = |i: usize| -> Option<String> {
+        let s = sections.section(object::SectionIndex(i)).ok()?;
+        sections
+            .section_name(endian, s)
+            .ok()
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+    };
+    const DATA: [&str; 3] = [".nv.global.init", ".nv.global", ".nv.constant3"];
+    for s in sections.iter() {
+        let Ok(n) = sections.section_name(endian, s) else {
+            continue;
+        };
+        let n = String::from_utf8_lossy(n);
+        if DATA.contains(&n.as_ref()) {
+            let bytes = if s.sh_type(endian) == elf::SHT_NOBITS {
+                vec![0; s.sh_size(endian) as usize]
+            } else {
+                s.data(endian, cubin)
+                    .map_err(|_| {
+                        Error::new(ErrorKind::Elf, file, format!("section {n} does not read"))
+                    })?
+                    .to_vec()
+            };
+            info.data.insert(n.into_owned(), bytes);
+        }
+    }
+    let mut names: Vec<String> = Vec::with_capacity(symbols.len());
+    for sym in symbols.symbols() {
+        let name = sym
+            .name(endian, symbols.strings())
+            .map(|n| String::from_utf8_lossy(n).into_owned())
+            .unwrap_or_default();
+        names.push(name.clone());
+        let function = sym.st_type() == elf::STT_FUNC;
+        let shndx = usize::from(sym.st_shndx(endian).0);
+        let section = if shndx == 0 || shndx >= 0xff00 {
+            String::new()
+        } else {
+            name_of(shndx).unwrap_or_default()
+        };
+        if name.is_empty()
+            || !(function || (sym.st_type() == elf::STT_OBJECT && DATA.contains(&section.as_str())))
+        {
+            continue;
+        }
+        info.symbols.push(DataSymbol {
+            name,
+            section,
+            offset: sym.st_value(endian),
+            size: sym.st_size(endian),
+            global: sym.st_bind() == elf::STB_GLOBAL,
+            function,
+        });
+    }
+    for s in sections.iter() {
+        let target = name_of(s.sh_info(endian) as usize).unwrap_or_default();
+        let bad = |m: &str| {
+            Error::new(
+                ErrorKind::Elf,
+                file,
+                format!("relocations of {target}: {m}"),
+            )
+        };
+        let mut out = Vec::new();
+        if let Some((rels, _)) = s.rel(endian, cubin).map_err(|e| bad(&e.to_string()))? {
+            let stored = info.data.get(&target).or_else(|| {
+                target
+                    .strip_prefix(".nv.constant")
+                    .and_then(|b| b.parse::<u8>().ok())
+                    .and_then(|b| info.constant_banks.get(&b))
+            });
+            for r in rels {
+                let offset = r.r_offset(endian);
+                let addend = stored
+                    .and_then(|d| d.get(offset as usize..offset as usize + 8))
+                    .map_or(0, |w| i64::from_le_bytes(w.try_into().expect("8 bytes")));
+                out.push((offset, r.r_type(endian).0, r.r_sym(endian), addend));
+            }
+        } else if let Some((relas, _)) = s.rela(endian, cubin).map_err(|e| bad(&e.to_string()))? {
+            for r in relas {
+                out.push((
+                    r.r_offset(endian),
+                    r.r_type(endian, false).0,
+                    r.r_sym(endian, false),
+                    r.r_addend(endian),
+                ));
+            }
+        } else {
+            continue;
+        }
+        let list = info.relocations.entry(target.clone()).or_default();
+        for (offset, kind, sym, addend) in out {
+            let symbol = names
+                .get(sym as usize)
+                .cloned()
+                .ok_or_else(|| bad(&format!("symbol index {sym} past the symbol table")))?;
+            list.push(Reloc {
+                offset,
+                kind,
+                symbol,
+                addend,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn code(name: &str) -> u8 {
@@ -339,12 +524,18 @@ fn decode_known(k: &mut KernelInfo) {
         }
     }
     k.params.sort_by_key(|p| p.ordinal);
-    let (regcount, frame) = (code("EIATTR_REGCOUNT"), code("EIATTR_FRAME_SIZE"));
+    let (regcount, frame, stack) = (
+        code("EIATTR_REGCOUNT"),
+        code("EIATTR_FRAME_SIZE"),
+        code("EIATTR_MIN_STACK_SIZE"),
+    );
     for a in &k.global_attrs {
         if a.code == regcount {
             k.regcount = a.u32_at(4);
         } else if a.code == frame {
             k.frame_size = a.u32_at(4);
+        } else if a.code == stack {
+            k.min_stack_size = a.u32_at(4);
         }
     }
 }

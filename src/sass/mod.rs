@@ -137,6 +137,21 @@ impl CubinLift {
                 lift::DYNAMIC_SHARED
             ));
         }
+        // The module-scope data and external functions the lifted kernels use, once each.
+        let mut seen = std::collections::BTreeSet::new();
+        let mut decls = String::new();
+        for k in self.kernels.iter().filter(|k| k.ptx.is_some()) {
+            for (name, text) in &k.decls {
+                if seen.insert(name.as_str()) {
+                    decls.push_str(text);
+                    decls.push('\n');
+                }
+            }
+        }
+        if !decls.is_empty() {
+            s.push_str(&decls);
+            s.push('\n');
+        }
         for b in bodies {
             s.push_str(b);
             s.push('\n');
@@ -165,6 +180,9 @@ pub fn lift_cubin(
     let consts = lift::Consts {
         banks: info.constant_banks.clone(),
         relocated: info.relocated_banks.clone(),
+        data: info.data.clone(),
+        symbols: info.symbols.clone(),
+        relocations: info.relocations.clone(),
     };
     use rayon::prelude::*;
     let kernels: Vec<lift::KernelLift> = funcs

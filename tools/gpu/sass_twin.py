@@ -121,6 +121,11 @@ def cases():
         # forms (tests/sass_lift.rs checks both outputs' meaning on gfx906).
         "windows": ([p32(values32(64, 5)), ("bytes", p32(values32(6, 9)))], 64 * 16, None, 1, 64),
         "forms": ([p32(values32(64, 7)), ("u32", 9), ("u32", 3)], 64 * 16, None, 1, 64),
+        # printf and assert, __constant__ and __device__ data: (in, strs, cap) then out; the
+        # printed lines go to stdout, out holds printf's results and the data reads.
+        "device_printf": ([p32(values32(64, 11)),
+                           b"".join(w.ljust(8, b"\0") for w in (b"zero", b"one", b"two", b"three")),
+                           bytes(16384)], 64 * 32, None, 1, 64),
     }
 
 

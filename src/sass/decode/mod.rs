@@ -57,6 +57,10 @@ pub struct Function {
     pub name: String,
     /// The instructions in address order.
     pub instrs: Vec<Instr>,
+    /// The subroutines inside the function (nvdisasm's `$`-labels, the device functions
+    /// ptxas placed in the kernel's section: `$k$_Z3fibj`, `$__internal_0_$__cuda_sm20_div_s64`),
+    /// as (name, offset).
+    pub subroutines: Vec<(String, u32)>,
 }
 
 /// Parses `nvdisasm -c` text incrementally (see [`Parser::line`]).
@@ -75,6 +79,12 @@ impl Parser {
         let Some(f) = self.funcs.last_mut() else {
             return;
         };
+        for (l, &off) in &self.labels {
+            if l.starts_with('$') {
+                f.subroutines.push((l.clone(), off));
+            }
+        }
+        f.subroutines.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
         for (i, j, l) in self.pending.drain(..) {
             f.instrs[i].operands[j] = match self.labels.get(&l) {
                 Some(&off) => Operand::Target(off),
@@ -102,6 +112,7 @@ impl Parser {
             self.funcs.push(Function {
                 name: name.to_string(),
                 instrs: Vec::new(),
+                subroutines: Vec::new(),
             });
             return Ok(());
         }

@@ -7,21 +7,33 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 mod atomic;
+mod data;
 mod float;
 mod tensor;
 mod warp;
 
 /// The cubin's constant banks other than bank 0 (`.nv.constant2`: compiler constants), with
-/// the banks that have relocations (their bytes are not final, so they are not read).
+/// the banks that have relocations (their bytes are not final, so they are not read), and the
+/// module's data, symbols and relocations (banks 3 and 4, `emit/data.rs`).
 #[derive(Debug, Clone, Default)]
 pub struct Consts {
     /// Bank number to bytes.
     pub banks: BTreeMap<u8, Vec<u8>>,
     /// Banks with a relocation section.
     pub relocated: BTreeSet<u8>,
+    /// The data sections (`.nv.global.init`, `.nv.global`, `.nv.constant3`) by name.
+    pub data: BTreeMap<String, Vec<u8>>,
+    /// The data and function symbols.
+    pub symbols: Vec<crate::sass::info::DataSymbol>,
+    /// The relocations per patched section.
+    pub relocations: BTreeMap<String, Vec<crate::sass::info::Reloc>>,
 }
 
 type R<T> = Result<T, String>;
+
+/// The per-thread stack CUDA gives a kernel by default (`cudaLimitStackSize`, 1 KiB), the
+/// local memory the lifted kernel adds to its frame when its call graph is recursive.
+pub const RECURSION_STACK: u32 = 1024;
 
 /// The kernel's parameters as PTX `.param` arrays at the cubin's offsets.
 pub(super) struct ParamLayout {
@@ -159,6 +171,16 @@ pub(super) struct Cx<'a> {
     after_membar: bool,
     /// The result of the last `BAR.RED` (its operation and the temporary holding it).
     bar_result: Option<(&'static str, String)>,
+    /// Module-scope declarations the kernel needs (the data of banks 3/4, the external
+    /// functions it calls), as (name, PTX text), in first-use order.
+    pub(super) decls: Vec<(String, String)>,
+    /// Per `CALL.ABS` offset, the external function it calls (see `emit/warp.rs`).
+    pub(super) abs_calls: BTreeMap<u32, String>,
+    /// The offsets of the `LDC.64` that load those functions' addresses (consumed by the
+    /// call, not lifted as values).
+    pub(super) callee_loads: BTreeSet<u32>,
+    /// The subroutine entries an indirect `CALL.REL` may branch to.
+    pub(super) entries: Vec<u32>,
 }
 
 /// The PTX name of a predicate register (`%p0`, `%q1`, `%pt`).
@@ -208,6 +230,10 @@ impl<'a> Cx<'a> {
             radians: BTreeMap::new(),
             after_membar: false,
             bar_result: None,
+            decls: Vec::new(),
+            abs_calls: BTreeMap::new(),
+            callee_loads: BTreeSet::new(),
+            entries: Vec::new(),
         }
     }
 
@@ -241,6 +267,20 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The bytes of the lifted local array `__frame` (R1 starts at its end): the kernel's
+    /// frame, or, when its callees use frames of their own (`CALL.REL` subroutines),
+    /// `EIATTR_MIN_STACK_SIZE` (the frame plus the deepest callee chain); for a recursive call
+    /// graph, which ptxas cannot bound, the frame plus CUDA's default per-thread stack limit
+    /// ([`RECURSION_STACK`], `cudaLimitStackSize`).
+    fn stack_size(&self) -> u32 {
+        let frame = self.info.frame_size.unwrap_or(0);
+        match self.info.min_stack_size {
+            Some(crate::sass::info::UNKNOWN_STACK) => frame + RECURSION_STACK,
+            Some(s) => frame.max(s),
+            None => frame,
+        }
+    }
+
     /// Whether the kernel reads the module's dynamic shared memory symbol.
     pub(super) fn uses_dynamic_shared(&self) -> bool {
         self.uses_shared && self.info.shared_size == 0
@@ -266,7 +306,7 @@ impl<'a> Cx<'a> {
                 self.info.shared_size
             );
         }
-        let frame = self.info.frame_size.unwrap_or(0);
+        let frame = self.stack_size();
         if frame > 0 {
             let _ = writeln!(s, "\t.local .align 16 .b8 __frame[{frame}];");
         }
@@ -278,6 +318,11 @@ impl<'a> Cx<'a> {
             s.push_str("\tmov.b32 %wm, 0xffffffff;\n");
         }
         s
+    }
+
+    /// Text as it is (block braces).
+    fn raw(&mut self, t: &str) {
+        self.buf.push_str(t);
     }
 
     fn line(&mut self, l: impl AsRef<str>) {
@@ -359,15 +404,20 @@ impl<'a> Cx<'a> {
                 });
             }
         }
+        if let Some(r) = self.module_constant(bank, index, offset, bytes) {
+            return r;
+        }
         if bank != Bank::Imm(0) {
-            return Err(format!("constant bank {bank:?} (only bank 0 is lifted)"));
+            return Err(format!(
+                "constant bank {bank:?} (only banks 0, 2, 3 and 4 are lifted)"
+            ));
         }
         if index.is_some() {
             return Err("constant bank read with a register index".into());
         }
         if let Some((meaning, size)) = super::driver_constant(self.family, offset) {
             return match meaning {
-                "stack" => Ok(imm32(i64::from(self.info.frame_size.unwrap_or(0)))),
+                "stack" => Ok(imm32(i64::from(self.stack_size()))),
                 "zero" if bytes == 4 => Ok("0".into()),
                 "memdesc" if bytes == 8 || size == 8 => {
                     let t = self.t64();
@@ -442,7 +492,7 @@ impl<'a> Cx<'a> {
                 self.line(format!("cvta.shared.u64 {t}, {t}"));
             }
             "local_window" => {
-                if self.info.frame_size.unwrap_or(0) == 0 {
+                if self.stack_size() == 0 {
                     return Err("the local window of a kernel without a local frame".into());
                 }
                 self.line(format!("mov.u64 {t}, __frame"));
@@ -1611,6 +1661,11 @@ fn s2r(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 fn ldc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["64", "U8", "S8", "U16", "S16"])?;
     ops_len(i, 2)?;
+    if cx.callee_loads.contains(&i.offset) {
+        // The address of an external function, which only the call after it reads (see
+        // `emit/warp.rs`).
+        return Ok(());
+    }
     let Operand::Const {
         bank,
         index,

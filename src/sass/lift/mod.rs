@@ -12,10 +12,18 @@
 //!   `ld.param` of the matching `.param` array, the driver constants (`%ntid`, `%nctaid`,
 //!   the stack top, the memory descriptor) come from `src/sass/cbank0.tsv`.
 //! * Shared memory is one `.shared` array of the kernel's static size; SASS shared
-//!   addresses are offsets into it. Local memory is one `.local` array of the frame size,
-//!   `R1` starting at its end.
+//!   addresses are offsets into it. Local memory is one `.local` array `__frame`, `R1`
+//!   starting at its end: the frame, or `EIATTR_MIN_STACK_SIZE` when the kernel's subroutines
+//!   use frames too (for a recursive call graph, the frame plus CUDA's default 1 KiB stack).
 //! * Compiler constants (`c[0x2][..]`, the kernel's `.nv.constant2.<kernel>`) are read from
-//!   the cubin as immediates; user constants (bank 3) and relocated banks are not lifted.
+//!   the cubin as immediates (with a register index: from a module-scope copy of the bank).
+//! * The module's data (`emit/data.rs`): `__constant__` variables (bank 3) are read with
+//!   `ld.const` from module-scope `.const` symbols of the cubin's names and bytes; bank 4 holds
+//!   the relocated addresses of `__device__` variables and string literals (module-scope
+//!   `.global` symbols, `cvta.global` of them) and of external functions.
+//! * External calls (`emit/warp.rs`): `CALL.ABS.NOINC` to `vprintf` / `__assertfail` (the
+//!   callee from the bank-4 relocation its address was loaded from, `external_calls`) is a PTX
+//!   `call` with the register ABI of `src/sass/externs.tsv`.
 //! * Shared memory is the static `.shared` array, or, for a kernel without static shared
 //!   memory, the dynamic one: the module-scope `.extern .shared` array [`DYNAMIC_SHARED`].
 //! * Every instruction offset that is a branch target gets a label `$L_<offset>`, and so does
@@ -30,10 +38,8 @@
 //!   run of registers starting at the one printed, in PTX's fragment order);
 //!   atomics, reductions, fences and barrier reductions in `emit/atomic.rs` (`.STRONG.<scope>`
 //!   as relaxed at that scope).
-//! * User constants (bank 3, `__constant__` variables the host writes) and the relocated
-//!   banks (bank 4: addresses of `__device__` variables; bank 2 with relocations: function
-//!   addresses) would need module-level `.const`/`.global` symbols of the cubin's names: not
-//!   lifted (`const_global`, `const_symbol`, `calls` in docs/sass-exec-results.md).
+//! * A bank-2 word with a relocation is not read (its bytes are patched at load time), nor is
+//!   initialised data that holds addresses.
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
@@ -47,6 +53,20 @@ use std::fmt::Write;
 
 static CBANK0_TSV: &str = include_str!("../cbank0.tsv");
 static SREG_TSV: &str = include_str!("../sreg.tsv");
+static EXTERNS_TSV: &str = include_str!("../externs.tsv");
+
+/// The PTX signature of external device function `name` (`vprintf`) that lifted kernels call:
+/// (result type, or `None`; parameter types), from `src/sass/externs.tsv`.
+pub(crate) fn external(name: &str) -> Option<(Option<&'static str>, Vec<&'static str>)> {
+    rows(EXTERNS_TSV)
+        .find(|r| r.len() >= 3 && r[0] == name)
+        .map(|r| {
+            (
+                (r[1] != "-").then_some(r[1]),
+                r[2].split(',').filter(|p| !p.is_empty()).collect(),
+            )
+        })
+}
 
 /// The lifter's name for the SASS family of `arch` (`ampere` for sm_80..sm_89, `hopper`
 /// for sm_90/sm_90a), from `cbank0.tsv`; `None` for an arch it does not know.
@@ -115,6 +135,10 @@ pub struct KernelLift {
     /// The kernel addresses the module's [`DYNAMIC_SHARED`] array, which
     /// [`crate::sass::CubinLift::module`] declares.
     pub dynamic_shared: bool,
+    /// The module-scope declarations the kernel needs (its data of constant banks 3 and 4,
+    /// the external functions it calls), as (name, PTX text); [`crate::sass::CubinLift::module`]
+    /// writes each name once.
+    pub decls: Vec<(String, String)>,
 }
 
 impl KernelLift {
@@ -158,6 +182,7 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         ptx: None,
         unlifted: Vec::new(),
         dynamic_shared: false,
+        decls: Vec::new(),
     };
     let Some(family) = family_of(arch) else {
         out.unlifted.push(Unlifted {
@@ -185,6 +210,16 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         .filter(|i| i.opcode() == "CALL" && i.has("REL"))
         .map(|i| i.offset + 16)
         .collect();
+    // An indirect `CALL.REL R` (a device-function pointer) may enter any subroutine.
+    let entries: Vec<u32> = if f.instrs.iter().any(|i| {
+        i.opcode() == "CALL"
+            && i.has("REL")
+            && !matches!(i.operands.as_slice(), [super::decode::Operand::Target(_)])
+    }) {
+        f.subroutines.iter().map(|&(_, o)| o).collect()
+    } else {
+        Vec::new()
+    };
     let targets: BTreeSet<u32> = f
         .instrs
         .iter()
@@ -194,9 +229,26 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
             _ => None,
         })
         .chain(return_sites.iter().copied())
+        .chain(entries.iter().copied())
         .collect();
     let mut cx = emit::Cx::new(family, &params, info, consts);
     cx.return_sites = return_sites;
+    cx.entries = entries;
+    // Join points for following register values: every branch target but `LEPC`'s (the
+    // return site after an external call, reached only from the call).
+    let joins: BTreeSet<u32> = f
+        .instrs
+        .iter()
+        .filter(|i| i.opcode() != "LEPC")
+        .flat_map(|i| i.operands.iter())
+        .filter_map(|o| match o {
+            super::decode::Operand::Target(t) => Some(*t),
+            _ => None,
+        })
+        .chain(cx.return_sites.iter().copied())
+        .chain(cx.entries.iter().copied())
+        .collect();
+    (cx.abs_calls, cx.callee_loads) = external_calls(&f.instrs, &joins, consts);
     cx.turns = turns_arguments(&f.instrs, &targets);
     let saves: BTreeMap<u32, super::decode::Reg> = cx.turns.values().copied().collect();
     let mut body = String::new();
@@ -234,6 +286,7 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         s.push_str("}\n");
         out.ptx = Some(s);
         out.dynamic_shared = cx.uses_dynamic_shared();
+        out.decls = std::mem::take(&mut cx.decls);
     }
     out
 }
@@ -316,6 +369,131 @@ fn turns_arguments(
     out
 }
 
+/// The callee of each `CALL.ABS.NOINC Rt` of `instrs` (by the call's offset), and the offsets
+/// of the `LDC.64` that load the callees' addresses. ptxas 13.5 loads the address from a
+/// bank-4 word relocated against the function's symbol, `LDC.64 Rt, c[0x4][off]` or, with the
+/// offset in a register, `MOV Rx, off` then `LDC.64 Rt, c[0x4][Rx]` (the `MOV` may come before
+/// an earlier external call: ptxas keeps the register across it).
+///
+/// The values are followed forward through straight-line code as the lifted program computes
+/// them: an immediate moved to a register, a bank word's function address loaded into a pair;
+/// every other write (as [`dest_reg`] bounds it) forgets the registers it may write, a lifted
+/// external call writes only its result (R4, R5), and every branch target in `targets` and
+/// every other control instruction forgets everything. A call whose target is not known this
+/// way is left out (lifting it then reports why).
+fn external_calls(
+    instrs: &[Instr],
+    targets: &BTreeSet<u32>,
+    consts: &Consts,
+) -> (BTreeMap<u32, String>, BTreeSet<u32>) {
+    use super::decode::{Bank, File, Operand};
+    #[derive(Clone, Copy)]
+    enum Val {
+        Imm(i64),
+        /// The 8-byte word of bank `.0` at `.1`, loaded by the `LDC.64` at offset `.2`.
+        Word(u8, i64, u32),
+    }
+    let (mut calls, mut loads) = (BTreeMap::new(), BTreeSet::new());
+    let mut known: BTreeMap<u8, Val> = BTreeMap::new();
+    let forget = |known: &mut BTreeMap<u8, Val>, first: u8, width: u8| {
+        for k in 0..width {
+            known.remove(&first.saturating_add(k));
+        }
+    };
+    for i in instrs {
+        if targets.contains(&i.offset) {
+            known.clear();
+        }
+        let op = i.opcode();
+        let plain_r = |o: Option<&Operand>| {
+            o.and_then(Operand::plain_reg)
+                .filter(|r| r.file == File::R && !r.is_zero())
+        };
+        if op == "CALL" && i.has("ABS") {
+            if let Some(Val::Word(b, off, at)) =
+                plain_r(i.operands.first()).and_then(|t| known.get(&t.idx).copied())
+            {
+                let callee = u64::try_from(off).ok().and_then(|o| {
+                    let r = consts
+                        .relocations
+                        .get(&format!(".nv.constant{b}"))?
+                        .iter()
+                        .find(|r| r.offset == o)?;
+                    (r.kind == super::info::R_CUDA_64
+                        && r.addend == 0
+                        && consts
+                            .symbols
+                            .iter()
+                            .any(|s| s.name == r.symbol && s.function))
+                    .then(|| r.symbol.clone())
+                });
+                if let Some(c) = callee {
+                    calls.insert(i.offset, c);
+                    loads.insert(at);
+                }
+            }
+            forget(&mut known, 4, 2);
+            continue;
+        }
+        if matches!(
+            op,
+            "BRA" | "BRX" | "JMP" | "CALL" | "RET" | "EXIT" | "BSYNC" | "WARPSYNC" | "BAR"
+        ) {
+            known.clear();
+            continue;
+        }
+        let Some((d, width)) = dest_reg(i) else {
+            continue;
+        };
+        if d.file != File::R || d.is_zero() {
+            continue;
+        }
+        // `LDC`, `LDC.64` and `IMAD.WIDE` write exactly one or two registers.
+        let width = match op {
+            "LDC" => 1 + u8::from(i.has("64")),
+            "IMAD" if i.has("WIDE") => 2,
+            _ => width,
+        };
+        let val = if i.guard.is_some() {
+            None
+        } else {
+            match (&*i.form, i.operands.as_slice()) {
+                ("MOV", [_, Operand::Imm(v)] | [_, Operand::Imm(v), Operand::Imm(0xf)]) => {
+                    Some(Val::Imm(*v))
+                }
+                ("IMAD.MOV.U32", [_, Operand::Reg(a, _), Operand::Reg(b, _), Operand::Imm(v)])
+                    if a.is_zero() && b.is_zero() =>
+                {
+                    Some(Val::Imm(*v))
+                }
+                (
+                    "LDC.64",
+                    [_, Operand::Const {
+                        bank: Bank::Imm(b),
+                        index,
+                        offset,
+                        ..
+                    }],
+                ) => match index {
+                    None => Some(Val::Word(*b, *offset, i.offset)),
+                    Some(x) => match known.get(&x.idx) {
+                        Some(Val::Imm(v)) if x.file == File::R => {
+                            Some(Val::Word(*b, v + offset, i.offset))
+                        }
+                        _ => None,
+                    },
+                },
+                _ => None,
+            }
+        };
+        forget(&mut known, d.idx, width);
+        if let (Some(v), Some(r)) = (val, plain_r(i.operands.first())) {
+            known.insert(r.idx, v);
+        }
+    }
+    (calls, loads)
+}
+
 /// The register an instruction writes, as far as [`turns_arguments`] needs it: the first
 /// register operand after any leading predicate operands (`SHFL.IDX PT, R3, ..`,
 /// `ATOMG.E.ADD PT, R5, ..`); none for comparisons and predicate logic (`FSETP`, `PLOP3`),
@@ -350,6 +528,7 @@ fn dest_reg(i: &Instr) -> Option<(super::decode::Reg, u8)> {
                 | "ULDC"
                 | "MATCH"
                 | "SHFL"
+                | "LEPC"
         );
     i.operands
         .iter()

@@ -14,6 +14,26 @@
 //! `CALL.REL.NOINC target` after `MOV Rr, <return offset>` and `RET.REL.NODEC Rr`: the call
 //! is a branch to the subroutine's label; the return compares `Rr` with the return offset of
 //! every call of the function (the instruction after each `CALL.REL`) and branches there.
+//! `CALL.REL.NOINC Rt` (a call through a device-function pointer: `Rt` holds the callee's
+//! offset in the function, which ptxas reads from the kernel's bank-2 table) compares `Rt`
+//! with every subroutine entry and branches there (no entry: `trap`).
+//!
+//! # External calls
+//!
+//! `CALL.ABS.NOINC Rt` calls a function outside the cubin (`vprintf`, `__assertfail`), whose
+//! address ptxas loads into `Rt` from a relocated bank-4 word (`lift/mod.rs`,
+//! `external_calls`). It is lifted to a PTX `call` of that function with the signature of
+//! `src/sass/externs.tsv`: the parameters from R4 upward (a 64-bit one in the next even-odd
+//! pair), the result into R4 (R4:R5). The callee returns to the address in R20:R21, which the
+//! code before the call computes from `LEPC` (sm_80: the `LEPC`'s own address plus the
+//! distance to the return site; sm_90: `LEPC R20, target`, the return site itself): `LEPC`
+//! is lifted to the function-relative offset it denotes, and after the call the lifted code
+//! checks that R20:R21 is the offset of the instruction after the call (`trap` otherwise; the
+//! values are constants, so the check folds away).
+//!
+//! `BMOV` saves and restores the convergence-barrier registers around calls (`BMOV.32.CLEAR
+//! R, B6` ... `BMOV.32 B6, R`). The lifted program keeps no barrier state (`BSSY`/`BSYNC`
+//! have no effect on results), so a save writes 0 and a restore does nothing.
 
 use super::{check_mods, ops_len, Cx, R};
 use crate::sass::decode::{Instr, Operand};
@@ -38,6 +58,8 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "R2P" => r2p(cx, i),
         "CALL" => call(cx, i),
         "RET" => ret(cx, i),
+        "LEPC" => lepc(cx, i),
+        "BMOV" => bmov(cx, i),
         // Scheduling hint and convergence-barrier bookkeeping: no effect on results.
         "YIELD" => check_mods(i, &[]),
         "BREAK" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
@@ -178,10 +200,13 @@ fn redux(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     Ok(())
 }
 
-/// `WARPSYNC[.EXCLUSIVE] mask`: `bar.warp.sync mask`, and the mask of the next collective.
+/// `WARPSYNC[.EXCLUSIVE] mask`: `bar.warp.sync mask`, and the mask of the next collective;
+/// `WARPSYNC.ALL` (sm_90 prints it without an operand): the whole warp.
 fn warpsync(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["EXCLUSIVE", "ALL"])?;
-    ops_len(i, 1)?;
+    if !(i.has("ALL") && i.operands.is_empty()) {
+        ops_len(i, 1)?;
+    }
     let m = if i.has("ALL") {
         "0xffffffff".to_string()
     } else {
@@ -354,18 +379,161 @@ fn r2p(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 }
 
 /// `CALL.REL.NOINC target`: a branch to the subroutine (its return offset was written to a
-/// register by the instruction before).
+/// register by the instruction before); `CALL.REL.NOINC Rt`: a branch to the subroutine entry
+/// `Rt` holds; `CALL.ABS.NOINC Rt`: a call of an external function (see the module docs).
 fn call(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
-    check_mods(i, &["REL", "NOINC"])?;
-    if !i.has("REL") {
-        return Err("CALL.ABS (a call outside the function)".into());
+    check_mods(i, &["REL", "ABS", "NOINC"])?;
+    if i.has("ABS") {
+        return call_external(cx, i);
     }
-    match i.operands.as_slice() {
+    if !i.has("REL") {
+        return Err("CALL without .REL or .ABS".into());
+    }
+    let parsed;
+    let r = match i.operands.as_slice() {
         [Operand::Target(t)] => {
             cx.line(format!("bra $L_{t:x}"));
+            return Ok(());
+        }
+        [r @ Operand::Reg(..)] | [r @ Operand::Reg(..), Operand::Symbol(_)] => r,
+        // nvdisasm prints `CALL.REL.NOINC R8 `(kernel)`: the register, relative to the function.
+        [Operand::Other(t)] => match t.split_once(' ') {
+            Some((reg, f)) if f.trim_start().starts_with("`(") => {
+                parsed = crate::sass::decode::operand::parse_operand(reg, &mut |_| None);
+                &parsed
+            }
+            _ => return Err(format!("call target {t}")),
+        },
+        o => return Err(format!("call target {o:?}")),
+    };
+    if !matches!(r, Operand::Reg(..)) {
+        return Err(format!("call target {r:?}"));
+    }
+    let entries = cx.entries.clone();
+    if entries.is_empty() {
+        return Err("indirect CALL.REL in a function without subroutines".into());
+    }
+    let v = cx.src(r)?;
+    for e in entries {
+        let p = cx.tp();
+        cx.line(format!("setp.eq.u32 {p}, {v}, {e}"));
+        cx.line(format!("@{p} bra $L_{e:x}"));
+    }
+    cx.line("trap");
+    Ok(())
+}
+
+/// `CALL.ABS.NOINC Rt`: the PTX `call` of the external function `Rt` was loaded with.
+fn call_external(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    let callee = cx.abs_calls.get(&i.offset).cloned().ok_or(
+        "CALL.ABS whose target is not a function address loaded from bank 4 right before it",
+    )?;
+    let (result, params) = crate::sass::lift::external(&callee).ok_or_else(|| {
+        format!("call of external function `{callee}` (not in src/sass/externs.tsv)")
+    })?;
+    let decl_params: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| format!(".param .{ty} {callee}_param_{k}"))
+        .collect();
+    cx.add_decl(
+        &callee,
+        format!(
+            ".extern .func {}{callee}({});",
+            result.map_or(String::new(), |t| format!("(.param .{t} func_retval0) ")),
+            decl_params.join(", ")
+        ),
+    );
+    // The arguments from R4 upward, 64-bit ones in even-odd pairs.
+    let mut n: u8 = 4;
+    let mut args = Vec::new();
+    for ty in &params {
+        let v = match *ty {
+            "b32" => {
+                n += 1;
+                format!("%r{}", n - 1)
+            }
+            "b64" => {
+                n += n % 2;
+                let t = cx.t64();
+                cx.line(format!("mov.b64 {t}, {{%r{}, %r{}}}", n, n + 1));
+                n += 2;
+                t
+            }
+            t => return Err(format!("parameter type {t} in src/sass/externs.tsv")),
+        };
+        args.push((*ty, v));
+    }
+    cx.raw("\t{\n");
+    let mut names = Vec::new();
+    for (k, (ty, v)) in args.iter().enumerate() {
+        cx.line(format!(".param .{ty} param{k}"));
+        cx.line(format!("st.param.{ty} [param{k}], {v}"));
+        names.push(format!("param{k}"));
+    }
+    match result {
+        Some(t) => {
+            cx.line(format!(".param .{t} retval0"));
+            cx.line(format!(
+                "call.uni (retval0), {callee}, ({})",
+                names.join(", ")
+            ));
+            match t {
+                "b32" => cx.line("ld.param.b32 %r4, [retval0]"),
+                "b64" => {
+                    let r = cx.t64();
+                    cx.line(format!("ld.param.b64 {r}, [retval0]"));
+                    cx.line(format!("mov.b64 {{%r4, %r5}}, {r}"));
+                }
+                t => return Err(format!("result type {t} in src/sass/externs.tsv")),
+            }
+        }
+        None => cx.line(format!("call.uni {callee}, ({})", names.join(", "))),
+    }
+    cx.raw("\t}\n");
+    // The callee returns to R20:R21: it must be the instruction after the call.
+    let ret = i.offset + 16;
+    let t = cx.t32();
+    cx.line(format!("xor.b32 {t}, %r20, {ret}"));
+    cx.line(format!("or.b32 {t}, {t}, %r21"));
+    let p = cx.tp();
+    cx.line(format!("setp.ne.u32 {p}, {t}, 0"));
+    cx.line(format!("@{p} trap"));
+    Ok(())
+}
+
+/// `LEPC Rd` (sm_80: the address of the `LEPC` itself) / `LEPC Rd, target` (sm_90: the
+/// address of `target`), as the function-relative offset, in the pair `Rd`, `Rd+1`.
+fn lepc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    let (d, at) = match i.operands.as_slice() {
+        [d] => (d, i.offset),
+        [d, Operand::Target(t)] => (d, *t),
+        o => return Err(format!("LEPC operands {o:?}")),
+    };
+    let r = d
+        .plain_reg()
+        .filter(|r| !r.is_zero())
+        .ok_or("LEPC destination")?;
+    let lo = Cx::reg_name(r).ok_or("LEPC destination")?;
+    let hi = Cx::reg_name(Cx::next(r)?).ok_or("LEPC destination")?;
+    cx.line(format!("mov.b32 {lo}, {at}"));
+    cx.line(format!("mov.b32 {hi}, 0"));
+    Ok(())
+}
+
+/// `BMOV.32.CLEAR Rd, Bn` / `BMOV.32 Rd, Bn` (the saved state: 0, see the module docs) and
+/// `BMOV.32 Bn, Rs` (no effect).
+fn bmov(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &["32", "CLEAR"])?;
+    match i.operands.as_slice() {
+        [d @ Operand::Reg(..), Operand::Barrier(_)] => {
+            let d = cx.dst(d)?;
+            cx.line(format!("mov.b32 {d}, 0"));
             Ok(())
         }
-        o => Err(format!("call target {o:?}")),
+        [Operand::Barrier(_), Operand::Reg(..) | Operand::Imm(_)] if !i.has("CLEAR") => Ok(()),
+        o => Err(format!("BMOV operands {o:?}")),
     }
 }
 
@@ -400,4 +568,111 @@ fn ret(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     }
     cx.line(format!("bra $L_{last:x}"));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sass::decode::parse_text;
+    use crate::sass::info::{DataSymbol, KernelInfo, Reloc, R_CUDA_64};
+    use crate::sass::lift::{lift_kernel, Consts};
+
+    /// nvdisasm 13.5's lines of an `assert` in autoawq_kernels 0.0.9 (`topk_softmax_kernels.cu`,
+    /// sm_80, ptxas 12.4): the callee's bank-4 offset in the register the address is loaded
+    /// into, the message, file and function names from bank-4 words, the line in R8, the
+    /// return address from `LEPC`. Lifted to `__assertfail`'s call with those registers, the
+    /// strings as module-scope data.
+    #[test]
+    fn corpus_assert_lifts_to_a_call() {
+        let text = "\
+k:
+.text.k:
+        /*2970*/                   MOV R14, 0xa8 ;
+        /*2980*/                   IMAD.MOV.U32 R4, RZ, RZ, c[0x4][0x98] ;
+        /*2990*/                   IMAD.MOV.U32 R5, RZ, RZ, c[0x4][0x9c] ;
+        /*29a0*/                   IMAD.MOV.U32 R6, RZ, RZ, c[0x4][0xa0] ;
+        /*29b0*/                   LDC.64 R14, c[0x4][R14] ;
+        /*29c0*/                   IMAD.MOV.U32 R7, RZ, RZ, c[0x4][0xa4] ;
+        /*29d0*/                   IMAD.MOV.U32 R8, RZ, RZ, 0x9a ;
+        /*29e0*/                   IMAD.MOV.U32 R10, RZ, RZ, c[0x4][0x0] ;
+        /*29f0*/                   IMAD.MOV.U32 R11, RZ, RZ, c[0x4][0x4] ;
+        /*2a00*/                   IMAD.MOV.U32 R12, RZ, RZ, 0x1 ;
+        /*2a10*/                   IMAD.MOV.U32 R13, RZ, RZ, RZ ;
+        /*2a20*/                   LEPC R20 ;
+        /*2a30*/                   MOV R9, 0x2aa0 ;
+        /*2a40*/                   MOV R29, 0x2a20 ;
+        /*2a50*/                   MOV R3, 0x0 ;
+        /*2a60*/                   MOV R0, 0x0 ;
+        /*2a70*/                   IADD3 R20, P0, P1, -R29, R9, R20 ;
+        /*2a80*/                   IADD3.X R21, ~R0, R3, R21, P0, P1 ;
+.L_x_393:
+        /*2a90*/                   CALL.ABS.NOINC R14 ;
+        /*2aa0*/                   EXIT ;
+";
+        let f = &parse_text(text).unwrap()[0];
+        let sym = |name: &str, offset: u64, size: u64, function: bool| DataSymbol {
+            name: name.into(),
+            section: if function {
+                String::new()
+            } else {
+                ".nv.global.init".into()
+            },
+            offset,
+            size,
+            global: function,
+            function,
+        };
+        let rel = |offset: u64, symbol: &str| Reloc {
+            offset,
+            kind: R_CUDA_64,
+            symbol: symbol.into(),
+            addend: 0,
+        };
+        let consts = Consts {
+            data: [(
+                ".nv.global.init".to_string(),
+                b"idx >= 0\0topk.cu\0void k()\0".to_vec(),
+            )]
+            .into(),
+            symbols: vec![
+                sym("$str", 0, 9, false),
+                sym("$str$1", 9, 8, false),
+                sym("__unnamed_1", 17, 9, false),
+                sym("__assertfail", 0, 0, true),
+            ],
+            relocations: [(
+                ".nv.constant4".to_string(),
+                vec![
+                    rel(0xa8, "__assertfail"),
+                    rel(0xa0, "$str$1"),
+                    rel(0x98, "$str"),
+                    rel(0x0, "__unnamed_1"),
+                ],
+            )]
+            .into(),
+            ..Default::default()
+        };
+        let l = lift_kernel(f, &KernelInfo::default(), "sm_80", &consts);
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        for want in [
+            "mov.u64 %d0, $str;",
+            "cvta.global.u64 %d0, %d0;",
+            "mov.b32 %r20, 10784;",
+            "st.param.b32 [param2], %r8;",
+            "call.uni __assertfail, (param0, param1, param2, param3, param4);",
+            "xor.b32 %t",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        // The five parameters from R4:R5, R6:R7, R8, R10:R11, R12:R13.
+        for pair in ["{%r4, %r5}", "{%r6, %r7}", "{%r10, %r11}", "{%r12, %r13}"] {
+            assert!(ptx.contains(pair), "{pair} not in\n{ptx}");
+        }
+        let decls: Vec<&str> = l.decls.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(decls, ["$str", "$str$1", "__unnamed_1", "__assertfail"]);
+        assert_eq!(
+            l.decls[0].1,
+            ".global .align 16 .b8 $str[9] = {105, 100, 120, 32, 62, 61, 32, 48, 0};"
+        );
+    }
 }
