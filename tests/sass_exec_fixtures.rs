@@ -76,7 +76,6 @@ const REASONS: &[(&str, &str)] = &[
     ("nan-f64-order", "AMD vs NVIDIA, f64 NaN payloads: the run in which the interpreter keeps the last NaN operand has the H200's SHA-256 (as on the PTX path)."),
     ("ulp-not-judged", "Not judged: an output the case table compares within K ulp (`.approx` instructions); only its SHA-256 is committed."),
     ("approximation", "AMD vs NVIDIA, approximations: the named columns change when the interpreter's approximation instructions move by 1 ulp; MUFU is lifted to PTX's `.approx` forms, defined by error bounds only (as on the PTX path)."),
-    ("printf", "wheelport limitation (as on the PTX path): vprintf on amdgcn drops the output and returns 0 (kernels-ir/amdgcn.ll); CUDA's printf returns the argument count."),
     ("rsq64h", "MUFU.RSQ64H: NVIDIA's approximation of the high word of 1/sqrt(x), whose bits no PTX instruction names (lifted as the high word of rsqrt.approx.f64); the Newton steps ptxas puts after it keep its last-bit differences, which the interpreter's 1-ulp moves of rsqrt.approx.f64 do not reach (the low word is dropped). Column 5 (rsqrt) is the only one that differs from the PTX path's gfx906 output (on seeds 0-2: NaN payloads, at most 1 ulp, and rsqrt(+-0) = +-inf, rsqrt(inf) = 0 where the PTX path gives NaN), and on the PTX path it differs from the H200 by approximation too."),
     ("bf16-approx", "The PTX path's recorded difference of this case (`bf16-approx`, docs/executed-isa-results.md): cuda_bf16's division uses div.approx.f32 (MUFU.RCP here), defined by error bounds only. Since max/min.bf16 quiet their operands on amdgcn, bf16_scalar equals the H200 but for NaN payloads; bf16x2 still differs, not separated further without the H200's raw bytes."),
 ];
@@ -86,7 +85,6 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
         Verdict::Differs if matches!((case, output), ("bf16_scalar" | "bf16x2", "o")) => {
             "bf16-approx"
         }
-        Verdict::Differs if matches!((case, output), ("printf", "o" | "stdout")) => "printf",
         Verdict::Differs if (case, output) == ("f64_libm", "o") => "rsq64h",
         Verdict::Match | Verdict::NoRecord | Verdict::Differs => return None,
         Verdict::NanPayload(p) if p.contains("second NaN operand") => "nan-f64-order",
