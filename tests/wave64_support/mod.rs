@@ -74,12 +74,22 @@ pub fn section<'s>(s: &'s str, a: &str, b: &str) -> &'s str {
     &s[i..j]
 }
 
+/// Functions of the shipped `kernels-ir/amdgcn.ll` outside its sections that lowered code
+/// calls and the simulator needs: the f32 -> f16 conversion (a plain `fptrunc`).
+const LOOSE_FUNCTIONS: &[&str] = &["define linkonce_odr half @__wp_cvt_rn_f16_f32("];
+
 /// The shipped `kernels-ir/amdgcn.ll` sections between `; ==== BEGIN <name>` and
-/// `; ==== END <name>` for each name, after the portable section, with the declarations
-/// above: the support library as the simulator links it.
+/// `; ==== END <name>` for each name, after the portable section and the
+/// [`LOOSE_FUNCTIONS`], with the declarations above: the support library as the simulator
+/// links it.
 pub fn library(sections: &[&str]) -> String {
     let lib = std::fs::read_to_string(root().join("kernels-ir/amdgcn.ll")).unwrap();
     let mut out = section(&lib, "; ---- portable", "; ---- end portable").to_string();
+    for f in LOOSE_FUNCTIONS {
+        out.push('\n');
+        out.push_str(section(&lib, f, "\n}\n"));
+        out.push_str("\n}\n");
+    }
     for s in sections {
         out.push('\n');
         out.push_str(section(

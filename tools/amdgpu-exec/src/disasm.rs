@@ -543,7 +543,9 @@ pub fn print(i: &Inst, a: Arch) -> String {
                 }
             } else {
                 let off = i.imm as u32 | (i.offset1 as u32) << 8;
-                if off != 0 {
+                if off != 0 && row.base == Op::DS_SWIZZLE_B32 {
+                    let _ = write!(out, " offset:{}", swizzle(off as u16));
+                } else if off != 0 {
                     let _ = write!(out, " offset:{off}");
                 }
             }
@@ -627,6 +629,44 @@ fn cache_bits(out: &mut String, i: &Inst, gfx940: bool) {
         }
         if i.dlc {
             out.push_str(" dlc");
+        }
+    }
+}
+
+/// A `ds_swizzle_b32` offset as LLVM prints it (`AMDGPUInstPrinter::printSwizzle`): bit 15
+/// set, QUAD_PERM with four 2-bit lanes; clear, BITMASK_PERM's and/or/xor masks (bits 0-4,
+/// 5-9, 10-14) named SWAP, REVERSE or BROADCAST where they are one, else the five mask
+/// characters (`0`, `1`, `p` preserve, `i` invert, most significant first).
+fn swizzle(imm: u16) -> String {
+    if imm & 0xff00 == 0x8000 {
+        let l: Vec<String> = (0..4).map(|k| ((imm >> (2 * k)) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", l.join(","));
+    }
+    if imm & 0x8000 != 0 {
+        return imm.to_string();
+    }
+    let (and, or, xor) = (imm & 0x1f, (imm >> 5) & 0x1f, (imm >> 10) & 0x1f);
+    if and == 0x1f && or == 0 && xor.count_ones() == 1 {
+        format!("swizzle(SWAP,{xor})")
+    } else if and == 0x1f && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        format!("swizzle(REVERSE,{})", xor + 1)
+    } else {
+        let group = 0x1f - and + 1;
+        if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+            format!("swizzle(BROADCAST,{group},{or})")
+        } else {
+            let p0 = or ^ xor;
+            let p1 = ((0x1f & and) | or) ^ xor;
+            let m: String = (0..5)
+                .rev()
+                .map(|b| match (p0 >> b & 1, p1 >> b & 1) {
+                    (1, 1) => '1',
+                    (0, 0) => '0',
+                    (0, _) => 'p',
+                    _ => 'i',
+                })
+                .collect();
+            format!("swizzle(BITMASK_PERM,\"{m}\")")
         }
     }
 }
