@@ -38,8 +38,27 @@ fn wide(t: &str) -> String {
     .to_string()
 }
 
+/// `form` as an instruction head `ptxas` takes, for an opcode the parser checks by form
+/// (`wheelport::ptx::grammar::STRICT`): with the words a form leaves out (`.aligned`) where
+/// the opcode's rows in `src/ptx/forms.txt` require them.
+fn spelt(form: &str) -> String {
+    use wheelport::ptx::grammar::{grammar, is_strict};
+    let (op, words) = wheelport::ptx::analysis::form_words(form);
+    match wheelport::ptx::Opcode::from_name(op) {
+        Some(o) if is_strict(o) => {
+            match grammar().spelling(o, &words, wheelport::ptx::analysis::dropped) {
+                Some(w) => format!("{op}{}", w.concat()),
+                None => form.to_string(),
+            }
+        }
+        _ => form.to_string(),
+    }
+}
+
 /// One instruction of `form`, or `None` for control-flow forms (covered by the fixtures).
 fn synth(form: &str) -> Option<String> {
+    let spelt = spelt(form);
+    let form = spelt.as_str();
     let parts: Vec<&str> = form.split('.').collect();
     let op = parts[0];
     let types: Vec<&str> = parts

@@ -54,7 +54,8 @@ pub struct KernelForms {
     pub invalid: Vec<String>,
 }
 
-fn dropped(m: &str) -> bool {
+/// Whether the modifier `m` is left out of a form (see the module docs).
+pub fn dropped(m: &str) -> bool {
     matches!(
         m,
         ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".unified" | ".aligned" | ".uni"

@@ -45,6 +45,9 @@ pub struct Group {
     pub leading: bool,
     /// The alternatives, each as its words (`[".shared", ".global"]`).
     pub alts: Vec<Vec<&'static str>>,
+    /// The groups of a row with the same `Some(class)` keep their table order among
+    /// themselves (see [`Group::positional`] and [`Row`]).
+    pub order_class: Option<usize>,
 }
 
 impl Group {
@@ -59,6 +62,12 @@ impl Group {
 }
 
 /// One row of the table: an instruction form.
+///
+/// Its groups come in any order but two kinds, which keep their table order among
+/// themselves: the positional groups (types and layouts, class 0), and groups that share a
+/// word with another group of the row (one class per set of such groups: the word's meaning
+/// is its place, as the primary and then the secondary eviction priority of
+/// `createpolicy.fractional.L2::evict_last.L2::evict_first`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// The opcode.
@@ -84,6 +93,10 @@ pub struct Grammar {
     by_op: HashMap<Opcode, Vec<usize>>,
     /// Words that may be repeated (`.sat.sat`, `.sync.sync`: `ptxas` takes a second one).
     pub repeatable: BTreeSet<&'static str>,
+    /// Opcodes whose rows hold an instruction only with the row's number of operands
+    /// ([`Row::operand_count`]): the modifiers `ptxas` takes depend on it (`min.abs.f32`
+    /// takes three inputs, `min.xorsign.abs.f32` two).
+    pub counted: BTreeSet<Opcode>,
     /// Lines of the table that could not be read.
     pub problems: Vec<String>,
 }
@@ -155,6 +168,28 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Tanh,
     Opcode::Trap,
     Opcode::Xor,
+    Opcode::Alloca,
+    Opcode::Bar,
+    Opcode::Barrier,
+    Opcode::Createpolicy,
+    Opcode::Ldmatrix,
+    Opcode::Lop3,
+    Opcode::Match,
+    Opcode::Max,
+    Opcode::Membar,
+    Opcode::Min,
+    Opcode::Mov,
+    Opcode::Movmatrix,
+    Opcode::Prefetch,
+    Opcode::Set,
+    Opcode::Shfl,
+    Opcode::Stmatrix,
+    Opcode::Vadd,
+    Opcode::Vadd2,
+    Opcode::Vmax,
+    Opcode::Vote,
+    Opcode::Vset,
+    Opcode::Vshl,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -168,7 +203,16 @@ pub fn is_type_word(w: &str) -> bool {
     super::ast::Type::from_name(w).is_some()
         || matches!(
             w,
-            ".f32x2" | ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" | ".s16x2" | ".u16x2"
+            ".f32x2"
+                | ".e2m1x2"
+                | ".e2m3x2"
+                | ".e3m2x2"
+                | ".ue8m0x2"
+                | ".s16x2"
+                | ".u16x2"
+                | ".b8x16"
+                | ".b6x16_p32"
+                | ".b4x16_p64"
         )
 }
 
@@ -184,6 +228,17 @@ impl Grammar {
             }
             if let Some(rest) = line.strip_prefix("repeatable:") {
                 g.repeatable.extend(rest.split_whitespace());
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("counted:") {
+                for w in rest.split_whitespace() {
+                    match Opcode::from_name(w) {
+                        Some(op) => {
+                            g.counted.insert(op);
+                        }
+                        None => g.problems.push(format!("line {}: unknown opcode {w}", n + 1)),
+                    }
+                }
                 continue;
             }
             if let Some((name, rest)) = line.split_once(" = ") {
@@ -257,8 +312,10 @@ impl Grammar {
                     optional,
                     leading,
                     alts,
+                    order_class: None,
                 });
             }
+            set_order_classes(&mut groups);
             g.by_op.entry(op).or_default().push(g.rows.len());
             g.rows.push(Row {
                 op,
@@ -283,10 +340,97 @@ impl Grammar {
 
     /// Whether the modifiers `words` (each with its dot, in source order) of an instruction of
     /// `op` are one of the combinations of a row of `op`, in any order of the row's groups (a
-    /// group of several words keeps its words in order).
+    /// group of several words keeps its words in order), with some number of operands.
     pub fn accepts(&self, op: Opcode, words: &[&str]) -> bool {
         self.rows_of(op)
             .any(|r| row_accepts(r, words, &self.repeatable))
+    }
+
+    /// The numbers of operands an instruction of `op` with the modifiers `words` may have, as
+    /// a bit set (bit `n`: `n` operands): [`ANY_COUNT`] when a row holds the modifiers and
+    /// `op` is not [`Grammar::counted`], the operand counts of the rows that hold them when
+    /// it is, 0 when no row holds them.
+    pub fn operand_counts(&self, op: Opcode, words: &[&str]) -> u32 {
+        let counted = self.counted.contains(&op);
+        let mut set = 0;
+        for r in self.rows_of(op) {
+            if row_accepts(r, words, &self.repeatable) {
+                if !counted {
+                    return ANY_COUNT;
+                }
+                set |= 1 << r.operand_count().min(31);
+            }
+        }
+        set
+    }
+}
+
+impl Grammar {
+    /// A spelling of the instruction form `words` of `op` (a form leaves out some words, as
+    /// [`crate::ptx::analysis::form_of`] does: those of `dropped`) that a row holds: `words`
+    /// themselves, or with each required group of a row that none of them fills given an
+    /// alternative of dropped words (`ldmatrix.sync.m8n8.x4.shared.b16` is spelt
+    /// `ldmatrix.sync.m8n8.x4.shared.b16.aligned`). `None` when no row holds the form.
+    pub fn spelling<'a>(
+        &self,
+        op: Opcode,
+        words: &[&'a str],
+        dropped: impl Fn(&str) -> bool,
+    ) -> Option<Vec<&'a str>> {
+        if self.accepts(op, words) {
+            return Some(words.to_vec());
+        }
+        for r in self.rows_of(op) {
+            let mut extra: Vec<&'a str> = Vec::new();
+            for g in r.groups.iter().filter(|g| !g.optional) {
+                let filled = g
+                    .alts
+                    .iter()
+                    .any(|a| a.iter().all(|w| words.contains(w)));
+                if filled {
+                    continue;
+                }
+                if let Some(a) = g.alts.iter().find(|a| a.iter().all(|w| dropped(w))) {
+                    extra.extend(a.iter().copied());
+                }
+            }
+            if extra.is_empty() {
+                continue;
+            }
+            for at in (0..=words.len()).rev() {
+                let mut v = words[..at].to_vec();
+                v.extend(extra.iter().copied());
+                v.extend(words[at..].iter().copied());
+                if row_accepts(r, &v, &self.repeatable) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The operand-count set of [`Grammar::operand_counts`] that admits any number of operands.
+pub const ANY_COUNT: u32 = u32::MAX;
+
+impl Row {
+    /// The number of operands of the row's template (a vector `{..}` or a pair `a|b` is one).
+    pub fn operand_count(&self) -> usize {
+        let t = self.operands.trim();
+        if t.is_empty() {
+            return 0;
+        }
+        let mut depth = 0i32;
+        let mut n = 1;
+        for c in t.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => n += 1,
+                _ => {}
+            }
+        }
+        n
     }
 }
 
@@ -314,14 +458,12 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
         }
         // The first leading group not yet used (the later ones wait for it).
         let lead = (0..groups.len()).find(|&i| groups[i].leading && !st.used[i]);
-        // The positional group used last.
-        let last_pos = (0..groups.len())
-            .rev()
-            .find(|&i| st.used[i] && groups[i].positional());
         for (gi, g) in groups.iter().enumerate() {
             if st.used[gi] {
                 continue;
             }
+            // The leading groups skipped by taking this one (optional ones, left out for good).
+            let mut skipped: Vec<usize> = Vec::new();
             if let Some(l) = lead {
                 // Only the next leading group, or a later one when those before are optional.
                 if !g.leading
@@ -330,20 +472,30 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
                 {
                     continue;
                 }
+                skipped.extend((l..gi).filter(|&j| groups[j].leading && !st.used[j]));
             } else if g.leading {
                 continue;
             }
-            if g.positional() && last_pos.is_some_and(|p| gi < p) {
-                continue;
+            // A group of an order class comes after the groups of its class used so far.
+            if let Some(c) = g.order_class {
+                if (gi + 1..groups.len()).any(|j| st.used[j] && groups[j].order_class == Some(c)) {
+                    continue;
+                }
             }
             for a in &g.alts {
                 if rest.len() >= a.len() && rest[..a.len()] == a[..] {
                     st.used[gi] = true;
+                    for &j in &skipped {
+                        st.used[j] = true;
+                    }
                     let n = st.seen.len();
                     st.seen.extend(rest[..a.len()].iter().copied());
                     let ok = go(st, &rest[a.len()..]);
                     st.seen.truncate(n);
                     st.used[gi] = false;
+                    for &j in &skipped {
+                        st.used[j] = false;
+                    }
                     if ok {
                         return true;
                     }
@@ -378,6 +530,49 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
         repeatable,
     };
     go(&mut st, &words[row.fixed.len()..])
+}
+
+/// Give each group its order class: 0 for the positional groups, and one class (from 1) per
+/// set of groups that share words, linked through shared words.
+fn set_order_classes(groups: &mut [Group]) {
+    let n = groups.len();
+    let mut class: Vec<Option<usize>> = groups
+        .iter()
+        .map(|g| g.positional().then_some(0))
+        .collect();
+    let shares = |a: &Group, b: &Group| {
+        a.alts
+            .iter()
+            .flatten()
+            .any(|w| b.alts.iter().flatten().any(|v| v == w))
+    };
+    let mut next = 1;
+    for i in 0..n {
+        if class[i].is_some() {
+            continue;
+        }
+        // The groups reachable from `i` through shared words.
+        let mut set = vec![i];
+        let mut k = 0;
+        while k < set.len() {
+            let a = set[k];
+            for j in 0..n {
+                if class[j].is_none() && !set.contains(&j) && shares(&groups[a], &groups[j]) {
+                    set.push(j);
+                }
+            }
+            k += 1;
+        }
+        if set.len() > 1 {
+            for &j in &set {
+                class[j] = Some(next);
+            }
+            next += 1;
+        }
+    }
+    for (g, c) in groups.iter_mut().zip(class) {
+        g.order_class = c;
+    }
 }
 
 /// The `.word`s of `s` (`.shared.global` → `.shared`, `.global`).
@@ -454,6 +649,8 @@ pub struct Generated {
     pub line: usize,
     /// The `.target` to assemble it for.
     pub target: &'static str,
+    /// Its number of operands.
+    pub operands: usize,
 }
 
 /// Types tried as a wrong type, in order (the first that no row of the opcode names).
@@ -519,6 +716,27 @@ fn reg_class(ty: &str) -> &'static str {
 pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<16>;\n    .reg .b32 %r<16>;\n    \
                              .reg .b64 %rd<16>;\n    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n    \
                              .reg .b128 %q<8>;\n";
+
+/// The register declarations of [`REGISTERS`] that a module for `target` may hold: `.b128`
+/// registers need `sm_70` or higher.
+pub fn registers(target: &str) -> &'static str {
+    if target_number(target) < 70 {
+        let k = REGISTERS.find("    .reg .b128").unwrap_or(REGISTERS.len());
+        &REGISTERS[..k]
+    } else {
+        REGISTERS
+    }
+}
+
+/// The number of an `sm_XY` target (`sm_100a` → 100).
+pub fn target_number(target: &str) -> u32 {
+    let digits: String = target
+        .trim_start_matches("sm_")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
 
 /// The instruction of a head `op` + `words` with the operand template `template` (see the
 /// table's header).
@@ -605,7 +823,9 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
         all.extend(words);
         // A neighbour that another row holds is that row's combination (tested there, with
         // that row's operands), no neighbour.
-        if kind != Kind::Combination && g.accepts(row.op, &all) {
+        if kind != Kind::Combination
+            && g.operand_counts(row.op, &all) & (1 << row.operand_count().min(31)) != 0
+        {
             return;
         }
         let (head, text) = instruction(row.op, &all, row.operands);
@@ -617,6 +837,7 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 kind,
                 line: row.line,
                 target: row.target,
+                operands: row.operand_count(),
             });
         }
     };
@@ -784,7 +1005,8 @@ mod tests {
             };
             if is_strict(op) {
                 assert!(
-                    g.accepts(op, &words),
+                    g.spelling(op, &words, crate::ptx::analysis::dropped)
+                        .is_some(),
                     "supported form {f} is no row combination"
                 );
                 n += 1;

@@ -177,8 +177,9 @@ pub(crate) struct Parser<'a> {
     lines: LineTracker,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
-    /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
-    heads: HashMap<&'a str, Opcode, BuildFx>,
+    /// Instruction heads (`ld.global.nc.v4.u32`) already validated, with the numbers of
+    /// operands their forms take ([`crate::ptx::grammar::Grammar::operand_counts`]).
+    heads: HashMap<&'a str, (Opcode, u32), BuildFx>,
     /// Statements of the open blocks of the current function body, innermost last: it is the
     /// body's own vector, and a nested block's statements are split off its tail.
     stmts: Vec<Statement<'a>>,
