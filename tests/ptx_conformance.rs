@@ -39,14 +39,26 @@ const VERSION: &str = "9.5";
 fn module(target: &str, forms: &[&Generated]) -> (String, Vec<(usize, usize)>) {
     let mut text = format!(".version {VERSION}\n.target {target}\n.address_size 64\n");
     let mut lines = Vec::new();
+    let mut n = text.lines().count();
     for (k, f) in forms.iter().enumerate() {
-        let start = text.lines().count();
-        text.push_str(&format!(
-            "\n.visible .entry c{k}()\n{{\n{}    {}\n    ret;\n}}\n",
-            registers(target),
-            f.text
-        ));
-        lines.push((start, text.lines().count()));
+        let kernel = if f.in_func {
+            // A form valid only in a `.func`: there, called by the kernel.
+            format!(
+                "\n.func f{k}()\n{{\n{}    {}\n    ret;\n}}\n\n.visible .entry c{k}()\n{{\n    call f{k};\n    ret;\n}}\n",
+                registers(target),
+                f.text
+            )
+        } else {
+            format!(
+                "\n.visible .entry c{k}()\n{{\n{}    {}\n    ret;\n}}\n",
+                registers(target),
+                f.text
+            )
+        };
+        let start = n;
+        n += kernel.matches('\n').count();
+        text.push_str(&kernel);
+        lines.push((start, n));
     }
     (text, lines)
 }
@@ -280,7 +292,8 @@ fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
             .collect();
         let mut ok_forms = Vec::new();
         for (k, f) in fs.iter().enumerate() {
-            let name = format!("c{k}");
+            // The function that holds the instruction.
+            let name = format!("{}{k}", if f.in_func { "f" } else { "c" });
             let ptx_ok = verdict[k].is_none();
             let ours = invalid.get(name.as_str());
             report.push_str(&format!(

@@ -361,6 +361,10 @@ pub fn supported_forms() -> Vec<String> {
     ];
     for op in ["ld", "st"] {
         for sp in spaces {
+            // No stores to the constant space.
+            if op == "st" && sp == ".const" {
+                continue;
+            }
             let nc: &[&str] = if op == "ld" && sp == ".global" {
                 &["", ".nc"]
             } else {
@@ -369,6 +373,10 @@ pub fn supported_forms() -> Vec<String> {
             for n in nc {
                 for vec in ["", ".v2", ".v4"] {
                     for t in mem_types {
+                        // `.v4` of 64-bit elements (32 bytes) only on global addresses.
+                        if vec == ".v4" && t.ends_with("64") && !matches!(sp, "" | ".global") {
+                            continue;
+                        }
                         add(format!("{op}{sp}{n}{vec}.{t}"));
                         if n.is_empty() && !matches!(sp, ".const" | ".param") {
                             add(format!("{op}.volatile{sp}{vec}.{t}"));
@@ -418,6 +426,10 @@ pub fn supported_forms() -> Vec<String> {
     }
     for vec in ["", ".v2", ".v4"] {
         for t in mem_types {
+            // At most 16 bytes.
+            if vec == ".v4" && t.ends_with("64") {
+                continue;
+            }
             add(format!("ldu.global{vec}.{t}"));
         }
     }

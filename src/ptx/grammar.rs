@@ -80,6 +80,9 @@ pub struct Row {
     pub operands: &'static str,
     /// The `.target` of the module the row's instructions are assembled in.
     pub target: &'static str,
+    /// Whether the row's instructions are assembled in a `.func` (called by a kernel) rather
+    /// than in the kernel: a form valid only there (`ld.param::func`).
+    pub in_func: bool,
     /// The 1-based line of the row in the table.
     pub line: usize,
 }
@@ -190,6 +193,9 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Vote,
     Opcode::Vset,
     Opcode::Vshl,
+    Opcode::Ld,
+    Opcode::Ldu,
+    Opcode::St,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -263,10 +269,21 @@ impl Grammar {
                 g.problems.push(format!("line {}: no `:`", n + 1));
                 continue;
             };
-            let (operands, target) = match rhs.rsplit_once(" @ ") {
+            let (operands, place) = match rhs.rsplit_once(" @ ") {
                 Some((o, t)) => (o.trim(), t.trim()),
                 None if rhs.trim_start().starts_with("@ ") => ("", rhs.trim()[2..].trim()),
                 None => (rhs.trim(), DEFAULT_TARGET),
+            };
+            let mut place = place.split_whitespace();
+            let target = place.next().unwrap_or(DEFAULT_TARGET);
+            let in_func = match place.next() {
+                None => false,
+                Some(".func") => true,
+                Some(w) => {
+                    g.problems
+                        .push(format!("line {}: unknown placement {w}", n + 1));
+                    false
+                }
             };
             let mut fields = lhs.split_whitespace();
             let Some(head) = fields.next() else {
@@ -323,6 +340,7 @@ impl Grammar {
                 groups,
                 operands,
                 target,
+                in_func,
                 line: n + 1,
             });
         }
@@ -414,23 +432,10 @@ impl Grammar {
 pub const ANY_COUNT: u32 = u32::MAX;
 
 impl Row {
-    /// The number of operands of the row's template (a vector `{..}` or a pair `a|b` is one).
+    /// The number of operands of the row's template (a vector `{..}` or a pair `a|b` is one;
+    /// an operand written only with a word counts).
     pub fn operand_count(&self) -> usize {
-        let t = self.operands.trim();
-        if t.is_empty() {
-            return 0;
-        }
-        let mut depth = 0i32;
-        let mut n = 1;
-        for c in t.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => depth -= 1,
-                ',' if depth == 0 => n += 1,
-                _ => {}
-            }
-        }
-        n
+        template_items(self.operands).len()
     }
 }
 
@@ -649,6 +654,8 @@ pub struct Generated {
     pub line: usize,
     /// The `.target` to assemble it for.
     pub target: &'static str,
+    /// Whether it is assembled in a `.func` ([`Row::in_func`]).
+    pub in_func: bool,
     /// Its number of operands.
     pub operands: usize,
 }
@@ -738,9 +745,41 @@ pub fn target_number(target: &str) -> u32 {
     digits.parse().unwrap_or(0)
 }
 
+/// The top-level operands of a template (a vector `{..}` is one).
+fn template_items(template: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (k, c) in template.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(template[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = template[start..].trim();
+    if !last.is_empty() || !items.is_empty() {
+        items.push(last);
+    }
+    items
+}
+
 /// The instruction of a head `op` + `words` with the operand template `template` (see the
 /// table's header).
 pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, String) {
+    // Operands written only with a word (`%rd?.L2::cache_hint`).
+    let kept: Vec<&str> = template_items(template)
+        .into_iter()
+        .filter_map(|it| match it.split_once('?') {
+            Some((o, w)) => words.contains(&w).then_some(o),
+            None => Some(it),
+        })
+        .collect();
+    let template = kept.join(", ");
+    let template = template.as_str();
     let mut head = op.name().to_string();
     for w in words {
         head.push_str(w);
@@ -829,7 +868,7 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
             return;
         }
         let (head, text) = instruction(row.op, &all, row.operands);
-        if seen.insert((row.target, text.clone())) {
+        if seen.insert((row.target, row.in_func, text.clone())) {
             out.push(Generated {
                 op: row.op,
                 head,
@@ -837,6 +876,7 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 kind,
                 line: row.line,
                 target: row.target,
+                in_func: row.in_func,
                 operands: row.operand_count(),
             });
         }
