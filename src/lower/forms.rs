@@ -547,7 +547,10 @@ pub fn supported_forms() -> Vec<String> {
             for sp in ["", ".global", ".shared", ".shared::cta"] {
                 for o in &atom_ops {
                     add(format!("atom{sem}{sc}{sp}.{o}"));
-                    add(format!("red{sem}{sc}{sp}.{o}"));
+                    // red takes no acquire semantics.
+                    if !matches!(sem, ".acquire" | ".acq_rel") {
+                        add(format!("red{sem}{sc}{sp}.{o}"));
+                    }
                 }
                 for t in ["b32", "b64"] {
                     add(format!("atom{sem}{sc}{sp}.exch.{t}"));

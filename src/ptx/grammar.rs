@@ -196,6 +196,9 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Ld,
     Opcode::Ldu,
     Opcode::St,
+    Opcode::Atom,
+    Opcode::Red,
+    Opcode::Fence,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -720,9 +723,9 @@ fn reg_class(ty: &str) -> &'static str {
 }
 
 /// The register declarations [`instruction`] uses.
-pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<16>;\n    .reg .b32 %r<16>;\n    \
-                             .reg .b64 %rd<16>;\n    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n    \
-                             .reg .b128 %q<8>;\n";
+pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<64>;\n    .reg .b32 %r<64>;\n    \
+                             .reg .b64 %rd<64>;\n    .reg .f32 %f<64>;\n    .reg .f64 %fd<64>;\n    \
+                             .reg .b128 %q<16>;\n";
 
 /// The register declarations of [`REGISTERS`] that a module for `target` may hold: `.b128`
 /// registers need `sm_70` or higher.
