@@ -446,15 +446,27 @@ pub fn supported_forms() -> Vec<String> {
             add(format!("cvta.to{sp}.{t}"));
         }
     }
-    // cvt (§9.7.9.21).
+    // cvt (§9.7.9.21). `.sat` between integers where the source's range does not fit the
+    // destination's; none from .bf16, which converts to 16 bits and wider only (ptxas).
+    let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
     for d in all_ints8 {
         for s in all_ints8 {
             add(format!("cvt.{d}.{s}"));
-            add(format!("cvt.sat.{d}.{s}"));
+            let fits = match (d.starts_with('s'), s.starts_with('s')) {
+                (false, true) => false,
+                (true, false) => bits(s) < bits(d),
+                _ => bits(s) <= bits(d),
+            };
+            if !fits {
+                add(format!("cvt.sat.{d}.{s}"));
+            }
         }
         for s in ["f32", "f64", "f16", "bf16"] {
             for r in ["rni", "rzi", "rmi", "rpi"] {
                 for sat in ["", ".sat"] {
+                    if s == "bf16" && (!sat.is_empty() || d.ends_with('8')) {
+                        continue;
+                    }
                     add(format!("cvt.{r}{sat}.{d}.{s}"));
                     if s == "f32" {
                         add(format!("cvt.{r}.ftz{sat}.{d}.{s}"));
@@ -709,7 +721,8 @@ pub fn supported_forms() -> Vec<String> {
     }
     // mbarrier and bulk asynchronous copies (§9.7.13.15, §9.7.9.25.4, §9.7.13.4;
     // src/lower/emit/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
-    // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1).
+    // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1). A
+    // semantics comes with a scope, and a scope with a semantics (ptxas).
     let cta_spaces = ["", ".shared", ".shared::cta"];
     let scopes = ["", ".cta", ".cluster"];
     for sp in cta_spaces {
@@ -720,6 +733,9 @@ pub fn supported_forms() -> Vec<String> {
         for kind in ["", ".expect_tx"] {
             for sem in ["", ".release", ".relaxed"] {
                 for sc in scopes {
+                    if sem.is_empty() != sc.is_empty() {
+                        continue;
+                    }
                     for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
                         add(format!("mbarrier.{op}{kind}{sem}{sc}{sp}.b64"));
                     }
@@ -728,6 +744,9 @@ pub fn supported_forms() -> Vec<String> {
         }
         for sem in ["", ".release"] {
             for sc in ["", ".cta"] {
+                if sem.is_empty() != sc.is_empty() {
+                    continue;
+                }
                 for sp in cta_spaces {
                     add(format!("mbarrier.{op}.noComplete{sem}{sc}{sp}.b64"));
                 }
@@ -737,6 +756,9 @@ pub fn supported_forms() -> Vec<String> {
     for op in ["expect_tx", "complete_tx"] {
         for sem in ["", ".relaxed"] {
             for sc in scopes {
+                if sem.is_empty() != sc.is_empty() {
+                    continue;
+                }
                 for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
                     add(format!("mbarrier.{op}{sem}{sc}{sp}.b64"));
                 }
@@ -747,6 +769,9 @@ pub fn supported_forms() -> Vec<String> {
         for par in ["", ".parity"] {
             for sem in ["", ".acquire", ".relaxed"] {
                 for sc in scopes {
+                    if sem.is_empty() != sc.is_empty() {
+                        continue;
+                    }
                     for sp in cta_spaces {
                         add(format!("mbarrier.{op}{par}{sem}{sc}{sp}.b64"));
                     }

@@ -199,6 +199,8 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Atom,
     Opcode::Red,
     Opcode::Fence,
+    Opcode::Cvt,
+    Opcode::Mbarrier,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -222,6 +224,21 @@ pub fn is_type_word(w: &str) -> bool {
                 | ".b8x16"
                 | ".b6x16_p32"
                 | ".b4x16_p64"
+                | ".e4m3x4"
+                | ".e5m2x4"
+                | ".e2m1x4"
+                | ".e2m3x4"
+                | ".e3m2x4"
+                | ".e2m1"
+                | ".e2m3"
+                | ".e3m2"
+                | ".ue8m0"
+                | ".ue4m3"
+                | ".u4"
+                | ".s4"
+                | ".u2"
+                | ".s2"
+                | ".b1"
         )
 }
 
@@ -725,10 +742,10 @@ fn reg_class(ty: &str) -> &'static str {
 /// The register declarations [`instruction`] uses.
 pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<64>;\n    .reg .b32 %r<64>;\n    \
                              .reg .b64 %rd<64>;\n    .reg .f32 %f<64>;\n    .reg .f64 %fd<64>;\n    \
-                             .reg .b128 %q<16>;\n";
+                             .reg .b128 %q<16>;\n    .reg .b8 %b<16>;\n";
 
 /// The register declarations of [`REGISTERS`] that a module for `target` may hold: `.b128`
-/// registers need `sm_70` or higher.
+/// (and, declared after them, `.b8`) registers need `sm_70` or higher.
 pub fn registers(target: &str) -> &'static str {
     if target_number(target) < 70 {
         let k = REGISTERS.find("    .reg .b128").unwrap_or(REGISTERS.len());
@@ -864,10 +881,14 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
         let mut all: Vec<&str> = row.fixed.clone();
         all.extend(words);
         // A neighbour that another row holds is that row's combination (tested there, with
-        // that row's operands), no neighbour.
-        if kind != Kind::Combination
-            && g.operand_counts(row.op, &all) & (1 << row.operand_count().min(31)) != 0
-        {
+        // that row's operands), no neighbour; so is an order of this row's groups that this
+        // row does not take but another row does (`cvt.e4m3x2.bf16x2` of the row
+        // `cvt .bf16x2 .e4m3x2` is the conversion the other way).
+        let others = || g.operand_counts(row.op, &all) & (1 << row.operand_count().min(31)) != 0;
+        if kind != Kind::Combination && others() {
+            return;
+        }
+        if kind == Kind::Combination && !row_accepts(row, &all, &g.repeatable) && others() {
             return;
         }
         let (head, text) = instruction(row.op, &all, row.operands);
