@@ -201,6 +201,7 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Fence,
     Opcode::Cvt,
     Opcode::Mbarrier,
+    Opcode::Cp,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -452,8 +453,8 @@ impl Grammar {
 pub const ANY_COUNT: u32 = u32::MAX;
 
 impl Row {
-    /// The number of operands of the row's template (a vector `{..}` or a pair `a|b` is one;
-    /// an operand written only with a word counts).
+    /// The number of operands of the row's template (a vector `{..}`, an address `[..]` or a
+    /// pair `a|b` is one; an operand written only with a word counts).
     pub fn operand_count(&self) -> usize {
         template_items(self.operands).len()
     }
@@ -765,14 +766,14 @@ pub fn target_number(target: &str) -> u32 {
     digits.parse().unwrap_or(0)
 }
 
-/// The top-level operands of a template (a vector `{..}` is one).
+/// The top-level operands of a template (a vector `{..}` or an address `[..]` is one).
 fn template_items(template: &str) -> Vec<&str> {
     let mut items = Vec::new();
     let (mut depth, mut start) = (0i32, 0);
     for (k, c) in template.char_indices() {
         match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
             ',' if depth == 0 => {
                 items.push(template[start..k].trim());
                 start = k + 1;
