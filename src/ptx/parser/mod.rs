@@ -301,7 +301,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error_at(&mut self, t: Token, msg: String) {
-        let loc = loc_of(self.src, t.start as usize);
+        let loc = self.loc(t.start);
         let token = if t.kind == Tok::Eof {
             "<end of file>".to_string()
         } else {
@@ -324,7 +324,7 @@ impl<'a> Parser<'a> {
 
     /// A warning at `t` (the function stays valid).
     fn warn_at(&mut self, t: Token, msg: String) {
-        let loc = loc_of(self.src, t.start as usize);
+        let loc = self.loc(t.start);
         self.diags.push(Diagnostic {
             severity: Severity::Warning,
             file: self.file.clone(),
