@@ -24,7 +24,7 @@
 //! any order (the parser's form check, for the opcodes of [`STRICT`]).
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use super::isa::Opcode;
 
@@ -85,6 +85,9 @@ pub struct Row {
     pub in_func: bool,
     /// The 1-based line of the row in the table.
     pub line: usize,
+    /// Every word the row may hold (fixed words and alternatives), sorted: a list of modifiers
+    /// with another word is no combination of the row.
+    words: Vec<&'static str>,
 }
 
 /// The table, read.
@@ -102,6 +105,9 @@ pub struct Grammar {
     pub counted: BTreeSet<Opcode>,
     /// Lines of the table that could not be read.
     pub problems: Vec<String>,
+    /// The answers of [`Grammar::operand_counts_of`] so far, by opcode and modifier words
+    /// (joined): each distinct head is matched against the rows once per process.
+    memo: RwLock<HashMap<(Opcode, String), u32>>,
 }
 
 /// The opcodes whose every instruction must be one of the table's forms: for these the
@@ -354,6 +360,13 @@ impl Grammar {
                 });
             }
             set_order_classes(&mut groups);
+            let mut words: Vec<&'static str> = fixed
+                .iter()
+                .copied()
+                .chain(groups.iter().flat_map(|gr| gr.alts.iter().flatten().copied()))
+                .collect();
+            words.sort_unstable();
+            words.dedup();
             g.by_op.entry(op).or_default().push(g.rows.len());
             g.rows.push(Row {
                 op,
@@ -363,6 +376,7 @@ impl Grammar {
                 target,
                 in_func,
                 line: n + 1,
+                words,
             });
         }
         g
@@ -449,6 +463,24 @@ impl Grammar {
     }
 }
 
+impl Grammar {
+    /// [`Grammar::operand_counts`] of `op` and the modifier words `words`, remembered: the
+    /// parser asks it once per module for each distinct instruction head, and a wheel's
+    /// modules share most of their heads.
+    pub fn operand_counts_of<'w>(&self, op: Opcode, words: impl Iterator<Item = &'w str>) -> u32 {
+        let words: Vec<&str> = words.collect();
+        let key = (op, words.concat());
+        if let Some(&c) = self.memo.read().ok().and_then(|m| m.get(&key).copied()).as_ref() {
+            return c;
+        }
+        let c = self.operand_counts(op, &words);
+        if let Ok(mut m) = self.memo.write() {
+            m.insert(key, c);
+        }
+        c
+    }
+}
+
 /// The operand-count set of [`Grammar::operand_counts`] that admits any number of operands.
 pub const ANY_COUNT: u32 = u32::MAX;
 
@@ -466,6 +498,9 @@ impl Row {
 /// may come again.
 fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
     if words.len() < row.fixed.len() || words[..row.fixed.len()] != row.fixed[..] {
+        return false;
+    }
+    if words.iter().any(|w| row.words.binary_search(w).is_err()) {
         return false;
     }
     struct St<'r, 'w> {
@@ -1092,12 +1127,59 @@ mod tests {
     }
 
     #[test]
+    fn operand_counts_orders_and_spellings() {
+        let g = grammar();
+        // `.abs` on min.f32: three inputs; `.xorsign.abs`: two; neither: both.
+        assert_eq!(g.operand_counts(Opcode::Min, &[".abs", ".f32"]), 1 << 4);
+        assert_eq!(
+            g.operand_counts(Opcode::Min, &[".xorsign", ".abs", ".f32"]),
+            1 << 3
+        );
+        assert_eq!(
+            g.operand_counts(Opcode::Min, &[".f32"]),
+            (1 << 3) | (1 << 4)
+        );
+        assert_eq!(g.operand_counts(Opcode::Add, &[".s32"]), ANY_COUNT);
+        assert_eq!(g.operand_counts(Opcode::Add, &[".rn", ".s32"]), 0);
+        assert_eq!(
+            g.operand_counts_of(Opcode::Min, [".abs", ".f32"].into_iter()),
+            1 << 4
+        );
+        // Groups that share words keep their order: primary, then secondary priority.
+        let cp = |w: &[&str]| g.accepts(Opcode::Createpolicy, w);
+        assert!(cp(&[".fractional", ".L2::evict_last", ".L2::evict_first", ".b64"]));
+        assert!(cp(&[".fractional", ".b64", ".L2::evict_last", ".L2::evict_first"]));
+        assert!(!cp(&[".fractional", ".L2::evict_first", ".L2::evict_last", ".b64"]));
+        // An optional leading group left out stays out (`bar.red.cta`).
+        assert!(g.accepts(Opcode::Bar, &[".cta", ".red", ".popc", ".u32"]));
+        assert!(g.accepts(Opcode::Bar, &[".red", ".popc", ".u32"]));
+        assert!(!g.accepts(Opcode::Bar, &[".red", ".cta", ".popc", ".u32"]));
+        // A form without the words forms leave out, spelt as ptxas takes it.
+        let w = [".sync", ".m8n8", ".x4", ".shared", ".b16"];
+        let spelt = g
+            .spelling(Opcode::Ldmatrix, &w, crate::ptx::analysis::dropped)
+            .unwrap();
+        assert!(spelt.contains(&".aligned"));
+        assert!(g.accepts(Opcode::Ldmatrix, &spelt));
+        assert!(g
+            .spelling(Opcode::Ldmatrix, &[".sync", ".m8n8", ".x3", ".b16"], |_| true)
+            .is_none());
+    }
+
+    #[test]
     fn instructions_follow_the_template() {
         let (h, t) = instruction(Opcode::Ld, &[".global", ".v2", ".f32"], "{%0}, [a]");
         assert_eq!(h, "ld.global.v2.f32");
         assert_eq!(t, "ld.global.v2.f32 {%f1, %f2}, [%rd15];");
         let (_, t) = instruction(Opcode::Cvt, &[".rn", ".f16", ".f32"], "%0, %1");
         assert_eq!(t, "cvt.rn.f16.f32 %h1, %f2;");
+        // An operand written only with its word; an address with coordinates is one operand.
+        let tpl = "{%0}, [a], %rd?.L2::cache_hint";
+        let (_, t) = instruction(Opcode::Ld, &[".global", ".b32"], tpl);
+        assert_eq!(t, "ld.global.b32 %r1, [%rd15];");
+        let (_, t) = instruction(Opcode::Ld, &[".global", ".L2::cache_hint", ".b32"], tpl);
+        assert_eq!(t, "ld.global.L2::cache_hint.b32 %r1, [%rd15], %rd2;");
+        assert_eq!(template_items("[a], [%rd, {%r, %r}], [a]").len(), 3);
         assert_eq!(orders(3).len(), 6);
         assert_eq!(orders(6).len(), 6 * 2 + 5);
     }

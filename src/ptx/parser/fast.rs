@@ -255,7 +255,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let head = span(src, op_start, c.i);
-        let (opcode, counts) = *self.heads.get(head)?;
+        let opcode = *self.heads.get(head)?;
         let modifiers = Modifiers::from_span(span(src, op_end, c.i));
         c.blanks();
         // Up to three operands stay in the instruction (the `Operands` inline capacity);
@@ -296,10 +296,6 @@ impl<'a> Parser<'a> {
                     _ => return None,
                 }
             }
-        }
-        // A number of operands the head's forms do not take: the general path reports it.
-        if counts & (1 << n.min(31)) == 0 {
-            return None;
         }
         let operands = if n <= 3 {
             Operands::Inline(tinyvec::ArrayVec::from_array_len(inline, n))

@@ -483,11 +483,15 @@ impl<'a> Parser<'a> {
         let modifiers = Modifiers::from_span(&self.src[ot.end as usize..end as usize]);
         let mut bad = false;
         let mut counts = crate::ptx::grammar::ANY_COUNT;
-        let opcode = match self.heads.get(head) {
-            Some(&(op, c)) => {
+        let known = match self.heads.get(head) {
+            Some(&op) => Some(op),
+            None => self.counted_heads.get(head).map(|&(op, c)| {
                 counts = c;
                 op
-            }
+            }),
+        };
+        let opcode = match known {
+            Some(op) => op,
             None => {
                 let Some(opcode) = Opcode::from_name(name) else {
                     self.error_at(ot, format!("unknown opcode `{name}`"));
@@ -512,7 +516,11 @@ impl<'a> Parser<'a> {
                     }
                 }
                 if !bad {
-                    self.heads.insert(head, (opcode, counts));
+                    if counts == crate::ptx::grammar::ANY_COUNT {
+                        self.heads.insert(head, opcode);
+                    } else {
+                        self.counted_heads.insert(head, (opcode, counts));
+                    }
                 }
                 opcode
             }
@@ -556,11 +564,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The numbers of operands the forms of `src/ptx/forms.txt` take with the modifiers of an
-    /// instruction of `opcode` ([`crate::ptx::grammar::Grammar::operand_counts`]; 0: the
+    /// instruction of `opcode` ([`crate::ptx::grammar::Grammar::operand_counts_of`]; 0: the
     /// modifiers are no combination of its forms).
     fn form_counts(opcode: Opcode, modifiers: &Modifiers<'a>) -> u32 {
-        let words: Vec<&str> = modifiers.iter().collect();
-        crate::ptx::grammar::grammar().operand_counts(opcode, &words)
+        crate::ptx::grammar::grammar().operand_counts_of(opcode, modifiers.iter())
     }
 
     /// Report an instruction whose head's forms take another number of operands.

@@ -177,9 +177,13 @@ pub(crate) struct Parser<'a> {
     lines: LineTracker,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
-    /// Instruction heads (`ld.global.nc.v4.u32`) already validated, with the numbers of
-    /// operands their forms take ([`crate::ptx::grammar::Grammar::operand_counts`]).
-    heads: HashMap<&'a str, (Opcode, u32), BuildFx>,
+    /// Instruction heads (`ld.global.nc.v4.u32`) already validated that take any number of
+    /// operands (the fast path reads these).
+    heads: HashMap<&'a str, Opcode, BuildFx>,
+    /// Instruction heads already validated whose forms take only some numbers of operands,
+    /// with those numbers ([`crate::ptx::grammar::Grammar::operand_counts`]; `min.abs.f32`):
+    /// the general path checks each instruction of them.
+    counted_heads: HashMap<&'a str, (Opcode, u32), BuildFx>,
     /// Statements of the open blocks of the current function body, innermost last: it is the
     /// body's own vector, and a nested block's statements are split off its tail.
     stmts: Vec<Statement<'a>>,
@@ -258,6 +262,7 @@ impl<'a> Parser<'a> {
             table: modifier_table(),
             module_syms: HashMap::default(),
             heads: HashMap::default(),
+            counted_heads: HashMap::default(),
             stmts: Vec::new(),
             cur_fn: None,
             fn_errors: Vec::new(),
