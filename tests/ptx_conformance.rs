@@ -80,11 +80,7 @@ fn run_ptxas(
         target.replace("sm_", "compute_")
     };
     let out = Command::new(ptxas)
-        .args([
-            &format!("-arch={arch}"),
-            "-o",
-            "/dev/null",
-        ])
+        .args([&format!("-arch={arch}"), "-o", "/dev/null"])
         .arg(path)
         .output()
         .expect("run ptxas");

@@ -321,7 +321,9 @@ fn operand_count_of_a_counted_form_is_checked() {
              src/ptx/forms.txt with these modifiers) (in function `b`)"
         )
     );
-    assert!(out.diagnostics[1].message.contains("`min.xorsign.abs.f32` takes 3 operands, not 4"));
+    assert!(out.diagnostics[1]
+        .message
+        .contains("`min.xorsign.abs.f32` takes 3 operands, not 4"));
     let names: Vec<_> = out.module.functions().map(|f| f.name).collect();
     assert_eq!(names, ["a"]);
 }

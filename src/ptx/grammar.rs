@@ -18,10 +18,13 @@
 //!   these is a form the rows miss.
 //!
 //! A neighbour that another row of the opcode holds is left out (it is that row's
-//! combination). `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
+//! combination), and so is an order of a row's groups that the row does not take but another
+//! row does. `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
 //! proposes.
 //! [`Grammar::accepts`] says whether a list of modifiers is one of a row's combinations, in
-//! any order (the parser's form check, for the opcodes of [`STRICT`]).
+//! any order; [`Grammar::operand_counts`] also gives the numbers of operands the rows holding
+//! it take (for the `counted:` opcodes, whose valid modifiers depend on that number): the
+//! parser's form check, for the opcodes of [`STRICT`].
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{OnceLock, RwLock};
@@ -116,7 +119,8 @@ pub struct Grammar {
 /// An opcode is here when its rows are complete: every form of it in PTX ISA 9.x that
 /// `ptxas` 13.5 takes, for any `.target`, is a combination of its rows, and
 /// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
-/// instruction. The other opcodes keep the set-membership check of `src/ptx/modifiers.txt`.
+/// instruction. The other opcodes (`mma`, `wgmma`; see `docs/conformance.md`) keep the
+/// set-membership check of `src/ptx/modifiers.txt`.
 pub const STRICT: &[Opcode] = &[
     Opcode::Shf,
     Opcode::Testp,
@@ -269,7 +273,9 @@ impl Grammar {
                         Some(op) => {
                             g.counted.insert(op);
                         }
-                        None => g.problems.push(format!("line {}: unknown opcode {w}", n + 1)),
+                        None => g
+                            .problems
+                            .push(format!("line {}: unknown opcode {w}", n + 1)),
                     }
                 }
                 continue;
@@ -363,7 +369,11 @@ impl Grammar {
             let mut words: Vec<&'static str> = fixed
                 .iter()
                 .copied()
-                .chain(groups.iter().flat_map(|gr| gr.alts.iter().flatten().copied()))
+                .chain(
+                    groups
+                        .iter()
+                        .flat_map(|gr| gr.alts.iter().flatten().copied()),
+                )
                 .collect();
             words.sort_unstable();
             words.dedup();
@@ -436,10 +446,7 @@ impl Grammar {
         for r in self.rows_of(op) {
             let mut extra: Vec<&'a str> = Vec::new();
             for g in r.groups.iter().filter(|g| !g.optional) {
-                let filled = g
-                    .alts
-                    .iter()
-                    .any(|a| a.iter().all(|w| words.contains(w)));
+                let filled = g.alts.iter().any(|a| a.iter().all(|w| words.contains(w)));
                 if filled {
                     continue;
                 }
@@ -470,7 +477,13 @@ impl Grammar {
     pub fn operand_counts_of<'w>(&self, op: Opcode, words: impl Iterator<Item = &'w str>) -> u32 {
         let words: Vec<&str> = words.collect();
         let key = (op, words.concat());
-        if let Some(&c) = self.memo.read().ok().and_then(|m| m.get(&key).copied()).as_ref() {
+        if let Some(&c) = self
+            .memo
+            .read()
+            .ok()
+            .and_then(|m| m.get(&key).copied())
+            .as_ref()
+        {
             return c;
         }
         let c = self.operand_counts(op, &words);
@@ -597,10 +610,8 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
 /// set of groups that share words, linked through shared words.
 fn set_order_classes(groups: &mut [Group]) {
     let n = groups.len();
-    let mut class: Vec<Option<usize>> = groups
-        .iter()
-        .map(|g| g.positional().then_some(0))
-        .collect();
+    let mut class: Vec<Option<usize>> =
+        groups.iter().map(|g| g.positional().then_some(0)).collect();
     let shares = |a: &Group, b: &Group| {
         a.alts
             .iter()
@@ -1147,9 +1158,24 @@ mod tests {
         );
         // Groups that share words keep their order: primary, then secondary priority.
         let cp = |w: &[&str]| g.accepts(Opcode::Createpolicy, w);
-        assert!(cp(&[".fractional", ".L2::evict_last", ".L2::evict_first", ".b64"]));
-        assert!(cp(&[".fractional", ".b64", ".L2::evict_last", ".L2::evict_first"]));
-        assert!(!cp(&[".fractional", ".L2::evict_first", ".L2::evict_last", ".b64"]));
+        assert!(cp(&[
+            ".fractional",
+            ".L2::evict_last",
+            ".L2::evict_first",
+            ".b64"
+        ]));
+        assert!(cp(&[
+            ".fractional",
+            ".b64",
+            ".L2::evict_last",
+            ".L2::evict_first"
+        ]));
+        assert!(!cp(&[
+            ".fractional",
+            ".L2::evict_first",
+            ".L2::evict_last",
+            ".b64"
+        ]));
         // An optional leading group left out stays out (`bar.red.cta`).
         assert!(g.accepts(Opcode::Bar, &[".cta", ".red", ".popc", ".u32"]));
         assert!(g.accepts(Opcode::Bar, &[".red", ".popc", ".u32"]));
@@ -1162,7 +1188,9 @@ mod tests {
         assert!(spelt.contains(&".aligned"));
         assert!(g.accepts(Opcode::Ldmatrix, &spelt));
         assert!(g
-            .spelling(Opcode::Ldmatrix, &[".sync", ".m8n8", ".x3", ".b16"], |_| true)
+            .spelling(Opcode::Ldmatrix, &[".sync", ".m8n8", ".x3", ".b16"], |_| {
+                true
+            })
             .is_none());
     }
 

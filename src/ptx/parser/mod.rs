@@ -27,7 +27,8 @@
 //! An opcode head (`ld.global.nc.v4.u32`) is checked once per module, on the token path: its
 //! modifiers against `src/ptx/modifiers.txt`, decoded ([`crate::ptx::mods`]) for conflicts
 //! and, for the opcodes of [`crate::ptx::grammar::STRICT`], against the instruction forms of
-//! `src/ptx/forms.txt`; the fast path only reads heads already checked.
+//! `src/ptx/forms.txt`; the fast path only reads heads already checked that take any number
+//! of operands (the heads of `min`/`max`, whose forms depend on it, stay on the token path).
 //!
 //! What limits the throughput is the size of the tree more than the scanning: every pass
 //! writes the tree into fresh memory, so the nodes are compact (a `Name` is a `&str` in 12
