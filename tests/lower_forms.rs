@@ -57,6 +57,7 @@ fn spelt(form: &str) -> String {
 
 /// One instruction of `form`, or `None` for control-flow forms (covered by the fixtures).
 fn synth(form: &str) -> Option<String> {
+    let written = form;
     let spelt = spelt(form);
     let form = spelt.as_str();
     let parts: Vec<&str> = form.split('.').collect();
@@ -263,7 +264,8 @@ fn synth(form: &str) -> Option<String> {
         "cp" if has("wait_group") => format!("{form} 2;"),
         "cp" if has("commit_group") || has("wait_all") => format!("{form};"),
         "cp" => {
-            let sp = form.trim_start_matches("cp.async.");
+            // The cache operators are written here, not spelt.
+            let sp = written.trim_start_matches("cp.async.");
             [
                 format!("cp.async.ca.{sp} [%d0], [%d1], 4;"),
                 format!("cp.async.ca.{sp} [%d0+8], [%d1+8], 8, %r2;"),
