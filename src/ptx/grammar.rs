@@ -55,8 +55,9 @@ pub struct Group {
 
 impl Group {
     /// Whether the group is positional: its alternatives are types or matrix layouts, whose
-    /// groups keep their table order among themselves (`cvt.f32.s32` converts `.s32` to
-    /// `.f32`; `mma .row.col` is A's layout, then B's).
+    /// groups keep their table order among themselves, the types among the types and the
+    /// layouts among the layouts (`cvt.f32.s32` converts `.s32` to `.f32`; `mma .row.col` is
+    /// A's layout, then B's).
     pub fn positional(&self) -> bool {
         self.alts
             .iter()
@@ -119,7 +120,7 @@ pub struct Grammar {
 /// An opcode is here when its rows are complete: every form of it in PTX ISA 9.x that
 /// `ptxas` 13.5 takes, for any `.target`, is a combination of its rows, and
 /// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
-/// instruction. The other opcodes (`mma`, `wgmma`; see `docs/conformance.md`) keep the
+/// instruction. The other opcodes (`mma`; see `docs/conformance.md`) keep the
 /// set-membership check of `src/ptx/modifiers.txt`.
 pub const STRICT: &[Opcode] = &[
     Opcode::Shf,
@@ -212,6 +213,7 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Cvt,
     Opcode::Mbarrier,
     Opcode::Cp,
+    Opcode::Wgmma,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -333,15 +335,20 @@ impl Grammar {
                 continue;
             };
             let mut groups = Vec::new();
+            // The groups marked `>` (they keep their table order among themselves).
+            let mut ordered_groups = Vec::new();
             for f in fields {
                 let mut body = f;
-                let (mut optional, mut leading) = (false, false);
+                let (mut optional, mut leading, mut ordered) = (false, false, false);
                 loop {
                     if let Some(b) = body.strip_prefix('?') {
                         optional = true;
                         body = b;
                     } else if let Some(b) = body.strip_prefix('^') {
                         leading = true;
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('>') {
+                        ordered = true;
                         body = b;
                     } else {
                         break;
@@ -364,8 +371,9 @@ impl Grammar {
                     alts,
                     order_class: None,
                 });
+                ordered_groups.push(ordered);
             }
-            set_order_classes(&mut groups);
+            set_order_classes(&mut groups, &ordered_groups);
             let mut words: Vec<&'static str> = fixed
                 .iter()
                 .copied()
@@ -606,19 +614,30 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
     go(&mut st, &words[row.fixed.len()..])
 }
 
-/// Give each group its order class: 0 for the positional groups, and one class (from 1) per
-/// set of groups that share words, linked through shared words.
-fn set_order_classes(groups: &mut [Group]) {
+/// Give each group its order class: 0 for the groups of types, 1 for those of layouts (the
+/// positional groups: `ptxas` takes `mma.row.f32.col...`), 2 for the groups the table marks
+/// ordered (`>`), and one class (from 3) per set of groups that share words, linked through
+/// shared words.
+fn set_order_classes(groups: &mut [Group], ordered: &[bool]) {
     let n = groups.len();
-    let mut class: Vec<Option<usize>> =
-        groups.iter().map(|g| g.positional().then_some(0)).collect();
+    let mut class: Vec<Option<usize>> = groups
+        .iter()
+        .zip(ordered)
+        .map(|(g, &o)| {
+            if g.positional() {
+                Some(usize::from(g.alts.iter().all(|a| !is_type_word(a[0]))))
+            } else {
+                o.then_some(2)
+            }
+        })
+        .collect();
     let shares = |a: &Group, b: &Group| {
         a.alts
             .iter()
             .flatten()
             .any(|w| b.alts.iter().flatten().any(|v| v == w))
     };
-    let mut next = 1;
+    let mut next = 3;
     for i in 0..n {
         if class[i].is_some() {
             continue;
@@ -787,9 +806,9 @@ fn reg_class(ty: &str) -> &'static str {
 }
 
 /// The register declarations [`instruction`] uses.
-pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<64>;\n    .reg .b32 %r<64>;\n    \
-                             .reg .b64 %rd<64>;\n    .reg .f32 %f<64>;\n    .reg .f64 %fd<64>;\n    \
-                             .reg .b128 %q<16>;\n    .reg .b8 %b<16>;\n";
+pub const REGISTERS: &str = "    .reg .pred %p<256>;\n    .reg .b16 %h<256>;\n    .reg .b32 %r<256>;\n    \
+                             .reg .b64 %rd<256>;\n    .reg .f32 %f<256>;\n    .reg .f64 %fd<256>;\n    \
+                             .reg .b128 %q<256>;\n    .reg .b8 %b<256>;\n";
 
 /// The register declarations of [`REGISTERS`] that a module for `target` may hold: `.b128`
 /// (and, declared after them, `.b8`) registers need `sm_70` or higher.
@@ -872,11 +891,36 @@ pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, Strin
             None => "%r",
         }
     };
+    // The N of a matrix shape word (`.m64n128k16` → 128), for `{%f*n/2}`.
+    let shape_n = words.iter().find_map(|w| {
+        let rest = w.strip_prefix(".m")?;
+        let (_, nk) = rest.split_once('n')?;
+        let (n, k) = nk.split_once('k')?;
+        (rest.split('n').next()?.parse::<u32>().is_ok() && k.parse::<u32>().is_ok())
+            .then(|| n.parse::<usize>().ok())
+            .flatten()
+    });
     let mut out = String::new();
     let b = template.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
+        let repeat = template[i..]
+            .strip_prefix("{%")
+            .and_then(|r| r.split_once('}'))
+            .and_then(|(inner, _)| inner.split_once('*'));
+        if let Some((class, count)) = repeat {
+            // `{%X*K}`: a vector of K fresh registers of class %X; `{%X*n/D}`: of N/D, N
+            // the shape's.
+            let k = match count.strip_prefix("n/") {
+                Some(d) => shape_n.unwrap_or(0) / d.parse::<usize>().unwrap_or(1),
+                None => count.parse().unwrap_or(1),
+            };
+            let regs: Vec<String> = (0..k.max(1)).map(|_| fresh(&format!("%{class}"))).collect();
+            out.push('{');
+            out.push_str(&regs.join(", "));
+            out.push('}');
+            i += 2 + class.len() + 1 + count.len() + 1;
+        } else if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
             // `{%k}`: a vector of the form's width.
             let end = template[i..].find('}').map_or(b.len(), |e| i + e);
             let k: usize = template[i + 2..end].parse().unwrap_or(0);
