@@ -38,8 +38,28 @@ fn wide(t: &str) -> String {
     .to_string()
 }
 
+/// `form` as an instruction head `ptxas` takes, for an opcode the parser checks by form
+/// (`wheelport::ptx::grammar::STRICT`): with the words a form leaves out (`.aligned`) where
+/// the opcode's rows in `src/ptx/forms.txt` require them.
+fn spelt(form: &str) -> String {
+    use wheelport::ptx::grammar::{grammar, is_strict};
+    let (op, words) = wheelport::ptx::analysis::form_words(form);
+    match wheelport::ptx::Opcode::from_name(op) {
+        Some(o) if is_strict(o) => {
+            match grammar().spelling(o, &words, wheelport::ptx::analysis::dropped) {
+                Some(w) => format!("{op}{}", w.concat()),
+                None => form.to_string(),
+            }
+        }
+        _ => form.to_string(),
+    }
+}
+
 /// One instruction of `form`, or `None` for control-flow forms (covered by the fixtures).
 fn synth(form: &str) -> Option<String> {
+    let written = form;
+    let spelt = spelt(form);
+    let form = spelt.as_str();
     let parts: Vec<&str> = form.split('.').collect();
     let op = parts[0];
     let types: Vec<&str> = parts
@@ -244,7 +264,8 @@ fn synth(form: &str) -> Option<String> {
         "cp" if has("wait_group") => format!("{form} 2;"),
         "cp" if has("commit_group") || has("wait_all") => format!("{form};"),
         "cp" => {
-            let sp = form.trim_start_matches("cp.async.");
+            // The cache operators are written here, not spelt.
+            let sp = written.trim_start_matches("cp.async.");
             [
                 format!("cp.async.ca.{sp} [%d0], [%d1], 4;"),
                 format!("cp.async.ca.{sp} [%d0+8], [%d1+8], 8, %r2;"),

@@ -295,3 +295,35 @@ fn cmd_parse_files_prints_diagnostics_and_ptx() {
         .unwrap()
         .starts_with(".version 8.7\n"));
 }
+
+#[test]
+fn operand_count_of_a_counted_form_is_checked() {
+    // `.abs` on `min.f32` takes three inputs (four operands), `.xorsign.abs` two (ptxas 13.5):
+    // the same head is valid or not by its number of operands, on the fast path and off it.
+    let body = |i: &str| {
+        format!(".reg .f32 %f<8>;\n{i}\nmin.abs.f32 %f1, %f2, %f3, %f4;\nmin.xorsign.abs.f32 %f1, %f2, %f3;")
+    };
+    let src = format!(
+        "{GOOD_HEADER}{}{}{}",
+        kernel("a", &body("min.f32 %f1, %f2, %f3, %f4;")),
+        kernel("b", &body("min.abs.f32 %f1, %f2, %f3;")),
+        kernel("c", &body("min.xorsign.abs.f32 %f1, %f2, %f3, %f4;"))
+    );
+    let out = ptx::parse(&src, "min.ptx");
+    assert_eq!(out.error_count(), 2, "{:?}", out.diagnostics);
+    let (line, col) = lines_of(&src, "min.abs.f32 %f1, %f2, %f3;");
+    let d = &out.diagnostics[0];
+    assert_eq!((d.line, d.col), (line, col));
+    assert_eq!(
+        d.to_string(),
+        format!(
+            "min.ptx:{line}:{col}: error: `min.abs.f32` takes 4 operands, not 3 (the forms of \
+             src/ptx/forms.txt with these modifiers) (in function `b`)"
+        )
+    );
+    assert!(out.diagnostics[1]
+        .message
+        .contains("`min.xorsign.abs.f32` takes 3 operands, not 4"));
+    let names: Vec<_> = out.module.functions().map(|f| f.name).collect();
+    assert_eq!(names, ["a"]);
+}

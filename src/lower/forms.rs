@@ -257,7 +257,8 @@ pub fn supported_forms() -> Vec<String> {
     for (c, t) in &cmp_types {
         for b in ["", ".and", ".or", ".xor"] {
             add(format!("setp.{c}{b}.{t}"));
-            if !t.contains("16") || t.starts_with('s') || t.starts_with('u') || t.starts_with('b') {
+            // set with a .f16/.bf16 source is listed below (no .f32 result: ptxas rejects it).
+            if !t.ends_with("f16") {
                 for d in ["u32", "s32", "f32"] {
                     let (ftz, st) = match t.strip_prefix("ftz.") {
                         Some(s) => (".ftz", s),
@@ -272,10 +273,10 @@ pub fn supported_forms() -> Vec<String> {
     // per half.
     for c in fcmp {
         for b in ["", ".and", ".or", ".xor"] {
-            for d in ["u32", "s32", "f32", "f16"] {
+            for d in ["u32", "s32", "f16"] {
                 add(format!("set.{c}{b}.{d}.f16"));
             }
-            for d in ["u32", "s32", "f32", "bf16"] {
+            for d in ["u32", "s32", "bf16"] {
                 add(format!("set.{c}{b}.{d}.bf16"));
             }
         }
@@ -360,6 +361,10 @@ pub fn supported_forms() -> Vec<String> {
     ];
     for op in ["ld", "st"] {
         for sp in spaces {
+            // No stores to the constant space.
+            if op == "st" && sp == ".const" {
+                continue;
+            }
             let nc: &[&str] = if op == "ld" && sp == ".global" {
                 &["", ".nc"]
             } else {
@@ -368,6 +373,10 @@ pub fn supported_forms() -> Vec<String> {
             for n in nc {
                 for vec in ["", ".v2", ".v4"] {
                     for t in mem_types {
+                        // `.v4` of 64-bit elements (32 bytes) only on global addresses.
+                        if vec == ".v4" && t.ends_with("64") && !matches!(sp, "" | ".global") {
+                            continue;
+                        }
                         add(format!("{op}{sp}{n}{vec}.{t}"));
                         if n.is_empty() && !matches!(sp, ".const" | ".param") {
                             add(format!("{op}.volatile{sp}{vec}.{t}"));
@@ -417,6 +426,10 @@ pub fn supported_forms() -> Vec<String> {
     }
     for vec in ["", ".v2", ".v4"] {
         for t in mem_types {
+            // At most 16 bytes.
+            if vec == ".v4" && t.ends_with("64") {
+                continue;
+            }
             add(format!("ldu.global{vec}.{t}"));
         }
     }
@@ -433,15 +446,27 @@ pub fn supported_forms() -> Vec<String> {
             add(format!("cvta.to{sp}.{t}"));
         }
     }
-    // cvt (§9.7.9.21).
+    // cvt (§9.7.9.21). `.sat` between integers where the source's range does not fit the
+    // destination's; none from .bf16, which converts to 16 bits and wider only (ptxas).
+    let bits = |t: &str| t[1..].parse::<u32>().unwrap_or(0);
     for d in all_ints8 {
         for s in all_ints8 {
             add(format!("cvt.{d}.{s}"));
-            add(format!("cvt.sat.{d}.{s}"));
+            let fits = match (d.starts_with('s'), s.starts_with('s')) {
+                (false, true) => false,
+                (true, false) => bits(s) < bits(d),
+                _ => bits(s) <= bits(d),
+            };
+            if !fits {
+                add(format!("cvt.sat.{d}.{s}"));
+            }
         }
         for s in ["f32", "f64", "f16", "bf16"] {
             for r in ["rni", "rzi", "rmi", "rpi"] {
                 for sat in ["", ".sat"] {
+                    if s == "bf16" && (!sat.is_empty() || d.ends_with('8')) {
+                        continue;
+                    }
                     add(format!("cvt.{r}{sat}.{d}.{s}"));
                     if s == "f32" {
                         add(format!("cvt.{r}.ftz{sat}.{d}.{s}"));
@@ -534,7 +559,10 @@ pub fn supported_forms() -> Vec<String> {
             for sp in ["", ".global", ".shared", ".shared::cta"] {
                 for o in &atom_ops {
                     add(format!("atom{sem}{sc}{sp}.{o}"));
-                    add(format!("red{sem}{sc}{sp}.{o}"));
+                    // red takes no acquire semantics.
+                    if !matches!(sem, ".acquire" | ".acq_rel") {
+                        add(format!("red{sem}{sc}{sp}.{o}"));
+                    }
                 }
                 for t in ["b32", "b64"] {
                     add(format!("atom{sem}{sc}{sp}.exch.{t}"));
@@ -597,7 +625,7 @@ pub fn supported_forms() -> Vec<String> {
         add(f.into());
     }
     add("brx.idx".into());
-    for f in ["fractional", "range", "range.global", "cvt", "cvt.L2"] {
+    for f in ["fractional", "range", "range.global", "cvt.L2"] {
         add(format!("createpolicy.{f}.b64"));
     }
     add("griddepcontrol.wait".into());
@@ -693,7 +721,8 @@ pub fn supported_forms() -> Vec<String> {
     }
     // mbarrier and bulk asynchronous copies (§9.7.13.15, §9.7.9.25.4, §9.7.13.4;
     // src/lower/emit/mbarrier.rs, kernels-ir/mbarrier.py). Order: op, .expect_tx/.noComplete,
-    // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1).
+    // .sem, .scope, state space, .b64. `.shared::cluster` is the CTA's own (cluster size 1). A
+    // semantics comes with a scope, and a scope with a semantics (ptxas).
     let cta_spaces = ["", ".shared", ".shared::cta"];
     let scopes = ["", ".cta", ".cluster"];
     for sp in cta_spaces {
@@ -704,6 +733,9 @@ pub fn supported_forms() -> Vec<String> {
         for kind in ["", ".expect_tx"] {
             for sem in ["", ".release", ".relaxed"] {
                 for sc in scopes {
+                    if sem.is_empty() != sc.is_empty() {
+                        continue;
+                    }
                     for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
                         add(format!("mbarrier.{op}{kind}{sem}{sc}{sp}.b64"));
                     }
@@ -712,6 +744,9 @@ pub fn supported_forms() -> Vec<String> {
         }
         for sem in ["", ".release"] {
             for sc in ["", ".cta"] {
+                if sem.is_empty() != sc.is_empty() {
+                    continue;
+                }
                 for sp in cta_spaces {
                     add(format!("mbarrier.{op}.noComplete{sem}{sc}{sp}.b64"));
                 }
@@ -721,6 +756,9 @@ pub fn supported_forms() -> Vec<String> {
     for op in ["expect_tx", "complete_tx"] {
         for sem in ["", ".relaxed"] {
             for sc in scopes {
+                if sem.is_empty() != sc.is_empty() {
+                    continue;
+                }
                 for sp in ["", ".shared", ".shared::cta", ".shared::cluster"] {
                     add(format!("mbarrier.{op}{sem}{sc}{sp}.b64"));
                 }
@@ -731,6 +769,9 @@ pub fn supported_forms() -> Vec<String> {
         for par in ["", ".parity"] {
             for sem in ["", ".acquire", ".relaxed"] {
                 for sc in scopes {
+                    if sem.is_empty() != sc.is_empty() {
+                        continue;
+                    }
                     for sp in cta_spaces {
                         add(format!("mbarrier.{op}{par}{sem}{sc}{sp}.b64"));
                     }

@@ -105,18 +105,16 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         exit_funcs: HashSet::new(),
         printf_fifo: false,
     };
+    // The kernels' forms, the symbols each function names and whether it holds `exit`,
+    // summarised function by function on first use (one walk of each body besides the
+    // emitter's).
+    let mut mf = ModuleForms::new(m);
     if !nv {
         let defined: Vec<&Function<'_>> = m
             .functions()
             .filter(|f| f.kind != FunctionKind::Entry && f.body.is_some())
             .collect();
-        let mut any_exit = false;
-        for f in &defined {
-            if let Some(b) = &f.body {
-                b.for_each_instruction(&mut |i| any_exit |= i.opcode == crate::ptx::Opcode::Exit);
-            }
-        }
-        if any_exit {
+        if defined.iter().any(|f| mf.exits(f)) {
             cx.exit_funcs = defined.iter().map(|f| f.name).collect();
         }
     }
@@ -185,9 +183,6 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
             init_refs.insert(d.name, refs);
         }
     }
-    // The kernels' forms and the symbols each function names, summarised kernel by kernel
-    // just before the kernel is lowered (one walk of each body besides the emitter's).
-    let mut mf = ModuleForms::new(m);
     let mut func_text: HashMap<&str, Result<(String, Vec<String>), Fail>> = HashMap::new();
     let mut annotations: Vec<String> = Vec::new();
     let mut used_funcs: HashSet<&str> = HashSet::new();

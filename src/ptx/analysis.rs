@@ -54,7 +54,8 @@ pub struct KernelForms {
     pub invalid: Vec<String>,
 }
 
-fn dropped(m: &str) -> bool {
+/// Whether the modifier `m` is left out of a form (see the module docs).
+pub fn dropped(m: &str) -> bool {
     matches!(
         m,
         ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".unified" | ".aligned" | ".uni"
@@ -83,12 +84,13 @@ fn push_form(s: &mut String, i: &Instruction<'_>) {
 type FastMap<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
 
 /// One function's own instructions, summarised once per module: (form id, count, first
-/// line) in order of first appearance, the call targets in source order, and the symbols its
-/// instructions name (see [`ModuleForms::refs`]).
+/// line) in order of first appearance, the call targets in source order, the symbols its
+/// instructions name (see [`ModuleForms::refs`]), and whether one of them is `exit`.
 struct FuncSummary<'a> {
     forms: Vec<(u32, usize, u32)>,
     callees: Vec<&'a str>,
     refs: Vec<&'a str>,
+    exits: bool,
 }
 
 /// The forms of a module, interned: the form strings and a map from (opcode, modifier span)
@@ -182,12 +184,14 @@ impl<'a> Interner<'a> {
             pos: Vec::new(),
             callees: Vec::new(),
             refs: Vec::new(),
+            exits: false,
         };
         s.block(self, b);
         FuncSummary {
             forms: s.forms,
             callees: s.callees,
             refs: s.refs,
+            exits: s.exits,
         }
     }
 }
@@ -199,6 +203,7 @@ struct Summariser<'a> {
     pos: Vec<u32>,
     callees: Vec<&'a str>,
     refs: Vec<&'a str>,
+    exits: bool,
 }
 
 impl<'a> Summariser<'a> {
@@ -228,6 +233,7 @@ impl<'a> Summariser<'a> {
         if let Some(t) = i.call_target() {
             self.callees.push(t);
         }
+        self.exits |= i.opcode == crate::ptx::isa::Opcode::Exit;
         for o in i.operands.iter() {
             match o {
                 Operand::Func(n) | Operand::Symbol(n) => self.refs.push(n.as_str()),
@@ -284,11 +290,17 @@ impl<'m, 'a> ModuleForms<'m, 'a> {
                     forms: Vec::new(),
                     callees: Vec::new(),
                     refs: Vec::new(),
+                    exits: false,
                 },
             };
             self.summaries.insert(key, s);
         }
         &self.summaries[&key]
+    }
+
+    /// Whether an instruction of `f` is `exit`.
+    pub(crate) fn exits(&mut self, f: &'m Function<'a>) -> bool {
+        self.summary(f).exits
     }
 
     /// The symbols the instructions of `f` name, in source order with repeats: `Func` and

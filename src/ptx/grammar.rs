@@ -18,13 +18,16 @@
 //!   these is a form the rows miss.
 //!
 //! A neighbour that another row of the opcode holds is left out (it is that row's
-//! combination). `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
+//! combination), and so is an order of a row's groups that the row does not take but another
+//! row does. `ptxas` decides which are valid (`tests/ptx_conformance.rs`); the table only
 //! proposes.
 //! [`Grammar::accepts`] says whether a list of modifiers is one of a row's combinations, in
-//! any order (the parser's form check, for the opcodes of [`STRICT`]).
+//! any order; [`Grammar::operand_counts`] also gives the numbers of operands the rows holding
+//! it take (for the `counted:` opcodes, whose valid modifiers depend on that number): the
+//! parser's form check, for the opcodes of [`STRICT`].
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use super::isa::Opcode;
 
@@ -45,12 +48,16 @@ pub struct Group {
     pub leading: bool,
     /// The alternatives, each as its words (`[".shared", ".global"]`).
     pub alts: Vec<Vec<&'static str>>,
+    /// The groups of a row with the same `Some(class)` keep their table order among
+    /// themselves (see [`Group::positional`] and [`Row`]).
+    pub order_class: Option<usize>,
 }
 
 impl Group {
     /// Whether the group is positional: its alternatives are types or matrix layouts, whose
-    /// groups keep their table order among themselves (`cvt.f32.s32` converts `.s32` to
-    /// `.f32`; `mma .row.col` is A's layout, then B's).
+    /// groups keep their table order among themselves, the types among the types and the
+    /// layouts among the layouts (`cvt.f32.s32` converts `.s32` to `.f32`; `mma .row.col` is
+    /// A's layout, then B's).
     pub fn positional(&self) -> bool {
         self.alts
             .iter()
@@ -59,6 +66,12 @@ impl Group {
 }
 
 /// One row of the table: an instruction form.
+///
+/// Its groups come in any order but two kinds, which keep their table order among
+/// themselves: the positional groups (types and layouts, class 0), and groups that share a
+/// word with another group of the row (one class per set of such groups: the word's meaning
+/// is its place, as the primary and then the secondary eviction priority of
+/// `createpolicy.fractional.L2::evict_last.L2::evict_first`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     /// The opcode.
@@ -71,8 +84,14 @@ pub struct Row {
     pub operands: &'static str,
     /// The `.target` of the module the row's instructions are assembled in.
     pub target: &'static str,
+    /// Whether the row's instructions are assembled in a `.func` (called by a kernel) rather
+    /// than in the kernel: a form valid only there (`ld.param::func`).
+    pub in_func: bool,
     /// The 1-based line of the row in the table.
     pub line: usize,
+    /// Every word the row may hold (fixed words and alternatives), sorted: a list of modifiers
+    /// with another word is no combination of the row.
+    words: Vec<&'static str>,
 }
 
 /// The table, read.
@@ -84,8 +103,15 @@ pub struct Grammar {
     by_op: HashMap<Opcode, Vec<usize>>,
     /// Words that may be repeated (`.sat.sat`, `.sync.sync`: `ptxas` takes a second one).
     pub repeatable: BTreeSet<&'static str>,
+    /// Opcodes whose rows hold an instruction only with the row's number of operands
+    /// ([`Row::operand_count`]): the modifiers `ptxas` takes depend on it (`min.abs.f32`
+    /// takes three inputs, `min.xorsign.abs.f32` two).
+    pub counted: BTreeSet<Opcode>,
     /// Lines of the table that could not be read.
     pub problems: Vec<String>,
+    /// The answers of [`Grammar::operand_counts_of`] so far, by opcode and modifier words
+    /// (joined): each distinct head is matched against the rows once per process.
+    memo: RwLock<HashMap<(Opcode, String), u32>>,
 }
 
 /// The opcodes whose every instruction must be one of the table's forms: for these the
@@ -94,7 +120,8 @@ pub struct Grammar {
 /// An opcode is here when its rows are complete: every form of it in PTX ISA 9.x that
 /// `ptxas` 13.5 takes, for any `.target`, is a combination of its rows, and
 /// `tests/ptx_conformance.rs` finds the rows and `ptxas` in agreement on every generated
-/// instruction. The other opcodes keep the set-membership check of `src/ptx/modifiers.txt`.
+/// instruction. The other opcodes (`mma`; see `docs/conformance.md`) keep the
+/// set-membership check of `src/ptx/modifiers.txt`.
 pub const STRICT: &[Opcode] = &[
     Opcode::Shf,
     Opcode::Testp,
@@ -155,6 +182,38 @@ pub const STRICT: &[Opcode] = &[
     Opcode::Tanh,
     Opcode::Trap,
     Opcode::Xor,
+    Opcode::Alloca,
+    Opcode::Bar,
+    Opcode::Barrier,
+    Opcode::Createpolicy,
+    Opcode::Ldmatrix,
+    Opcode::Lop3,
+    Opcode::Match,
+    Opcode::Max,
+    Opcode::Membar,
+    Opcode::Min,
+    Opcode::Mov,
+    Opcode::Movmatrix,
+    Opcode::Prefetch,
+    Opcode::Set,
+    Opcode::Shfl,
+    Opcode::Stmatrix,
+    Opcode::Vadd,
+    Opcode::Vadd2,
+    Opcode::Vmax,
+    Opcode::Vote,
+    Opcode::Vset,
+    Opcode::Vshl,
+    Opcode::Ld,
+    Opcode::Ldu,
+    Opcode::St,
+    Opcode::Atom,
+    Opcode::Red,
+    Opcode::Fence,
+    Opcode::Cvt,
+    Opcode::Mbarrier,
+    Opcode::Cp,
+    Opcode::Wgmma,
 ];
 
 /// Whether the parser checks `op`'s heads against the rows ([`STRICT`]).
@@ -168,7 +227,31 @@ pub fn is_type_word(w: &str) -> bool {
     super::ast::Type::from_name(w).is_some()
         || matches!(
             w,
-            ".f32x2" | ".e2m1x2" | ".e2m3x2" | ".e3m2x2" | ".ue8m0x2" | ".s16x2" | ".u16x2"
+            ".f32x2"
+                | ".e2m1x2"
+                | ".e2m3x2"
+                | ".e3m2x2"
+                | ".ue8m0x2"
+                | ".s16x2"
+                | ".u16x2"
+                | ".b8x16"
+                | ".b6x16_p32"
+                | ".b4x16_p64"
+                | ".e4m3x4"
+                | ".e5m2x4"
+                | ".e2m1x4"
+                | ".e2m3x4"
+                | ".e3m2x4"
+                | ".e2m1"
+                | ".e2m3"
+                | ".e3m2"
+                | ".ue8m0"
+                | ".ue4m3"
+                | ".u4"
+                | ".s4"
+                | ".u2"
+                | ".s2"
+                | ".b1"
         )
 }
 
@@ -184,6 +267,19 @@ impl Grammar {
             }
             if let Some(rest) = line.strip_prefix("repeatable:") {
                 g.repeatable.extend(rest.split_whitespace());
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("counted:") {
+                for w in rest.split_whitespace() {
+                    match Opcode::from_name(w) {
+                        Some(op) => {
+                            g.counted.insert(op);
+                        }
+                        None => g
+                            .problems
+                            .push(format!("line {}: unknown opcode {w}", n + 1)),
+                    }
+                }
                 continue;
             }
             if let Some((name, rest)) = line.split_once(" = ") {
@@ -208,10 +304,21 @@ impl Grammar {
                 g.problems.push(format!("line {}: no `:`", n + 1));
                 continue;
             };
-            let (operands, target) = match rhs.rsplit_once(" @ ") {
+            let (operands, place) = match rhs.rsplit_once(" @ ") {
                 Some((o, t)) => (o.trim(), t.trim()),
                 None if rhs.trim_start().starts_with("@ ") => ("", rhs.trim()[2..].trim()),
                 None => (rhs.trim(), DEFAULT_TARGET),
+            };
+            let mut place = place.split_whitespace();
+            let target = place.next().unwrap_or(DEFAULT_TARGET);
+            let in_func = match place.next() {
+                None => false,
+                Some(".func") => true,
+                Some(w) => {
+                    g.problems
+                        .push(format!("line {}: unknown placement {w}", n + 1));
+                    false
+                }
             };
             let mut fields = lhs.split_whitespace();
             let Some(head) = fields.next() else {
@@ -228,15 +335,20 @@ impl Grammar {
                 continue;
             };
             let mut groups = Vec::new();
+            // The groups marked `>` (they keep their table order among themselves).
+            let mut ordered_groups = Vec::new();
             for f in fields {
                 let mut body = f;
-                let (mut optional, mut leading) = (false, false);
+                let (mut optional, mut leading, mut ordered) = (false, false, false);
                 loop {
                     if let Some(b) = body.strip_prefix('?') {
                         optional = true;
                         body = b;
                     } else if let Some(b) = body.strip_prefix('^') {
                         leading = true;
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('>') {
+                        ordered = true;
                         body = b;
                     } else {
                         break;
@@ -257,8 +369,22 @@ impl Grammar {
                     optional,
                     leading,
                     alts,
+                    order_class: None,
                 });
+                ordered_groups.push(ordered);
             }
+            set_order_classes(&mut groups, &ordered_groups);
+            let mut words: Vec<&'static str> = fixed
+                .iter()
+                .copied()
+                .chain(
+                    groups
+                        .iter()
+                        .flat_map(|gr| gr.alts.iter().flatten().copied()),
+                )
+                .collect();
+            words.sort_unstable();
+            words.dedup();
             g.by_op.entry(op).or_default().push(g.rows.len());
             g.rows.push(Row {
                 op,
@@ -266,7 +392,9 @@ impl Grammar {
                 groups,
                 operands,
                 target,
+                in_func,
                 line: n + 1,
+                words,
             });
         }
         g
@@ -283,10 +411,105 @@ impl Grammar {
 
     /// Whether the modifiers `words` (each with its dot, in source order) of an instruction of
     /// `op` are one of the combinations of a row of `op`, in any order of the row's groups (a
-    /// group of several words keeps its words in order).
+    /// group of several words keeps its words in order), with some number of operands.
     pub fn accepts(&self, op: Opcode, words: &[&str]) -> bool {
         self.rows_of(op)
             .any(|r| row_accepts(r, words, &self.repeatable))
+    }
+
+    /// The numbers of operands an instruction of `op` with the modifiers `words` may have, as
+    /// a bit set (bit `n`: `n` operands): [`ANY_COUNT`] when a row holds the modifiers and
+    /// `op` is not [`Grammar::counted`], the operand counts of the rows that hold them when
+    /// it is, 0 when no row holds them.
+    pub fn operand_counts(&self, op: Opcode, words: &[&str]) -> u32 {
+        let counted = self.counted.contains(&op);
+        let mut set = 0;
+        for r in self.rows_of(op) {
+            if row_accepts(r, words, &self.repeatable) {
+                if !counted {
+                    return ANY_COUNT;
+                }
+                set |= 1 << r.operand_count().min(31);
+            }
+        }
+        set
+    }
+}
+
+impl Grammar {
+    /// A spelling of the instruction form `words` of `op` (a form leaves out some words, as
+    /// [`crate::ptx::analysis::form_of`] does: those of `dropped`) that a row holds: `words`
+    /// themselves, or with each required group of a row that none of them fills given an
+    /// alternative of dropped words (`ldmatrix.sync.m8n8.x4.shared.b16` is spelt
+    /// `ldmatrix.sync.m8n8.x4.shared.b16.aligned`). `None` when no row holds the form.
+    pub fn spelling<'a>(
+        &self,
+        op: Opcode,
+        words: &[&'a str],
+        dropped: impl Fn(&str) -> bool,
+    ) -> Option<Vec<&'a str>> {
+        if self.accepts(op, words) {
+            return Some(words.to_vec());
+        }
+        for r in self.rows_of(op) {
+            let mut extra: Vec<&'a str> = Vec::new();
+            for g in r.groups.iter().filter(|g| !g.optional) {
+                let filled = g.alts.iter().any(|a| a.iter().all(|w| words.contains(w)));
+                if filled {
+                    continue;
+                }
+                if let Some(a) = g.alts.iter().find(|a| a.iter().all(|w| dropped(w))) {
+                    extra.extend(a.iter().copied());
+                }
+            }
+            if extra.is_empty() {
+                continue;
+            }
+            for at in (0..=words.len()).rev() {
+                let mut v = words[..at].to_vec();
+                v.extend(extra.iter().copied());
+                v.extend(words[at..].iter().copied());
+                if row_accepts(r, &v, &self.repeatable) {
+                    return Some(v);
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Grammar {
+    /// [`Grammar::operand_counts`] of `op` and the modifier words `words`, remembered: the
+    /// parser asks it once per module for each distinct instruction head, and a wheel's
+    /// modules share most of their heads.
+    pub fn operand_counts_of<'w>(&self, op: Opcode, words: impl Iterator<Item = &'w str>) -> u32 {
+        let words: Vec<&str> = words.collect();
+        let key = (op, words.concat());
+        if let Some(&c) = self
+            .memo
+            .read()
+            .ok()
+            .and_then(|m| m.get(&key).copied())
+            .as_ref()
+        {
+            return c;
+        }
+        let c = self.operand_counts(op, &words);
+        if let Ok(mut m) = self.memo.write() {
+            m.insert(key, c);
+        }
+        c
+    }
+}
+
+/// The operand-count set of [`Grammar::operand_counts`] that admits any number of operands.
+pub const ANY_COUNT: u32 = u32::MAX;
+
+impl Row {
+    /// The number of operands of the row's template (a vector `{..}`, an address `[..]` or a
+    /// pair `a|b` is one; an operand written only with a word counts).
+    pub fn operand_count(&self) -> usize {
+        template_items(self.operands).len()
     }
 }
 
@@ -296,6 +519,9 @@ impl Grammar {
 /// may come again.
 fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
     if words.len() < row.fixed.len() || words[..row.fixed.len()] != row.fixed[..] {
+        return false;
+    }
+    if words.iter().any(|w| row.words.binary_search(w).is_err()) {
         return false;
     }
     struct St<'r, 'w> {
@@ -314,14 +540,12 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
         }
         // The first leading group not yet used (the later ones wait for it).
         let lead = (0..groups.len()).find(|&i| groups[i].leading && !st.used[i]);
-        // The positional group used last.
-        let last_pos = (0..groups.len())
-            .rev()
-            .find(|&i| st.used[i] && groups[i].positional());
         for (gi, g) in groups.iter().enumerate() {
             if st.used[gi] {
                 continue;
             }
+            // The leading groups skipped by taking this one (optional ones, left out for good).
+            let mut skipped: Vec<usize> = Vec::new();
             if let Some(l) = lead {
                 // Only the next leading group, or a later one when those before are optional.
                 if !g.leading
@@ -330,20 +554,30 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
                 {
                     continue;
                 }
+                skipped.extend((l..gi).filter(|&j| groups[j].leading && !st.used[j]));
             } else if g.leading {
                 continue;
             }
-            if g.positional() && last_pos.is_some_and(|p| gi < p) {
-                continue;
+            // A group of an order class comes after the groups of its class used so far.
+            if let Some(c) = g.order_class {
+                if (gi + 1..groups.len()).any(|j| st.used[j] && groups[j].order_class == Some(c)) {
+                    continue;
+                }
             }
             for a in &g.alts {
                 if rest.len() >= a.len() && rest[..a.len()] == a[..] {
                     st.used[gi] = true;
+                    for &j in &skipped {
+                        st.used[j] = true;
+                    }
                     let n = st.seen.len();
                     st.seen.extend(rest[..a.len()].iter().copied());
                     let ok = go(st, &rest[a.len()..]);
                     st.seen.truncate(n);
                     st.used[gi] = false;
+                    for &j in &skipped {
+                        st.used[j] = false;
+                    }
                     if ok {
                         return true;
                     }
@@ -378,6 +612,58 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
         repeatable,
     };
     go(&mut st, &words[row.fixed.len()..])
+}
+
+/// Give each group its order class: 0 for the groups of types, 1 for those of layouts (the
+/// positional groups: `ptxas` takes `mma.row.f32.col...`), 2 for the groups the table marks
+/// ordered (`>`), and one class (from 3) per set of groups that share words, linked through
+/// shared words.
+fn set_order_classes(groups: &mut [Group], ordered: &[bool]) {
+    let n = groups.len();
+    let mut class: Vec<Option<usize>> = groups
+        .iter()
+        .zip(ordered)
+        .map(|(g, &o)| {
+            if g.positional() {
+                Some(usize::from(g.alts.iter().all(|a| !is_type_word(a[0]))))
+            } else {
+                o.then_some(2)
+            }
+        })
+        .collect();
+    let shares = |a: &Group, b: &Group| {
+        a.alts
+            .iter()
+            .flatten()
+            .any(|w| b.alts.iter().flatten().any(|v| v == w))
+    };
+    let mut next = 3;
+    for i in 0..n {
+        if class[i].is_some() {
+            continue;
+        }
+        // The groups reachable from `i` through shared words.
+        let mut set = vec![i];
+        let mut k = 0;
+        while k < set.len() {
+            let a = set[k];
+            for j in 0..n {
+                if class[j].is_none() && !set.contains(&j) && shares(&groups[a], &groups[j]) {
+                    set.push(j);
+                }
+            }
+            k += 1;
+        }
+        if set.len() > 1 {
+            for &j in &set {
+                class[j] = Some(next);
+            }
+            next += 1;
+        }
+    }
+    for (g, c) in groups.iter_mut().zip(class) {
+        g.order_class = c;
+    }
 }
 
 /// The `.word`s of `s` (`.shared.global` → `.shared`, `.global`).
@@ -454,6 +740,10 @@ pub struct Generated {
     pub line: usize,
     /// The `.target` to assemble it for.
     pub target: &'static str,
+    /// Whether it is assembled in a `.func` ([`Row::in_func`]).
+    pub in_func: bool,
+    /// Its number of operands.
+    pub operands: usize,
 }
 
 /// Types tried as a wrong type, in order (the first that no row of the opcode names).
@@ -516,13 +806,66 @@ fn reg_class(ty: &str) -> &'static str {
 }
 
 /// The register declarations [`instruction`] uses.
-pub const REGISTERS: &str = "    .reg .pred %p<8>;\n    .reg .b16 %h<16>;\n    .reg .b32 %r<16>;\n    \
-                             .reg .b64 %rd<16>;\n    .reg .f32 %f<16>;\n    .reg .f64 %fd<16>;\n    \
-                             .reg .b128 %q<8>;\n";
+pub const REGISTERS: &str = "    .reg .pred %p<256>;\n    .reg .b16 %h<256>;\n    .reg .b32 %r<256>;\n    \
+                             .reg .b64 %rd<256>;\n    .reg .f32 %f<256>;\n    .reg .f64 %fd<256>;\n    \
+                             .reg .b128 %q<256>;\n    .reg .b8 %b<256>;\n";
+
+/// The register declarations of [`REGISTERS`] that a module for `target` may hold: `.b128`
+/// (and, declared after them, `.b8`) registers need `sm_70` or higher.
+pub fn registers(target: &str) -> &'static str {
+    if target_number(target) < 70 {
+        let k = REGISTERS.find("    .reg .b128").unwrap_or(REGISTERS.len());
+        &REGISTERS[..k]
+    } else {
+        REGISTERS
+    }
+}
+
+/// The number of an `sm_XY` target (`sm_100a` → 100).
+pub fn target_number(target: &str) -> u32 {
+    let digits: String = target
+        .trim_start_matches("sm_")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(0)
+}
+
+/// The top-level operands of a template (a vector `{..}` or an address `[..]` is one).
+fn template_items(template: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (k, c) in template.char_indices() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(template[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = template[start..].trim();
+    if !last.is_empty() || !items.is_empty() {
+        items.push(last);
+    }
+    items
+}
 
 /// The instruction of a head `op` + `words` with the operand template `template` (see the
 /// table's header).
 pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, String) {
+    // Operands written only with a word (`%rd?.L2::cache_hint`).
+    let kept: Vec<&str> = template_items(template)
+        .into_iter()
+        .filter_map(|it| match it.split_once('?') {
+            Some((o, w)) => words.contains(&w).then_some(o),
+            None => Some(it),
+        })
+        .collect();
+    let template = kept.join(", ");
+    let template = template.as_str();
     let mut head = op.name().to_string();
     for w in words {
         head.push_str(w);
@@ -548,11 +891,36 @@ pub fn instruction(op: Opcode, words: &[&str], template: &str) -> (String, Strin
             None => "%r",
         }
     };
+    // The N of a matrix shape word (`.m64n128k16` → 128), for `{%f*n/2}`.
+    let shape_n = words.iter().find_map(|w| {
+        let rest = w.strip_prefix(".m")?;
+        let (_, nk) = rest.split_once('n')?;
+        let (n, k) = nk.split_once('k')?;
+        (rest.split('n').next()?.parse::<u32>().is_ok() && k.parse::<u32>().is_ok())
+            .then(|| n.parse::<usize>().ok())
+            .flatten()
+    });
     let mut out = String::new();
     let b = template.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
+        let repeat = template[i..]
+            .strip_prefix("{%")
+            .and_then(|r| r.split_once('}'))
+            .and_then(|(inner, _)| inner.split_once('*'));
+        if let Some((class, count)) = repeat {
+            // `{%X*K}`: a vector of K fresh registers of class %X; `{%X*n/D}`: of N/D, N
+            // the shape's.
+            let k = match count.strip_prefix("n/") {
+                Some(d) => shape_n.unwrap_or(0) / d.parse::<usize>().unwrap_or(1),
+                None => count.parse().unwrap_or(1),
+            };
+            let regs: Vec<String> = (0..k.max(1)).map(|_| fresh(&format!("%{class}"))).collect();
+            out.push('{');
+            out.push_str(&regs.join(", "));
+            out.push('}');
+            i += 2 + class.len() + 1 + count.len() + 1;
+        } else if template[i..].starts_with("{%") && b.get(i + 2).is_some_and(u8::is_ascii_digit) {
             // `{%k}`: a vector of the form's width.
             let end = template[i..].find('}').map_or(b.len(), |e| i + e);
             let k: usize = template[i + 2..end].parse().unwrap_or(0);
@@ -604,12 +972,18 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
         let mut all: Vec<&str> = row.fixed.clone();
         all.extend(words);
         // A neighbour that another row holds is that row's combination (tested there, with
-        // that row's operands), no neighbour.
-        if kind != Kind::Combination && g.accepts(row.op, &all) {
+        // that row's operands), no neighbour; so is an order of this row's groups that this
+        // row does not take but another row does (`cvt.e4m3x2.bf16x2` of the row
+        // `cvt .bf16x2 .e4m3x2` is the conversion the other way).
+        let others = || g.operand_counts(row.op, &all) & (1 << row.operand_count().min(31)) != 0;
+        if kind != Kind::Combination && others() {
+            return;
+        }
+        if kind == Kind::Combination && !row_accepts(row, &all, &g.repeatable) && others() {
             return;
         }
         let (head, text) = instruction(row.op, &all, row.operands);
-        if seen.insert((row.target, text.clone())) {
+        if seen.insert((row.target, row.in_func, text.clone())) {
             out.push(Generated {
                 op: row.op,
                 head,
@@ -617,6 +991,8 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 kind,
                 line: row.line,
                 target: row.target,
+                in_func: row.in_func,
+                operands: row.operand_count(),
             });
         }
     };
@@ -784,7 +1160,8 @@ mod tests {
             };
             if is_strict(op) {
                 assert!(
-                    g.accepts(op, &words),
+                    g.spelling(op, &words, crate::ptx::analysis::dropped)
+                        .is_some(),
                     "supported form {f} is no row combination"
                 );
                 n += 1;
@@ -805,12 +1182,76 @@ mod tests {
     }
 
     #[test]
+    fn operand_counts_orders_and_spellings() {
+        let g = grammar();
+        // `.abs` on min.f32: three inputs; `.xorsign.abs`: two; neither: both.
+        assert_eq!(g.operand_counts(Opcode::Min, &[".abs", ".f32"]), 1 << 4);
+        assert_eq!(
+            g.operand_counts(Opcode::Min, &[".xorsign", ".abs", ".f32"]),
+            1 << 3
+        );
+        assert_eq!(
+            g.operand_counts(Opcode::Min, &[".f32"]),
+            (1 << 3) | (1 << 4)
+        );
+        assert_eq!(g.operand_counts(Opcode::Add, &[".s32"]), ANY_COUNT);
+        assert_eq!(g.operand_counts(Opcode::Add, &[".rn", ".s32"]), 0);
+        assert_eq!(
+            g.operand_counts_of(Opcode::Min, [".abs", ".f32"].into_iter()),
+            1 << 4
+        );
+        // Groups that share words keep their order: primary, then secondary priority.
+        let cp = |w: &[&str]| g.accepts(Opcode::Createpolicy, w);
+        assert!(cp(&[
+            ".fractional",
+            ".L2::evict_last",
+            ".L2::evict_first",
+            ".b64"
+        ]));
+        assert!(cp(&[
+            ".fractional",
+            ".b64",
+            ".L2::evict_last",
+            ".L2::evict_first"
+        ]));
+        assert!(!cp(&[
+            ".fractional",
+            ".L2::evict_first",
+            ".L2::evict_last",
+            ".b64"
+        ]));
+        // An optional leading group left out stays out (`bar.red.cta`).
+        assert!(g.accepts(Opcode::Bar, &[".cta", ".red", ".popc", ".u32"]));
+        assert!(g.accepts(Opcode::Bar, &[".red", ".popc", ".u32"]));
+        assert!(!g.accepts(Opcode::Bar, &[".red", ".cta", ".popc", ".u32"]));
+        // A form without the words forms leave out, spelt as ptxas takes it.
+        let w = [".sync", ".m8n8", ".x4", ".shared", ".b16"];
+        let spelt = g
+            .spelling(Opcode::Ldmatrix, &w, crate::ptx::analysis::dropped)
+            .unwrap();
+        assert!(spelt.contains(&".aligned"));
+        assert!(g.accepts(Opcode::Ldmatrix, &spelt));
+        assert!(g
+            .spelling(Opcode::Ldmatrix, &[".sync", ".m8n8", ".x3", ".b16"], |_| {
+                true
+            })
+            .is_none());
+    }
+
+    #[test]
     fn instructions_follow_the_template() {
         let (h, t) = instruction(Opcode::Ld, &[".global", ".v2", ".f32"], "{%0}, [a]");
         assert_eq!(h, "ld.global.v2.f32");
         assert_eq!(t, "ld.global.v2.f32 {%f1, %f2}, [%rd15];");
         let (_, t) = instruction(Opcode::Cvt, &[".rn", ".f16", ".f32"], "%0, %1");
         assert_eq!(t, "cvt.rn.f16.f32 %h1, %f2;");
+        // An operand written only with its word; an address with coordinates is one operand.
+        let tpl = "{%0}, [a], %rd?.L2::cache_hint";
+        let (_, t) = instruction(Opcode::Ld, &[".global", ".b32"], tpl);
+        assert_eq!(t, "ld.global.b32 %r1, [%rd15];");
+        let (_, t) = instruction(Opcode::Ld, &[".global", ".L2::cache_hint", ".b32"], tpl);
+        assert_eq!(t, "ld.global.L2::cache_hint.b32 %r1, [%rd15], %rd2;");
+        assert_eq!(template_items("[a], [%rd, {%r, %r}], [a]").len(), 3);
         assert_eq!(orders(3).len(), 6);
         assert_eq!(orders(6).len(), 6 * 2 + 5);
     }

@@ -420,6 +420,8 @@ pub(super) fn default_class(m: Mod) -> Class {
         | M::B6
         | M::S4
         | M::U4
+        | M::S2
+        | M::U2
         | M::F32x2
         | M::B1024
         | M::B8x16

@@ -482,8 +482,16 @@ impl<'a> Parser<'a> {
         let head = &self.src[ot.start as usize..end as usize];
         let modifiers = Modifiers::from_span(&self.src[ot.end as usize..end as usize]);
         let mut bad = false;
-        let opcode = match self.heads.get(head) {
-            Some(&op) => op,
+        let mut counts = crate::ptx::grammar::ANY_COUNT;
+        let known = match self.heads.get(head) {
+            Some(&op) => Some(op),
+            None => self.counted_heads.get(head).map(|&(op, c)| {
+                counts = c;
+                op
+            }),
+        };
+        let opcode = match known {
+            Some(op) => op,
             None => {
                 let Some(opcode) = Opcode::from_name(name) else {
                     self.error_at(ot, format!("unknown opcode `{name}`"));
@@ -502,10 +510,17 @@ impl<'a> Parser<'a> {
                     }
                 }
                 if !bad {
-                    bad = !self.check_modifiers(opcode, name, &modifiers);
+                    match self.check_modifiers(opcode, name, &modifiers) {
+                        Some(c) => counts = c,
+                        None => bad = true,
+                    }
                 }
                 if !bad {
-                    self.heads.insert(head, opcode);
+                    if counts == crate::ptx::grammar::ANY_COUNT {
+                        self.heads.insert(head, opcode);
+                    } else {
+                        self.counted_heads.insert(head, (opcode, counts));
+                    }
                 }
                 opcode
             }
@@ -534,6 +549,10 @@ impl<'a> Parser<'a> {
         if bad {
             return Err(());
         }
+        if counts & (1 << operands.len().min(31)) == 0 {
+            self.operand_count_error(ot, head, operands.len(), counts);
+            return Err(());
+        }
         self.stmts.push(Statement::Instruction(Instruction {
             guard,
             opcode,
@@ -544,23 +563,40 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Whether the modifiers of an instruction of `opcode` are a combination of its forms in
-    /// `src/ptx/forms.txt` ([`crate::ptx::grammar::Grammar::accepts`]).
-    fn is_form(opcode: Opcode, modifiers: &Modifiers<'a>) -> bool {
-        let words: Vec<&str> = modifiers.iter().collect();
-        crate::ptx::grammar::grammar().accepts(opcode, &words)
+    /// The numbers of operands the forms of `src/ptx/forms.txt` take with the modifiers of an
+    /// instruction of `opcode` ([`crate::ptx::grammar::Grammar::operand_counts_of`]; 0: the
+    /// modifiers are no combination of its forms).
+    fn form_counts(opcode: Opcode, modifiers: &Modifiers<'a>) -> u32 {
+        crate::ptx::grammar::grammar().operand_counts_of(opcode, modifiers.iter())
+    }
+
+    /// Report an instruction whose head's forms take another number of operands.
+    #[cold]
+    fn operand_count_error(&mut self, at: Token, head: &str, n: usize, counts: u32) {
+        let takes: Vec<String> = (0..32)
+            .filter(|k| counts & (1 << k) != 0)
+            .map(|k| k.to_string())
+            .collect();
+        self.error_at(
+            at,
+            format!(
+                "`{head}` takes {} operands, not {n} (the forms of src/ptx/forms.txt with these modifiers)",
+                takes.join(" or ")
+            ),
+        );
     }
 
     /// Decode the (known) modifiers of a new opcode head: conflicting words of one class
-    /// (`.rn.rz`, `atom.add.or`) are an error, a word given twice a warning. Returns whether
-    /// the head is valid.
+    /// (`.rn.rz`, `atom.add.or`) are an error, a word given twice a warning. Returns the
+    /// numbers of operands the head takes (see [`Self::form_counts`]; any number for an
+    /// opcode outside [`crate::ptx::grammar::STRICT`]), or `None` when the head is invalid.
     #[cold]
     pub(super) fn check_modifiers(
         &mut self,
         opcode: Opcode,
         name: &str,
         modifiers: &Modifiers<'a>,
-    ) -> bool {
+    ) -> Option<u32> {
         let token_of = |s: &str, m: &str| {
             let off = m.as_ptr() as usize - s.as_ptr() as usize;
             Token {
@@ -569,10 +605,13 @@ impl<'a> Parser<'a> {
                 end: (off + m.len()) as u32,
             }
         };
+        let counts = if crate::ptx::grammar::is_strict(opcode) {
+            Self::form_counts(opcode, modifiers)
+        } else {
+            crate::ptx::grammar::ANY_COUNT
+        };
         match Mods::decode(opcode, modifiers) {
-            Ok(_)
-                if crate::ptx::grammar::is_strict(opcode) && !Self::is_form(opcode, modifiers) =>
-            {
+            Ok(_) if counts == 0 => {
                 let words: String = modifiers.iter().collect();
                 self.error_at(
                     token_of(self.src, modifiers.span()),
@@ -580,7 +619,7 @@ impl<'a> Parser<'a> {
                         "`{name}{words}` is no `{name}` instruction of PTX ISA 9.x (its modifiers are no combination of the forms in src/ptx/forms.txt)"
                     ),
                 );
-                false
+                None
             }
             Ok(d) => {
                 if let Some(dup) = d.duplicate() {
@@ -593,7 +632,7 @@ impl<'a> Parser<'a> {
                         self.warn_at(t, format!("duplicate modifier `{w}` for `{name}`"));
                     }
                 }
-                true
+                Some(counts)
             }
             Err(e) => {
                 let at = match &e {
@@ -607,7 +646,7 @@ impl<'a> Parser<'a> {
                     None => token_of(self.src, modifiers.span()),
                 };
                 self.error_at(t, format!("{e} for `{name}`"));
-                false
+                None
             }
         }
     }

@@ -27,7 +27,8 @@
 //! An opcode head (`ld.global.nc.v4.u32`) is checked once per module, on the token path: its
 //! modifiers against `src/ptx/modifiers.txt`, decoded ([`crate::ptx::mods`]) for conflicts
 //! and, for the opcodes of [`crate::ptx::grammar::STRICT`], against the instruction forms of
-//! `src/ptx/forms.txt`; the fast path only reads heads already checked.
+//! `src/ptx/forms.txt`; the fast path only reads heads already checked that take any number
+//! of operands (the heads of `min`/`max`, whose forms depend on it, stay on the token path).
 //!
 //! What limits the throughput is the size of the tree more than the scanning: every pass
 //! writes the tree into fresh memory, so the nodes are compact (a `Name` is a `&str` in 12
@@ -177,8 +178,13 @@ pub(crate) struct Parser<'a> {
     lines: LineTracker,
     table: &'static ModifierTable,
     module_syms: HashMap<&'a str, SymKind, BuildFx>,
-    /// Instruction heads (`ld.global.nc.v4.u32`) already validated.
+    /// Instruction heads (`ld.global.nc.v4.u32`) already validated that take any number of
+    /// operands (the fast path reads these).
     heads: HashMap<&'a str, Opcode, BuildFx>,
+    /// Instruction heads already validated whose forms take only some numbers of operands,
+    /// with those numbers ([`crate::ptx::grammar::Grammar::operand_counts`]; `min.abs.f32`):
+    /// the general path checks each instruction of them.
+    counted_heads: HashMap<&'a str, (Opcode, u32), BuildFx>,
     /// Statements of the open blocks of the current function body, innermost last: it is the
     /// body's own vector, and a nested block's statements are split off its tail.
     stmts: Vec<Statement<'a>>,
@@ -257,6 +263,7 @@ impl<'a> Parser<'a> {
             table: modifier_table(),
             module_syms: HashMap::default(),
             heads: HashMap::default(),
+            counted_heads: HashMap::default(),
             stmts: Vec::new(),
             cur_fn: None,
             fn_errors: Vec::new(),
@@ -300,7 +307,7 @@ impl<'a> Parser<'a> {
     }
 
     fn error_at(&mut self, t: Token, msg: String) {
-        let loc = loc_of(self.src, t.start as usize);
+        let loc = self.loc(t.start);
         let token = if t.kind == Tok::Eof {
             "<end of file>".to_string()
         } else {
@@ -323,7 +330,7 @@ impl<'a> Parser<'a> {
 
     /// A warning at `t` (the function stays valid).
     fn warn_at(&mut self, t: Token, msg: String) {
-        let loc = loc_of(self.src, t.start as usize);
+        let loc = self.loc(t.start);
         self.diags.push(Diagnostic {
             severity: Severity::Warning,
             file: self.file.clone(),
