@@ -64,8 +64,12 @@ struct OnlyRow {
     entry_contains: String,
 }
 
-/// The PTX modules of a source (`gpu/x.so` or `corpus:<prefix>`), each with its name.
-fn ptx_modules(root: &Path, spec: &str) -> Option<Vec<(String, String)>> {
+/// The PTX modules of a source (`gpu/x.so` or `corpus:<prefix>`), each with its name, and
+/// the launch facts of its host objects (as `convert` uses them).
+fn ptx_modules(
+    root: &Path,
+    spec: &str,
+) -> Option<(Vec<(String, String)>, wheelport::elf::launch::LaunchFacts)> {
     let mut objects: Vec<(String, Vec<u8>)> = Vec::new();
     if let Some(prefix) = spec.strip_prefix("corpus:") {
         let wheel = common::corpus_wheel(prefix)?;
@@ -80,7 +84,11 @@ fn ptx_modules(root: &Path, spec: &str) -> Option<Vec<(String, String)>> {
         objects.push((spec.to_string(), std::fs::read(&p).expect("fixture .so")));
     }
     let mut out = Vec::new();
+    let mut facts = wheelport::elf::launch::LaunchFacts::default();
     for (name, data) in &objects {
+        let f = wheelport::elf::launch::launch_facts(data, name).expect("launch facts");
+        facts.bounds.extend(f.bounds);
+        facts.unproven.extend(f.unproven);
         let so = wheelport::elf::scan(data, name).expect("scan");
         for (sec, cs) in wheelport::fatbin::parse_object_sections(data, &so, name).expect("fatbin")
         {
@@ -94,7 +102,7 @@ fn ptx_modules(root: &Path, spec: &str) -> Option<Vec<(String, String)>> {
             }
         }
     }
-    Some(out)
+    Some((out, facts))
 }
 
 /// The `.entry` names of a PTX text.
@@ -219,7 +227,7 @@ fn main() {
     let mut not_built: BTreeMap<String, String> = BTreeMap::new();
     let t0 = std::time::Instant::now();
     for (spec, names) in &wanted {
-        let Some(mods) = ptx_modules(&root, spec) else {
+        let Some((mods, facts)) = ptx_modules(&root, spec) else {
             continue;
         };
         let only_pats: Vec<&str> = only
@@ -239,12 +247,9 @@ fn main() {
                 ptx: text,
             })
             .collect();
-        let results = pipeline.build(
-            prof,
-            &[ARCH.to_string()],
-            &jobs,
-            &wheelport::lower::lower_module,
-        );
+        let results = pipeline.build(prof, &[ARCH.to_string()], &jobs, &|m, p| {
+            wheelport::lower::lower_module_with(m, p, &facts)
+        });
         for (job, res) in jobs.iter().zip(&results) {
             for k in &res.lowered.kernels {
                 if k.outcome != wheelport::lower::KernelOutcome::Lowered {

@@ -83,6 +83,8 @@ pub struct ObjectAnalysis<'data> {
     /// marked when the object's code refers to it ([`crate::elf::static_runtime`]); empty
     /// otherwise.
     pub static_entries: Vec<crate::elf::static_runtime::StaticEntry>,
+    /// The block sizes the host code launches each kernel with ([`crate::elf::launch`]).
+    pub launch: crate::elf::launch::LaunchFacts,
     /// Every container of every fatbin section, in section and file order (the index is the
     /// report's container index).
     pub containers: Vec<ContainerAnalysis<'data>>,
@@ -268,6 +270,7 @@ pub fn analyze<'data>(
     let mut errors = Vec::new();
     let mut register = RegisterEntry::NotFound;
     let mut static_entries = Vec::new();
+    let mut launch = crate::elf::launch::LaunchFacts::default();
     if !elf.wrappers.is_empty() {
         let addrs: Vec<u64> = elf.wrappers.iter().map(|w| w.address).collect();
         match crate::elf::registration::registration_scan(data, &addrs, file) {
@@ -277,6 +280,7 @@ pub fn analyze<'data>(
                 }
                 register = scan.entry;
                 static_entries = scan.static_entries;
+                launch = scan.launch;
             }
             Err(e) => errors.push(e),
         }
@@ -300,6 +304,7 @@ pub fn analyze<'data>(
         register,
         runtime,
         static_entries,
+        launch,
         containers: Vec::new(),
         summary: Vec::new(),
         kernels: Vec::new(),
@@ -580,6 +585,7 @@ fn analyze_cubin<'data>(
         register: RegisterEntry::NotFound,
         runtime: CudaRuntime::None,
         static_entries: Vec::new(),
+        launch: Default::default(),
         containers: Vec::new(),
         summary: Vec::new(),
         kernels,

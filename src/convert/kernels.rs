@@ -113,6 +113,8 @@ pub fn device_code(
     // reason.
     let mut lifted: Vec<(usize, String, String)> = Vec::new();
     let mut lift_notes: HashMap<(usize, &str), String> = HashMap::new();
+    // The lowering's notes on a built kernel (a launch bound from the host code).
+    let mut lower_notes: HashMap<(usize, &str), String> = HashMap::new();
     for (ci, r) in &lifts {
         let names = &sass_wanted[ci];
         match r {
@@ -198,7 +200,9 @@ pub fn device_code(
         job_containers.push(*ci);
         job_sources.push(arch.clone());
     }
-    let results = pipeline.build(profile, archs, &jobs, &crate::lower::lower_module);
+    let results = pipeline.build(profile, archs, &jobs, &|m, p| {
+        crate::lower::lower_module_with(m, p, &a.launch)
+    });
     for ((r, &ci), source) in results.into_iter().zip(&job_containers).zip(job_sources) {
         // The kernels the job was built for: those with PTX, or the lifted ones.
         let names: Vec<&str> = match wanted.get(&ci) {
@@ -228,6 +232,9 @@ pub fn device_code(
                 Some(k) => match &k.outcome {
                     KernelOutcome::Lowered => {
                         any = true;
+                        if !k.notes.is_empty() {
+                            lower_notes.insert((ci, *n), k.notes.join("; "));
+                        }
                         Built::Archs(built.clone())
                     }
                     KernelOutcome::Unsupported { reason, .. } => Built::Not(reason.clone()),
@@ -264,6 +271,10 @@ pub fn device_code(
             )
         });
         let note = note.or_else(|| lift_notes.get(&(k.container, k.name.as_str())).cloned());
+        let note = match (note, lower_notes.get(&(k.container, k.name.as_str()))) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or_else(|| b.cloned()),
+        };
         let from_sass = k.status == KernelStatus::SassOnly
             && outcome.contains_key(&(k.container, k.name.as_str()));
         let (translated, archs_built, reason) = match k.status {

@@ -15,6 +15,7 @@
 //! as the one function that the calls with a wrapper's address in `rdi` reach
 //! ([`RegisterEntry::Inferred`]).
 
+use super::launch::{LaunchFacts, LaunchScan};
 use super::static_runtime::{StaticEntry, StaticRuntimeScan};
 use crate::error::{Error, ErrorKind, Result};
 use iced_x86::{Code, Decoder, DecoderOptions, Instruction, OpKind, Register};
@@ -51,6 +52,9 @@ pub struct RegisterScan {
     /// points, each marked when the object's own code refers to it
     /// ([`super::static_runtime`]); empty otherwise.
     pub static_entries: Vec<StaticEntry>,
+    /// The block sizes the host code launches each registered kernel with
+    /// ([`super::launch`]).
+    pub launch: LaunchFacts,
 }
 
 /// Addresses of the wrappers (among `wrappers`) that some call passes to
@@ -166,12 +170,14 @@ pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<Re
     // Stripped static runtime: direct-call targets of calls with a wrapper in rdi, counted.
     let infer = sym_index.is_none() && local.is_none();
     let mut targets: HashMap<u64, HashSet<u64>> = HashMap::new();
+    let mut launch = LaunchScan::new(endian, data, &sections);
     for s in exec.iter().filter(|s| !name_of(s).starts_with(b".plt")) {
         let mut regs: HashMap<Register, u64> = HashMap::new();
         for_each_instruction(s, endian, data, |i| {
             if let Some(rt) = static_rt.as_mut() {
                 rt.observe(i);
             }
+            launch.observe(i);
             match i.code() {
                 Code::Lea_r64_m if i.is_ip_rel_memory_operand() => {
                     regs.insert(i.op0_register().full_register(), i.ip_rel_memory_address());
@@ -239,6 +245,7 @@ pub fn registration_scan(data: &[u8], wrappers: &[u64], file: &str) -> Result<Re
             .collect(),
         entry,
         static_entries: static_rt.map(|r| r.entries).unwrap_or_default(),
+        launch: launch.finish(endian, data, &sections),
     })
 }
 

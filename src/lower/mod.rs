@@ -22,7 +22,7 @@ mod ty;
 mod val;
 
 pub use forms::{form_category, gap_reason, supported_forms, supported_forms_table};
-pub use module::{lower_module, lower_ptx, param_layout};
+pub use module::{lower_module, lower_module_with, lower_ptx, param_layout};
 
 /// Size in bytes of the device printf FIFO `@__wp_printf_fifo` that an amdgcn module calling
 /// `vprintf` defines (16 header bytes, then the records; layout in `kernels-ir/printf.py`).

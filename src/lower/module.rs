@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 
+use crate::elf::launch::LaunchFacts;
 use crate::ptx::analysis::{invalid_kernel, kernel_forms, ModuleForms};
 use crate::ptx::ast::*;
 use crate::target::{Family, Profile};
@@ -60,6 +61,19 @@ pub fn lower_ptx(text: &str, file: &str, profile: &Profile) -> LoweredModule {
 /// (as [`crate::ptx::analysis::form_of`] names them) or the reason. A profile without an LLVM
 /// backend (`musa`) reports every kernel unsupported.
 pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
+    lower_module_with(m, profile, &LaunchFacts::default())
+}
+
+/// [`lower_module`] with the host code's launch facts ([`crate::elf::launch`]): on amdgcn, a
+/// kernel without `.maxntid`/`.reqntid` whose launches the host code shows gets
+/// `"amdgpu-flat-work-group-size"="1,N"` for the largest block `N` it is launched with (so
+/// the register budget is that of `N`-thread blocks, not 1,024), and a note in
+/// [`KernelResult::notes`] saying so. The nvptx twin ignores them (its PTX is the original's).
+pub fn lower_module_with<'a>(
+    m: &Module<'a>,
+    profile: &Profile,
+    launch: &LaunchFacts,
+) -> LoweredModule {
     let mut results: Vec<KernelResult> = Vec::new();
     let entries: Vec<&Function<'a>> = m
         .functions()
@@ -104,6 +118,7 @@ pub fn lower_module<'a>(m: &Module<'a>, profile: &Profile) -> LoweredModule {
         soft_barrier_funcs: HashSet::new(),
         exit_funcs: HashSet::new(),
         printf_fifo: false,
+        launch,
     };
     // The kernels' forms, the symbols each function names and whether it holds `exit`,
     // summarised function by function on first use (one walk of each body besides the
@@ -635,6 +650,7 @@ fn emit_kernel<'m, 'a>(
     let maxntid = attr(".maxntid");
     let reqntid = attr(".reqntid");
     let minctas = attr(".minnctapersm").and_then(|v| v.first().copied());
+    let mut launch_note = None;
     if nv {
         for (key, vals) in [("maxntid", &maxntid), ("reqntid", &reqntid)] {
             if let Some(v) = vals {
@@ -658,7 +674,19 @@ fn emit_kernel<'m, 'a>(
                 let _ = write!(attrs, "\"amdgpu-flat-work-group-size\"=\"1,{n}\"");
                 Some(n)
             }
-            _ => None,
+            (None, None) => cx.launch.bound(f.name).map(|b| {
+                let n = b.max_threads as u64;
+                let _ = write!(attrs, "\"amdgpu-flat-work-group-size\"=\"1,{n}\"");
+                let blocks: Vec<String> =
+                    b.blocks.iter().map(|[x, y, z]| format!("({x}, {y}, {z})")).collect();
+                launch_note = Some(format!(
+                    "built for blocks of at most {n} threads: the host code launches it with {} ({} launch site{}); a larger block fails at launch",
+                    blocks.join(", "),
+                    b.sites.len(),
+                    if b.sites.len() == 1 { "" } else { "s" }
+                ));
+                n
+            }),
         };
         if let (Some(t), Some(c)) = (threads, minctas) {
             // Waves per EU (SIMD): a CU has 4 SIMDs and runs `c` blocks of ceil(t / wave) waves.
@@ -669,6 +697,7 @@ fn emit_kernel<'m, 'a>(
             }
         }
     }
-    let notes = emit_function(cx, f, &header, &homes, &attrs, entry_init, out)?;
+    let mut notes = emit_function(cx, f, &header, &homes, &attrs, entry_init, out)?;
+    notes.extend(launch_note);
     Ok((ann, notes))
 }

@@ -232,7 +232,8 @@ pub struct KernelConversion {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub reason: Option<String>,
     /// What a user should know about a translated kernel (an arch-guard stub translated as
-    /// is); absent otherwise.
+    /// is, a kernel lifted from SASS, the block size it was built for from the host code's
+    /// launches); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub note: Option<String>,
 }

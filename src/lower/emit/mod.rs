@@ -133,6 +133,9 @@ pub(crate) struct ModCx<'m, 'a> {
     /// amdgcn: whether `@__wp_printf_fifo` is defined in [`ModCx::extra_globals`] (a call of
     /// `vprintf` was lowered).
     pub printf_fifo: bool,
+    /// The host code's launch facts (kernels without launch bounds get the block size
+    /// they are launched with).
+    pub launch: &'m crate::elf::launch::LaunchFacts,
 }
 
 /// An LLVM identifier for a PTX name: bare when it is a valid LLVM identifier, else quoted.

@@ -1,0 +1,230 @@
+//! Launch facts (`wheelport::elf::launch`): the block sizes the host code launches each kernel
+//! with, read from nvcc-built objects and checked against their CUDA sources: every bound found
+//! is a block the source writes as a literal (`fixtures/cuda/src/*.cu`, `fixtures/gpu/src/*.cu`,
+//! `fixtures/gpu/flash/flash_entry.cu` with its traits), the launches with literal blocks are
+//! found, and no kernel launched with a run-time block (`WP_SHAPE`) gets one. The lowering
+//! turns a bound into `amdgpu-flat-work-group-size` and a kernel note on amdgcn only.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use wheelport::elf::launch::{launch_facts, LaunchFacts};
+
+fn facts_of(rel: &str) -> LaunchFacts {
+    let p = common::root().join(rel);
+    launch_facts(&std::fs::read(&p).unwrap(), rel).unwrap()
+}
+
+/// `kernel` -> the literal blocks its launches write, from `name<<<grid, 256, ...>>>` and
+/// `name<T...><<<grid, 256, ...>>>` lines of the CUDA sources under `dir`.
+fn literal_blocks(dir: &str) -> BTreeMap<String, BTreeSet<u32>> {
+    let mut out: BTreeMap<String, BTreeSet<u32>> = BTreeMap::new();
+    for e in std::fs::read_dir(common::root().join(dir)).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().and_then(|x| x.to_str()) != Some("cu") {
+            continue;
+        }
+        for line in std::fs::read_to_string(&p).unwrap().lines() {
+            let Some(at) = line.find("<<<") else { continue };
+            let head = line[..at].trim_end();
+            let head = match head.strip_suffix('>') {
+                Some(h) => &h[..h.rfind('<').unwrap()],
+                None => head,
+            };
+            let name: String = head
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let args = &line[at + 3..line.find(">>>").unwrap()];
+            // The second top-level argument.
+            let (mut depth, mut parts, mut cur) = (0, Vec::new(), String::new());
+            for c in args.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        parts.push(std::mem::take(&mut cur));
+                        continue;
+                    }
+                    _ => {}
+                }
+                cur.push(c);
+            }
+            parts.push(cur);
+            if let Some(Ok(b)) = parts.get(1).map(|b| b.trim().parse::<u32>()) {
+                out.entry(name).or_default().insert(b);
+            }
+        }
+    }
+    out
+}
+
+/// The source identifier of a (mangled) kernel name: `_Z13add_bias_reluPfPKfii` ->
+/// `add_bias_relu`; `extern "C"` names are themselves.
+fn ident(kernel: &str) -> String {
+    let Some(rest) = kernel.strip_prefix("_Z") else {
+        return kernel.to_string();
+    };
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let n: usize = digits.parse().unwrap();
+    rest[digits.len()..digits.len() + n].to_string()
+}
+
+#[test]
+fn nvcc_fixture_bounds_are_the_sources_literal_blocks() {
+    let sources = literal_blocks("fixtures/cuda/src");
+    let mut found = BTreeMap::new();
+    for so in [
+        "fixtures/cuda/arch_guard.so",
+        "fixtures/cuda/globals.so",
+        "fixtures/cuda/multi_tu.so",
+        "fixtures/cuda/rdc.so",
+    ] {
+        let f = facts_of(so);
+        for (k, b) in &f.bounds {
+            let id = ident(k);
+            let lit = sources.get(&id);
+            // A kernel the sources launch with a variable (`threads`) has no literal; the
+            // ones that do must match it.
+            if let Some(lit) = lit {
+                assert!(
+                    lit.contains(&b.max_threads),
+                    "{so}: {k}: bound {b:?}, source {lit:?}"
+                );
+            }
+            assert!(!b.sites.is_empty() && b.blocks.iter().all(|x| x[1] == 1 && x[2] == 1));
+            found.insert(id, b.max_threads);
+        }
+        for (k, why) in &f.unproven {
+            assert!(!why.is_empty(), "{k}");
+        }
+    }
+    // nvcc 13.5 -O3 host code: each of these launches is a literal block the scan follows
+    // (the compiler merged the two sm90 stub launches behind one push and keeps table_update's
+    // configuration across a join, which the scan does not follow).
+    for (k, b) in [
+        ("add_bias_relu", 256),
+        ("rowwise_scale", 256),
+        ("sm90_gemm_stub_trap", 128),
+        ("poly_eval", 256),
+        ("debug_print", 128),
+        ("map_kernel", 256),
+        ("fused_bias_act", 256),
+    ] {
+        assert_eq!(found.get(k), Some(&b), "{k}: {found:?}");
+    }
+    // `int threads = 256;` in kernels.cu, `int threads = 128;` in templated.cu.
+    assert_eq!(found.get("saxpy"), Some(&256));
+    assert_eq!(found.get("reduce_sum"), Some(&256));
+    assert_eq!(found.get("scale_bias"), Some(&128));
+}
+
+#[test]
+fn run_time_blocks_get_no_bound() {
+    // fixtures/gpu/src launch with `<<<WP_SHAPE>>>` (the harness's block size) except
+    // k_atomic_exch_fold<<<1, 32>>>.
+    let sources = literal_blocks("fixtures/gpu/src");
+    let f = facts_of("fixtures/gpu/twin_fixtures.so");
+    let bounded: Vec<(&str, u32)> = f
+        .bounds
+        .iter()
+        .map(|(k, b)| (k.as_str(), b.max_threads))
+        .collect();
+    assert_eq!(bounded, [("k_atomic_exch_fold", 32)]);
+    assert_eq!(
+        sources.get("k_atomic_exch_fold"),
+        Some(&BTreeSet::from([32]))
+    );
+    assert!(f.unproven.len() > 40, "{}", f.unproven.len());
+    assert!(f
+        .unproven
+        .iter()
+        .filter(|(k, _)| k.starts_with("k_"))
+        .all(|(_, why)| why.contains("not a constant") || why.contains("no __cudaPush")));
+}
+
+#[test]
+fn flash_attention_fixture_launches_kernel_traits_threads() {
+    // flash_entry.cu: `kernel<<<grid, Kernel_traits::kNThreads, smem_size, stream>>>` with
+    // Flash_fwd_kernel_traits<..., kNWarps = 4, ...>: 4 * 32 threads; CUDA 13's stub is
+    // inlined into the launcher (__cudaGetKernel, __cudaLaunchKernel).
+    let src =
+        std::fs::read_to_string(common::root().join("fixtures/gpu/flash/flash_entry.cu")).unwrap();
+    assert!(src.contains("Kernel_traits::kNThreads"));
+    let f = facts_of("fixtures/gpu/flash_fwd_sass80.so");
+    assert_eq!(f.bounds.len(), 16, "{:?}", f.unproven);
+    for (k, b) in &f.bounds {
+        assert!(
+            k.contains("Flash_fwd_kernel_traitsILi") && k.contains("ELi4ELb"),
+            "{k}"
+        );
+        assert_eq!(b.blocks, [[128, 1, 1]], "{k}");
+    }
+}
+
+#[test]
+fn xformers_sparse_gemm_launches_cutlass_thread_count() {
+    let Some(wheel) = common::require_corpus("xformers-0.0.35", "launch_facts") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let so = common::extract_member(&wheel, "xformers/_C.so", dir.path());
+    let f = launch_facts(&std::fs::read(&so).unwrap(), "_C.so").unwrap();
+    // cutlass::gemm::device::SparseGemm::run: dim3 block(GemmKernel::kThreadCount, 1, 1),
+    // kThreadCount = 32 * (256/64) * (128/64) warps for GemmShape<256,128,64> and warp
+    // shape <64,64,64>. Unoptimised host code: the block in stack slots, the stub called
+    // through `__wrapper__device_stub_`.
+    let sparse: Vec<_> = f
+        .bounds
+        .iter()
+        .filter(|(k, _)| k.contains("10SparseGemm"))
+        .collect();
+    assert_eq!(sparse.len(), 8, "{:?}", f.unproven);
+    for (k, b) in sparse {
+        assert_eq!(b.blocks, [[256, 1, 1]], "{k}");
+    }
+}
+
+#[test]
+fn bounds_reach_the_amdgcn_build_only() {
+    let so = "fixtures/cuda/arch_guard.so";
+    let f = facts_of(so);
+    let data = std::fs::read(common::root().join(so)).unwrap();
+    let elf = wheelport::elf::scan(&data, so).unwrap();
+    let cs = wheelport::fatbin::parse_object_sections(&data, &elf, so).unwrap();
+    let ptx: String = cs
+        .iter()
+        .flat_map(|(_, cs)| cs.iter())
+        .flat_map(|c| c.entries.iter())
+        .find(|e| e.kind() == wheelport::fatbin::EntryKind::Ptx)
+        .map(|e| String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap())
+        .unwrap();
+    let parsed = wheelport::ptx::parse(&ptx, so);
+    for (target, wanted) in [("dtk", true), ("cuda", false)] {
+        let prof = wheelport::target::profile(target).unwrap();
+        let with = wheelport::lower::lower_module_with(&parsed.module, prof, &f);
+        let without = wheelport::lower::lower_module(&parsed.module, prof);
+        let k = with
+            .kernels
+            .iter()
+            .find(|k| k.name == "_Z13add_bias_reluPfPKfii")
+            .unwrap();
+        assert_eq!(
+            with.ir
+                .contains("\"amdgpu-flat-work-group-size\"=\"1,256\""),
+            wanted,
+            "{target}"
+        );
+        assert_eq!(with.ir == without.ir, !wanted, "{target}");
+        assert_eq!(
+            k.notes.iter().any(|n| n.contains("at most 256 threads")),
+            wanted,
+            "{target}: {:?}",
+            k.notes
+        );
+    }
+}
