@@ -228,3 +228,33 @@ fn bounds_reach_the_amdgcn_build_only() {
         );
     }
 }
+#[test]
+fn vllm_flash_attn_launches_kernel_traits_warps() {
+    let Some(wheel) = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let name = "vllm_flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so";
+    let so = common::extract_member(&wheel, name, dir.path());
+    let f = launch_facts(&std::fs::read(&so).unwrap(), name).unwrap();
+    // Optimised CUDA 12 host code with exported host functions (reached through the GOT and
+    // PLT): `kernel<<<grid, Kernel_traits::kNThreads, ...>>>`, kNThreads = 32 * kNWarps, the
+    // fourth argument of Flash_fwd_kernel_traits<kHeadDim, kBlockM, kBlockN, kNWarps, ...>.
+    let warps = |k: &str| -> Option<u32> {
+        let t = &k[k.find("Flash_fwd_kernel_traitsI")? + "Flash_fwd_kernel_traitsI".len()..];
+        let n: Vec<u32> = t
+            .split('E')
+            .take(4)
+            .map(|x| x.trim_start_matches("Li").parse().ok())
+            .collect::<Option<_>>()?;
+        n.get(3).copied()
+    };
+    let mut checked = 0;
+    for (k, b) in &f.bounds {
+        if let Some(w) = warps(k) {
+            assert_eq!(b.max_threads, 32 * w, "{k}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1000, "{checked} of {} bounds", f.bounds.len());
+}

@@ -83,6 +83,9 @@ enum Api {
     GetKernel,
     /// `__cudaLaunchKernel(handle, ...)` (CUDA 13 stubs).
     LaunchHandle,
+    /// `cudaLaunchKernel(func, grid, block, args, smem, stream)`: a stub's launch of its
+    /// kernel after the pop, or a direct launch (block in `rcx`, `r8d`).
+    LaunchFunc,
     /// Takes a kernel's host function as argument `n` (0: `rdi`, 1: `rsi`) without launching.
     Query(u8),
 }
@@ -95,6 +98,8 @@ const APIS: &[(&str, Api)] = &[
     ("__cudaGetKernel", Api::GetKernel),
     ("__cudaLaunchKernel", Api::LaunchHandle),
     ("__cudaLaunchKernel_ptsz", Api::LaunchHandle),
+    ("cudaLaunchKernel", Api::LaunchFunc),
+    ("cudaLaunchKernel_ptsz", Api::LaunchFunc),
     ("cudaFuncSetAttribute", Api::Query(0)),
     ("cudaFuncGetAttributes", Api::Query(1)),
     ("cudaFuncSetCacheConfig", Api::Query(0)),
@@ -173,6 +178,11 @@ type Push = Option<(Option<[u32; 3]>, u32)>;
 pub(crate) struct LaunchScan {
     apis: HashMap<u64, Api>,
     got: HashMap<u64, Api>,
+    /// GOT slots (and the PLT entries through them) of the object's own exported functions:
+    /// the function each holds. Exported host functions are assumed not to be launched from
+    /// other objects.
+    own_got: HashMap<u64, u64>,
+    own_plt: HashMap<u64, u64>,
     code: Vec<(u64, u64)>,
     targets: HashSet<u64>,
     /// Branch targets some later instruction jumps back to.
@@ -205,6 +215,8 @@ pub(crate) struct LaunchScan {
     /// The last `__cudaPopCallConfiguration` call since a `ret`, and the configuration
     /// pushed before it in the same code (a stub inlined into its launcher).
     last_pop: Option<(u64, PopState)>,
+    /// The function entry of [`LaunchScan::last_pop`].
+    pop_entry: u64,
     /// (address, fate, where).
     uses: Vec<(u64, Fate, u64)>,
     sites: Vec<Site>,
@@ -231,11 +243,19 @@ impl LaunchScan {
         let by_name: HashMap<&[u8], Api> = APIS.iter().map(|(n, a)| (n.as_bytes(), *a)).collect();
         let mut apis = HashMap::new();
         let mut got = HashMap::new();
+        let mut own_got = HashMap::new();
+        let mut own_plt = HashMap::new();
         let mut code = Vec::new();
         let mut targets = HashSet::new();
         let mut back = HashSet::new();
         let mut entries = HashSet::new();
         if let Ok(dynsyms) = sections.symbols(endian, data, elf::SHT_DYNSYM) {
+            // Function starts: exported functions (and, below, `.symtab`'s and call targets).
+            for s in dynsyms.iter() {
+                if s.st_shndx(endian) != elf::SHN_UNDEF && s.st_type() == elf::STT_FUNC {
+                    entries.insert(s.st_value(endian));
+                }
+            }
             let api_of = |i: usize| {
                 let s = dynsyms.symbol(object::SymbolIndex(i)).ok()?;
                 (s.st_shndx(endian) == elf::SHN_UNDEF)
@@ -246,8 +266,13 @@ impl LaunchScan {
             for r in relocations(endian, data, sections) {
                 let t = r.r_type(endian, false);
                 if t == elf::R_X86_64_JUMP_SLOT || t == elf::R_X86_64_GLOB_DAT {
-                    if let Some(a) = api_of(r.r_sym(endian, false) as usize) {
+                    let sym = r.r_sym(endian, false) as usize;
+                    if let Some(a) = api_of(sym) {
                         got.insert(r.r_offset(endian), a);
+                    } else if let Ok(s) = dynsyms.symbol(object::SymbolIndex(sym)) {
+                        if s.st_shndx(endian) != elf::SHN_UNDEF && s.st_type() == elf::STT_FUNC {
+                            own_got.insert(r.r_offset(endian), s.st_value(endian));
+                        }
                     }
                 }
             }
@@ -257,6 +282,7 @@ impl LaunchScan {
                 if s.st_shndx(endian) == elf::SHN_UNDEF || s.st_type() != elf::STT_FUNC {
                     continue;
                 }
+                entries.insert(s.st_value(endian));
                 let Ok(n) = symtab.symbol_name(endian, s) else {
                     continue;
                 };
@@ -271,7 +297,7 @@ impl LaunchScan {
                     (rest.get(digits + len) == Some(&b'I'))
                         .then(|| by_name.get(name).copied())
                         .flatten()
-                        .filter(|a| matches!(a, Api::Query(_)))
+                        .filter(|a| matches!(a, Api::Query(_) | Api::LaunchFunc))
                 });
                 if let Some(a) = api {
                     apis.insert(s.st_value(endian), a);
@@ -301,8 +327,11 @@ impl LaunchScan {
                 if plt {
                     // A PLT entry (16 bytes) jumping through an API's GOT slot.
                     if i.is_jmp_near_indirect() && i.is_ip_rel_memory_operand() {
-                        if let Some(a) = got.get(&i.ip_rel_memory_address()) {
+                        let slot = i.ip_rel_memory_address();
+                        if let Some(a) = got.get(&slot) {
                             apis.insert(i.ip() & !15, *a);
+                        } else if let Some(f) = own_got.get(&slot) {
+                            own_plt.insert(i.ip() & !15, *f);
                         }
                     }
                 } else if i.is_jcc_short_or_near() || i.is_jmp_short_or_near() {
@@ -319,6 +348,8 @@ impl LaunchScan {
         LaunchScan {
             apis,
             got,
+            own_got,
+            own_plt,
             code,
             targets,
             back,
@@ -340,6 +371,7 @@ impl LaunchScan {
             violated: HashSet::new(),
             pushes: 0,
             last_pop: None,
+            pop_entry: 0,
             uses: Vec::new(),
             sites: Vec::new(),
             registrations: Vec::new(),
@@ -401,29 +433,8 @@ impl LaunchScan {
         self.set(r, Some(a));
         if self.is_code(a) {
             // The stub's own address, passed to cudaLaunchKernel after the pop.
-            let fate = match self.last_pop.clone() {
-                Some((p, (Some(push), deps))) if ip - p < STUB_SPAN => {
-                    // A stub inlined after a push: the launch is here.
-                    self.sites.push(Site {
-                        ip: p,
-                        entry: u64::MAX,
-                        target: a,
-                        push: Some(push),
-                        deps,
-                    });
-                    Fate::Recognised
-                }
-                Some((p, (None, _))) if ip - p < STUB_SPAN => {
-                    // An out-of-line stub: its callers launch.
-                    self.stubs.entry(a).or_default().insert(self.entry);
-                    Fate::Recognised
-                }
-                _ => Fate::Pending,
-            };
-            self.uses.push((a, fate, ip));
-            if fate == Fate::Pending {
-                self.refs.insert(r, self.uses.len() - 1);
-            }
+            self.uses.push((a, Fate::Pending, ip));
+            self.refs.insert(r, self.uses.len() - 1);
         }
     }
 
@@ -582,18 +593,24 @@ impl LaunchScan {
                         }
                         return;
                     }
+                    (OpKind::Register, None) if i.is_ip_rel_memory_operand() => {
+                        let slot = i.ip_rel_memory_address();
+                        self.rip_reads.insert(slot);
+                        match self.own_got.get(&slot).copied() {
+                            // The address of one of the object's exported functions.
+                            Some(f) if n == 8 => self.hold(i.op0_register(), f, ip),
+                            _ => {
+                                self.set(i.op0_register(), None);
+                                if n == 8 {
+                                    self.loads.insert(i.op0_register().full_register(), slot);
+                                }
+                            }
+                        }
+                        return;
+                    }
                     (OpKind::Register, None) => {
                         let v = Self::slot(i).and_then(|at| self.load(at, n));
                         self.set(i.op0_register(), v);
-                        if i.is_ip_rel_memory_operand() {
-                            self.rip_reads.insert(i.ip_rel_memory_address());
-                        }
-                        if n == 8 && i.is_ip_rel_memory_operand() {
-                            self.loads.insert(
-                                i.op0_register().full_register(),
-                                i.ip_rel_memory_address(),
-                            );
-                        }
                         return;
                     }
                     (OpKind::Memory, Some(s)) => {
@@ -632,7 +649,10 @@ impl LaunchScan {
                     self.sites.push(Site {
                         ip,
                         entry: self.entry,
-                        target: i.near_branch_target(),
+                        target: {
+                            let t = i.near_branch_target();
+                            self.own_plt.get(&t).copied().unwrap_or(t)
+                        },
                         push: self.push,
                         deps: self.deps.clone(),
                     });
@@ -738,19 +758,60 @@ impl LaunchScan {
                 self.push = Some((block, self.pushes));
                 self.deps.clear();
             }
-            Some(Api::PopConfig) => self.last_pop = Some((ip, (self.push, self.deps.clone()))),
+            Some(Api::PopConfig) => {
+                self.last_pop = Some((ip, (self.push, self.deps.clone())));
+                self.pop_entry = self.entry;
+            }
             Some(Api::GetKernel) => {
                 if let Some(handle_fn) = self.known(Register::RDI, Register::RSI) {
                     self.handles.push(handle_fn);
                 }
                 self.recognise(Register::RSI);
             }
+            Some(Api::LaunchFunc) => {
+                if let Some(k) = self.refs.get(&Register::RDI).copied() {
+                    let f = self.uses[k].0;
+                    self.recognise(Register::RDI);
+                    let pop = self
+                        .last_pop
+                        .clone()
+                        .filter(|(p, _)| ip - p < STUB_SPAN && self.pop_entry == self.entry);
+                    match pop {
+                        // A stub inlined after a push: the launch is here.
+                        Some((_, (Some(push), deps))) => self.sites.push(Site {
+                            ip,
+                            entry: u64::MAX,
+                            target: f,
+                            push: Some(push),
+                            deps,
+                        }),
+                        // An out-of-line stub: its callers launch.
+                        Some((_, (None, _))) => {
+                            self.stubs.entry(f).or_default().insert(self.entry);
+                        }
+                        // A direct launch: its own block.
+                        None => {
+                            self.pushes += 1;
+                            let block = self
+                                .known(Register::RCX, Register::R8)
+                                .map(|(xy, z)| [xy as u32, (xy >> 32) as u32, z as u32]);
+                            self.sites.push(Site {
+                                ip,
+                                entry: u64::MAX,
+                                target: f,
+                                push: Some((block, self.pushes)),
+                                deps: Vec::new(),
+                            });
+                        }
+                    }
+                }
+            }
             Some(Api::LaunchHandle) => {
                 if let Some(h) = self.loads.get(&Register::RDI).copied() {
                     let pop = self
                         .last_pop
                         .clone()
-                        .filter(|(p, _)| ip - p < STUB_SPAN)
+                        .filter(|(p, _)| ip - p < STUB_SPAN && self.pop_entry == self.entry)
                         .map(|(_, pop)| pop);
                     self.handle_launches.push((h, pop, ip, self.entry));
                 }
@@ -758,7 +819,10 @@ impl LaunchScan {
             Some(Api::Query(n)) => self.recognise(ARGS[n as usize]),
             None => {
                 let target = if i.is_call_near() {
-                    Some(i.near_branch_target())
+                    let t = i.near_branch_target();
+                    Some(self.own_plt.get(&t).copied().unwrap_or(t))
+                } else if i.is_ip_rel_memory_operand() {
+                    self.own_got.get(&i.ip_rel_memory_address()).copied()
                 } else if i.op0_kind() == OpKind::Register {
                     // A call through a register holding a code address.
                     let r = i.op0_register().full_register();
