@@ -21,7 +21,8 @@
 //! the forward jumps seen so far) pushed the same block, and one assumed at a target that a
 //! later jump reaches is checked at that jump. A call clobbers the caller-saved registers and
 //! the 12 bytes (a `dim3`) above any stack address the code has taken (`lea r, [rbp+d]`)
-//! since; a block held in a larger local struct whose address escapes is not followed.
+//! since: a block kept inside a larger local struct is assumed not to be written through that
+//! struct's address.
 //! Function starts come from `.dynsym`, `.symtab` and the direct call targets.
 //!
 //! A kernel gets a fact when:
