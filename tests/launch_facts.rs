@@ -258,3 +258,45 @@ fn vllm_flash_attn_launches_kernel_traits_warps() {
     }
     assert!(checked >= 1000, "{checked} of {} bounds", f.bounds.len());
 }
+
+#[test]
+fn inspect_shows_the_launched_blocks() {
+    // `wheelport inspect --kernels --json`: `launch_threads` per kernel, and the human view's
+    // count (arch_guard.cu: rowwise_scale and add_bias_relu <<<..., 256>>>,
+    // sm90_gemm_stub_trap <<<..., 128>>>).
+    let so = common::root().join("fixtures/cuda/arch_guard.so");
+    let (code, out, err) = common::run(
+        std::process::Command::new(common::bin())
+            .args(["inspect", "--kernels", "--json"])
+            .arg(&so),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ks = v["inputs"][0]["shared_objects"][0]["kernels"]
+        .as_array()
+        .unwrap();
+    let threads: BTreeMap<String, Option<u64>> = ks
+        .iter()
+        .map(|k| {
+            (
+                ident(k["name"].as_str().unwrap()),
+                k["launch_threads"].as_u64(),
+            )
+        })
+        .collect();
+    assert_eq!(threads["rowwise_scale"], Some(256));
+    assert_eq!(threads["add_bias_relu"], Some(256));
+    assert_eq!(threads["sm90_gemm_stub_trap"], Some(128));
+    let (code, out, _) = common::run(
+        std::process::Command::new(common::bin())
+            .args(["inspect", "--kernels"])
+            .arg(&so),
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains(
+            "launched with a constant block: 3 of 4 kernels (1 at 128 threads, 2 at 256 threads)"
+        ),
+        "{out}"
+    );
+}

@@ -531,6 +531,7 @@ pub fn analyze<'data>(
             verdict.kernels_with_ptx += 1;
             (KernelStatus::Ptx, None, None)
         };
+        let launch_threads = out.launch.bound(&k.name).map(|b| b.max_threads);
         out.kernels.push(KernelReport {
             container: k.container,
             demangled: crate::cubin::demangle(&k.name),
@@ -542,6 +543,7 @@ pub fn analyze<'data>(
             stub_message,
             unsupported_forms: opts.forms.then_some(k.forms),
             sass_forms: None,
+            launch_threads,
         });
     }
     out.verdict = verdict;
@@ -571,6 +573,7 @@ fn analyze_cubin<'data>(
             stub_message: None,
             unsupported_forms: None,
             sass_forms: None,
+            launch_threads: None,
         })
         .collect();
     let verdict = Verdict {

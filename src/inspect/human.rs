@@ -269,6 +269,24 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
     }
     o.push('\n');
     let Some(ks) = &so.kernels else { return };
+    // Launch facts: how many kernels the host code launches with a constant block.
+    let mut by_threads: std::collections::BTreeMap<u32, usize> = Default::default();
+    for t in ks.iter().filter_map(|k| k.launch_threads) {
+        *by_threads.entry(t).or_default() += 1;
+    }
+    if !by_threads.is_empty() {
+        let counts: Vec<String> = by_threads
+            .iter()
+            .map(|(t, n)| format!("{n} at {t} threads"))
+            .collect();
+        let _ = writeln!(
+            o,
+            "    launched with a constant block: {} of {} kernels ({})",
+            by_threads.values().sum::<usize>(),
+            ks.len(),
+            counts.join(", ")
+        );
+    }
     for k in ks {
         let untranslatable =
             k.unsupported_forms.as_ref().is_some_and(|f| !f.is_empty()) || k.sass_forms.is_some();
@@ -286,7 +304,11 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         } else {
             String::new()
         };
-        let _ = writeln!(o, "      {tag} [{archs}{sass}] {}", k.demangled);
+        let block = k
+            .launch_threads
+            .map(|t| format!(" (launched with {t}-thread blocks)"))
+            .unwrap_or_default();
+        let _ = writeln!(o, "      {tag} [{archs}{sass}] {}{block}", k.demangled);
         if let Some(r) = &k.reason {
             if k.status != KernelStatus::SassOnly {
                 let _ = writeln!(o, "           {r}");

@@ -315,6 +315,11 @@ pub struct KernelReport {
     /// forms the lifter lacks (`wheelport::sass`).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub sass_forms: Option<SassFormsReport>,
+    /// The largest block, in threads, that the object's host code launches it with, when the
+    /// launch scan follows every launch (`wheelport::elf::launch`); absent otherwise. `convert`
+    /// builds it for blocks of at most that many threads on amdgcn targets.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub launch_threads: Option<u32>,
 }
 
 /// The SASS of one SASS-only kernel as the lifter sees it (see `wheelport::sass`).
