@@ -57,7 +57,12 @@ use iced_x86::{
 use object::elf;
 use object::read::elf::{Rela, SectionHeader, Sym};
 use object::Endianness;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+/// Maps and sets keyed by addresses and registers, hashed with foldhash (the scan looks up
+/// every instruction's address).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::FixedState>;
 
 /// The block size a kernel is always launched with, as the host code shows it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -255,14 +260,14 @@ impl LaunchScan {
         sections: &object::read::elf::SectionTable<elf::FileHeader64<Endianness>>,
     ) -> LaunchScan {
         let by_name: HashMap<&[u8], Api> = APIS.iter().map(|(n, a)| (n.as_bytes(), *a)).collect();
-        let mut apis = HashMap::new();
-        let mut got = HashMap::new();
-        let mut own_got = HashMap::new();
-        let mut own_plt = HashMap::new();
+        let mut apis = HashMap::default();
+        let mut got = HashMap::default();
+        let mut own_got = HashMap::default();
+        let mut own_plt = HashMap::default();
         let mut code = Vec::new();
-        let mut targets = HashSet::new();
-        let mut back = HashSet::new();
-        let mut entries = HashSet::new();
+        let mut targets = HashSet::default();
+        let mut back = HashSet::default();
+        let mut entries = HashSet::default();
         if let Ok(dynsyms) = sections.symbols(endian, data, elf::SHT_DYNSYM) {
             // Function starts: exported functions (and, below, `.symtab`'s and call targets).
             for s in dynsyms.iter() {
@@ -370,29 +375,29 @@ impl LaunchScan {
             entries,
             info: InstructionInfoFactory::new(),
             entry: 0,
-            incoming: HashMap::new(),
+            incoming: HashMap::default(),
             falls_through: false,
-            stubs: HashMap::new(),
-            jmps: HashMap::new(),
-            endbr: HashSet::new(),
-            regs: HashMap::new(),
-            refs: HashMap::new(),
-            stack: HashMap::new(),
+            stubs: HashMap::default(),
+            jmps: HashMap::default(),
+            endbr: HashSet::default(),
+            regs: HashMap::default(),
+            refs: HashMap::default(),
+            stack: HashMap::default(),
             escaped: Vec::new(),
             push: None,
             deps: Vec::new(),
-            assumed: HashMap::new(),
-            violated: HashSet::new(),
+            assumed: HashMap::default(),
+            violated: HashSet::default(),
             pushes: 0,
             last_pop: None,
             pop_entry: 0,
             uses: Vec::new(),
             sites: Vec::new(),
             registrations: Vec::new(),
-            loads: HashMap::new(),
+            loads: HashMap::default(),
             handles: Vec::new(),
             handle_launches: Vec::new(),
-            rip_reads: HashSet::new(),
+            rip_reads: HashSet::default(),
         }
     }
 
@@ -879,7 +884,7 @@ impl LaunchScan {
     ) -> LaunchFacts {
         self.reset();
         // Data words that point at code (R_X86_64_RELATIVE addends, R_X86_64_64 symbols).
-        let mut pointed = HashSet::new();
+        let mut pointed = HashSet::default();
         let symbols = sections.symbols(endian, data, elf::SHT_DYNSYM).ok();
         for r in relocations(endian, data, sections) {
             match r.r_type(endian, false) {
@@ -954,23 +959,35 @@ impl LaunchScan {
                 hosts.entry(*f).or_default().push(name);
             }
         }
+        // Indexes: the calls by target, and the first use of each address that the scan
+        // does not follow (or that is not a recognised one).
+        let mut by_target: HashMap<u64, Vec<&Site>> = HashMap::default();
+        for s in &self.sites {
+            by_target.entry(s.target).or_default().push(s);
+        }
+        let mut unknown_use: HashMap<u64, u64> = HashMap::default();
+        let mut unrecognised: HashSet<u64> = HashSet::default();
+        for (a, fate, at) in &self.uses {
+            if *fate == Fate::Unknown {
+                unknown_use.entry(*a).or_insert(*at);
+            }
+            if *fate != Fate::Recognised {
+                unrecognised.insert(*a);
+            }
+        }
         for (host, names) in hosts {
             let why = (|| {
                 if pointed.contains(&host) {
                     return Err("a data relocation points at its host function".to_string());
                 }
-                if let Some((_, _, at)) = self
-                    .uses
-                    .iter()
-                    .find(|(a, f, _)| *a == host && *f == Fate::Unknown)
-                {
+                if let Some(at) = unknown_use.get(&host) {
                     return Err(format!(
                         "its host function's address is used at {at:#x} in a way the scan does not follow"
                     ));
                 }
                 // The host function, a stub it jumps to (`jmp`, after an `endbr64`), and the
                 // stubs that launch it: a call of any is a launch, except one from another.
-                let mut entries: HashSet<u64> = HashSet::from([host]);
+                let mut entries: HashSet<u64> = [host].into_iter().collect();
                 let first = if self.endbr.contains(&host) {
                     host + 4
                 } else {
@@ -982,25 +999,24 @@ impl LaunchScan {
                 entries.extend(self.stubs.get(&host).into_iter().flatten());
                 // A function that calls one of them without a configuration of its own
                 // forwards a launch (`__wrapper__device_stub_`): its callers launch.
-                loop {
-                    let forwarders: Vec<u64> = self
-                        .sites
+                let calls = |entries: &HashSet<u64>| -> Vec<&Site> {
+                    entries
                         .iter()
-                        .filter(|s| entries.contains(&s.target) && !entries.contains(&s.entry))
-                        .filter(|s| s.ip != first && s.push.is_none())
-                        .filter(|s| self.entries.contains(&s.entry))
+                        .flat_map(|e| by_target.get(e).into_iter().flatten().copied())
+                        .filter(|s| !entries.contains(&s.entry) && s.ip != first)
+                        .collect()
+                };
+                loop {
+                    let forwarders: Vec<u64> = calls(&entries)
+                        .iter()
+                        .filter(|s| s.push.is_none() && self.entries.contains(&s.entry))
                         .map(|s| s.entry)
                         .collect();
                     if forwarders.is_empty() {
                         break;
                     }
                     for f in forwarders {
-                        if self
-                            .uses
-                            .iter()
-                            .any(|(a, fate, _)| *a == f && *fate != Fate::Recognised)
-                            || pointed.contains(&f)
-                        {
+                        if unrecognised.contains(&f) || pointed.contains(&f) {
                             return Err(format!(
                                 "the function at {f:#x} that forwards its launches is also used by address"
                             ));
@@ -1008,17 +1024,13 @@ impl LaunchScan {
                         entries.insert(f);
                     }
                 }
-                let sites: Vec<&Site> = self
-                    .sites
-                    .iter()
-                    .filter(|s| entries.contains(&s.target) && !entries.contains(&s.entry))
-                    .filter(|s| s.ip != first)
-                    .collect();
+                let mut sites = calls(&entries);
+                sites.sort_by_key(|s| s.ip);
                 if sites.is_empty() {
                     return Err("no call of its host function".to_string());
                 }
                 let mut blocks: Vec<[u32; 3]> = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 for s in &sites {
                     if let Some(l) = s.deps.iter().find(|l| self.violated.contains(l)) {
                         return Err(format!(
