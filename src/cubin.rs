@@ -33,6 +33,25 @@ pub struct CubinKernel {
 /// [`ErrorKind::Elf`] when the cubin is truncated or its symbol table is malformed.
 pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<CubinKernel>> {
     check_layout(cubin, file)?;
+    let t = parse_tables(cubin, file)?;
+    entry_symbols(t.endian, t.symbols.symbols(), t.symbols.strings(), file)
+}
+
+/// A cubin's section headers and symbol table, parsed once ([`parse_tables`]).
+pub(crate) struct CubinTables<'data> {
+    /// The ELF byte order.
+    pub endian: Endianness,
+    /// The section headers.
+    pub sections: object::read::elf::SectionTable<'data, elf::FileHeader64<Endianness>>,
+    /// `.symtab`.
+    pub symbols: object::read::elf::SymbolTable<'data, elf::FileHeader64<Endianness>>,
+}
+
+/// Parse a cubin's ELF header, section headers and `.symtab`.
+///
+/// # Errors
+/// [`ErrorKind::Elf`] naming `file` when a table does not read.
+pub(crate) fn parse_tables<'data>(cubin: &'data [u8], file: &str) -> Result<CubinTables<'data>> {
     let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
     let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
     let endian = header.endian().map_err(oerr)?;
@@ -40,7 +59,11 @@ pub fn kernel_names(cubin: &[u8], file: &str) -> Result<Vec<CubinKernel>> {
     let symbols = sections
         .symbols(endian, cubin, elf::SHT_SYMTAB)
         .map_err(oerr)?;
-    entry_symbols(endian, symbols.symbols(), symbols.strings(), file)
+    Ok(CubinTables {
+        endian,
+        sections,
+        symbols,
+    })
 }
 
 /// The architecture a cubin is for (`sm_90a`): the `-arch` option that `ptxas` records in

@@ -16,8 +16,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use object::elf;
-use object::read::elf::{FileHeader, Rel, Rela, SectionHeader, Sym};
-use object::Endianness;
+use object::read::elf::{Rel, Rela, SectionHeader, Sym};
 use std::collections::BTreeMap;
 
 static EIATTR_TSV: &str = include_str!("eiattr.tsv");
@@ -247,13 +246,8 @@ pub fn parse_attrs(d: &[u8]) -> std::result::Result<Vec<Attr>, String> {
 /// # Errors
 /// [`ErrorKind::Elf`] when the headers or a `.nv.info` section do not read.
 pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
-    let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
-    let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
-    let endian = header.endian().map_err(oerr)?;
-    let sections = header.sections(endian, cubin).map_err(oerr)?;
-    let symbols = sections
-        .symbols(endian, cubin, elf::SHT_SYMTAB)
-        .map_err(oerr)?;
+    let tables = crate::cubin::parse_tables(cubin, file)?;
+    let (endian, sections, symbols) = (tables.endian, &tables.sections, &tables.symbols);
     let kernels = crate::cubin::kernel_names(cubin, file)?;
     let mut info = CubinInfo {
         kernels: kernels
@@ -347,7 +341,7 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
             }
         }
     }
-    read_data(&mut info, cubin, file)?;
+    read_data(&mut info, cubin, &tables, file)?;
     for k in &mut info.kernels {
         decode_known(k);
     }
@@ -356,14 +350,13 @@ pub fn read(cubin: &[u8], file: &str) -> Result<CubinInfo> {
 
 /// The data sections' bytes, the symbols of data and functions, and the relocations of `cubin`
 /// into `info`.
-fn read_data(info: &mut CubinInfo, cubin: &[u8], file: &str) -> Result<()> {
-    let oerr = |e: object::read::Error| Error::new(ErrorKind::Elf, file, format!("cubin: {e}"));
-    let header = elf::FileHeader64::<Endianness>::parse(cubin).map_err(oerr)?;
-    let endian = header.endian().map_err(oerr)?;
-    let sections = header.sections(endian, cubin).map_err(oerr)?;
-    let symbols = sections
-        .symbols(endian, cubin, elf::SHT_SYMTAB)
-        .map_err(oerr)?;
+fn read_data(
+    info: &mut CubinInfo,
+    cubin: &[u8],
+    tables: &crate::cubin::CubinTables<'_>,
+    file: &str,
+) -> Result<()> {
+    let (endian, sections, symbols) = (tables.endian, &tables.sections, &tables.symbols);
     let name_of = |i: usize| -> Option<String> {
         let s = sections.section(object::SectionIndex(i)).ok()?;
         sections
