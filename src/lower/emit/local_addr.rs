@@ -717,17 +717,7 @@ impl<'a> super::Fx<'_, '_, 'a> {
         let target = self.param_copies.get(la.sym).copied().unwrap_or(la.sym);
         let (p, aspace) = self.sym_ptr(target)?;
         let g = match la.off {
-            Some(c) => opv!(
-                self,
-                [
-                    &"getelementptr inbounds i8, ",
-                    &(ptr_ty(aspace)),
-                    &" ",
-                    &p,
-                    &", i64 ",
-                    &(c + offset),
-                ]
-            ),
+            Some(c) => self.gep_i8(&p, aspace, c + offset),
             // A run-time offset indexes the variable as an array, `[N x i8]`: a GEP of one
             // variable index that instcombine leaves whole (an `i8` GEP of `x + c` becomes a
             // chain of two, which LLVM's promotion of allocas to vectors gives up on).
@@ -752,17 +742,7 @@ impl<'a> super::Fx<'_, '_, 'a> {
                             &off,
                         ]
                     ),
-                    None => opv!(
-                        self,
-                        [
-                            &"getelementptr inbounds i8, ",
-                            &(ptr_ty(aspace)),
-                            &" ",
-                            &p,
-                            &", i64 ",
-                            &off,
-                        ]
-                    ),
+                    None => self.gep_i8(&p, aspace, off),
                 }
             }
         };

@@ -136,6 +136,21 @@ pub(super) fn syncscope(nv: bool, m: &Mods) -> &'static str {
 }
 
 impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
+    /// `getelementptr inbounds i8, ptr addrspace(aspace) p, i64 off`: `off` bytes past `p`.
+    pub(super) fn gep_i8(&mut self, p: &V, aspace: u32, off: impl Piece) -> V {
+        opv!(
+            self,
+            [
+                &"getelementptr inbounds i8, ",
+                &(ptr_ty(aspace)),
+                &" ",
+                p,
+                &", i64 ",
+                &off,
+            ]
+        )
+    }
+
     // ---------------------------------------------------------------- declarations
 
     pub(super) fn declare_reg(&mut self, name: &'a str, range: Option<u32>, ty: Type) -> R<()> {
@@ -618,17 +633,7 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
         if *offset == 0 {
             return Ok((p, aspace));
         }
-        let g = opv!(
-            self,
-            [
-                &"getelementptr inbounds i8, ",
-                &(ptr_ty(aspace)),
-                &" ",
-                &p,
-                &", i64 ",
-                &offset,
-            ]
-        );
+        let g = self.gep_i8(&p, aspace, offset);
         Ok((g, aspace))
     }
 }
