@@ -300,3 +300,27 @@ fn inspect_shows_the_launched_blocks() {
         "{out}"
     );
 }
+
+#[test]
+fn truncated_and_corrupt_objects_do_not_panic() {
+    // The scan reads host code and relocations of hostile inputs too: every prefix length
+    // class and flipped bytes give a result or an error naming the file, never a panic.
+    let data = std::fs::read(common::root().join("fixtures/cuda/arch_guard.so")).unwrap();
+    for cut in (0..data.len()).step_by(97) {
+        if let Err(e) = launch_facts(&data[..cut], "cut.so") {
+            assert!(e.to_string().contains("cut.so"), "{e}");
+        }
+    }
+    let mut x = 0x9e37_79b9u32;
+    for _ in 0..64 {
+        let mut d = data.clone();
+        for _ in 0..32 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let i = x as usize % d.len();
+            d[i] ^= (x >> 24) as u8 | 1;
+        }
+        let _ = launch_facts(&d, "flipped.so");
+    }
+}

@@ -748,6 +748,12 @@ impl LaunchScan {
             .retain(|(_, o), _| !escaped.iter().any(|d| (*d..*d + ESCAPE_SPAN).contains(o)));
     }
 
+    /// Whether a call at `ip` belongs to the stub whose `__cudaPopCallConfiguration` call is at
+    /// `pop`: within [`STUB_SPAN`] after it, in the same function.
+    fn near_pop(&self, ip: u64, pop: u64) -> bool {
+        ip.checked_sub(pop).is_some_and(|d| d < STUB_SPAN) && self.pop_entry == self.entry
+    }
+
     /// The values of two registers, when both are known.
     fn known(&self, a: Register, b: Register) -> Option<(u64, u64)> {
         Some((*self.regs.get(&a)?, *self.regs.get(&b)?))
@@ -791,10 +797,7 @@ impl LaunchScan {
                 if let Some(k) = self.refs.get(&Register::RDI).copied() {
                     let f = self.uses[k].0;
                     self.recognise(Register::RDI);
-                    let pop = self
-                        .last_pop
-                        .clone()
-                        .filter(|(p, _)| ip - p < STUB_SPAN && self.pop_entry == self.entry);
+                    let pop = self.last_pop.clone().filter(|(p, _)| self.near_pop(ip, *p));
                     match pop {
                         // A stub inlined after a push: the launch is here.
                         Some((_, (Some(push), deps))) => self.sites.push(Site {
@@ -830,7 +833,7 @@ impl LaunchScan {
                     let pop = self
                         .last_pop
                         .clone()
-                        .filter(|(p, _)| ip - p < STUB_SPAN && self.pop_entry == self.entry)
+                        .filter(|(p, _)| self.near_pop(ip, *p))
                         .map(|(_, pop)| pop);
                     self.handle_launches.push((h, pop, ip, self.entry));
                 }
