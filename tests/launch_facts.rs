@@ -167,7 +167,7 @@ fn flash_attention_fixture_launches_kernel_traits_threads() {
 }
 
 #[test]
-fn xformers_sparse_gemm_launches_cutlass_thread_count() {
+fn xformers_launches_cutlass_and_sparse24_blocks() {
     let Some(wheel) = common::require_corpus("xformers-0.0.35", "launch_facts") else {
         return;
     };
@@ -187,6 +187,31 @@ fn xformers_sparse_gemm_launches_cutlass_thread_count() {
     for (k, b) in sparse {
         assert_eq!(b.blocks, [[256, 1, 1]], "{k}");
     }
+    // The sparse24 kernels, launched `<<<p.getBlocksGrid(), p.getThreadsGrid()>>>` by host
+    // code built without optimisation: `dim3`'s constructor is called (through the PLT, a
+    // weak definition of the object) on a stack slot. Sp24MaskKernel's Params: 64 threads
+    // (tests/xformers_exec.rs launches them so); xformers::sp24::KernelTypes' Params:
+    // dim3(kWarpX / kThreadX, kWarpY / kThreadY) = dim3(32 / 8, 64 / 8) (sparse24_pack.h).
+    let with = |pat: &str| -> Vec<(&String, &wheelport::elf::launch::LaunchBound)> {
+        f.bounds.iter().filter(|(k, _)| k.contains(pat)).collect()
+    };
+    let mask = with("sparse24_largest_mask_2d_cu");
+    assert_eq!(mask.len(), 4, "{:?}", f.unproven);
+    for (k, b) in mask {
+        assert_eq!(b.blocks, [[64, 1, 1]], "{k}");
+    }
+    let tiles: Vec<_> = [
+        "sparse24_sparsify_both_ways_kernel",
+        "sparse24_apply_kernel",
+    ]
+    .iter()
+    .flat_map(|p| with(p))
+    .collect();
+    assert!(tiles.len() >= 12, "{tiles:?}");
+    for (k, b) in tiles {
+        assert_eq!(b.blocks, [[4, 8, 1]], "{k}");
+    }
+    assert_eq!(f.bounds.len(), 40, "{:?}", f.unproven);
 }
 
 #[test]

@@ -107,6 +107,10 @@ enum Api {
     LaunchFunc,
     /// Takes a kernel's host function as argument `n` (0: `rdi`, 1: `rsi`) without launching.
     Query(u8),
+    /// `dim3::dim3(unsigned x, unsigned y, unsigned z)` called rather than inlined (host
+    /// code built without optimisation): writes `esi`, `edx`, `ecx` to the 12 bytes at
+    /// `rdi`, and nothing else.
+    Dim3,
 }
 
 const APIS: &[(&str, Api)] = &[
@@ -132,6 +136,9 @@ const APIS: &[(&str, Api)] = &[
         Api::Query(1),
     ),
     ("cudaOccupancyAvailableDynamicSMemPerBlock", Api::Query(1)),
+    // The complete- and base-object constructors (Itanium C++ ABI `C1`, `C2`).
+    ("_ZN4dim3C1Ejjj", Api::Dim3),
+    ("_ZN4dim3C2Ejjj", Api::Dim3),
 ];
 
 const ARGS: [Register; 6] = [
@@ -219,6 +226,8 @@ pub(crate) struct LaunchScan {
     jmps: HashMap<u64, u64>,
     endbr: HashSet<u64>,
     regs: HashMap<Register, u64>,
+    /// Registers holding the address of a stack slot (`lea d(%rbp), r`).
+    addrs: HashMap<Register, (Register, i64)>,
     /// Registers holding a code address, with the index of its use in `uses`.
     refs: HashMap<Register, usize>,
     stack: HashMap<(Register, i64), u8>,
@@ -275,12 +284,12 @@ impl LaunchScan {
                     entries.insert(s.st_value(endian));
                 }
             }
+            // An imported API; `dim3`'s constructor also when the object defines it (a weak
+            // inline function, called through the PLT).
             let api_of = |i: usize| {
                 let s = dynsyms.symbol(object::SymbolIndex(i)).ok()?;
-                (s.st_shndx(endian) == elf::SHN_UNDEF)
-                    .then(|| dynsyms.symbol_name(endian, s).ok())
-                    .flatten()
-                    .and_then(|n| by_name.get(n).copied())
+                let a = by_name.get(dynsyms.symbol_name(endian, s).ok()?).copied()?;
+                (s.st_shndx(endian) == elf::SHN_UNDEF || a == Api::Dim3).then_some(a)
             };
             for r in relocations(endian, data, sections) {
                 let t = r.r_type(endian, false);
@@ -381,6 +390,7 @@ impl LaunchScan {
             jmps: HashMap::default(),
             endbr: HashSet::default(),
             regs: HashMap::default(),
+            addrs: HashMap::default(),
             refs: HashMap::default(),
             stack: HashMap::default(),
             escaped: Vec::new(),
@@ -428,6 +438,7 @@ impl LaunchScan {
             self.lose(r);
         }
         self.regs.clear();
+        self.addrs.clear();
         self.loads.clear();
         self.stack.clear();
         self.escaped.clear();
@@ -440,6 +451,7 @@ impl LaunchScan {
         let r = r.full_register();
         self.refs.remove(&r);
         self.loads.remove(&r);
+        self.addrs.remove(&r);
         match v {
             Some(v) => self.regs.insert(r, v),
             None => self.regs.remove(&r),
@@ -552,13 +564,14 @@ impl LaunchScan {
                 return;
             }
             Code::Lea_r64_m => {
-                if let Some((Register::RBP, d)) = Self::slot(i) {
-                    self.escaped.push(d);
-                }
-                if let Some((Register::RSP, d)) = Self::slot(i) {
+                let at = Self::slot(i);
+                if let Some((_, d)) = at {
                     self.escaped.push(d);
                 }
                 self.set(i.op0_register(), None);
+                if let Some(at) = at {
+                    self.addrs.insert(i.op0_register().full_register(), at);
+                }
                 return;
             }
             Code::Mov_r64_imm64 => {
@@ -602,7 +615,11 @@ impl LaunchScan {
                     (OpKind::Register, Some(s)) => {
                         let v = self.regs.get(&s.full_register()).map(|v| v & mask(n));
                         let held = self.refs.get(&s.full_register()).copied();
+                        let addr = self.addrs.get(&s.full_register()).copied();
                         self.set(i.op0_register(), v);
+                        if let (8, Some(a)) = (n, addr) {
+                            self.addrs.insert(i.op0_register().full_register(), a);
+                        }
                         match (n, held) {
                             (8, Some(k)) => {
                                 self.refs.insert(i.op0_register(), k);
@@ -839,6 +856,31 @@ impl LaunchScan {
                 }
             }
             Some(Api::Query(n)) => self.recognise(ARGS[n as usize]),
+            Some(Api::Dim3) => {
+                let at = self.addrs.get(&Register::RDI).copied();
+                let v: Vec<Option<u64>> = [Register::RSI, Register::RDX, Register::RCX]
+                    .iter()
+                    .map(|r| self.regs.get(r).map(|v| v & mask(4)))
+                    .collect();
+                for r in ARGS.into_iter().chain([Register::RAX]) {
+                    self.lose(r);
+                }
+                for r in CALLER_SAVED {
+                    self.regs.remove(&r);
+                    self.loads.remove(&r);
+                    self.addrs.remove(&r);
+                }
+                match at {
+                    // It writes its object and nothing else.
+                    Some((base, d)) => {
+                        for (k, v) in v.into_iter().enumerate() {
+                            self.store((base, d + 4 * k as i64), 4, v);
+                        }
+                    }
+                    None => self.clobber_escaped(),
+                }
+                return;
+            }
             None => {
                 let target = if i.is_call_near() {
                     let t = i.near_branch_target();
@@ -873,6 +915,7 @@ impl LaunchScan {
         for r in CALLER_SAVED {
             self.regs.remove(&r);
             self.loads.remove(&r);
+            self.addrs.remove(&r);
         }
         self.clobber_escaped();
     }
