@@ -361,8 +361,12 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
             r
         };
         // NVIDIA's NaN (H200, executed-ISA runs): canonical from rounding to an integral
-        // value and from f16 widened to f32; narrowing conversions keep the payload.
-        let r = if sk == Kind::Float && (st == dt || (st == Ty::F16 && dt == Ty::F32)) {
+        // value, from f16 widened to f32 and from f32 narrowed to bf16 (`cvt_half_bf16`
+        // column 9: `__double2bfloat16` ends in `cvt.rn.bf16.f32`); the other narrowing
+        // conversions keep the payload.
+        let r = if sk == Kind::Float
+            && (st == dt || (st == Ty::F16 && dt == Ty::F32) || (st == Ty::F32 && dt == Ty::Bf16))
+        {
             self.nan_out(dt, &r)
         } else {
             r

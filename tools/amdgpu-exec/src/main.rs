@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906|gfx942|gfx1100] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906|gfx942|gfx1100] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
+        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906|gfx942|gfx1100] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N] [--raw DIR]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906|gfx942|gfx1100] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
     );
     ExitCode::from(2)
 }
@@ -58,7 +58,8 @@ fn opt<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 }
 
 /// `run --objects SO_OR_CO --cases CASES --results RESULTS [--arch gfx906] [--case A,B]
-/// [--seeds 0,1,2] [--root REPO]`: run a fixture case table and print one line per output.
+/// [--seeds 0,1,2] [--root REPO] [--raw DIR]`: run a fixture case table and print one line per
+/// output (`--raw`: the H200's raw output bytes, `runner::Options::raw`).
 fn run(args: &[String]) -> ExitCode {
     use amdgpu_exec::runner;
     let (Some(objs), Some(cases), Some(results)) = (
@@ -96,7 +97,10 @@ fn run(args: &[String]) -> ExitCode {
         let entry_of = |l: &str| entries.iter().find(|(x, _)| x == l).map(|(_, e)| e.clone());
         let mut all_ok = true;
         for j in &jobs {
-            let mut o = runner::Options::default();
+            let mut o = runner::Options {
+                raw: opt(args, "--raw").map(std::path::Path::new),
+                ..Default::default()
+            };
             if let Some(m) = opt(args, "--max-instructions").and_then(|v| v.parse().ok()) {
                 o.limits.max_instructions = m;
             }

@@ -32,8 +32,15 @@ pub enum Rule {
     Exact,
     /// Float elements within K ulp.
     Ulp(u32),
-    /// Exact except some columns within K ulp.
-    ExactExceptCols(u32),
+    /// Exact except the named columns (of rows of `stride` elements) within K ulp.
+    ExactExceptCols {
+        /// K.
+        ulp: u32,
+        /// Elements per row.
+        stride: usize,
+        /// The columns compared within K ulp.
+        cols: Vec<usize>,
+    },
     /// Device printf lines, compared sorted (blocks print in any order).
     LinesSorted,
 }
@@ -88,7 +95,17 @@ fn rule_of(b: &Value) -> Rule {
             Rule::Ulp(o["ulp"].as_u64().unwrap_or(0) as u32)
         }
         Some(Value::Object(o)) if o.contains_key("approx_cols") => {
-            Rule::ExactExceptCols(o["approx_cols"]["ulp"].as_u64().unwrap_or(0) as u32)
+            let a = &o["approx_cols"];
+            Rule::ExactExceptCols {
+                ulp: a["ulp"].as_u64().unwrap_or(0) as u32,
+                stride: a["stride"].as_u64().unwrap_or(1) as usize,
+                cols: a["cols"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|c| c.as_u64().map(|c| c as usize))
+                    .collect(),
+            }
         }
         _ => Rule::Exact,
     }
@@ -359,6 +376,23 @@ pub enum Verdict {
     Approx(String),
     /// No H200 record for this output.
     NoRecord,
+    /// Compared element by element with the H200's raw output bytes ([`Options::raw`]),
+    /// after one of the verdicts above that is not a match: `cols` lists the columns whose
+    /// elements differ (two NaNs count as equal, as in the harness), `max` is the largest
+    /// distance there in units in the last place. `within`: the case table's rule holds
+    /// (every differing element in a column the rule compares within K ulp, and at most K
+    /// apart), which is what the H200 twin run itself checks. `approx`: the columns that
+    /// move with the approximation instructions ([`Verdict::Approx`]), when they do.
+    Ulp {
+        /// Differing columns, comma-separated.
+        cols: String,
+        /// Largest distance in ulp (`u64::MAX`: a NaN against a number).
+        max: u64,
+        /// The case table's rule holds.
+        within: bool,
+        /// The columns that depend on approximations.
+        approx: Option<String>,
+    },
 }
 
 impl Verdict {
@@ -371,6 +405,25 @@ impl Verdict {
             Verdict::Differs => "differs".into(),
             Verdict::Approx(c) => format!("differs-depends-on-approximations(columns {c})"),
             Verdict::NoRecord => "no-H200-record".into(),
+            Verdict::Ulp {
+                cols,
+                max,
+                within: true,
+                ..
+            } => format!("within-ulp(columns {cols}: at most {max} ulp from the H200's bytes)"),
+            Verdict::Ulp {
+                cols,
+                max,
+                approx: Some(a),
+                ..
+            } => format!(
+                "differs-depends-on-approximations(columns {a}; the H200's bytes: columns {cols} differ, at most {} ulp)",
+                ulp_text(*max)
+            ),
+            Verdict::Ulp { cols, max, .. } => format!(
+                "differs-by-ulp(columns {cols}: at most {} ulp from the H200's bytes)",
+                ulp_text(*max)
+            ),
         }
     }
 }
@@ -627,9 +680,119 @@ pub fn nan_match(bytes: &[u8], width: usize, view: &[Vec<Lane>], want: &str) -> 
 
 /// Options of [`run_job`].
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Options {
+pub struct Options<'a> {
     /// Dispatch limits.
     pub limits: Limits,
+    /// A folder of the H200's raw output bytes (`fixtures/gpu/results/raw`):
+    /// `<case>.s<seed>.<output>.bin.zst`, zstd-compressed, whose SHA-256 must be the results
+    /// file's `orig_sha256` (else the job ends with an error). An output that does not match
+    /// and has such a file is compared with it element by element ([`Verdict::Ulp`]).
+    pub raw: Option<&'a Path>,
+}
+
+fn ulp_text(m: u64) -> String {
+    if m == u64::MAX {
+        "NaN-vs-number".into()
+    } else {
+        m.to_string()
+    }
+}
+
+/// The H200's raw bytes of one output ([`Options::raw`]), checked against `want`.
+///
+/// # Errors
+/// A file that does not decompress or whose SHA-256 is not `want`.
+pub fn raw_output(
+    dir: &Path,
+    case: &str,
+    seed: u64,
+    name: &str,
+    want: &str,
+) -> Result<Option<Vec<u8>>, String> {
+    let p = dir.join(format!("{case}.s{seed}.{name}.bin.zst"));
+    let Ok(f) = std::fs::File::open(&p) else {
+        return Ok(None);
+    };
+    let b = zstd::decode_all(f).map_err(|e| format!("{}: {e}", p.display()))?;
+    if sha256(&b) != want {
+        return Err(format!(
+            "{}: SHA-256 {} is not the results file's {want}",
+            p.display(),
+            sha256(&b)
+        ));
+    }
+    Ok(Some(b))
+}
+
+/// The distance in ulp of two floats of `bits` bits (16, 32, 64) given as raw bits: 0 for
+/// equal bits and for two NaNs, `u64::MAX` for a NaN against a number, else the number of
+/// representable values between them (+0 and -0 are 0 apart).
+pub fn ulp_distance(a: u64, b: u64, bits: u32) -> u64 {
+    let (exp_bits, man_bits) = match bits {
+        16 => (5, 10),
+        32 => (8, 23),
+        _ => (11, 52),
+    };
+    let is_nan = |x: u64| {
+        let e = (x >> man_bits) & ((1 << exp_bits) - 1);
+        e == (1 << exp_bits) - 1 && x & ((1u64 << man_bits) - 1) != 0
+    };
+    match (is_nan(a), is_nan(b)) {
+        (true, true) => return 0,
+        (false, false) => {}
+        _ => return u64::MAX,
+    }
+    let key = |x: u64| -> i128 {
+        let mag = (x & ((1u64 << (bits - 1)) - 1)) as i128;
+        if x >> (bits - 1) & 1 != 0 {
+            -mag
+        } else {
+            mag
+        }
+    };
+    (key(a) - key(b)).unsigned_abs() as u64
+}
+
+/// bfloat16 distances: the bits widened to binary32 (same exponent range, fewer fraction
+/// bits; the distance counts bfloat16 steps).
+fn ulp_distance_bf16(a: u64, b: u64) -> u64 {
+    let d = ulp_distance(a << 16, b << 16, 32);
+    if d == u64::MAX {
+        d
+    } else {
+        d >> 16
+    }
+}
+
+/// Element-by-element comparison of `ours` with the H200's `h200` bytes of a float output:
+/// the columns (of rows of `cols` elements) that differ and the largest distance; `None`
+/// for non-float types or different lengths.
+fn compare_raw(ours: &[u8], h200: &[u8], ty: &str, cols: usize) -> Option<(Vec<usize>, u64)> {
+    let w = elem_width(ty);
+    if ours.len() != h200.len() || !matches!(ty, "f16" | "bf16" | "f32" | "f64") {
+        return None;
+    }
+    let get = |b: &[u8]| {
+        let mut v = [0u8; 8];
+        v[..w].copy_from_slice(b);
+        u64::from_le_bytes(v)
+    };
+    let (mut diff, mut max) = (Vec::new(), 0u64);
+    for (e, (x, y)) in ours.chunks(w).zip(h200.chunks(w)).enumerate() {
+        let (x, y) = (get(x), get(y));
+        let d = match ty {
+            "bf16" => ulp_distance_bf16(x, y),
+            _ => ulp_distance(x, y, 8 * w as u32),
+        };
+        if d != 0 {
+            max = max.max(d);
+            if !diff.contains(&(e % cols)) {
+                diff.push(e % cols);
+            }
+        }
+    }
+    diff.sort();
+    Some((diff, max))
 }
 
 /// Run one job on the code objects `machines` (the kernel is looked up in each) and compare
@@ -668,7 +831,7 @@ pub fn run_job(
                         .and_then(|v| nan_match(&bytes, elem_width(&b.ty), &v, o))
                     {
                         Some(p) => Verdict::NanPayload(p),
-                        None if matches!(b.rule, Rule::Ulp(_) | Rule::ExactExceptCols(_)) => {
+                        None if matches!(b.rule, Rule::Ulp(_) | Rule::ExactExceptCols { .. }) => {
                             Verdict::UlpUnverified
                         }
                         None => Verdict::Differs,
@@ -757,6 +920,51 @@ pub fn run_job(
                             res.outputs[k].verdict = Verdict::Approx(l.join(","));
                         }
                     }
+                }
+            }
+            if let Some(dir) = opts.raw {
+                let outs = job.bufs.iter().filter(|b| b.role != "in");
+                for (o, b) in res.outputs.iter_mut().zip(outs) {
+                    let approx = match &o.verdict {
+                        Verdict::Approx(c) => Some(c.clone()),
+                        Verdict::UlpUnverified | Verdict::Differs => None,
+                        _ => continue,
+                    };
+                    let Some(want) = o.orig_sha256.clone() else {
+                        continue;
+                    };
+                    let h200 = match raw_output(dir, &job.case, job.seed, &o.name, &want) {
+                        Ok(Some(h)) => h,
+                        Ok(None) => continue,
+                        Err(e) => {
+                            res.error = Some(e);
+                            continue;
+                        }
+                    };
+                    let cols = columns(job, b);
+                    let Some((diff, max)) = compare_raw(&o.bytes, &h200, &b.ty, cols) else {
+                        continue;
+                    };
+                    let within = match &b.rule {
+                        Rule::Ulp(k) => max <= u64::from(*k),
+                        Rule::ExactExceptCols {
+                            ulp,
+                            stride,
+                            cols: c,
+                        } => {
+                            *stride == cols
+                                && diff.iter().all(|d| c.contains(d))
+                                && max <= u64::from(*ulp)
+                        }
+                        _ => false,
+                    };
+                    let l: Vec<String> = diff.iter().map(|c| c.to_string()).collect();
+                    o.verdict = Verdict::Ulp {
+                        cols: l.join(","),
+                        max,
+                        within,
+                        approx,
+                    };
                 }
             }
             if job.stdout {
