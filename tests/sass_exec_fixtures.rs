@@ -78,6 +78,7 @@ const REASONS: &[(&str, &str)] = &[
     ("ulp-not-judged", "Not judged: an output the case table compares within K ulp (`.approx` instructions); only its SHA-256 is committed."),
     ("approximation", "AMD vs NVIDIA, approximations: the named columns change when the interpreter's approximation instructions move by 1 ulp; MUFU is lifted to PTX's `.approx` forms, defined by error bounds only (as on the PTX path)."),
     ("rsq64h", "MUFU.RSQ64H: NVIDIA's approximation of the high word of 1/sqrt(x), whose bits no PTX instruction names (lifted as the high word of rsqrt.approx.f64); the Newton steps ptxas puts after it keep its last-bit differences, which the interpreter's 1-ulp moves of rsqrt.approx.f64 do not reach (the low word is dropped). Column 5 (rsqrt) is the only one that differs from the PTX path's gfx906 output (on seeds 0-2: NaN payloads, at most 1 ulp, and rsqrt(+-0) = +-inf, rsqrt(inf) = 0 where the PTX path gives NaN), and on the PTX path it differs from the H200 by approximation too."),
+    ("rcp64h", "MUFU.RCP64H: lifted as rcp.approx.ftz.f64 (column 25), which the support library computes as the H200 does (the correctly rounded reciprocal of the input's high word, truncated to its high word; subnormals flushed); the H200's own approximation is one unit of the high word (2^-20 relative) off that on 96 of the 2,048 inputs per seed, as on the PTX path (the H200's raw bytes)."),
     ("bf16-approx", "The PTX path's recorded difference of this case (`bf16-approx`, docs/executed-isa-results.md): cuda_bf16's division uses div.approx.f32 (MUFU.RCP here), defined by error bounds only. Since max/min.bf16 quiet their operands on amdgcn, bf16_scalar equals the H200 but for NaN payloads; bf16x2 still differs, not separated further without the H200's raw bytes."),
 ];
 
@@ -99,6 +100,7 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
         Verdict::Ulp { .. } => match (case, output) {
             ("bf16_scalar" | "bf16x2", "o") => "bf16-approx",
             ("f64_libm", "o") => "rsq64h",
+            ("f64_round", "o") => "rcp64h",
             _ => return None,
         },
     })

@@ -17,8 +17,11 @@
 //!   values in every 4x4 tile against the kernel's greedy rule written out here (largest
 //!   first, at most 2 per row and per column of the tile).
 //!
-//! There is no H200 record of these kernels' raw outputs; the judgement is xformers' own test
-//! criterion, as on the H200 twin run (`fixtures/gpu/results/libraries.json`).
+//! Each launch is also compared with the H200: `tools/gpu/xformers_raw.py` made the same
+//! inputs and ran them through xformers' own operators (`sparseNM_dense`,
+//! `sparse24_largest_mask_2d`, `sparse24_largest_with_Krandom_mask_2d` with no random
+//! element) on the original wheel; `fixtures/gpu/results/xformers_sparse24.json`
+//! holds the SHA-256 of each input and output, and the executed output must have the H200's.
 
 mod common;
 
@@ -197,6 +200,25 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
         .map(|c| Machine::new(c).unwrap())
         .collect();
     let mut rng = Rng(0x5eed);
+    let h200 = read_json(&root().join("fixtures/gpu/results/xformers_sparse24.json"));
+    let launches = h200["launches"].as_array().unwrap();
+    let mut next = 0usize;
+    let mut check_h200 = |what: &str, inp: &[u8], out: &[u8]| {
+        let r = &launches[next];
+        next += 1;
+        assert_eq!(
+            r["input_sha256"].as_str(),
+            Some(amdgpu_exec::runner::sha256(inp).as_str()),
+            "xformers_sparse24.json launch {}: the H200 ran other inputs than {what}",
+            next - 1
+        );
+        assert_eq!(
+            r["output_sha256"].as_str(),
+            Some(amdgpu_exec::runner::sha256(out).as_str()),
+            "{what}: not the H200's output ({})",
+            r["kernel"]
+        );
+    };
 
     // sparseNM_dense_kernel<N, M, bfloat16_t, lambda>(in, in_s0, out, out_s0, sort_preproc)
     let mut ran = 0;
@@ -226,6 +248,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
                 launch(m, &name, &args, [rows as u32 / 64, cols as u32 / 64, 1], 32);
                 let mut got = vec![0u8; a.len() * 2];
                 m.mem.read(oa, &mut got).unwrap();
+                check_h200(&name, &bytes16(&a), &got);
                 let want = sparse_nm_reference(&a, mm, 2, abs);
                 let got = u16s(&got);
                 let wrong = got.iter().zip(&want).filter(|(g, w)| g != w).count();
@@ -296,6 +319,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
             launch(m, &name, &[params(ia, oa, 4, 4)], [1, 1, 1], 64);
             let mut got = vec![0u8; 32];
             m.mem.read(oa, &mut got).unwrap();
+            check_h200(&name, &bytes16(&inp), &got);
             let got: Vec<u16> = u16s(&got).iter().map(|g| u16::from(*g == one)).collect();
             assert_eq!(got, expected, "{name}: test_sparse24_largest_mask_2d");
             if random == "true" {
@@ -338,10 +362,16 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
             );
             let mut got = vec![0u8; inp.len() * 2];
             m.mem.read(oa, &mut got).unwrap();
+            check_h200(&name, &bytes16(&inp), &got);
             let got: Vec<bool> = u16s(&got).iter().map(|g| *g == one).collect();
             let want = mask_reference(&vals, rows, cols);
             let wrong = got.iter().zip(&want).filter(|(g, w)| g != w).count();
             assert_eq!(wrong, 0, "{name}: {wrong} of {} mask elements", got.len());
         }
     }
+    assert_eq!(
+        next,
+        launches.len(),
+        "xformers_sparse24.json holds launches this test did not make"
+    );
 }

@@ -236,9 +236,30 @@ fn ffma(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
 fn dbin(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["RZ", "RM", "RP", "RN"])?;
     ops_len(i, 3)?;
-    let a = cx.fsrc64(&i.operands[1])?;
-    let b = cx.fsrc64(&i.operands[2])?;
-    let op = if i.opcode() == "DADD" { "add" } else { "mul" };
+    // `DADD d, a, -b` and `DADD d, -b, a` are ptxas's `sub.f64 d, a, b`. Lifted as `sub`, not
+    // as an addition of the negated bits: for a NaN `b` the H200 returns `b`'s NaN, not its
+    // negation, and of two NaNs `b`'s (`f64_round`'s `__dsub_ru`, `DADD.RP R8, -R8, R14`).
+    let negated = |o: &Operand| match o {
+        Operand::Reg(r, m) if !r.is_zero() && m.neg && !m.abs => {
+            let mut m = m.clone();
+            m.neg = false;
+            Some(Operand::Reg(*r, m))
+        }
+        _ => None,
+    };
+    let plain = |o: &Operand| matches!(o, Operand::Reg(_, m) if !m.neg && !m.abs);
+    let (x, y) = (&i.operands[1], &i.operands[2]);
+    let (op, a, b) = match (negated(x), negated(y)) {
+        (None, Some(b)) if i.opcode() == "DADD" && plain(x) => ("sub", x.clone(), b),
+        (Some(b), None) if i.opcode() == "DADD" && plain(y) => ("sub", y.clone(), b),
+        _ => (
+            if i.opcode() == "DADD" { "add" } else { "mul" },
+            x.clone(),
+            y.clone(),
+        ),
+    };
+    let a = cx.fsrc64(&a)?;
+    let b = cx.fsrc64(&b)?;
     let t = cx.t64();
     cx.line(format!("{op}.{}.f64 {t}, {a}, {b}", rounding(i)));
     cx.store64(&i.operands[0], &t)
@@ -732,19 +753,10 @@ fn half_imm(v: f64, bf16: bool) -> u16 {
 /// `R2.H0_H0`, `R2.H1_H1`, `-RZ.H0_H0`, `|R2|.H1_H1`) or two immediates (the high half
 /// first, as nvdisasm prints them). Returns the pair as a `.b32` value (low half = lane 0)
 /// with the sign modifiers applied to each half, and the operands it used.
-fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usize)> {
-    let o = &i.operands;
-    let imm = |op: &Operand| match op {
-        Operand::Imm(v) => Some(half_imm(*v as f64, bf16)),
-        Operand::Float(f) => Some(half_imm(*f, bf16)),
-        Operand::FloatBits(b) => Some(*b as u16),
-        _ => None,
-    };
-    if let (Some(h), Some(l)) = (o.get(k).and_then(imm), o.get(k + 1).and_then(imm)) {
-        let v = (u32::from(h) << 16) | u32::from(l);
-        return Ok((format!("0x{v:08x}"), 2));
-    }
-    let (v, m) = match o.get(k) {
+/// A register or constant pair operand with its lane selector applied (`.H0_H0`, ...), as a
+/// `.b32` value, and its sign modifiers (not applied).
+fn half_lanes<'o>(cx: &mut Cx<'_>, op: Option<&'o Operand>) -> R<(String, &'o SrcMods)> {
+    let (v, m) = match op {
         Some(Operand::Reg(r, m)) => (Cx::reg_name(*r).unwrap_or_else(|| "0".into()), m),
         Some(Operand::Const {
             bank,
@@ -765,6 +777,51 @@ fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usi
         Some("H0_H1") => cx.line(format!("prmt.b32 {t}, {v}, 0, 0x1032")),
         Some(s) => return Err(format!("half selector .{s}")),
     }
+    Ok((t, m))
+}
+
+/// ptxas's spelling of PTX's `neg`/`abs` of a pair: an addition of -0.0 (`HADD2 d, -x,
+/// -RZ`, `HADD2 d, |x|, -RZ`) or a fused multiply-add with the product -0.0 (`HFMA2 d, -RZ,
+/// RZ, -x`). The index of `x` when `i` is one (no `.SAT`/`.RELU`, `x` with `-` or `|x|`).
+/// Such an instruction is the identity on numbers but, being arithmetic, writes NVIDIA's
+/// canonical NaN for a NaN (H200); lifted as `add`/`fma` it is folded by LLVM to a sign
+/// operation that keeps the NaN's payload, so it is lifted as the PTX `neg`/`abs` it came
+/// from, which writes the canonical NaN again.
+fn pair_sign_idiom(i: &Instr, op: &str) -> Option<usize> {
+    if i.has("SAT") || i.has("RELU") {
+        return None;
+    }
+    let o = &i.operands;
+    let zero = |k: usize| match o.get(k) {
+        Some(Operand::Reg(r, m)) if r.is_zero() && !m.abs && !m.not => Some(m.neg),
+        _ => None,
+    };
+    let signed =
+        |k: usize| matches!(o.get(k), Some(Operand::Reg(r, m)) if !r.is_zero() && (m.neg || m.abs));
+    match (op, o.len()) {
+        ("HADD2", 3) if zero(2) == Some(true) && signed(1) => Some(1),
+        ("HADD2", 3) if zero(1) == Some(true) && signed(2) => Some(2),
+        ("HFMA2", 4) => match (zero(1), zero(2)) {
+            (Some(x), Some(y)) if x != y && signed(3) => Some(3),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn half_pair(cx: &mut Cx<'_>, i: &Instr, k: usize, bf16: bool) -> R<(String, usize)> {
+    let o = &i.operands;
+    let imm = |op: &Operand| match op {
+        Operand::Imm(v) => Some(half_imm(*v as f64, bf16)),
+        Operand::Float(f) => Some(half_imm(*f, bf16)),
+        Operand::FloatBits(b) => Some(*b as u16),
+        _ => None,
+    };
+    if let (Some(h), Some(l)) = (o.get(k).and_then(imm), o.get(k + 1).and_then(imm)) {
+        let v = (u32::from(h) << 16) | u32::from(l);
+        return Ok((format!("0x{v:08x}"), 2));
+    }
+    let (t, m) = half_lanes(cx, o.get(k))?;
     if m.abs {
         cx.line(format!("and.b32 {t}, {t}, 0x7fff7fff"));
     }
@@ -804,6 +861,19 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
     match op {
         "HADD2" | "HMUL2" | "HFMA2" => {
             check_mods(i, &["MMA", "SAT", "RELU", "BF16_V2"])?;
+            if let Some(k) = pair_sign_idiom(i, op) {
+                let (mut v, m) = half_lanes(cx, i.operands.get(k))?;
+                for (on, f) in [(m.abs, "abs"), (m.neg, "neg")] {
+                    if on {
+                        let t = cx.t32();
+                        cx.line(format!("{f}.{ty} {t}, {v}"));
+                        v = t;
+                    }
+                }
+                let d = cx.dst(&i.operands[0])?;
+                cx.line(format!("mov.b32 {d}, {v}"));
+                return Ok(());
+            }
             if !sat.is_empty() && (bf || !relu.is_empty()) {
                 return Err("a bfloat16 pair or .RELU with .SAT".into());
             }
