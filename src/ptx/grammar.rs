@@ -7,7 +7,8 @@
 //! [`generate`] writes a bounded set of instructions per row:
 //!
 //! * *combinations* meant to be legal: the row's base form (every required group at its first
-//!   value), each value of each group on the base, and every group present in several orders
+//!   value), each value of each group on the base, a repeated group (`*`) twice on the base,
+//!   and every group present in several orders
 //!   (all orders up to four groups; the rotations, their reversals and the adjacent swaps
 //!   beyond);
 //! * *illegal neighbours*: two values of one group (`.rn.rz`), one value twice (`.ftz.ftz`), a
@@ -46,6 +47,12 @@ pub struct Group {
     /// Whether the group leads: the leading groups come right after the head's fixed words,
     /// in table order, before every other group (`mul.lo`, `shf.l.clamp`).
     pub leading: bool,
+    /// Whether the group may come any number of times (none, one, or several of its
+    /// alternatives, in any mix): it is optional too.
+    pub repeated: bool,
+    /// Whether the group's place is free: it keeps no order with the other groups, even when
+    /// its alternatives are types.
+    pub free: bool,
     /// The alternatives, each as its words (`[".shared", ".global"]`).
     pub alts: Vec<Vec<&'static str>>,
     /// The groups of a row with the same `Some(class)` keep their table order among
@@ -252,6 +259,8 @@ pub fn is_type_word(w: &str) -> bool {
                 | ".u2"
                 | ".s2"
                 | ".b1"
+                | ".b4"
+                | ".b6"
         )
 }
 
@@ -340,9 +349,16 @@ impl Grammar {
             for f in fields {
                 let mut body = f;
                 let (mut optional, mut leading, mut ordered) = (false, false, false);
+                let (mut repeated, mut free) = (false, false);
                 loop {
                     if let Some(b) = body.strip_prefix('?') {
                         optional = true;
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('*') {
+                        (optional, repeated) = (true, true);
+                        body = b;
+                    } else if let Some(b) = body.strip_prefix('~') {
+                        free = true;
                         body = b;
                     } else if let Some(b) = body.strip_prefix('^') {
                         leading = true;
@@ -368,6 +384,8 @@ impl Grammar {
                 groups.push(Group {
                     optional,
                     leading,
+                    repeated,
+                    free,
                     alts,
                     order_class: None,
                 });
@@ -541,7 +559,7 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
         // The first leading group not yet used (the later ones wait for it).
         let lead = (0..groups.len()).find(|&i| groups[i].leading && !st.used[i]);
         for (gi, g) in groups.iter().enumerate() {
-            if st.used[gi] {
+            if st.used[gi] && !g.repeated {
                 continue;
             }
             // The leading groups skipped by taking this one (optional ones, left out for good).
@@ -566,6 +584,7 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
             }
             for a in &g.alts {
                 if rest.len() >= a.len() && rest[..a.len()] == a[..] {
+                    let was = st.used[gi];
                     st.used[gi] = true;
                     for &j in &skipped {
                         st.used[j] = true;
@@ -574,7 +593,7 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
                     st.seen.extend(rest[..a.len()].iter().copied());
                     let ok = go(st, &rest[a.len()..]);
                     st.seen.truncate(n);
-                    st.used[gi] = false;
+                    st.used[gi] = was;
                     for &j in &skipped {
                         st.used[j] = false;
                     }
@@ -617,14 +636,16 @@ fn row_accepts(row: &Row, words: &[&str], repeatable: &BTreeSet<&str>) -> bool {
 /// Give each group its order class: 0 for the groups of types, 1 for those of layouts (the
 /// positional groups: `ptxas` takes `mma.row.f32.col...`), 2 for the groups the table marks
 /// ordered (`>`), and one class (from 3) per set of groups that share words, linked through
-/// shared words.
+/// shared words; a free group (`~`) has none.
 fn set_order_classes(groups: &mut [Group], ordered: &[bool]) {
     let n = groups.len();
     let mut class: Vec<Option<usize>> = groups
         .iter()
         .zip(ordered)
         .map(|(g, &o)| {
-            if g.positional() {
+            if g.free {
+                None
+            } else if g.positional() {
                 Some(usize::from(g.alts.iter().all(|a| !is_type_word(a[0]))))
             } else {
                 o.then_some(2)
@@ -639,7 +660,7 @@ fn set_order_classes(groups: &mut [Group], ordered: &[bool]) {
     };
     let mut next = 3;
     for i in 0..n {
-        if class[i].is_some() {
+        if class[i].is_some() || groups[i].free {
             continue;
         }
         // The groups reachable from `i` through shared words.
@@ -648,7 +669,11 @@ fn set_order_classes(groups: &mut [Group], ordered: &[bool]) {
         while k < set.len() {
             let a = set[k];
             for j in 0..n {
-                if class[j].is_none() && !set.contains(&j) && shares(&groups[a], &groups[j]) {
+                if class[j].is_none()
+                    && !groups[j].free
+                    && !set.contains(&j)
+                    && shares(&groups[a], &groups[j])
+                {
                     set.push(j);
                 }
             }
@@ -1019,6 +1044,24 @@ pub fn generate(g: &Grammar) -> Vec<Generated> {
                 let mut c = base.clone();
                 c[gi] = Some(k);
                 push(row, spell(&c, &id), Kind::Combination, &mut out);
+            }
+            // A repeated group twice, in its place: its first value with itself and with its
+            // last.
+            if gr.repeated {
+                for k in [0, gr.alts.len() - 1] {
+                    let mut c = base.clone();
+                    c[gi] = Some(0);
+                    let mut v = Vec::new();
+                    for &gj in &id {
+                        if let Some(a) = c[gj] {
+                            v.extend(row.groups[gj].alts[a].iter().copied());
+                        }
+                        if gj == gi {
+                            v.extend(gr.alts[k].iter().copied());
+                        }
+                    }
+                    push(row, v, Kind::Combination, &mut out);
+                }
             }
         }
         let full: Vec<Option<usize>> = row.groups.iter().map(|_| Some(0)).collect();
