@@ -587,7 +587,8 @@ impl<'a> Parser<'a> {
     }
 
     /// Decode the (known) modifiers of a new opcode head: conflicting words of one class
-    /// (`.rn.rz`, `atom.add.or`) are an error, a word given twice a warning. Returns the
+    /// (`.rn.rz`, `atom.add.or`) are an error unless a row of the form table takes them
+    /// together, a word given twice a warning. Returns the
     /// numbers of operands the head takes (see [`Self::form_counts`]; any number for an
     /// opcode outside [`crate::ptx::grammar::STRICT`]), or `None` when the head is invalid.
     #[cold]
@@ -605,7 +606,8 @@ impl<'a> Parser<'a> {
                 end: (off + m.len()) as u32,
             }
         };
-        let counts = if crate::ptx::grammar::is_strict(opcode) {
+        let strict = crate::ptx::grammar::is_strict(opcode);
+        let counts = if strict {
             Self::form_counts(opcode, modifiers)
         } else {
             crate::ptx::grammar::ANY_COUNT
@@ -634,6 +636,10 @@ impl<'a> Parser<'a> {
                 }
                 Some(counts)
             }
+            // Two words of one class that a row of the form table takes together (`ptxas`
+            // takes `.and.xor` on `mma`'s 4-bit integer shapes): the table judges the
+            // combinations of its opcodes.
+            Err(ModError::Conflict { .. }) if strict && counts != 0 => Some(counts),
             Err(e) => {
                 let at = match &e {
                     ModError::Conflict { second, .. } => {
