@@ -292,9 +292,10 @@ fn synth(form: &str) -> Option<String> {
             }
         }
         "movmatrix" => format!("{form} %r1, %r2;"),
-        // mma m8n8k4 (src/lower/emit/wmma.rs), D stored.
+        // mma m8n8k4 (src/lower/emit/wmma.rs), D stored; `spelt` puts back the `.aligned`
+        // that `form_of` drops.
         "mma" if has("m8n8k4") => {
-            let f = form.replacen(".sync", ".sync.aligned", 1);
+            let f = form;
             if has("f64") {
                 format!(
                     "{f} {{%fd1, %fd2}}, {{%fd3}}, {{%fd4}}, {{%fd5, %fd6}};\n\t\
@@ -320,9 +321,9 @@ fn synth(form: &str) -> Option<String> {
                 )
             }
         }
-        // Matrix multiply-accumulate (src/lower/emit/mma.rs): `form_of` drops `.aligned`.
+        // Matrix multiply-accumulate (src/lower/emit/mma.rs), spelt with `.aligned` as above.
         "mma" => {
-            let f = form.replacen(".sync", ".sync.aligned", 1);
+            let f = form;
             let (a, b) = if has("m16n8k8") {
                 ("{%r1, %r2}", "{%r3}")
             } else if has("m16n8k16") {

@@ -15,9 +15,8 @@
 //!   hold, or a registry form whose operands the lowering does not take, named in the
 //!   reason): never a panic, never a kernel dropped without one.
 //!
-//! The parser checks an opcode's modifier combinations against the table only for the
-//! opcodes of [`wheelport::ptx::grammar::STRICT`]; the disagreements on the others are a
-//! named, counted known set (`KNOWN`), printed with the totals.
+//! The parser checks an opcode's modifier combinations against the table for the opcodes of
+//! [`wheelport::ptx::grammar::STRICT`], which holds every opcode of the table.
 //!
 //! The counts (forms generated, accepted, rejected, disagreements) are printed; they are
 //! recorded in `docs/conformance.md`.
@@ -190,24 +189,6 @@ fn ptxas_verdicts(
     verdict
 }
 
-/// A class of disagreements that is known and left for later: its name, why, and which
-/// (form, ptxas error) it covers.
-struct Known {
-    name: &'static str,
-    reason: &'static str,
-    covers: fn(&Generated, Option<&str>) -> bool,
-}
-
-const KNOWN: &[Known] = &[Known {
-    name: "unchecked-opcode",
-    reason: "the opcode (mma) is not in ptx::grammar::STRICT: ptxas 13.5 takes words on some \
-             of its forms that no row describes (.rn and .b4 on the f64 shapes, a fifth type \
-             word and .and/.xor on the 4-bit integer shapes), so the parser checks its \
-             modifiers by set membership (src/ptx/modifiers.txt) and conflicts only, and \
-             accepts combinations ptxas rejects",
-    covers: |f, _| !wheelport::ptx::grammar::is_strict(f.op),
-}];
-
 #[test]
 fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
     let Some(ptxas) = ptxas() else {
@@ -226,7 +207,6 @@ fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
     let (mut accepted, mut rejected) = (0, 0);
     let mut by_kind: BTreeMap<(Kind, bool), usize> = BTreeMap::new();
     let mut disagree: Vec<String> = Vec::new();
-    let mut known: BTreeMap<&str, usize> = BTreeMap::new();
     let (mut lowered, mut named) = (0, 0);
     let mut lowering_bad: Vec<String> = Vec::new();
     // Every verdict, one line each (ptxas, parser, table line, kind, instruction, ptxas error),
@@ -338,13 +318,6 @@ fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
             if agree {
                 continue;
             }
-            if let Some(kn) = KNOWN
-                .iter()
-                .find(|kn| (kn.covers)(f, verdict[k].as_deref()))
-            {
-                *known.entry(kn.name).or_default() += 1;
-                continue;
-            }
             disagree.push(match ours {
                 Some(r) => format!(
                     "line {} {}: ptxas accepts `{}`, the parser rejects it: {}",
@@ -407,13 +380,12 @@ fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
     let opcodes: BTreeSet<&str> = forms.iter().map(|f| f.op.name()).collect();
     eprintln!(
         "conformance: {} opcodes, {} rows, {} forms generated, {accepted} accepted by ptxas, \
-         {rejected} rejected; {} disagreements, {} known ({known:?}); lowering for dtk: \
+         {rejected} rejected; {} disagreements; lowering for dtk: \
          {lowered} lowered, {named} named as not supported, {} wrong; {:.1} s",
         opcodes.len(),
         g.rows.len(),
         forms.len(),
         disagree.len(),
-        known.values().sum::<usize>(),
         lowering_bad.len(),
         t0.elapsed().as_secs_f64()
     );
@@ -437,14 +409,6 @@ fn parser_agrees_with_ptxas_and_accepted_forms_lower_or_are_named() {
             "  {:<14} {:<8} {n}",
             kind.name(),
             if *ok { "accepted" } else { "rejected" }
-        );
-    }
-    for kn in KNOWN {
-        eprintln!(
-            "  known disagreement {}: {} ({})",
-            kn.name,
-            known.get(kn.name).unwrap_or(&0),
-            kn.reason
         );
     }
     let exact: Vec<&&str> = table_on
