@@ -27,6 +27,35 @@ import printf
 
 ROOT = pathlib.Path(__file__).resolve().parent
 
+def scaled_f32_root(name, intrinsic, back):
+    """`@__wp_<name>_approx_f32` on amdgcn: V_SQRT/V_RSQ_F32 (`llvm.amdgcn.<intrinsic>.f32`) of a
+    subnormal operand scaled by 2^32 into the normal range, the result scaled by `back`
+    (2^-16 for sqrt, 2^16 for rsqrt), as PTX's `.approx.f32` without `.ftz` keeps subnormals."""
+    return f"""define linkonce_odr float @__wp_{name}_approx_f32(float %a) {ATTR} {{
+  %x = call float @llvm.fabs.f32(float %a)
+  %lo = fcmp olt float %x, 0x3810000000000000
+  %y0 = fmul float %a, 0x41F0000000000000
+  %y = select i1 %lo, float %y0, float %a
+  %r = call float @llvm.amdgcn.{intrinsic}.f32(float %y)
+  %r0 = fmul float %r, {back}
+  %o = select i1 %lo, float %r0, float %r
+  ret float %o
+}}
+"""
+
+
+# The operand of the H200's f64 `.approx.ftz` instructions (rcp, rsqrt): `%a` with its low 32
+# bits cleared, a subnormal flushed to a zero of its sign, as `%xf` (and `%h`, its bits).
+F64_HIGH_WORD_FTZ = """  %b = bitcast double %a to i64
+  %h = and i64 %b, -4294967296
+  %x = bitcast i64 %h to double
+  %ax = call double @llvm.fabs.f64(double %x)
+  %sub = fcmp olt double %ax, 0x10000000000000
+  %sg = and i64 %h, -9223372036854775808
+  %z = bitcast i64 %sg to double
+  %xf = select i1 %sub, double %z, double %x
+"""
+
 def family_datalayout(family):
     """The LLVM data layout of a code family, from its defaults file (the one source)."""
     with open(ROOT.parent / "targets" / "families" / f"{family}.toml", "rb") as f:
@@ -514,15 +543,7 @@ define linkonce_odr float @__wp_div_approx_f32(float %a, float %b) {ATTR} {{
 ; truncated: the H200's on 5,859 of the 6,144 recorded inputs, one unit of the high word
 ; (2^-20 relative) off on the others. (LLVM's fast-math 1/x gave NaN for +-0 and +-inf.)
 define linkonce_odr double @__wp_rcp_approx_ftz_f64(double %a) {ATTR} {{
-  %b = bitcast double %a to i64
-  %h = and i64 %b, -4294967296
-  %x = bitcast i64 %h to double
-  %ax = call double @llvm.fabs.f64(double %x)
-  %sub = fcmp olt double %ax, 0x10000000000000
-  %sg = and i64 %h, -9223372036854775808
-  %z = bitcast i64 %sg to double
-  %xf = select i1 %sub, double %z, double %x
-  %r = fdiv double 1.0, %xf
+{F64_HIGH_WORD_FTZ}  %r = fdiv double 1.0, %xf
   %rb = bitcast double %r to i64
   %rt = and i64 %rb, -4294967296
   %ar = call double @llvm.fabs.f64(double %r)
@@ -577,27 +598,7 @@ declare float @llvm.amdgcn.exp2.f32(float)
 declare float @llvm.amdgcn.log.f32(float)
 declare float @llvm.amdgcn.sqrt.f32(float)
 declare float @llvm.amdgcn.rsq.f32(float)
-define linkonce_odr float @__wp_sqrt_approx_f32(float %a) {ATTR} {{
-  %x = call float @llvm.fabs.f32(float %a)
-  %lo = fcmp olt float %x, 0x3810000000000000
-  %y0 = fmul float %a, 0x41F0000000000000
-  %y = select i1 %lo, float %y0, float %a
-  %r = call float @llvm.amdgcn.sqrt.f32(float %y)
-  %r0 = fmul float %r, 0x3EF0000000000000
-  %o = select i1 %lo, float %r0, float %r
-  ret float %o
-}}
-define linkonce_odr float @__wp_rsqrt_approx_f32(float %a) {ATTR} {{
-  %x = call float @llvm.fabs.f32(float %a)
-  %lo = fcmp olt float %x, 0x3810000000000000
-  %y0 = fmul float %a, 0x41F0000000000000
-  %y = select i1 %lo, float %y0, float %a
-  %r = call float @llvm.amdgcn.rsq.f32(float %y)
-  %r0 = fmul float %r, 0x40F0000000000000
-  %o = select i1 %lo, float %r0, float %r
-  ret float %o
-}}
-define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) {ATTR} {{
+{scaled_f32_root("sqrt", "sqrt", "0x3EF0000000000000")}{scaled_f32_root("rsqrt", "rsq", "0x40F0000000000000")}define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) {ATTR} {{
   %s = call afn double @llvm.sqrt.f64(double %a)
   %r = fdiv afn double 1.0, %s
   ret double %r
@@ -608,15 +609,7 @@ define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) {ATTR} {{
 ; correctly rounded 1/sqrt truncated; the H200's approximation gives that on 62 of the 64
 ; recorded inputs and one unit of the high word (2^-20 relative) off on the other 2.
 define linkonce_odr double @__wp_rsqrt_approx_ftz_f64(double %a) {ATTR} {{
-  %b = bitcast double %a to i64
-  %h = and i64 %b, -4294967296
-  %x = bitcast i64 %h to double
-  %ax = call double @llvm.fabs.f64(double %x)
-  %sub = fcmp olt double %ax, 0x10000000000000
-  %sg = and i64 %h, -9223372036854775808
-  %z = bitcast i64 %sg to double
-  %xf = select i1 %sub, double %z, double %x
-  %s = call double @llvm.sqrt.f64(double %xf)
+{F64_HIGH_WORD_FTZ}  %s = call double @llvm.sqrt.f64(double %xf)
   %r = fdiv double 1.0, %s
   %rb = bitcast double %r to i64
   %rt = and i64 %rb, -4294967296

@@ -862,14 +862,7 @@ impl LaunchScan {
                     .iter()
                     .map(|r| self.regs.get(r).map(|v| v & mask(4)))
                     .collect();
-                for r in ARGS.into_iter().chain([Register::RAX]) {
-                    self.lose(r);
-                }
-                for r in CALLER_SAVED {
-                    self.regs.remove(&r);
-                    self.loads.remove(&r);
-                    self.addrs.remove(&r);
-                }
+                self.forget_caller_saved();
                 match at {
                     // It writes its object and nothing else.
                     Some((base, d)) => {
@@ -909,6 +902,13 @@ impl LaunchScan {
                 }
             }
         }
+        self.forget_caller_saved();
+        self.clobber_escaped();
+    }
+
+    /// After a call: the argument registers' code addresses are used (or lost) and every
+    /// caller-saved register's value is unknown.
+    fn forget_caller_saved(&mut self) {
         for r in ARGS.into_iter().chain([Register::RAX]) {
             self.lose(r);
         }
@@ -917,7 +917,6 @@ impl LaunchScan {
             self.loads.remove(&r);
             self.addrs.remove(&r);
         }
-        self.clobber_escaped();
     }
 
     /// The facts, once every instruction has been observed: `data`'s sections give the
