@@ -382,7 +382,8 @@ pub enum Verdict {
     /// distance there in units in the last place. `within`: the case table's rule holds
     /// (every differing element in a column the rule compares within K ulp, and at most K
     /// apart), which is what the H200 twin run itself checks. `approx`: the columns that
-    /// move with the approximation instructions ([`Verdict::Approx`]), when they do.
+    /// move with the approximation instructions ([`Verdict::Approx`]), when they do. (When
+    /// only NaNs differ, the verdict is [`Verdict::NanPayload`] instead.)
     Ulp {
         /// Differing columns, comma-separated.
         cols: String,
@@ -959,11 +960,16 @@ pub fn run_job(
                         _ => false,
                     };
                     let l: Vec<String> = diff.iter().map(|c| c.to_string()).collect();
-                    o.verdict = Verdict::Ulp {
-                        cols: l.join(","),
-                        max,
-                        within,
-                        approx,
+                    o.verdict = if diff.is_empty() {
+                        // Every number equal; NaNs against NaNs with other payloads.
+                        Verdict::NanPayload("NaNs only, against the H200's bytes".into())
+                    } else {
+                        Verdict::Ulp {
+                            cols: l.join(","),
+                            max,
+                            within,
+                            approx,
+                        }
                     };
                 }
             }
