@@ -107,11 +107,7 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
         Verdict::Ulp {
             approx: Some(_), ..
         } => "approximation",
-        Verdict::Ulp { .. } => match (case, output) {
-            ("bf16_scalar" | "bf16x2", "o") => "bf16-approx",
-            _ => return None,
-        },
-        Verdict::Differs => match (case, output) {
+        Verdict::Ulp { .. } | Verdict::Differs => match (case, output) {
             ("bf16_scalar" | "bf16x2", "o") => "bf16-approx",
             _ => return None,
         },

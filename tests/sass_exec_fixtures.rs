@@ -84,11 +84,7 @@ const REASONS: &[(&str, &str)] = &[
 
 fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
     Some(match v {
-        Verdict::Differs if matches!((case, output), ("bf16_scalar" | "bf16x2", "o")) => {
-            "bf16-approx"
-        }
-        Verdict::Differs if (case, output) == ("f64_libm", "o") => "rsq64h",
-        Verdict::Match | Verdict::NoRecord | Verdict::Differs => return None,
+        Verdict::Match | Verdict::NoRecord => return None,
         Verdict::NanPayload(p) if p.contains("second NaN operand") => "nan-f64-order",
         Verdict::NanPayload(_) => "nan-payload",
         Verdict::UlpUnverified => "ulp-not-judged",
@@ -97,7 +93,7 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
         Verdict::Ulp {
             approx: Some(_), ..
         } => "approximation",
-        Verdict::Ulp { .. } => match (case, output) {
+        Verdict::Ulp { .. } | Verdict::Differs => match (case, output) {
             ("bf16_scalar" | "bf16x2", "o") => "bf16-approx",
             ("f64_libm", "o") => "rsq64h",
             ("f64_round", "o") => "rcp64h",
