@@ -1207,3 +1207,44 @@ pub fn entry_table(cases: &Path) -> Result<Vec<(String, String)>, Error> {
 pub fn harness_dir(root: &Path) -> PathBuf {
     root.join("tools/gpu")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_distances_count_representable_values() {
+        let f = |x: f32| u64::from(x.to_bits());
+        let d = |x: f64| x.to_bits();
+        // IEEE binary32: neighbours, zeros, across zero, NaNs.
+        assert_eq!(ulp_distance(f(1.0), f(f32::from_bits(0x3f80_0001)), 32), 1);
+        assert_eq!(ulp_distance(f(0.0), f(-0.0), 32), 0);
+        assert_eq!(ulp_distance(f(1.0), f(-1.0), 32), 2 * 0x3f80_0000);
+        assert_eq!(ulp_distance(f(0.0), f(f32::from_bits(1)), 32), 1);
+        assert_eq!(ulp_distance(f(f32::NAN), 0x7fff_ffff, 32), 0);
+        assert_eq!(ulp_distance(f(f32::NAN), f(1.0), 32), u64::MAX);
+        assert_eq!(ulp_distance(f(f32::INFINITY), f(f32::MAX), 32), 1);
+        // binary64 and binary16 (0x3c00 is 1.0, 0x3c01 its neighbour, 0x7e00 a NaN).
+        assert_eq!(ulp_distance(d(1.0), d(1.0 + f64::EPSILON), 64), 1);
+        assert_eq!(ulp_distance(0x3c00, 0x3c01, 16), 1);
+        assert_eq!(ulp_distance(0x7e00, 0x3c00, 16), u64::MAX);
+        // bfloat16 steps: 1.0 (0x3f80) to its neighbour 0x3f81.
+        assert_eq!(ulp_distance_bf16(0x3f80, 0x3f81), 1);
+        assert_eq!(ulp_distance_bf16(0x3f80, 0xbf80), 2 * 0x3f80);
+    }
+
+    #[test]
+    fn raw_comparison_names_the_columns_that_differ() {
+        let v = |xs: &[f32]| -> Vec<u8> { xs.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let ours = v(&[1.0, 2.0, f32::NAN, 4.0]);
+        let h200 = v(&[
+            1.0,
+            f32::from_bits(0x4000_0002),
+            f32::from_bits(0x7fff_ffff),
+            4.0,
+        ]);
+        assert_eq!(compare_raw(&ours, &h200, "f32", 2), Some((vec![1], 2)));
+        assert_eq!(compare_raw(&ours, &h200[..8], "f32", 2), None);
+        assert_eq!(compare_raw(&ours, &h200, "u32", 2), None);
+    }
+}
