@@ -20059,11 +20059,31 @@ declare double @llvm.experimental.constrained.uitofp.f64.i32(i32, metadata, meta
 declare float @llvm.experimental.constrained.fptrunc.f32.f64(double, metadata, metadata)
 
 define linkonce_odr float @__wp_sin_approx_f32(float %a) alwaysinline nounwind {
-  %r = call afn float @llvm.sin.f32(float %a)
+  %th = fmul float %a, 0x3FC45F3060000000
+  %nth = fneg float %th
+  %te = call float @llvm.fma.f32(float %a, float 0x3FC45F3060000000, float %nth)
+  %tl = call float @llvm.fma.f32(float %a, float 0x3E3B939100000000, float %te)
+  %n = call float @llvm.rint.f32(float %th)
+  %f = fsub float %th, %n
+  %ath = call float @llvm.fabs.f32(float %th)
+  %big = fcmp oge float %ath, 0x4150000000000000
+  %tc = select i1 %big, float 0.0, float %tl
+  %t = fadd float %f, %tc
+  %r = call float @llvm.amdgcn.sin.f32(float %t)
   ret float %r
 }
 define linkonce_odr float @__wp_cos_approx_f32(float %a) alwaysinline nounwind {
-  %r = call afn float @llvm.cos.f32(float %a)
+  %th = fmul float %a, 0x3FC45F3060000000
+  %nth = fneg float %th
+  %te = call float @llvm.fma.f32(float %a, float 0x3FC45F3060000000, float %nth)
+  %tl = call float @llvm.fma.f32(float %a, float 0x3E3B939100000000, float %te)
+  %n = call float @llvm.rint.f32(float %th)
+  %f = fsub float %th, %n
+  %ath = call float @llvm.fabs.f32(float %th)
+  %big = fcmp oge float %ath, 0x4150000000000000
+  %tc = select i1 %big, float 0.0, float %tl
+  %t = fadd float %f, %tc
+  %r = call float @llvm.amdgcn.cos.f32(float %t)
   ret float %r
 }
 define linkonce_odr float @__wp_lg2_approx_f32(float %a) alwaysinline nounwind {
@@ -20075,8 +20095,9 @@ define linkonce_odr float @__wp_ex2_approx_f32(float %a) alwaysinline nounwind {
   ret float %r
 }
 ; tanh(x) = sign(x) * (1 - 2 / (exp2(2|x| log2 e) + 1)); saturates to +-1 for large |x|.
-; Below 2^-12 it is x (tanh x = x - x^3/3: within 2^-25 relative), subnormals included, as
-; the H200 returns them (the formula cancels to 0 there).
+; Below 2^-2 the formula cancels (4,080 ulp relative error at 2^-8 against the H200's 114:
+; f32_approx column 11, raw H200 output), so there tanh's Taylor series to x^9 is used
+; (truncation below 2^-26 relative; subnormals returned as they are, as the H200 does).
 define linkonce_odr float @__wp_tanh_approx_f32(float %a) alwaysinline nounwind {
   %x = call float @llvm.fabs.f32(float %a)
   %t = fmul afn float %x, 0x4007154760000000
@@ -20085,14 +20106,86 @@ define linkonce_odr float @__wp_tanh_approx_f32(float %a) alwaysinline nounwind 
   %q = fdiv afn float 2.0, %d
   %r0 = fsub afn float 1.0, %q
   %r1 = call float @llvm.copysign.f32(float %r0, float %a)
-  %tiny = fcmp olt float %x, 0x3F30000000000000
-  %r = select i1 %tiny, float %a, float %r1
+  %x2 = fmul float %a, %a
+  %p0 = call float @llvm.fma.f32(float %x2, float 0x3F9664F480000000, float 0xBFABA1BA20000000)
+  %p1 = call float @llvm.fma.f32(float %x2, float %p0, float 0x3FC1111120000000)
+  %p2 = call float @llvm.fma.f32(float %x2, float %p1, float 0xBFD5555560000000)
+  %p3 = fmul float %x2, %p2
+  %p = call float @llvm.fma.f32(float %a, float %p3, float %a)
+  %small = fcmp olt float %x, 0x3FD0000000000000
+  %r = select i1 %small, float %p, float %r1
   ret float %r
 }
-; div.approx.f32: LLVM's fast-math division (PTX ISA 9.x §9.7.3.8 gives only error bounds).
+; fma.rn.bf16 rounded once (PTX ISA 9.x §9.7.4.3). LLVM 19 widens a bfloat fma to a binary32
+; fma and rounds that again to bfloat: two roundings, which give the even neighbour of a tie the
+; exact value only nears (bf16x2 column 6, -2.9375 * -36 + -9e-17: 106 where the H200 gives
+; 105.5). Here a*b is exact in binary64, the sum's error is recovered (TwoSum), the sum is
+; rounded to odd at binary64 and again at binary32 (both keep the tie information), and the one
+; rounding to nearest is the last step's.
+define linkonce_odr bfloat @__wp_fma_rn_bf16(bfloat %a, bfloat %b, bfloat %c) alwaysinline nounwind {
+  %a64 = fpext bfloat %a to double
+  %b64 = fpext bfloat %b to double
+  %c64 = fpext bfloat %c to double
+  %p = fmul double %a64, %b64
+  %s = fadd double %p, %c64
+  %bb = fsub double %s, %p
+  %t0 = fsub double %s, %bb
+  %t1 = fsub double %p, %t0
+  %t2 = fsub double %c64, %bb
+  %e = fadd double %t1, %t2
+  %sb = bitcast double %s to i64
+  %eb = bitcast double %e to i64
+  %inexact = fcmp one double %e, 0.0
+  %sx = xor i64 %sb, %eb
+  %away = icmp slt i64 %sx, 0
+  %dec = sext i1 %away to i64
+  %tr = add i64 %sb, %dec
+  %odd = or i64 %tr, 1
+  %vb = select i1 %inexact, i64 %odd, i64 %sb
+  %v = bitcast i64 %vb to double
+  %f = fptrunc double %v to float
+  %fe = fpext float %f to double
+  %fx = fcmp one double %fe, %v
+  %afe = call double @llvm.fabs.f64(double %fe)
+  %av = call double @llvm.fabs.f64(double %v)
+  %fgt = fcmp ogt double %afe, %av
+  %fb = bitcast float %f to i32
+  %fdec = sext i1 %fgt to i32
+  %ft = add i32 %fb, %fdec
+  %fodd = or i32 %ft, 1
+  %rb = select i1 %fx, i32 %fodd, i32 %fb
+  %r32 = bitcast i32 %rb to float
+  %r = fptrunc float %r32 to bfloat
+  ret bfloat %r
+}
+define linkonce_odr <2 x bfloat> @__wp_fma_rn_v2bf16(<2 x bfloat> %a, <2 x bfloat> %b, <2 x bfloat> %c) alwaysinline nounwind {
+  %a0 = extractelement <2 x bfloat> %a, i32 0
+  %b0 = extractelement <2 x bfloat> %b, i32 0
+  %c0 = extractelement <2 x bfloat> %c, i32 0
+  %a1 = extractelement <2 x bfloat> %a, i32 1
+  %b1 = extractelement <2 x bfloat> %b, i32 1
+  %c1 = extractelement <2 x bfloat> %c, i32 1
+  %r0 = call bfloat @__wp_fma_rn_bf16(bfloat %a0, bfloat %b0, bfloat %c0)
+  %r1 = call bfloat @__wp_fma_rn_bf16(bfloat %a1, bfloat %b1, bfloat %c1)
+  %v0 = insertelement <2 x bfloat> poison, bfloat %r0, i32 0
+  %v = insertelement <2 x bfloat> %v0, bfloat %r1, i32 1
+  ret <2 x bfloat> %v
+}
+; div.approx.f32 is a * (1/b) with 1/b approximated (PTX ISA 9.x §9.7.3.8): subnormal
+; operands kept without .ftz (the H200 gives 1.0 for a subnormal over itself: raw H200 outputs
+; of f32_approx column 5, bf16 __hdiv), and 0 (NaN for an infinite a) for 2^126 < |b|. A
+; subnormal b is scaled by 2^32 into V_RCP_F32's range and the product scaled back.
 define linkonce_odr float @__wp_div_approx_f32(float %a, float %b) alwaysinline nounwind {
-  %r = fdiv afn float %a, %b
-  ret float %r
+  %x = call float @llvm.fabs.f32(float %b)
+  %lo = fcmp olt float %x, 0x3810000000000000
+  %hi = fcmp ogt float %x, 0x47D0000000000000
+  %si = select i1 %lo, float 0x41F0000000000000, float 1.0
+  %so = select i1 %hi, float 0.0, float %si
+  %y = fmul float %b, %si
+  %r = call float @llvm.amdgcn.rcp.f32(float %y)
+  %p = fmul float %a, %r
+  %o = fmul float %p, %so
+  ret float %o
 }
 ; rcp.approx.ftz.f64 as the H200 computes it (the raw H200 output of f64_round's column 25,
 ; fixtures/gpu/results/raw): the input's low 32 bits ignored, a subnormal input flushed to a
@@ -20160,6 +20253,9 @@ define linkonce_odr float @__wp_rsqrt_approx_ftz_f32(float %a) alwaysinline noun
   ret float %r
 }
 declare float @llvm.amdgcn.rcp.f32(float)
+declare float @llvm.rint.f32(float)
+declare float @llvm.amdgcn.sin.f32(float)
+declare float @llvm.amdgcn.cos.f32(float)
 declare float @llvm.amdgcn.exp2.f32(float)
 declare float @llvm.amdgcn.log.f32(float)
 declare float @llvm.amdgcn.sqrt.f32(float)
@@ -20184,9 +20280,16 @@ define linkonce_odr float @__wp_rsqrt_approx_f32(float %a) alwaysinline nounwind
   %o = select i1 %lo, float %r0, float %r
   ret float %o
 }
+; rsqrt.approx.f64: LLVM's fast-math 1/sqrt, with the zeros and +inf the H200 returns (+-0 ->
+; +-inf, +inf -> +0: f64_libm column 5, raw H200 output), which the fast-math form makes NaN.
 define linkonce_odr double @__wp_rsqrt_approx_f64(double %a) alwaysinline nounwind {
   %s = call afn double @llvm.sqrt.f64(double %a)
-  %r = fdiv afn double 1.0, %s
+  %r0 = fdiv afn double 1.0, %s
+  %z = fcmp oeq double %a, 0.0
+  %zi = call double @llvm.copysign.f64(double 0x7FF0000000000000, double %a)
+  %r1 = select i1 %z, double %zi, double %r0
+  %inf = fcmp oeq double %a, 0x7FF0000000000000
+  %r = select i1 %inf, double 0.0, double %r1
   ret double %r
 }
 ; rsqrt.approx.ftz.f64 as the H200 computes it (fixtures/gpu/results/rsqrt_ftz_f64.json): the
@@ -20267,6 +20370,7 @@ define linkonce_odr void @__wp_assertfail(i64 %msg, i64 %file, i32 %line, i64 %f
 
 declare float @llvm.fabs.f32(float)
 declare float @llvm.copysign.f32(float, float)
+declare double @llvm.copysign.f64(double, double)
 declare i32 @llvm.umin.i32(i32, i32)
 declare i32 @llvm.ctlz.i32(i32, i1)
 declare i64 @llvm.ctlz.i64(i64, i1)

@@ -4069,6 +4069,7 @@ define linkonce_odr void @__wp_nanosleep(i32 %ns) alwaysinline nounwind {
 
 declare float @llvm.fabs.f32(float)
 declare float @llvm.copysign.f32(float, float)
+declare double @llvm.copysign.f64(double, double)
 declare i32 @llvm.umin.i32(i32, i32)
 declare i32 @llvm.ctlz.i32(i32, i1)
 declare i64 @llvm.ctlz.i64(i64, i1)

@@ -192,6 +192,11 @@ impl<'c, 'm, 'a> Fx<'c, 'm, 'a> {
                 if directed {
                     let f = format!("__wp_fma_{}_{}", rnd.bare(), t.suffix());
                     self.call(&f, t, &[(t, &a), (t, &b), (t, &c)])
+                } else if !self.cx.nv && matches!(t, Ty::Bf16 | Ty::V2Bf16) {
+                    // LLVM widens a bfloat fma to binary32 and rounds twice; the support
+                    // library rounds once (kernels-ir/gen.py).
+                    let f = format!("__wp_fma_rn_{}", t.suffix());
+                    self.call(&f, t, &[(t, &a), (t, &b), (t, &c)])
                 } else {
                     self.intr3("fma", t, &a, &b, &c)
                 }
