@@ -8,7 +8,8 @@
 //! ([`exec`]): the HSA dispatch packet, the kernarg segment, the initial SGPR/VGPR state the
 //! descriptor asks for, LDS, scratch, and the MODE register's rounding and denormal modes
 //! ([`fp`]). [`runner`] runs the GPU fixtures' case tables and compares the outputs with
-//! the SHA-256s of the original CUDA binary's outputs on an NVIDIA H200.
+//! the SHA-256s of the original CUDA binary's outputs on an NVIDIA H200 (and, where its raw
+//! bytes are committed, element by element; [`accuracy`] for `.approx` outputs).
 //!
 //! Semantics follow AMD's public ISA documents ("Vega 7nm Instruction Set Architecture"
 //! for gfx906, "AMD Instinct MI300 Instruction Set Architecture" for gfx942, "RDNA3
@@ -18,6 +19,7 @@
 // Lane loops index several 64-lane arrays (sources, destination, EXEC bit) by one lane number.
 #![allow(clippy::needless_range_loop)]
 
+pub mod accuracy;
 pub mod decode;
 pub mod disasm;
 pub mod elf;

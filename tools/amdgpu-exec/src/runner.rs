@@ -393,6 +393,9 @@ pub enum Verdict {
         within: bool,
         /// The columns that depend on approximations.
         approx: Option<String>,
+        /// binary32 outputs with their columns' functions in the raw folder's `exact.json`:
+        /// the elements beyond the table's K ulp against the exact value.
+        accuracy: Option<crate::accuracy::Judgement>,
     },
 }
 
@@ -412,6 +415,22 @@ impl Verdict {
                 within: true,
                 ..
             } => format!("within-ulp(columns {cols}: at most {max} ulp from the H200's bytes)"),
+            Verdict::Ulp {
+                cols,
+                accuracy: Some(j),
+                ..
+            } if j.worse == 0 => format!(
+                "as-accurate(columns {cols}: {} elements more than {} ulp from the H200's bytes, {} as close to the exact value as the H200's or closer, {} not judged: input outside the function's judged domain)",
+                j.beyond, j.k, j.as_accurate, j.outside
+            ),
+            Verdict::Ulp {
+                cols,
+                accuracy: Some(j),
+                ..
+            } => format!(
+                "less-accurate(columns {cols}: {} of {} elements more than {} ulp from the H200's bytes farther from the exact value than the H200's)",
+                j.worse, j.beyond, j.k
+            ),
             Verdict::Ulp {
                 cols,
                 max,
@@ -924,6 +943,7 @@ pub fn run_job(
                 }
             }
             if let Some(dir) = opts.raw {
+                let exact = crate::accuracy::load(dir);
                 let outs = job.bufs.iter().filter(|b| b.role != "in");
                 for (o, b) in res.outputs.iter_mut().zip(outs) {
                     let approx = match &o.verdict {
@@ -959,6 +979,30 @@ pub fn run_job(
                         }
                         _ => false,
                     };
+                    let accuracy = match (&exact, b.ty.as_str()) {
+                        (Ok(Some(specs)), "f32") => specs
+                            .iter()
+                            .find(|s| s.case == job.case && s.output == o.name)
+                            .map(|s| {
+                                let k = match &b.rule {
+                                    Rule::Ulp(k) => u64::from(*k),
+                                    Rule::ExactExceptCols { ulp, .. } => u64::from(*ulp),
+                                    _ => 0,
+                                };
+                                crate::accuracy::judge(
+                                    s,
+                                    &f32_inputs(job),
+                                    &f32s(&o.bytes),
+                                    &f32s(&h200),
+                                    k,
+                                )
+                            }),
+                        (Err(e), _) => {
+                            res.error = Some(e.clone());
+                            None
+                        }
+                        _ => None,
+                    };
                     let l: Vec<String> = diff.iter().map(|c| c.to_string()).collect();
                     o.verdict = if diff.is_empty() {
                         // Every number equal; NaNs against NaNs with other payloads.
@@ -969,6 +1013,7 @@ pub fn run_job(
                             max,
                             within,
                             approx,
+                            accuracy,
                         }
                     };
                 }
@@ -1000,6 +1045,22 @@ pub fn run_job(
     }
     res.seconds = t0.elapsed().as_secs_f64();
     res
+}
+
+/// Little-endian binary32 values of `b`.
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The job's binary32 input buffers by name.
+fn f32_inputs(job: &Job) -> std::collections::BTreeMap<String, Vec<f32>> {
+    job.bufs
+        .iter()
+        .filter(|b| b.role == "in" && b.ty == "f32")
+        .map(|b| (b.name.clone(), f32s(&b.bytes)))
+        .collect()
 }
 
 /// Bytes per element of a case-table type name.

@@ -1,0 +1,339 @@
+//! Accuracy against the exact value, for outputs of `.approx` instructions.
+//!
+//! PTX defines `sin`, `cos`, `ex2`, `lg2`, `rcp`, `sqrt`, `rsqrt`, `div` and `tanh` with
+//! `.approx` by error bounds, not bits (PTX ISA 9.x §9.7.3), so two conforming processors
+//! may differ by more than the case table's K ulp. Where the H200's raw output bytes are
+//! committed, each element that differs from the H200's by more than K ulp is compared with
+//! the exact value of the column's function, computed in binary64 from the element's inputs:
+//! it passes when it is at least as close to it as the H200's own result.
+//!
+//! The functions are data: `exact.json` beside the raw bytes (`fixtures/gpu/results/raw`)
+//! names, per case output, each column's function and arguments:
+//!
+//! ```json
+//! {"outputs": [{"case": "f32_approx", "output": "o", "stride": 12,
+//!   "columns": {"0": {"f": "sin", "x": "a", "abs_tol": 1.1920929e-7, "max_abs_x": 16777216}}}]}
+//! ```
+//!
+//! `x`/`y` name input buffers (`|a|`: its absolute value), read at the element's row (element
+//! index / stride). `abs_tol` (default 0): an error at most this large, absolute, counts as no
+//! error (for the functions PTX bounds absolutely: sin, cos). `max_abs_x`: inputs beyond it
+//! are not judged (where the binary32 input itself no longer determines the result, as sin
+//! and cos from 2^24 on, whose inputs are then 2 radians apart).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// A column's function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Func {
+    /// sin x.
+    Sin,
+    /// cos x.
+    Cos,
+    /// e^x.
+    Exp,
+    /// 2^x.
+    Exp2,
+    /// 10^x.
+    Exp10,
+    /// ln x.
+    Ln,
+    /// log2 x.
+    Log2,
+    /// x / y.
+    Div,
+    /// 1 / x.
+    Rcp,
+    /// sqrt x.
+    Sqrt,
+    /// 1 / sqrt x.
+    Rsqrt,
+    /// tanh x.
+    Tanh,
+}
+
+impl Func {
+    fn parse(s: &str) -> Option<Func> {
+        Some(match s {
+            "sin" => Func::Sin,
+            "cos" => Func::Cos,
+            "exp" => Func::Exp,
+            "exp2" => Func::Exp2,
+            "exp10" => Func::Exp10,
+            "ln" => Func::Ln,
+            "log2" => Func::Log2,
+            "div" => Func::Div,
+            "rcp" => Func::Rcp,
+            "sqrt" => Func::Sqrt,
+            "rsqrt" => Func::Rsqrt,
+            "tanh" => Func::Tanh,
+            _ => return None,
+        })
+    }
+
+    /// The exact value (binary64, correctly rounded or within an ulp of it: far below the
+    /// binary32 results' resolution).
+    pub fn eval(self, x: f64, y: f64) -> f64 {
+        match self {
+            Func::Sin => x.sin(),
+            Func::Cos => x.cos(),
+            Func::Exp => x.exp(),
+            Func::Exp2 => x.exp2(),
+            Func::Exp10 => 10f64.powf(x),
+            Func::Ln => x.ln(),
+            Func::Log2 => x.log2(),
+            Func::Div => x / y,
+            Func::Rcp => 1.0 / x,
+            Func::Sqrt => x.sqrt(),
+            Func::Rsqrt => 1.0 / x.sqrt(),
+            Func::Tanh => x.tanh(),
+        }
+    }
+}
+
+/// An argument: an input buffer, or its absolute value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// Input buffer name.
+    pub buf: String,
+    /// Take the absolute value.
+    pub abs: bool,
+}
+
+impl Arg {
+    fn parse(s: &str) -> Arg {
+        match s.strip_prefix('|').and_then(|t| t.strip_suffix('|')) {
+            Some(b) => Arg {
+                buf: b.into(),
+                abs: true,
+            },
+            None => Arg {
+                buf: s.into(),
+                abs: false,
+            },
+        }
+    }
+}
+
+/// One column's function.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The function.
+    pub f: Func,
+    /// First argument.
+    pub x: Arg,
+    /// Second argument (`div`).
+    pub y: Option<Arg>,
+    /// An absolute error up to this counts as none.
+    pub abs_tol: f64,
+    /// Inputs `|x|` beyond this are not judged.
+    pub max_abs_x: Option<f64>,
+}
+
+/// The columns of one output of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputSpec {
+    /// Case name.
+    pub case: String,
+    /// Output buffer name.
+    pub output: String,
+    /// Elements per row.
+    pub stride: usize,
+    /// Column index -> function.
+    pub columns: BTreeMap<usize, Column>,
+}
+
+/// Read `exact.json` in `dir`; `Ok(None)` when there is none.
+///
+/// # Errors
+/// A file that is not JSON, an unknown function, a column that is not a number.
+pub fn load(dir: &Path) -> Result<Option<Vec<OutputSpec>>, String> {
+    let p = dir.join("exact.json");
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        return Ok(None);
+    };
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+    let bad = |what: &str| format!("{}: {what}", p.display());
+    let mut out = Vec::new();
+    for o in v["outputs"].as_array().ok_or_else(|| bad("no `outputs` list"))? {
+        let s = |k: &str| o[k].as_str().map(str::to_string).ok_or_else(|| bad(k));
+        let mut columns = BTreeMap::new();
+        for (k, c) in o["columns"]
+            .as_object()
+            .ok_or_else(|| bad("no `columns`"))?
+        {
+            let idx: usize = k.parse().map_err(|_| bad(&format!("column `{k}`")))?;
+            let f = c["f"]
+                .as_str()
+                .and_then(Func::parse)
+                .ok_or_else(|| bad(&format!("column {k}: unknown function {}", c["f"])))?;
+            let x = Arg::parse(c["x"].as_str().ok_or_else(|| bad("column without `x`"))?);
+            columns.insert(
+                idx,
+                Column {
+                    f,
+                    x,
+                    y: c["y"].as_str().map(Arg::parse),
+                    abs_tol: c["abs_tol"].as_f64().unwrap_or(0.0),
+                    max_abs_x: c["max_abs_x"].as_f64(),
+                },
+            );
+        }
+        out.push(OutputSpec {
+            case: s("case")?,
+            output: s("output")?,
+            stride: o["stride"].as_u64().ok_or_else(|| bad("stride"))? as usize,
+            columns,
+        });
+    }
+    Ok(Some(out))
+}
+
+/// How the elements beyond the case table's K ulp compare with the exact value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judgement {
+    /// The case table's K.
+    pub k: u64,
+    /// Elements more than K ulp from the H200's.
+    pub beyond: usize,
+    /// Of those, at least as close to the exact value as the H200's.
+    pub as_accurate: usize,
+    /// Of those, not judged (input beyond the column's `max_abs_x`).
+    pub outside: usize,
+    /// Of those, farther from the exact value than the H200's, or in a column without a
+    /// function.
+    pub worse: usize,
+}
+
+/// Distance of a binary32 result `v` from the exact value `e`: 0 when `v` is `e` rounded to
+/// binary32 (infinities included), infinite for a NaN against a number.
+fn error(v: f32, e: f64) -> f64 {
+    if v.is_nan() || e.is_nan() {
+        return if v.is_nan() && e.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if v == e as f32 {
+        return 0.0;
+    }
+    (f64::from(v) - e).abs()
+}
+
+/// Judge the binary32 output `ours` against the H200's `h200` bytes: each element more than
+/// `k` ulp apart is compared with the exact value of `spec`'s function of the inputs
+/// (`inputs`: name -> binary32 values).
+pub fn judge(
+    spec: &OutputSpec,
+    inputs: &BTreeMap<String, Vec<f32>>,
+    ours: &[f32],
+    h200: &[f32],
+    k: u64,
+) -> Judgement {
+    let mut j = Judgement {
+        k,
+        ..Judgement::default()
+    };
+    let arg = |a: &Arg, row: usize| -> Option<f64> {
+        let v = f64::from(*inputs.get(&a.buf)?.get(row)?);
+        Some(if a.abs { v.abs() } else { v })
+    };
+    for (i, (&o, &h)) in ours.iter().zip(h200).enumerate() {
+        let d = crate::runner::ulp_distance(u64::from(o.to_bits()), u64::from(h.to_bits()), 32);
+        if d <= k {
+            continue;
+        }
+        j.beyond += 1;
+        let (row, col) = (i / spec.stride, i % spec.stride);
+        let Some(c) = spec.columns.get(&col) else {
+            j.worse += 1;
+            continue;
+        };
+        let (Some(x), y) = (arg(&c.x, row), c.y.as_ref().map(|a| arg(a, row))) else {
+            j.worse += 1;
+            continue;
+        };
+        if c.max_abs_x.is_some_and(|m| x.abs() > m) {
+            j.outside += 1;
+            continue;
+        }
+        let e = c.f.eval(x, y.flatten().unwrap_or(0.0));
+        let (eo, eh) = (error(o, e), error(h, e));
+        if eo <= eh.max(c.abs_tol) {
+            j.as_accurate += 1;
+        } else {
+            j.worse += 1;
+        }
+    }
+    j
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(f: Func, tol: f64) -> OutputSpec {
+        let mut columns = BTreeMap::new();
+        columns.insert(
+            0,
+            Column {
+                f,
+                x: Arg::parse("|a|"),
+                y: None,
+                abs_tol: tol,
+                max_abs_x: Some(100.0),
+            },
+        );
+        OutputSpec {
+            case: "c".into(),
+            output: "o".into(),
+            stride: 1,
+            columns,
+        }
+    }
+
+    #[test]
+    fn closer_to_the_exact_value_passes_and_farther_does_not() {
+        // sqrt(2) = 1.41421356...: 0x3fb504f3 is the binary32 nearest; 0x3fb504f0 is 3 ulp below.
+        let inputs: BTreeMap<String, Vec<f32>> =
+            [("a".to_string(), vec![-2.0, 2.0, 1000.0])].into_iter().collect();
+        let near = f32::from_bits(0x3fb5_04f3);
+        let far = f32::from_bits(0x3fb5_04f0);
+        let j = judge(
+            &spec(Func::Sqrt, 0.0),
+            &inputs,
+            &[near, far, 0.0],
+            &[far, near, 31.6],
+            2,
+        );
+        assert_eq!(
+            j,
+            Judgement {
+                k: 2,
+                beyond: 3,
+                as_accurate: 1,
+                outside: 1,
+                worse: 1
+            }
+        );
+        // Within K ulp: not judged at all.
+        assert_eq!(judge(&spec(Func::Sqrt, 0.0), &inputs, &[far], &[near], 3).beyond, 0);
+        // An absolute tolerance: sin(2) = 0.909297..., 4 ulp off but within 2^-20.
+        let s = f32::from_bits(0.909_297_4_f32.to_bits() + 4);
+        let j = judge(&spec(Func::Sin, 2f64.powi(-20)), &inputs, &[0.0, s], &[0.0, 0.909_297_4], 2);
+        assert_eq!((j.beyond, j.as_accurate), (1, 1));
+    }
+
+    #[test]
+    fn infinities_and_nans_against_the_exact_value() {
+        assert_eq!(error(f32::INFINITY, 1e39), 0.0);
+        assert_eq!(error(f32::MAX, 1e39), (f64::from(f32::MAX) - 1e39).abs());
+        assert_eq!(error(f32::NAN, f64::NAN), 0.0);
+        assert_eq!(error(f32::NAN, 1.0), f64::INFINITY);
+        assert_eq!(error(1.0, f64::NAN), f64::INFINITY);
+    }
+}
