@@ -342,7 +342,9 @@ fn render(rows: &[Row]) -> String {
                 count(&|v| v.starts_with("differs-depends")),
                 count(&|v| v == "ulp-unverified"),
                 count(&|v| {
-                    v == "differs" || v.starts_with("differs-by-ulp") || v.starts_with("less-accurate")
+                    v == "differs"
+                        || v.starts_with("differs-by-ulp")
+                        || v.starts_with("less-accurate")
                 }),
                 count(&|v| v == "error"),
             );

@@ -158,7 +158,10 @@ pub fn load(dir: &Path) -> Result<Option<Vec<OutputSpec>>, String> {
     let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?;
     let bad = |what: &str| format!("{}: {what}", p.display());
     let mut out = Vec::new();
-    for o in v["outputs"].as_array().ok_or_else(|| bad("no `outputs` list"))? {
+    for o in v["outputs"]
+        .as_array()
+        .ok_or_else(|| bad("no `outputs` list"))?
+    {
         let s = |k: &str| o[k].as_str().map(str::to_string).ok_or_else(|| bad(k));
         let mut columns = BTreeMap::new();
         for (k, c) in o["columns"]
@@ -299,8 +302,9 @@ mod tests {
     #[test]
     fn closer_to_the_exact_value_passes_and_farther_does_not() {
         // sqrt(2) = 1.41421356...: 0x3fb504f3 is the binary32 nearest; 0x3fb504f0 is 3 ulp below.
-        let inputs: BTreeMap<String, Vec<f32>> =
-            [("a".to_string(), vec![-2.0, 2.0, 1000.0])].into_iter().collect();
+        let inputs: BTreeMap<String, Vec<f32>> = [("a".to_string(), vec![-2.0, 2.0, 1000.0])]
+            .into_iter()
+            .collect();
         let near = f32::from_bits(0x3fb5_04f3);
         let far = f32::from_bits(0x3fb5_04f0);
         let j = judge(
@@ -321,10 +325,19 @@ mod tests {
             }
         );
         // Within K ulp: not judged at all.
-        assert_eq!(judge(&spec(Func::Sqrt, 0.0), &inputs, &[far], &[near], 3).beyond, 0);
+        assert_eq!(
+            judge(&spec(Func::Sqrt, 0.0), &inputs, &[far], &[near], 3).beyond,
+            0
+        );
         // An absolute tolerance: sin(2) = 0.909297..., 4 ulp off but within 2^-20.
         let s = f32::from_bits(0.909_297_4_f32.to_bits() + 4);
-        let j = judge(&spec(Func::Sin, 2f64.powi(-20)), &inputs, &[0.0, s], &[0.0, 0.909_297_4], 2);
+        let j = judge(
+            &spec(Func::Sin, 2f64.powi(-20)),
+            &inputs,
+            &[0.0, s],
+            &[0.0, 0.909_297_4],
+            2,
+        );
         assert_eq!((j.beyond, j.as_accurate), (1, 1));
     }
 
