@@ -16,8 +16,23 @@
 //!   verbatim; and, for the kernels without the random fill, a 64x64 input with distinct
 //!   values in every 4x4 tile against the kernel's greedy rule written out here (largest
 //!   first, at most 2 per row and per column of the tile).
+//! * `sparse24_sparsify_both_ways_kernel` (f16 and bf16, the default algorithm
+//!   `LargestValuesGreedy<IdentityOp>`, CUTLASS metadata) and `sparse24_apply_kernel`, as
+//!   `sparse24_sparsify_both_ways_typed` and `sparse24_apply_typed` launch them (grid
+//!   ceil(rows/32) x ceil(cols/64), (4, 8) threads): `test_pack_both_ways_edge_case1` (a 4x4
+//!   tile that keeps 7 values packs its first row and column as `2, 0`), `test_sp24_apply`
+//!   (applying the sparsify kernel's `threads_masks` to the same 256x1024 input gives the same
+//!   `packed` and `packed_t`), `test_pack_both_ways_id`'s check that both hold the same values,
+//!   and every packed pair of the 256x1024 input equal to the source's selection rule and
+//!   `pack_4x4` written out here (tiles with equal values skipped: a sorting network may order
+//!   them either way).
+//! * `meta_shuffle_test_kernel` (the metadata warp shuffle of the sparsify kernels, through
+//!   `_sparse24_meta_shuffle_test`), transposed and not, one work-group of (4, 8) threads:
+//!   `test_pack_meta_shuffle`'s checks (the four shuffled words of the 2x2 threads that hold
+//!   metadata, zeros elsewhere) on its input shape with random metadata bytes.
 //!
-//! Each launch is also compared with the H200: `tools/gpu/xformers_raw.py` made the same
+//! Each launch of the first two kinds is also compared with the H200 (the others have no H200
+//! record yet): `tools/gpu/xformers_raw.py` made the same
 //! inputs and ran them through xformers' own operators (`sparseNM_dense`,
 //! `sparse24_largest_mask_2d`, `sparse24_largest_with_Krandom_mask_2d` with no random
 //! element) on the original wheel; `fixtures/gpu/results/xformers_sparse24.json`
@@ -76,7 +91,7 @@ fn find(ms: &mut [Machine], pick: &dyn Fn(&str) -> bool) -> (usize, String) {
 }
 
 /// Dispatch `name` with explicit arguments `args` (bytes per argument, in order).
-fn launch(m: &mut Machine, name: &str, args: &[Vec<u8>], grid: [u32; 3], block: u32) {
+fn launch(m: &mut Machine, name: &str, args: &[Vec<u8>], grid: [u32; 3], block: [u32; 3]) {
     let k = m.co.kernel(name).unwrap().clone();
     let explicit: Vec<_> = k
         .args
@@ -92,7 +107,7 @@ fn launch(m: &mut Machine, name: &str, args: &[Vec<u8>], grid: [u32; 3], block: 
     }
     let l = Launch {
         grid,
-        block: [block, 1, 1],
+        block,
         dyn_lds: 0,
     };
     m.dispatch(name, &ka, &l, Limits::default())
@@ -173,6 +188,151 @@ fn mask_reference(vals: &[f32], rows: usize, cols: usize) -> Vec<bool> {
     out
 }
 
+/// The binary16 bits of `v`, which must be exact in binary16 and normal (or zero).
+fn f16_exact(v: f32) -> u16 {
+    if v == 0.0 {
+        return 0;
+    }
+    let (s, a) = (if v < 0.0 { 0x8000 } else { 0 }, v.abs());
+    let e = a.log2().floor() as i32;
+    let m = ((a / 2f32.powi(e) - 1.0) * 1024.0) as u16;
+    s | (((e + 15) as u16) << 10) | m
+}
+
+/// `n` random values of either sign with magnitudes in [1/8, 8), 10 fraction bits at most.
+fn sp24_random(rng: &mut Rng, n: usize, encode: fn(f32) -> u16) -> Vec<u16> {
+    (0..n)
+        .map(|_| {
+            let v = (1.0 + (rng.next() % 1024) as f32 / 1024.0)
+                * 2f32.powi((rng.next() % 6) as i32 - 3);
+            encode(if rng.next() & 1 != 0 { -v } else { v })
+        })
+        .collect()
+}
+
+/// The outputs of `sparse24_sparsify_both_ways_typed` / `sparse24_apply_typed` for a `rows` x
+/// `cols` input, allocated zeroed as `create_compressed_representation` shapes them (the
+/// CUTLASS metadata layout): `packed` is round_up(rows, 32) x ceil(round_up(cols, 64) / 2),
+/// `packed_t` round_up(cols, 32) x ceil(round_up(rows, 64) / 2).
+struct Sp24 {
+    rows: usize,
+    cols: usize,
+    packed: u64,
+    packed_t: u64,
+    ps: usize,
+    pts: usize,
+    grid: [u32; 3],
+}
+
+impl Sp24 {
+    fn new(m: &mut Machine, rows: usize, cols: usize) -> Sp24 {
+        let ps = cols.next_multiple_of(64).div_ceil(2);
+        let pts = rows.next_multiple_of(64).div_ceil(2);
+        let mut zeroed = |n: usize, what: &str| {
+            let p = m.mem.alloc(n, what);
+            m.mem.write(p, &vec![0u8; n]).unwrap();
+            p
+        };
+        let packed = zeroed(rows.next_multiple_of(32) * ps * 2, "packed");
+        let packed_t = zeroed(cols.next_multiple_of(32) * pts * 2, "packed_trans");
+        Sp24 {
+            rows,
+            cols,
+            packed,
+            packed_t,
+            ps,
+            pts,
+            grid: [rows.div_ceil(32) as u32, cols.div_ceil(64) as u32, 1],
+        }
+    }
+
+    /// `KernelTypes<T>::Params` {input, input_s0, input_dim0, input_dim1, packed,
+    /// packed_stride, packed_trans, packed_trans_stride, threads_masks}.
+    fn params(&self, input: u64, masks: u64) -> Vec<u8> {
+        let mut p = Vec::new();
+        for v in [input, self.cols as u64, self.rows as u64, self.cols as u64] {
+            p.extend(v.to_le_bytes());
+        }
+        for v in [
+            self.packed,
+            self.ps as u64,
+            self.packed_t,
+            self.pts as u64,
+            masks,
+        ] {
+            p.extend(v.to_le_bytes());
+        }
+        p
+    }
+
+    /// threads_masks: (grid.x * 4) x (grid.y * 8) x 8 bytes.
+    fn masks_len(&self) -> usize {
+        (self.grid[0] * 4 * self.grid[1] * 8 * 8) as usize
+    }
+
+    fn read16(m: &mut Machine, p: u64, n: usize) -> Vec<u16> {
+        let mut b = vec![0u8; n * 2];
+        m.mem.read(p, &mut b).unwrap();
+        u16s(&b)
+    }
+
+    fn read_packed(&self, m: &mut Machine) -> Vec<u16> {
+        Self::read16(m, self.packed, self.rows.next_multiple_of(32) * self.ps)
+    }
+
+    fn read_packed_t(&self, m: &mut Machine) -> Vec<u16> {
+        Self::read16(m, self.packed_t, self.cols.next_multiple_of(32) * self.pts)
+    }
+}
+
+/// Run the sparsify kernel `name` on `a`: the outputs and the threads_masks bytes.
+fn sp24_sparsify(
+    m: &mut Machine,
+    name: &str,
+    a: &[u16],
+    rows: usize,
+    cols: usize,
+) -> (Sp24, Vec<u8>) {
+    let b = Sp24::new(m, rows, cols);
+    let ia = m.mem.alloc(a.len() * 2, "input");
+    m.mem.write(ia, &bytes16(a)).unwrap();
+    let (rx, ry) = (rows.next_multiple_of(32), cols.next_multiple_of(64));
+    let (tx, ty) = (cols.next_multiple_of(32), rows.next_multiple_of(64));
+    let meta = m.mem.alloc(rx * ry / 16 * 2, "meta");
+    let meta_t = m.mem.alloc(tx * ty / 16 * 2, "meta_trans");
+    let masks = m.mem.alloc(b.masks_len(), "threads_masks");
+    m.mem.write(masks, &vec![0u8; b.masks_len()]).unwrap();
+    // MetadataCutlassSm80 {_meta, _meta_trans, _meta_reordered_sy, _meta_trans_reordered_sx}:
+    // the strides of dimension 2 of the permuted {ry / 32, rx, 2} views.
+    let mut md = Vec::new();
+    for v in [meta, meta_t, 2 * rx as u64, 2 * tx as u64] {
+        md.extend(v.to_le_bytes());
+    }
+    let args = vec![b.params(ia, masks), md, vec![0u8]];
+    launch(m, name, &args, b.grid, [4, 8, 1]);
+    let mut mb = vec![0u8; b.masks_len()];
+    m.mem.read(masks, &mut mb).unwrap();
+    (b, mb)
+}
+
+/// Run the apply kernel `name` on `x` with the threads_masks bytes `masks`.
+fn sp24_apply(
+    m: &mut Machine,
+    name: &str,
+    x: &[u16],
+    rows: usize,
+    cols: usize,
+    masks: &[u8],
+) -> Sp24 {
+    let b = Sp24::new(m, rows, cols);
+    let ia = m.mem.alloc(x.len() * 2, "input");
+    m.mem.write(ia, &bytes16(x)).unwrap();
+    let ma = m.mem.alloc(masks.len(), "threads_masks");
+    m.mem.write(ma, masks).unwrap();
+    launch(m, name, &[b.params(ia, ma)], b.grid, [4, 8, 1]);
+    b
+}
+
 #[test]
 fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
     let Some(whl) = require_corpus("xformers-0.0.35", T) else {
@@ -245,7 +405,13 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
                     (cols as i64).to_le_bytes().to_vec(),
                     vec![0u8],
                 ];
-                launch(m, &name, &args, [rows as u32 / 64, cols as u32 / 64, 1], 32);
+                launch(
+                    m,
+                    &name,
+                    &args,
+                    [rows as u32 / 64, cols as u32 / 64, 1],
+                    [32, 1, 1],
+                );
                 let mut got = vec![0u8; a.len() * 2];
                 m.mem.read(oa, &mut got).unwrap();
                 check_h200(&name, &bytes16(&a), &got);
@@ -282,16 +448,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
         (
             "cutlass::half_t",
             0x3c00u16,
-            (|v: f32| -> u16 {
-                // the verbatim values are exact in f16: sign, exponent, 10 fraction bits
-                if v == 0.0 {
-                    return 0;
-                }
-                let (s, a) = (if v < 0.0 { 0x8000 } else { 0 }, v.abs());
-                let e = a.log2().floor() as i32;
-                let m = ((a / 2f32.powi(e) - 1.0) * 1024.0) as u16;
-                s | (((e + 15) as u16) << 10) | m
-            }) as fn(f32) -> u16,
+            f16_exact as fn(f32) -> u16,
             f16_value as fn(u16) -> f32,
         ),
         (
@@ -316,7 +473,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
             let ia = m.mem.alloc(32, "in");
             let oa = m.mem.alloc(32, "out");
             m.mem.write(ia, &bytes16(&inp)).unwrap();
-            launch(m, &name, &[params(ia, oa, 4, 4)], [1, 1, 1], 64);
+            launch(m, &name, &[params(ia, oa, 4, 4)], [1, 1, 1], [64, 1, 1]);
             let mut got = vec![0u8; 32];
             m.mem.read(oa, &mut got).unwrap();
             check_h200(&name, &bytes16(&inp), &got);
@@ -358,7 +515,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
                 &name,
                 &[params(ia, oa, rows as i64, cols as i64)],
                 [grid, 1, 1],
-                64,
+                [64, 1, 1],
             );
             let mut got = vec![0u8; inp.len() * 2];
             m.mem.read(oa, &mut got).unwrap();
@@ -374,4 +531,242 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
         launches.len(),
         "xformers_sparse24.json holds launches this test did not make"
     );
+
+    // sparse24_sparsify_both_ways_kernel<KernelTypes<T>, MetadataCutlassSm80,
+    // LargestValuesGreedy<IdentityOp>>(Params, Metadata, algo) and sparse24_apply_kernel<
+    // KernelTypes<T>>(Params), as `sparse24_sparsify_both_ways_typed` and
+    // `sparse24_apply_typed` launch them (the default algorithm, the CUTLASS backend):
+    // `test_pack_both_ways_edge_case1`, `test_sp24_apply` and `test_pack_both_ways_id`'s
+    // equal sums of `packed` and `packed_t`.
+    for (ty, encode, decode) in [
+        (
+            "cutlass::half_t",
+            f16_exact as fn(f32) -> u16,
+            f16_value as fn(u16) -> f32,
+        ),
+        (
+            "cutlass::bfloat16_t",
+            (|v: f32| -> u16 { (v.to_bits() >> 16) as u16 }) as fn(f32) -> u16,
+            bf16_value as fn(u16) -> f32,
+        ),
+    ] {
+        let (si, sparsify) = find(&mut ms, &|d: &str| {
+            d.contains("sparse24_sparsify_both_ways_kernel<xformers::sp24::KernelTypes<")
+                && d.contains(&format!("KernelTypes<{ty}>"))
+                && d.contains("MetadataCutlassSm80")
+                && d.contains("LargestValuesGreedy<xformers::sp24::IdentityOp>")
+        });
+        let (ai, apply) = find(&mut ms, &|d: &str| {
+            d.contains(&format!(
+                "sparse24_apply_kernel<xformers::sp24::KernelTypes<{ty}> >"
+            ))
+        });
+        // test_pack_both_ways_edge_case1: a 32x64 input whose first 4x4 tile keeps 7 values;
+        // its first row packs as `2 <null>`, and so does the first column.
+        let (rows, cols) = (32usize, 64usize);
+        let mut a = sp24_random(&mut rng, rows * cols, encode);
+        let quad: [[f32; 4]; 4] = [
+            [2.0, -1.0, -2.0, -3.0],
+            [-1.0, 8.0, -1.0, 6.0],
+            [-1.0, -1.0, 4.0, 5.0],
+            [-1.0, 3.0, 7.0, -1.0],
+        ];
+        for (r, line) in quad.iter().enumerate() {
+            for (c, v) in line.iter().enumerate() {
+                a[r * cols + c] = encode(*v);
+            }
+        }
+        let m = &mut ms[si];
+        m.reset();
+        let (b, _) = sp24_sparsify(m, &sparsify, &a, rows, cols);
+        let packed = b.read_packed(m);
+        let packed_t = b.read_packed_t(m);
+        assert_eq!(
+            (decode(packed[0]), decode(packed[1])),
+            (2.0, 0.0),
+            "{sparsify}: test_pack_both_ways_edge_case1, packed[0, :2]"
+        );
+        assert_eq!(
+            (decode(packed_t[0]), decode(packed_t[1])),
+            (2.0, 0.0),
+            "{sparsify}: test_pack_both_ways_edge_case1, packed_t[0, :2]"
+        );
+
+        // test_sp24_apply on 256x1024 (and test_pack_both_ways_id's heuristic: the same
+        // values packed both ways).
+        let (rows, cols) = (256usize, 1024usize);
+        let x = sp24_random(&mut rng, rows * cols, encode);
+        let m = &mut ms[si];
+        m.reset();
+        let (b, masks) = sp24_sparsify(m, &sparsify, &x, rows, cols);
+        let packed = b.read_packed(m);
+        let packed_t = b.read_packed_t(m);
+        let sum = |v: &[u16]| v.iter().map(|x| f64::from(decode(*x))).sum::<f64>();
+        assert!(
+            (sum(&packed) - sum(&packed_t)).abs() <= 1e-9 * sum(&packed).abs().max(1.0),
+            "{sparsify}: packed and packed_t hold other values ({} vs {})",
+            sum(&packed),
+            sum(&packed_t)
+        );
+        // LargestValuesGreedy<IdentityOp> written out: per 4x4 tile, from the largest value
+        // down, keep a value when its row's and its column's 2-bit counts add up to 2 or
+        // less; a count is OR-ed with its increment (0, 1, then 3), so a row or column with
+        // 2 kept takes no more. Then each row (column) of the tile packs as `pack_4x4` does.
+        let (mut checked, mut wrong) = (0usize, Vec::new());
+        for r0 in (0..rows).step_by(4) {
+            for c0 in (0..cols).step_by(4) {
+                let v = |r: usize, c: usize| decode(x[(r0 + r) * cols + c0 + c]);
+                let mut cells: Vec<(usize, usize)> = (0..16).map(|i| (i / 4, i % 4)).collect();
+                cells.sort_by(|a, b| v(b.0, b.1).partial_cmp(&v(a.0, a.1)).unwrap());
+                if cells
+                    .windows(2)
+                    .any(|w| v(w[0].0, w[0].1) == v(w[1].0, w[1].1))
+                {
+                    continue; // a tie: the kernel's sorting network may order it either way
+                }
+                let (mut per_row, mut per_col) = ([0u32; 4], [0u32; 4]);
+                let mut keep = [[false; 4]; 4];
+                for (r, c) in cells {
+                    let sel = per_row[r] + per_col[c] <= 2;
+                    keep[r][c] = sel;
+                    per_row[r] |= per_row[r] + u32::from(sel);
+                    per_col[c] |= per_col[c] + u32::from(sel);
+                }
+                for i in 0..4 {
+                    // row r0 + i in `packed`, column c0 + i in `packed_t`
+                    for (t, out, base) in [
+                        (0, &packed, (r0 + i) * b.ps + c0 / 2),
+                        (1, &packed_t, (c0 + i) * b.pts + r0 / 2),
+                    ] {
+                        let at = |j: usize| if t == 0 { (i, j) } else { (j, i) };
+                        let sel = |j: usize| keep[at(j).0][at(j).1];
+                        let val = |j: usize| x[(r0 + at(j).0) * cols + c0 + at(j).1];
+                        // pack_4x4: columns 0-1 fill slot 0 and columns 2-3 slot 1, unless a
+                        // half holds both (then it takes both slots); 0 where none.
+                        let mut want = [0u16; 2];
+                        if sel(1) {
+                            want[0] = val(1);
+                        }
+                        if sel(0) {
+                            want[0] = val(0);
+                        }
+                        if sel(0) && sel(1) {
+                            want[1] = val(1);
+                        }
+                        if sel(2) {
+                            want[1] = val(2);
+                        }
+                        if sel(3) {
+                            want[1] = val(3);
+                        }
+                        if sel(2) && sel(3) {
+                            want[0] = val(2);
+                        }
+                        checked += 1;
+                        if out[base..base + 2] != want {
+                            wrong.push((t, r0 + i, c0 + i));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{sparsify}: {} of {checked} packed pairs are not LargestValuesGreedy's (first: {:?})",
+            wrong.len(),
+            wrong.first()
+        );
+        assert!(
+            checked * 10 >= rows * cols / 2 * 9,
+            "{sparsify}: only {checked} pairs checked"
+        );
+        let m = &mut ms[ai];
+        m.reset();
+        let b2 = sp24_apply(m, &apply, &x, rows, cols, &masks);
+        assert_eq!(
+            b2.read_packed(m),
+            packed,
+            "{apply}: test_sp24_apply, packed"
+        );
+        assert_eq!(
+            b2.read_packed_t(m),
+            packed_t,
+            "{apply}: test_sp24_apply, packed_t"
+        );
+    }
+
+    // meta_shuffle_test_kernel(local_meta, final_meta, transpose): two packed int64 accessors
+    // (data, sizes[3], strides[3]) and a bool, one work-group of (4, 8) threads, as
+    // `_sparse24_meta_shuffle_test` launches it; judged by `test_pack_meta_shuffle`.
+    let (i, name) = find(&mut ms, &|d: &str| d.contains("meta_shuffle_test_kernel"));
+    for transpose in [true, false] {
+        let m = &mut ms[i];
+        m.reset();
+        let mut lm = [[[0i64; 8]; 8]; 4];
+        for row in lm.iter_mut().take(2) {
+            for line in row.iter_mut().take(2) {
+                for v in line.iter_mut() {
+                    *v = i64::from(rng.next() % 256);
+                }
+            }
+        }
+        let flat: Vec<u8> = lm
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let ia = m.mem.alloc(flat.len(), "local_meta");
+        let oa = m.mem.alloc(4 * 8 * 2 * 8, "final_meta");
+        m.mem.write(ia, &flat).unwrap();
+        m.mem.write(oa, &[0u8; 4 * 8 * 2 * 8]).unwrap();
+        let accessor = |ptr: u64, sizes: [i64; 3]| -> Vec<u8> {
+            let mut a = ptr.to_le_bytes().to_vec();
+            let strides = [sizes[1] * sizes[2], sizes[2], 1];
+            for v in sizes.iter().chain(&strides) {
+                a.extend(v.to_le_bytes());
+            }
+            a
+        };
+        let args = vec![
+            accessor(ia, [4, 8, 8]),
+            accessor(oa, [4, 8, 2]),
+            vec![u8::from(transpose)],
+        ];
+        launch(m, &name, &args, [1, 1, 1], [4, 8, 1]);
+        let mut got = vec![0u8; 4 * 8 * 2 * 8];
+        m.mem.read(oa, &mut got).unwrap();
+        let fm: Vec<i64> = got
+            .chunks(8)
+            .map(|c| i64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let at = |x: usize, y: usize, k: usize| fm[(x * 8 + y) * 2 + k];
+        for x in 2..4 {
+            for y in 2..8 {
+                for k in 0..2 {
+                    assert_eq!(
+                        at(x, y, k),
+                        0,
+                        "{name} transpose={transpose}: [{x}][{y}][{k}]"
+                    );
+                }
+            }
+        }
+        let pack = |line: usize| -> i64 {
+            let (b, c) = if transpose {
+                (lm[1][0][line], lm[0][1][line])
+            } else {
+                (lm[0][1][line], lm[1][0][line])
+            };
+            lm[0][0][line] | b << 8 | c << 16 | lm[1][1][line] << 24
+        };
+        let (t1, t4) = if transpose { (1, 2) } else { (2, 1) };
+        for (x, y, line) in [(0, 0, 0), (1, 0, t1), (0, 1, t4), (1, 1, 3)] {
+            assert_eq!(
+                at(x, y, 0),
+                pack(line),
+                "{name} transpose={transpose}: test_pack_meta_shuffle's [{x}][{y}]"
+            );
+        }
+    }
 }
