@@ -26,6 +26,10 @@
 //!   and every packed pair of the 256x1024 input equal to the source's selection rule and
 //!   `pack_4x4` written out here (tiles with equal values skipped: a sorting network may order
 //!   them either way).
+//! * `sparse24_apply_dense_output_k` (f16 and bf16, row-major and column-major input), as
+//!   `sparse24_apply_dense_output_typed` launches it with the sparsify kernel's
+//!   `threads_masks`: every element times `mul1` where the selection rule keeps it and
+//!   `mul0` elsewhere, for (0, 1) (the dense form of a `Sparse24Tensor`) and (0.5, 2).
 //! * `meta_shuffle_test_kernel` (the metadata warp shuffle of the sparsify kernels, through
 //!   `_sparse24_meta_shuffle_test`), transposed and not, one work-group of (4, 8) threads:
 //!   `test_pack_meta_shuffle`'s checks (the four shuffled words of the 2x2 threads that hold
@@ -283,6 +287,37 @@ impl Sp24 {
     fn read_packed_t(&self, m: &mut Machine) -> Vec<u16> {
         Self::read16(m, self.packed_t, self.cols.next_multiple_of(32) * self.pts)
     }
+}
+
+/// `LargestValuesGreedy<IdentityOp>` (compute_sparse_tile.h) written out, per element of a
+/// row-major `rows` x `cols` input: per 4x4 tile, from the largest value down, a value is kept
+/// when its row's and its column's 2-bit counts add up to 2 or less; a count is OR-ed with
+/// its increment (0, 1, then 3), so a row or column with 2 kept takes no more. `None` for the
+/// elements of tiles with equal values, which the kernel's sorting network may order either
+/// way.
+fn sp24_keep(x: &[u16], rows: usize, cols: usize, decode: fn(u16) -> f32) -> Vec<Option<bool>> {
+    let mut out = vec![None; rows * cols];
+    for r0 in (0..rows).step_by(4) {
+        for c0 in (0..cols).step_by(4) {
+            let v = |r: usize, c: usize| decode(x[(r0 + r) * cols + c0 + c]);
+            let mut cells: Vec<(usize, usize)> = (0..16).map(|i| (i / 4, i % 4)).collect();
+            cells.sort_by(|a, b| v(b.0, b.1).partial_cmp(&v(a.0, a.1)).unwrap());
+            if cells
+                .windows(2)
+                .any(|w| v(w[0].0, w[0].1) == v(w[1].0, w[1].1))
+            {
+                continue;
+            }
+            let (mut per_row, mut per_col) = ([0u32; 4], [0u32; 4]);
+            for (r, c) in cells {
+                let sel = per_row[r] + per_col[c] <= 2;
+                out[(r0 + r) * cols + c0 + c] = Some(sel);
+                per_row[r] |= per_row[r] + u32::from(sel);
+                per_col[c] |= per_col[c] + u32::from(sel);
+            }
+        }
+    }
+    out
 }
 
 /// Run the sparsify kernel `name` on `a`: the outputs and the threads_masks bytes.
@@ -608,30 +643,15 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
             sum(&packed),
             sum(&packed_t)
         );
-        // LargestValuesGreedy<IdentityOp> written out: per 4x4 tile, from the largest value
-        // down, keep a value when its row's and its column's 2-bit counts add up to 2 or
-        // less; a count is OR-ed with its increment (0, 1, then 3), so a row or column with
-        // 2 kept takes no more. Then each row (column) of the tile packs as `pack_4x4` does.
+        // Each row (column) of a tile packs its kept values as `pack_4x4` does.
+        let keep_all = sp24_keep(&x, rows, cols, decode);
         let (mut checked, mut wrong) = (0usize, Vec::new());
         for r0 in (0..rows).step_by(4) {
             for c0 in (0..cols).step_by(4) {
-                let v = |r: usize, c: usize| decode(x[(r0 + r) * cols + c0 + c]);
-                let mut cells: Vec<(usize, usize)> = (0..16).map(|i| (i / 4, i % 4)).collect();
-                cells.sort_by(|a, b| v(b.0, b.1).partial_cmp(&v(a.0, a.1)).unwrap());
-                if cells
-                    .windows(2)
-                    .any(|w| v(w[0].0, w[0].1) == v(w[1].0, w[1].1))
-                {
-                    continue; // a tie: the kernel's sorting network may order it either way
-                }
-                let (mut per_row, mut per_col) = ([0u32; 4], [0u32; 4]);
-                let mut keep = [[false; 4]; 4];
-                for (r, c) in cells {
-                    let sel = per_row[r] + per_col[c] <= 2;
-                    keep[r][c] = sel;
-                    per_row[r] |= per_row[r] + u32::from(sel);
-                    per_col[c] |= per_col[c] + u32::from(sel);
-                }
+                let Some(_) = keep_all[r0 * cols + c0] else {
+                    continue;
+                };
+                let keep = |r: usize, c: usize| keep_all[(r0 + r) * cols + c0 + c] == Some(true);
                 for i in 0..4 {
                     // row r0 + i in `packed`, column c0 + i in `packed_t`
                     for (t, out, base) in [
@@ -639,7 +659,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
                         (1, &packed_t, (c0 + i) * b.pts + r0 / 2),
                     ] {
                         let at = |j: usize| if t == 0 { (i, j) } else { (j, i) };
-                        let sel = |j: usize| keep[at(j).0][at(j).1];
+                        let sel = |j: usize| keep(at(j).0, at(j).1);
                         let val = |j: usize| x[(r0 + at(j).0) * cols + c0 + at(j).1];
                         // pack_4x4: columns 0-1 fill slot 0 and columns 2-3 slot 1, unless a
                         // half holds both (then it takes both slots); 0 where none.
@@ -693,6 +713,70 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
             packed_t,
             "{apply}: test_sp24_apply, packed_t"
         );
+
+        // sparse24_apply_dense_output_k<T, kInputRowMajor, true>(Params<T> {threads_masks,
+        // input, input_stride, input_dim0, input_dim1, output, output_stride, mul0, mul1}), as
+        // `sparse24_apply_dense_output_typed` launches it (`Sparse24Tensor` to dense, and the
+        // straight-through gradients): each element times mul1 where the sparsify kernel kept
+        // it, times mul0 elsewhere; a column-major input gives the same output.
+        let xt: Vec<u16> = (0..rows * cols)
+            .map(|k| x[(k % rows) * cols + k / rows])
+            .collect();
+        for (row_major, input, stride) in [(true, &x, cols), (false, &xt, rows)] {
+            let (di, dense) = find(&mut ms, &|d: &str| {
+                d.contains(&format!(
+                    "sparse24_apply_dense_output_k<{ty}, {row_major}, true>"
+                ))
+            });
+            for (mul0, mul1) in [(0.0f32, 1.0f32), (0.5, 2.0)] {
+                let m = &mut ms[di];
+                m.reset();
+                let ma = m.mem.alloc(masks.len(), "threads_masks");
+                m.mem.write(ma, &masks).unwrap();
+                let ia = m.mem.alloc(input.len() * 2, "input");
+                m.mem.write(ia, &bytes16(input)).unwrap();
+                let oa = m.mem.alloc(rows * cols * 2, "output");
+                m.mem.write(oa, &vec![0u8; rows * cols * 2]).unwrap();
+                let mut p = Vec::new();
+                for v in [
+                    ma,
+                    ia,
+                    stride as u64,
+                    rows as u64,
+                    cols as u64,
+                    oa,
+                    cols as u64,
+                ] {
+                    p.extend(v.to_le_bytes());
+                }
+                p.extend(encode(mul0).to_le_bytes());
+                p.extend(encode(mul1).to_le_bytes());
+                p.resize(64, 0);
+                let grid = [rows.div_ceil(32) as u32, cols.div_ceil(64) as u32, 1];
+                launch(m, &dense, &[p], grid, [4, 8, 1]);
+                let got = Sp24::read16(m, oa, rows * cols);
+                let (mut judged, mut bad) = (0usize, 0usize);
+                for (k, (&g, &v)) in got.iter().zip(&x).enumerate() {
+                    let Some(kept) = keep_all[k] else {
+                        continue;
+                    };
+                    let f = if kept { mul1 } else { mul0 };
+                    // exact: powers of two times values in [1/8, 8); 0 keeps the sign
+                    let want = if f == 0.0 {
+                        v & 0x8000
+                    } else {
+                        encode(decode(v) * f)
+                    };
+                    judged += 1;
+                    bad += usize::from(g != want);
+                }
+                assert_eq!(
+                    bad, 0,
+                    "{dense} mul0={mul0} mul1={mul1}: {bad} of {judged} elements"
+                );
+                assert!(judged * 10 >= rows * cols * 9, "{dense}: {judged} judged");
+            }
+        }
     }
 
     // meta_shuffle_test_kernel(local_meta, final_meta, transpose): two packed int64 accessors
