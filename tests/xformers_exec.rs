@@ -359,14 +359,16 @@ fn sp24_keep(x: &[u16], rows: usize, cols: usize, decode: fn(u16) -> f32) -> Vec
     out
 }
 
-/// Run the sparsify kernel `name` on `a`: the outputs and the threads_masks bytes.
+/// Run the sparsify kernel `name` on `a` and check it against the H200's record: the buffers,
+/// `packed`, `packed_t` and the threads_masks bytes.
 fn sp24_sparsify(
     m: &mut Machine,
+    h200: &mut H200Log,
     name: &str,
     a: &[u16],
     rows: usize,
     cols: usize,
-) -> (Sp24, Vec<u8>) {
+) -> (Sp24, Vec<u16>, Vec<u16>, Vec<u8>) {
     let b = Sp24::new(m, rows, cols);
     let ia = m.mem.alloc(a.len() * 2, "input");
     m.mem.write(ia, &bytes16(a)).unwrap();
@@ -386,7 +388,17 @@ fn sp24_sparsify(
     launch(m, name, &args, b.grid, [4, 8, 1]);
     let mut mb = vec![0u8; b.masks_len()];
     m.mem.read(masks, &mut mb).unwrap();
-    (b, mb)
+    let (packed, packed_t) = (b.read_packed(m), b.read_packed_t(m));
+    h200.check(
+        &format!("{name} {rows}x{cols}"),
+        &bytes16(a),
+        &[
+            ("packed", &bytes16(&packed)),
+            ("packed_t", &bytes16(&packed_t)),
+            ("threads_masks", &mb),
+        ],
+    );
+    (b, packed, packed_t, mb)
 }
 
 /// Run the apply kernel `name` on `x` with the threads_masks bytes `masks`.
@@ -639,18 +651,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
         }
         let m = &mut ms[si];
         m.reset();
-        let (b, masks) = sp24_sparsify(m, &sparsify, &a, rows, cols);
-        let packed = b.read_packed(m);
-        let packed_t = b.read_packed_t(m);
-        h200.check(
-            &format!("{sparsify} 32x64"),
-            &bytes16(&a),
-            &[
-                ("packed", &bytes16(&packed)),
-                ("packed_t", &bytes16(&packed_t)),
-                ("threads_masks", &masks),
-            ],
-        );
+        let (_, packed, packed_t, _) = sp24_sparsify(m, &mut h200, &sparsify, &a, rows, cols);
         assert_eq!(
             (decode(packed[0]), decode(packed[1])),
             (2.0, 0.0),
@@ -668,18 +669,7 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
         let x = sp24_random(&mut rng, rows * cols, encode);
         let m = &mut ms[si];
         m.reset();
-        let (b, masks) = sp24_sparsify(m, &sparsify, &x, rows, cols);
-        let packed = b.read_packed(m);
-        let packed_t = b.read_packed_t(m);
-        h200.check(
-            &format!("{sparsify} 256x1024"),
-            &bytes16(&x),
-            &[
-                ("packed", &bytes16(&packed)),
-                ("packed_t", &bytes16(&packed_t)),
-                ("threads_masks", &masks),
-            ],
-        );
+        let (b, packed, packed_t, masks) = sp24_sparsify(m, &mut h200, &sparsify, &x, rows, cols);
         let sum = |v: &[u16]| v.iter().map(|x| f64::from(decode(*x))).sum::<f64>();
         assert!(
             (sum(&packed) - sum(&packed_t)).abs() <= 1e-9 * sum(&packed).abs().max(1.0),
