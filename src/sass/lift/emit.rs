@@ -961,22 +961,19 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         }
         "VABSDIFF4" => {
             // `VABSDIFF4[.U8][.ACC] d, a, b, c`: the four byte differences |a_i - b_i|
-            // (signed bytes unless `.U8`); `.ACC`: their sum plus c (PTX `vabsdiff4 .add`).
+            // (signed bytes unless `.U8`); `.ACC`: their sum plus c (PTX `vabsdiff4 .add`);
+            // without it, c is PTX's merge operand, whose bytes the default full byte mask
+            // (no mask modifier) leaves unused: `vabsdiff4 d, a, b, c` assembles to
+            // `VABSDIFF4 d, a, b, c` (ptxas 13.5, fixtures/gpu/src/video.cu).
             check_mods(i, &["U8", "S8", "ACC"])?;
             ops_len(i, 4)?;
             let ty = if i.has("U8") { "u32" } else { "s32" };
             let a = cx.src(&i.operands[1])?;
             let b = cx.src(&i.operands[2])?;
+            let c = cx.src(&i.operands[3])?;
             let d = cx.dst(&i.operands[0])?;
-            if i.has("ACC") {
-                let c = cx.src(&i.operands[3])?;
-                cx.line(format!("vabsdiff4.u32.{ty}.{ty}.add {d}, {a}, {b}, {c}"));
-            } else {
-                if !i.operands[3].plain_reg().is_some_and(|r| r.is_zero()) {
-                    return Err("VABSDIFF4 without .ACC and a third operand other than RZ".into());
-                }
-                cx.line(format!("vabsdiff4.u32.{ty}.{ty} {d}, {a}, {b}, 0"));
-            }
+            let add = if i.has("ACC") { ".add" } else { "" };
+            cx.line(format!("vabsdiff4.u32.{ty}.{ty}{add} {d}, {a}, {b}, {c}"));
             Ok(())
         }
         _ => Err(format!("opcode {op} is not lifted yet")),
