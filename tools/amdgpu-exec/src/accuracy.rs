@@ -19,7 +19,10 @@
 //! index / stride). `abs_tol` (default 0): an error at most this large, absolute, counts as no
 //! error (for the functions PTX bounds absolutely: sin, cos). `max_abs_x`: inputs beyond it
 //! are not judged (where the binary32 input itself no longer determines the result, as sin
-//! and cos from 2^24 on, whose inputs are then 2 radians apart).
+//! and cos from 2^24 on, whose inputs are then 2 radians apart). `ulp_bound`: the function's
+//! documented maximum error in ulp (CUDA's math library, for libdevice's `expf`, `erff`, ...):
+//! an element that is farther from the exact value than the H200's still passes when it is
+//! at most that many ulp from the correctly rounded exact value.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -53,6 +56,16 @@ pub enum Func {
     Rsqrt,
     /// tanh x.
     Tanh,
+    /// x^y.
+    Pow,
+    /// erf x.
+    Erf,
+    /// atan2(x, y).
+    Atan2,
+    /// cube root of x.
+    Cbrt,
+    /// fmod(x, y) (exact).
+    Fmod,
 }
 
 impl Func {
@@ -70,6 +83,11 @@ impl Func {
             "sqrt" => Func::Sqrt,
             "rsqrt" => Func::Rsqrt,
             "tanh" => Func::Tanh,
+            "pow" => Func::Pow,
+            "erf" => Func::Erf,
+            "atan2" => Func::Atan2,
+            "cbrt" => Func::Cbrt,
+            "fmod" => Func::Fmod,
             _ => return None,
         })
     }
@@ -90,6 +108,11 @@ impl Func {
             Func::Sqrt => x.sqrt(),
             Func::Rsqrt => 1.0 / x.sqrt(),
             Func::Tanh => x.tanh(),
+            Func::Pow => x.powf(y),
+            Func::Erf => libm::erf(x),
+            Func::Atan2 => x.atan2(y),
+            Func::Cbrt => x.cbrt(),
+            Func::Fmod => x % y,
         }
     }
 }
@@ -131,6 +154,8 @@ pub struct Column {
     pub abs_tol: f64,
     /// Inputs `|x|` beyond this are not judged.
     pub max_abs_x: Option<f64>,
+    /// The function's documented maximum error in ulp.
+    pub ulp_bound: Option<u64>,
 }
 
 /// The columns of one output of one case.
@@ -182,6 +207,7 @@ pub fn load(dir: &Path) -> Result<Option<Vec<OutputSpec>>, String> {
                     y: c["y"].as_str().map(Arg::parse),
                     abs_tol: c["abs_tol"].as_f64().unwrap_or(0.0),
                     max_abs_x: c["max_abs_x"].as_f64(),
+                    ulp_bound: c["ulp_bound"].as_u64(),
                 },
             );
         }
@@ -204,6 +230,9 @@ pub struct Judgement {
     pub beyond: usize,
     /// Of those, at least as close to the exact value as the H200's.
     pub as_accurate: usize,
+    /// Of those, farther than the H200's but within the column's `ulp_bound` of the
+    /// correctly rounded exact value.
+    pub within_bound: usize,
     /// Of those, not judged (input beyond the column's `max_abs_x`).
     pub outside: usize,
     /// Of those, farther from the exact value than the H200's, or in a column without a
@@ -268,6 +297,11 @@ pub fn judge(
         let (eo, eh) = (error(o, e), error(h, e));
         if eo <= eh.max(c.abs_tol) {
             j.as_accurate += 1;
+        } else if c.ulp_bound.is_some_and(|b| {
+            let rn = u64::from((e as f32).to_bits());
+            crate::runner::ulp_distance(u64::from(o.to_bits()), rn, 32) <= b
+        }) {
+            j.within_bound += 1;
         } else {
             j.worse += 1;
         }
@@ -289,6 +323,7 @@ mod tests {
                 y: None,
                 abs_tol: tol,
                 max_abs_x: Some(100.0),
+                ulp_bound: None,
             },
         );
         OutputSpec {
@@ -320,6 +355,7 @@ mod tests {
                 k: 2,
                 beyond: 3,
                 as_accurate: 1,
+                within_bound: 0,
                 outside: 1,
                 worse: 1
             }
@@ -339,6 +375,23 @@ mod tests {
             2,
         );
         assert_eq!((j.beyond, j.as_accurate), (1, 1));
+    }
+
+    #[test]
+    fn a_documented_ulp_bound_admits_a_farther_result() {
+        // cbrt(2) = 1.259921...: 0x3fa14518 is the binary32 nearest; one and two ulp above.
+        let inputs: BTreeMap<String, Vec<f32>> =
+            [("a".to_string(), vec![2.0])].into_iter().collect();
+        let mut sp = spec(Func::Cbrt, 0.0);
+        let near = f32::from_bits(0x3fa1_4518);
+        let (one, two) = (f32::from_bits(0x3fa1_4519), f32::from_bits(0x3fa1_451a));
+        assert_eq!(judge(&sp, &inputs, &[one], &[near], 0).worse, 1);
+        sp.columns.get_mut(&0).unwrap().ulp_bound = Some(1);
+        let j = judge(&sp, &inputs, &[one], &[near], 0);
+        assert_eq!((j.within_bound, j.worse), (1, 0));
+        assert_eq!(judge(&sp, &inputs, &[two], &[near], 0).worse, 1);
+        assert_eq!(Func::Erf.eval(0.5, 0.0), libm::erf(0.5));
+        assert_eq!(Func::Fmod.eval(7.5, 2.0), 1.5);
     }
 
     #[test]

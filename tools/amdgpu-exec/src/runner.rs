@@ -420,8 +420,8 @@ impl Verdict {
                 accuracy: Some(j),
                 ..
             } if j.worse == 0 => format!(
-                "as-accurate(columns {cols}: {} elements more than {} ulp from the H200's bytes, {} as close to the exact value as the H200's or closer, {} not judged: input outside the function's judged domain)",
-                j.beyond, j.k, j.as_accurate, j.outside
+                "as-accurate(columns {cols}: {} elements more than {} ulp from the H200's bytes, {} as close to the exact value as the H200's or closer, {} within their function's documented ulp bound, {} not judged: input outside the function's judged domain)",
+                j.beyond, j.k, j.as_accurate, j.within_bound, j.outside
             ),
             Verdict::Ulp {
                 cols,
