@@ -281,14 +281,18 @@ fn vllm_flash_attn_launches_kernel_traits_warps() {
             checked += 1;
         }
     }
-    assert!(checked >= 1000, "{checked} of {} bounds", f.bounds.len());
+    // 1,380 of the 1,392 registered kernels (the launchers set the block, branch on a float
+    // parameter and push it in each arm); the other 12 launches follow joins the scan does
+    // not carry.
+    assert!(checked >= 1380, "{checked} of {} bounds", f.bounds.len());
 }
 
 #[test]
 fn inspect_shows_the_launched_blocks() {
     // `wheelport inspect --kernels --json`: `launch_threads` per kernel, and the human view's
     // count (arch_guard.cu: rowwise_scale and add_bias_relu <<<..., 256>>>,
-    // sm90_gemm_stub_trap <<<..., 128>>>).
+    // sm90_gemm_stub_trap and sm90_gemm_stub_print <<<..., 128>>> in the two arms of an `if`,
+    // the block set before the branch).
     let so = common::root().join("fixtures/cuda/arch_guard.so");
     let (code, out, err) = common::run(
         std::process::Command::new(common::bin())
@@ -312,6 +316,7 @@ fn inspect_shows_the_launched_blocks() {
     assert_eq!(threads["rowwise_scale"], Some(256));
     assert_eq!(threads["add_bias_relu"], Some(256));
     assert_eq!(threads["sm90_gemm_stub_trap"], Some(128));
+    assert_eq!(threads["sm90_gemm_stub_print"], Some(128));
     let (code, out, _) = common::run(
         std::process::Command::new(common::bin())
             .args(["inspect", "--kernels"])
@@ -320,7 +325,7 @@ fn inspect_shows_the_launched_blocks() {
     assert_eq!(code, 0);
     assert!(
         out.contains(
-            "launched with a constant block: 3 of 4 kernels (1 at 128 threads, 2 at 256 threads)"
+            "launched with a constant block: 4 of 4 kernels (2 at 128 threads, 2 at 256 threads)"
         ),
         "{out}"
     );

@@ -16,10 +16,12 @@
 //! The scan is a linear pass over the executable sections (the same decode as
 //! [`super::registration`]) tracking constants in registers and in `rbp`/`rsp`-relative
 //! stack bytes (unoptimised host code keeps `dim3` values there). Registers and stack bytes
-//! are forgotten at every branch target, after every `ret` and unconditional `jmp`; the
-//! pushed configuration survives a branch target only when every way in (the fall-through and
-//! the forward jumps seen so far) pushed the same block, and one assumed at a target that a
-//! later jump reaches is checked at that jump. A call clobbers the caller-saved registers and
+//! are forgotten at every branch target, after every `ret` and unconditional `jmp`, but for a
+//! register constant (not a code address) that every way into a branch target no later jump
+//! reaches holds (optimised code sets the block before a branch and pushes it in both arms);
+//! the pushed configuration survives a branch target only when every way in (the
+//! fall-through and the forward jumps seen so far) pushed the same block, and one assumed at a
+//! target that a later jump reaches is checked at that jump. A call clobbers the caller-saved registers and
 //! the 12 bytes (a `dim3`) above any stack address the code has taken (`lea r, [rbp+d]`)
 //! since: a block kept inside a larger local struct is assumed not to be written through that
 //! struct's address.
@@ -48,7 +50,7 @@
 //! kernel's maximum flat work-group size (`hipErrorLaunchFailure`, "larger than launch
 //! bounds"), so a launch the scan did not see fails loudly rather than running wrong.
 //! `tests/launch_facts.rs` checks the facts against the sources of nvcc fixtures, and against
-//! FlashAttention's and CUTLASS's thread counts in real wheels (vllm_flash_attn 2.6.2: 1,244
+//! FlashAttention's and CUTLASS's thread counts in real wheels (vllm_flash_attn 2.6.2: 1,380
 //! of its 1,392 kernels, each at 32 × `kNWarps`).
 
 use iced_x86::{
@@ -217,8 +219,9 @@ pub(crate) struct LaunchScan {
     entries: HashSet<u64>,
     info: InstructionInfoFactory,
     entry: u64,
-    /// Configurations pushed on the forward jumps to a branch target.
-    incoming: HashMap<u64, Vec<Push>>,
+    /// Configurations pushed, and the registers' constants, on the forward jumps to a
+    /// branch target.
+    incoming: HashMap<u64, Vec<(Push, HashMap<Register, u64>)>>,
     falls_through: bool,
     /// Per host function, the entries of the stubs that launch it.
     stubs: HashMap<u64, HashSet<u64>>,
@@ -513,8 +516,24 @@ impl LaunchScan {
             // assumption is checked at those jumps.
             let mut ways = self.incoming.remove(&ip).unwrap_or_default();
             if self.falls_through {
-                ways.push(self.push);
+                ways.push((self.push, self.regs.clone()));
             }
+            // A register constant survives a label that no later jump reaches when every
+            // way in holds it (a block set before a branch and pushed after it); code
+            // addresses do not (their uses are followed in straight-line code only).
+            let mut kept: HashMap<Register, u64> = HashMap::default();
+            if !self.back.contains(&ip) {
+                if let Some(((_, first), rest)) = ways.split_first() {
+                    kept = first
+                        .iter()
+                        .filter(|(r, v)| {
+                            !self.is_code(**v) && rest.iter().all(|(_, o)| o.get(r) == Some(v))
+                        })
+                        .map(|(r, v)| (*r, *v))
+                        .collect();
+                }
+            }
+            let ways: Vec<Push> = ways.into_iter().map(|(p, _)| p).collect();
             let block = |p: &Push| p.map(|(b, _)| b);
             let push = match ways.first() {
                 Some(p) if p.is_some() && ways.iter().all(|w| block(w) == block(p)) => {
@@ -529,6 +548,7 @@ impl LaunchScan {
             };
             let deps = std::mem::take(&mut self.deps);
             self.reset();
+            self.regs = kept;
             self.push = push;
             if push.is_some() {
                 self.deps = deps;
@@ -545,7 +565,8 @@ impl LaunchScan {
         if i.is_jcc_short_or_near() || i.is_jmp_short_or_near() {
             let t = i.near_branch_target();
             if t > ip {
-                self.incoming.entry(t).or_default().push(self.push);
+                let regs = self.regs.clone();
+                self.incoming.entry(t).or_default().push((self.push, regs));
             } else if let Some(b) = self.assumed.get(&t) {
                 if *b != self.push.map(|(b, _)| b) {
                     self.violated.insert(t);
