@@ -202,6 +202,9 @@ type PopState = (Push, Vec<u64>);
 /// which push it was; `None` when there is none.
 type Push = Option<(Option<[u32; 3]>, u32)>;
 
+/// One way into a branch target: the configuration pushed and the registers' constants.
+type Way = (Push, HashMap<Register, u64>);
+
 /// The launch scan's state, fed the object's instructions in address order.
 pub(crate) struct LaunchScan {
     apis: HashMap<u64, Api>,
@@ -221,7 +224,7 @@ pub(crate) struct LaunchScan {
     entry: u64,
     /// Configurations pushed, and the registers' constants, on the forward jumps to a
     /// branch target.
-    incoming: HashMap<u64, Vec<(Push, HashMap<Register, u64>)>>,
+    incoming: HashMap<u64, Vec<Way>>,
     falls_through: bool,
     /// Per host function, the entries of the stubs that launch it.
     stubs: HashMap<u64, HashSet<u64>>,
