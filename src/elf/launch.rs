@@ -17,8 +17,9 @@
 //! [`super::registration`]) tracking constants in registers and in `rbp`/`rsp`-relative
 //! stack bytes (unoptimised host code keeps `dim3` values there). Registers and stack bytes
 //! are forgotten at every branch target, after every `ret` and unconditional `jmp`, but for a
-//! register constant (not a code address) that every way into a branch target no later jump
-//! reaches holds (optimised code sets the block before a branch and pushes it in both arms);
+//! register constant (not a code address) that every way into a branch target holds, when no
+//! later jump reaches the target and it is no function start (optimised code sets the block
+//! before a branch and pushes it in both arms);
 //! the pushed configuration survives a branch target only when every way in (the
 //! fall-through and the forward jumps seen so far) pushed the same block, and one assumed at a
 //! target that a later jump reaches is checked at that jump. A call clobbers the caller-saved registers and
@@ -523,9 +524,10 @@ impl LaunchScan {
             }
             // A register constant survives a label that no later jump reaches when every
             // way in holds it (a block set before a branch and pushed after it); code
-            // addresses do not (their uses are followed in straight-line code only).
+            // addresses do not (their uses are followed in straight-line code only), nor
+            // does anything at a function start (its callers are other ways in).
             let mut kept: HashMap<Register, u64> = HashMap::default();
-            if !self.back.contains(&ip) {
+            if !self.back.contains(&ip) && !self.entries.contains(&ip) {
                 if let Some(((_, first), rest)) = ways.split_first() {
                     kept = first
                         .iter()
