@@ -281,10 +281,11 @@ fn vllm_flash_attn_launches_kernel_traits_warps() {
             checked += 1;
         }
     }
-    // 1,380 of the 1,392 registered kernels (the launchers set the block, branch on a float
-    // parameter and push it in each arm); the other 12 launches follow joins the scan does
-    // not carry.
-    assert!(checked >= 1380, "{checked} of {} bounds", f.bounds.len());
+    // All 1,392 registered kernels: the launchers set the block, branch on the parameters and
+    // push it in each arm, some arms jumping back to the push (the constants assumed there
+    // and checked at those jumps).
+    assert_eq!(f.unproven.len(), 0, "{:?}", f.unproven);
+    assert!(checked >= 1392, "{checked} of {} bounds", f.bounds.len());
 }
 
 #[test]

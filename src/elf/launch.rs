@@ -17,9 +17,9 @@
 //! [`super::registration`]) tracking constants in registers and in `rbp`/`rsp`-relative
 //! stack bytes (unoptimised host code keeps `dim3` values there). Registers and stack bytes
 //! are forgotten at every branch target, after every `ret` and unconditional `jmp`, but for a
-//! register constant (not a code address) that every way into a branch target holds, when no
-//! later jump reaches the target and it is no function start (optimised code sets the block
-//! before a branch and pushes it in both arms);
+//! register constant (not a code address) that every way into a branch target that is no
+//! function start holds (optimised code sets the block before a branch and pushes it in both
+//! arms), assumed to come from the later jumps to it too and checked at those jumps;
 //! the pushed configuration survives a branch target only when every way in (the
 //! fall-through and the forward jumps seen so far) pushed the same block, and one assumed at a
 //! target that a later jump reaches is checked at that jump. A call clobbers the caller-saved registers and
@@ -51,8 +51,8 @@
 //! kernel's maximum flat work-group size (`hipErrorLaunchFailure`, "larger than launch
 //! bounds"), so a launch the scan did not see fails loudly rather than running wrong.
 //! `tests/launch_facts.rs` checks the facts against the sources of nvcc fixtures, and against
-//! FlashAttention's and CUTLASS's thread counts in real wheels (vllm_flash_attn 2.6.2: 1,380
-//! of its 1,392 kernels, each at 32 × `kNWarps`).
+//! FlashAttention's and CUTLASS's thread counts in real wheels (vllm_flash_attn 2.6.2: all
+//! 1,392 of its kernels, each at 32 × `kNWarps`).
 
 use iced_x86::{
     Code, FlowControl, Instruction, InstructionInfoFactory, Mnemonic, OpAccess, OpKind, Register,
@@ -203,8 +203,9 @@ type PopState = (Push, Vec<u64>);
 /// which push it was; `None` when there is none.
 type Push = Option<(Option<[u32; 3]>, u32)>;
 
-/// One way into a branch target: the configuration pushed and the registers' constants.
-type Way = (Push, HashMap<Register, u64>);
+/// One way into a branch target: the configuration pushed, the registers' constants, and the
+/// back-jump labels whose assumed constants those rely on.
+type Way = (Push, HashMap<Register, u64>, Vec<u64>);
 
 /// The launch scan's state, fed the object's instructions in address order.
 pub(crate) struct LaunchScan {
@@ -246,6 +247,11 @@ pub(crate) struct LaunchScan {
     /// brought another.
     assumed: HashMap<u64, Option<Option<[u32; 3]>>>,
     violated: HashSet<u64>,
+    /// The register constants assumed at each back-jump label (checked at the later jumps
+    /// there, which mark the label violated when they bring others).
+    assumed_regs: HashMap<u64, HashMap<Register, u64>>,
+    /// The back-jump labels whose assumed register constants [`LaunchScan::regs`] relies on.
+    reg_deps: Vec<u64>,
     pushes: u32,
     /// The last `__cudaPopCallConfiguration` call since a `ret`, and the configuration
     /// pushed before it in the same code (a stub inlined into its launcher).
@@ -404,6 +410,8 @@ impl LaunchScan {
             push: None,
             deps: Vec::new(),
             assumed: HashMap::default(),
+            assumed_regs: HashMap::default(),
+            reg_deps: Vec::new(),
             violated: HashSet::default(),
             pushes: 0,
             last_pop: None,
@@ -451,6 +459,7 @@ impl LaunchScan {
         self.escaped.clear();
         self.push = None;
         self.deps.clear();
+        self.reg_deps.clear();
     }
 
     /// Register `r` now holds `v`; a code address it held is overwritten unused.
@@ -520,25 +529,39 @@ impl LaunchScan {
             // assumption is checked at those jumps.
             let mut ways = self.incoming.remove(&ip).unwrap_or_default();
             if self.falls_through {
-                ways.push((self.push, self.regs.clone()));
+                ways.push((self.push, self.regs.clone(), self.reg_deps.clone()));
             }
-            // A register constant survives a label that no later jump reaches when every
-            // way in holds it (a block set before a branch and pushed after it); code
-            // addresses do not (their uses are followed in straight-line code only), nor
-            // does anything at a function start (its callers are other ways in).
+            // A register constant survives a label when every way in holds it (a block set
+            // before a branch and pushed after it); at a label jumped to from further on it
+            // is assumed to come from there too, which those jumps check. Code addresses do
+            // not survive (their uses are followed in straight-line code only), nor does
+            // anything at a function start (its callers are other ways in).
             let mut kept: HashMap<Register, u64> = HashMap::default();
-            if !self.back.contains(&ip) && !self.entries.contains(&ip) {
-                if let Some(((_, first), rest)) = ways.split_first() {
+            let mut kept_deps: Vec<u64> = Vec::new();
+            if !self.entries.contains(&ip) {
+                if let Some(((_, first, _), rest)) = ways.split_first() {
                     kept = first
                         .iter()
                         .filter(|(r, v)| {
-                            !self.is_code(**v) && rest.iter().all(|(_, o)| o.get(r) == Some(v))
+                            !self.is_code(**v)
+                                && rest.iter().all(|(_, o, _)| o.get(r) == Some(v))
                         })
                         .map(|(r, v)| (*r, *v))
                         .collect();
                 }
+                if !kept.is_empty() {
+                    for l in ways.iter().flat_map(|(_, _, d)| d) {
+                        if !kept_deps.contains(l) {
+                            kept_deps.push(*l);
+                        }
+                    }
+                    if self.back.contains(&ip) {
+                        self.assumed_regs.insert(ip, kept.clone());
+                        kept_deps.push(ip);
+                    }
+                }
             }
-            let ways: Vec<Push> = ways.into_iter().map(|(p, _)| p).collect();
+            let ways: Vec<Push> = ways.into_iter().map(|(p, _, _)| p).collect();
             let block = |p: &Push| p.map(|(b, _)| b);
             let push = match ways.first() {
                 Some(p) if p.is_some() && ways.iter().all(|w| block(w) == block(p)) => {
@@ -554,6 +577,7 @@ impl LaunchScan {
             let deps = std::mem::take(&mut self.deps);
             self.reset();
             self.regs = kept;
+            self.reg_deps = kept_deps;
             self.push = push;
             if push.is_some() {
                 self.deps = deps;
@@ -570,11 +594,18 @@ impl LaunchScan {
         if i.is_jcc_short_or_near() || i.is_jmp_short_or_near() {
             let t = i.near_branch_target();
             if t > ip {
-                let regs = self.regs.clone();
-                self.incoming.entry(t).or_default().push((self.push, regs));
-            } else if let Some(b) = self.assumed.get(&t) {
-                if *b != self.push.map(|(b, _)| b) {
-                    self.violated.insert(t);
+                let way = (self.push, self.regs.clone(), self.reg_deps.clone());
+                self.incoming.entry(t).or_default().push(way);
+            } else {
+                if let Some(b) = self.assumed.get(&t) {
+                    if *b != self.push.map(|(b, _)| b) {
+                        self.violated.insert(t);
+                    }
+                }
+                if let Some(a) = self.assumed_regs.get(&t) {
+                    if a.iter().any(|(r, v)| self.regs.get(r) != Some(v)) {
+                        self.violated.insert(t);
+                    }
                 }
             }
             if i.is_jmp_short_or_near() {
@@ -824,7 +855,8 @@ impl LaunchScan {
                     .known(Register::RDX, Register::RCX)
                     .map(|(xy, z)| [xy as u32, (xy >> 32) as u32, z as u32]);
                 self.push = Some((block, self.pushes));
-                self.deps.clear();
+                // The block may come from constants assumed at back-jump labels.
+                self.deps = self.reg_deps.clone();
             }
             Some(Api::PopConfig) => {
                 self.last_pop = Some((ip, (self.push, self.deps.clone())));
