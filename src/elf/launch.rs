@@ -543,8 +543,7 @@ impl LaunchScan {
                     kept = first
                         .iter()
                         .filter(|(r, v)| {
-                            !self.is_code(**v)
-                                && rest.iter().all(|(_, o, _)| o.get(r) == Some(v))
+                            !self.is_code(**v) && rest.iter().all(|(_, o, _)| o.get(r) == Some(v))
                         })
                         .map(|(r, v)| (*r, *v))
                         .collect();
