@@ -78,7 +78,6 @@ const REASONS: &[(&str, &str)] = &[
     ("ulp-not-judged", "Not judged: an output the case table compares within K ulp (`.approx` instructions); only its SHA-256 is committed."),
     ("as-accurate", "Closer to the exact value: every element more than the case table's K ulp from the H200's raw bytes is at least as close to the exact value of its column's function (`fixtures/gpu/results/raw/exact.json`) as the H200's own result, or within the function's documented maximum ulp error of the correctly rounded value (as on the PTX path)."),
     ("approximation", "AMD vs NVIDIA, approximations: the named columns change when the interpreter's approximation instructions move by 1 ulp; MUFU is lifted to PTX's `.approx` forms, defined by error bounds only (as on the PTX path)."),
-    ("rsq64h", "MUFU.RSQ64H: NVIDIA's approximation of the high word of 1/sqrt(x), whose bits no PTX instruction names (lifted as the high word of rsqrt.approx.f64); the Newton steps ptxas puts after it keep its last-bit differences, which the interpreter's 1-ulp moves of rsqrt.approx.f64 do not reach (the low word is dropped): column 7 (hypot) on seed 1, at most 2 ulp from the H200's raw bytes, as on the PTX path."),
     ("rcp64h", "MUFU.RCP64H: lifted as rcp.approx.ftz.f64 (column 25), which the support library computes as the H200 does (the correctly rounded reciprocal of the input's high word, truncated to its high word; subnormals flushed); the H200's own approximation is one unit of the high word (2^-20 relative) off that on 96 of the 2,048 inputs per seed, as on the PTX path (the H200's raw bytes)."),
 ];
 
@@ -97,7 +96,6 @@ fn reason(case: &str, output: &str, v: &Verdict) -> Option<&'static str> {
             approx: Some(_), ..
         } => "approximation",
         Verdict::Ulp { .. } | Verdict::Differs => match (case, output) {
-            ("f64_libm", "o") => "rsq64h",
             ("f64_round", "o") => "rcp64h",
             _ => return None,
         },

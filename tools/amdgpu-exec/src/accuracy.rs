@@ -66,6 +66,8 @@ pub enum Func {
     Cbrt,
     /// fmod(x, y) (exact).
     Fmod,
+    /// sqrt(x^2 + y^2).
+    Hypot,
 }
 
 impl Func {
@@ -88,6 +90,7 @@ impl Func {
             "atan2" => Func::Atan2,
             "cbrt" => Func::Cbrt,
             "fmod" => Func::Fmod,
+            "hypot" => Func::Hypot,
             _ => return None,
         })
     }
@@ -113,6 +116,7 @@ impl Func {
             Func::Atan2 => x.atan2(y),
             Func::Cbrt => x.cbrt(),
             Func::Fmod => x % y,
+            Func::Hypot => x.hypot(y),
         }
     }
 }
@@ -240,43 +244,59 @@ pub struct Judgement {
     pub worse: usize,
 }
 
-/// Distance of a binary32 result `v` from the exact value `e`: 0 when `v` is `e` rounded to
-/// binary32 (infinities included), infinite for a NaN against a number.
-fn error(v: f32, e: f64) -> f64 {
-    if v.is_nan() || e.is_nan() {
-        return if v.is_nan() && e.is_nan() {
+/// Distance of a result `v` from the exact value `hi + lo` (`rn`: that value rounded to the
+/// result's format): 0 when `v` is `rn` (infinities included), infinite for a NaN against a
+/// number.
+fn error(v: f64, hi: f64, lo: f64, rn: f64) -> f64 {
+    if v.is_nan() || hi.is_nan() {
+        return if v.is_nan() && hi.is_nan() {
             0.0
         } else {
             f64::INFINITY
         };
     }
-    if v == e as f32 {
+    if v == rn {
         return 0.0;
     }
-    (f64::from(v) - e).abs()
+    ((v - hi) - lo).abs()
 }
 
-/// Judge the binary32 output `ours` against the H200's `h200` bytes: each element more than
-/// `k` ulp apart is compared with the exact value of `spec`'s function of the inputs
-/// (`inputs`: name -> binary32 values).
-pub fn judge(
+/// A column's exact value as an unevaluated sum `(hi, lo)`, of inputs `x`, `y`.
+type Exact<'a> = &'a dyn Fn(&Column, f64, f64) -> Option<(f64, f64)>;
+
+/// The judgement of one output whose elements are `bits`-bit floats (`ours`, `h200`: their
+/// raw bits), the exact value of a column's function given by `exact` as an unevaluated
+/// sum `(hi, lo)` (`None`: no reference for it).
+fn judge_bits(
     spec: &OutputSpec,
-    inputs: &BTreeMap<String, Vec<f32>>,
-    ours: &[f32],
-    h200: &[f32],
+    arg: &dyn Fn(&Arg, usize) -> Option<f64>,
+    ours: &[u64],
+    h200: &[u64],
+    bits: u32,
     k: u64,
+    exact: Exact<'_>,
 ) -> Judgement {
+    let value = |b: u64| {
+        if bits == 32 {
+            f64::from(f32::from_bits(b as u32))
+        } else {
+            f64::from_bits(b)
+        }
+    };
+    let round = |e: f64| -> (f64, u64) {
+        if bits == 32 {
+            let r = e as f32;
+            (f64::from(r), u64::from(r.to_bits()))
+        } else {
+            (e, e.to_bits())
+        }
+    };
     let mut j = Judgement {
         k,
         ..Judgement::default()
     };
-    let arg = |a: &Arg, row: usize| -> Option<f64> {
-        let v = f64::from(*inputs.get(&a.buf)?.get(row)?);
-        Some(if a.abs { v.abs() } else { v })
-    };
     for (i, (&o, &h)) in ours.iter().zip(h200).enumerate() {
-        let d = crate::runner::ulp_distance(u64::from(o.to_bits()), u64::from(h.to_bits()), 32);
-        if d <= k {
+        if crate::runner::ulp_distance(o, h, bits) <= k {
             continue;
         }
         j.beyond += 1;
@@ -293,20 +313,133 @@ pub fn judge(
             j.outside += 1;
             continue;
         }
-        let e = c.f.eval(x, y.flatten().unwrap_or(0.0));
-        let (eo, eh) = (error(o, e), error(h, e));
+        let Some((hi, lo)) = exact(c, x, y.flatten().unwrap_or(0.0)) else {
+            j.worse += 1;
+            continue;
+        };
+        let (rn, rn_bits) = round(hi);
+        let (eo, eh) = (error(value(o), hi, lo, rn), error(value(h), hi, lo, rn));
         if eo <= eh.max(c.abs_tol) {
             j.as_accurate += 1;
-        } else if c.ulp_bound.is_some_and(|b| {
-            let rn = u64::from((e as f32).to_bits());
-            crate::runner::ulp_distance(u64::from(o.to_bits()), rn, 32) <= b
-        }) {
+        } else if c
+            .ulp_bound
+            .is_some_and(|b| crate::runner::ulp_distance(o, rn_bits, bits) <= b)
+        {
             j.within_bound += 1;
         } else {
             j.worse += 1;
         }
     }
     j
+}
+
+/// Judge the binary32 output `ours` against the H200's `h200` bytes: each element more than
+/// `k` ulp apart is compared with the exact value of `spec`'s function of the inputs
+/// (`inputs`: name -> binary32 values).
+pub fn judge(
+    spec: &OutputSpec,
+    inputs: &BTreeMap<String, Vec<f32>>,
+    ours: &[f32],
+    h200: &[f32],
+    k: u64,
+) -> Judgement {
+    let arg = |a: &Arg, row: usize| -> Option<f64> {
+        let v = f64::from(*inputs.get(&a.buf)?.get(row)?);
+        Some(if a.abs { v.abs() } else { v })
+    };
+    let bits = |v: &[f32]| -> Vec<u64> { v.iter().map(|x| u64::from(x.to_bits())).collect() };
+    let exact = |c: &Column, x: f64, y: f64| Some((c.f.eval(x, y), 0.0));
+    judge_bits(spec, &arg, &bits(ours), &bits(h200), 32, k, &exact)
+}
+
+/// [`judge`] for binary64 outputs and inputs: the exact value as a double-double
+/// ([`Func::eval_dd`]; an element of a function without one counts as farther).
+pub fn judge_f64(
+    spec: &OutputSpec,
+    inputs: &BTreeMap<String, Vec<f64>>,
+    ours: &[f64],
+    h200: &[f64],
+    k: u64,
+) -> Judgement {
+    let arg = |a: &Arg, row: usize| -> Option<f64> {
+        let v = *inputs.get(&a.buf)?.get(row)?;
+        Some(if a.abs { v.abs() } else { v })
+    };
+    let bits = |v: &[f64]| -> Vec<u64> { v.iter().map(|x| x.to_bits()).collect() };
+    let exact = |c: &Column, x: f64, y: f64| c.f.eval_dd(x, y);
+    judge_bits(spec, &arg, &bits(ours), &bits(h200), 64, k, &exact)
+}
+
+/// `a * b` as the unevaluated sum of the rounded product and its error.
+fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    (p, a.mul_add(b, -p))
+}
+
+/// `a + b` as the unevaluated sum of the rounded sum and its error.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// The square root of the double-double `(sh, sl)`: one Newton step from the binary64 root
+/// (relative error about 2^-105).
+fn sqrt_dd(sh: f64, sl: f64) -> (f64, f64) {
+    let r = sh.sqrt();
+    if !r.is_finite() || r == 0.0 {
+        return (r, 0.0);
+    }
+    let (ph, pl) = two_prod(r, r);
+    let d = ((sh - ph) - pl) + sl;
+    two_sum(r, d / (2.0 * r))
+}
+
+impl Func {
+    /// The exact value of a binary64 function as a double-double `(hi, lo)` with `hi` the
+    /// correctly rounded result (but in cases a 2^-105 relative error cannot decide);
+    /// `None` for the functions without one here.
+    pub fn eval_dd(self, x: f64, y: f64) -> Option<(f64, f64)> {
+        match self {
+            Func::Rsqrt => {
+                let r = 1.0 / x.sqrt();
+                if !r.is_finite() || r == 0.0 || x < 0.0 {
+                    return Some((r, 0.0));
+                }
+                // x = x' 4^k with x' near 1 (r^2 neither overflows nor underflows), then
+                // e = 1 - x' r'^2 evaluated with the error terms: r' (1 + e/2) is the root.
+                let k = (x.log2() / 2.0).round() as i32;
+                let down = 2f64.powi(-k);
+                let xs = x * down * down;
+                let r = 1.0 / xs.sqrt();
+                let (ph, pl) = two_prod(r, r);
+                let (qh, ql) = two_prod(xs, ph);
+                let e = ((1.0 - qh) - ql) - xs * pl;
+                let (h, l) = two_sum(r, r * e * 0.5);
+                Some((h * down, l * down))
+            }
+            Func::Hypot => {
+                let (ax, ay) = (x.abs(), y.abs());
+                if !ax.is_finite() || !ay.is_finite() {
+                    return Some((x.hypot(y), 0.0));
+                }
+                let m = ax.max(ay);
+                if m == 0.0 {
+                    return Some((0.0, 0.0));
+                }
+                // Scale by a power of two near 1/m so that the squares neither overflow nor
+                // lose the smaller one's bits that matter.
+                let sc = f64::from_bits(((2046 - ((m.to_bits() >> 52) as i64)) as u64) << 52);
+                let (sx, sy) = (ax * sc, ay * sc);
+                let (xh, xl) = two_prod(sx, sx);
+                let (yh, yl) = two_prod(sy, sy);
+                let (sh, sl) = two_sum(xh, yh);
+                let (rh, rl) = sqrt_dd(sh, sl + xl + yl);
+                Some((rh / sc, rl / sc))
+            }
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -396,10 +529,53 @@ mod tests {
 
     #[test]
     fn infinities_and_nans_against_the_exact_value() {
-        assert_eq!(error(f32::INFINITY, 1e39), 0.0);
-        assert_eq!(error(f32::MAX, 1e39), (f64::from(f32::MAX) - 1e39).abs());
-        assert_eq!(error(f32::NAN, f64::NAN), 0.0);
-        assert_eq!(error(f32::NAN, 1.0), f64::INFINITY);
-        assert_eq!(error(1.0, f64::NAN), f64::INFINITY);
+        let inf = f64::from(f32::INFINITY);
+        let max = f64::from(f32::MAX);
+        // 1e39 rounds to binary32 infinity
+        assert_eq!(error(inf, 1e39, 0.0, inf), 0.0);
+        assert_eq!(error(max, 1e39, 0.0, inf), (max - 1e39).abs());
+        assert_eq!(error(f64::NAN, f64::NAN, 0.0, f64::NAN), 0.0);
+        assert_eq!(error(f64::NAN, 1.0, 0.0, 1.0), f64::INFINITY);
+        assert_eq!(error(1.0, f64::NAN, 0.0, f64::NAN), f64::INFINITY);
+    }
+
+    #[test]
+    fn double_double_references() {
+        // exact cases
+        assert_eq!(Func::Rsqrt.eval_dd(4.0, 0.0), Some((0.5, 0.0)));
+        assert_eq!(Func::Hypot.eval_dd(3.0, 4.0), Some((5.0, 0.0)));
+        assert_eq!(Func::Hypot.eval_dd(-0.0, 0.0), Some((0.0, 0.0)));
+        // 1/sqrt(2) = 0.70710678118654752440...: binary64 0x3fe6a09e667f3bcd is the nearest
+        // (0.707106781186547572737...), so the remainder is negative.
+        let (h, l) = Func::Rsqrt.eval_dd(2.0, 0.0).unwrap();
+        assert_eq!(h.to_bits(), 0x3fe6_a09e_667f_3bcd);
+        assert!(l < 0.0 && l.abs() < 2f64.powi(-53) * h);
+        // no overflow or underflow of the squares
+        let (h, _) = Func::Hypot.eval_dd(1e300, 1e300).unwrap();
+        assert_eq!(h, 1e300 * std::f64::consts::SQRT_2);
+        let (h, _) = Func::Hypot.eval_dd(3e-310, 4e-310).unwrap();
+        assert_eq!(h, 5e-310);
+        assert_eq!(Func::Rsqrt.eval_dd(0.0, 0.0), Some((f64::INFINITY, 0.0)));
+        // a subnormal (its root's square overflows unscaled) and the largest binary64
+        assert_eq!(
+            Func::Rsqrt.eval_dd(2f64.powi(-1040), 0.0),
+            Some((2f64.powi(520), 0.0))
+        );
+        let (h, _) = Func::Rsqrt.eval_dd(f64::MAX, 0.0).unwrap();
+        assert_eq!(h, 7.458340731200207e-155);
+        assert!(Func::Rsqrt.eval_dd(-1.0, 0.0).unwrap().0.is_nan());
+        // against std's hypot (within an ulp) on a sweep of inputs
+        let mut x = 1.234_567_890_123e-3;
+        for _ in 0..2000 {
+            let y = x * 0.618_033_988_749 + 1.0;
+            let (h, _) = Func::Hypot.eval_dd(x, y).unwrap();
+            let d = crate::runner::ulp_distance(h.to_bits(), x.hypot(y).to_bits(), 64);
+            assert!(d <= 1, "hypot({x}, {y})");
+            x *= 1.37;
+            if x > 1e200 {
+                x = 3.3e-200;
+            }
+        }
+        assert_eq!(Func::Sin.eval_dd(1.0, 0.0), None);
     }
 }

@@ -979,24 +979,36 @@ pub fn run_job(
                         }
                         _ => false,
                     };
-                    let accuracy = match (&exact, b.ty.as_str()) {
-                        (Ok(Some(specs)), "f32") => specs
+                    let k = match &b.rule {
+                        Rule::Ulp(k) => u64::from(*k),
+                        Rule::ExactExceptCols { ulp, .. } => u64::from(*ulp),
+                        _ => 0,
+                    };
+                    let spec = |specs: &[crate::accuracy::OutputSpec]| {
+                        specs
                             .iter()
                             .find(|s| s.case == job.case && s.output == o.name)
-                            .map(|s| {
-                                let k = match &b.rule {
-                                    Rule::Ulp(k) => u64::from(*k),
-                                    Rule::ExactExceptCols { ulp, .. } => u64::from(*ulp),
-                                    _ => 0,
-                                };
-                                crate::accuracy::judge(
-                                    s,
-                                    &f32_inputs(job),
-                                    &f32s(&o.bytes),
-                                    &f32s(&h200),
-                                    k,
-                                )
-                            }),
+                            .cloned()
+                    };
+                    let accuracy = match (&exact, b.ty.as_str()) {
+                        (Ok(Some(specs)), "f32") => spec(specs).map(|s| {
+                            crate::accuracy::judge(
+                                &s,
+                                &f32_inputs(job),
+                                &f32s(&o.bytes),
+                                &f32s(&h200),
+                                k,
+                            )
+                        }),
+                        (Ok(Some(specs)), "f64") => spec(specs).map(|s| {
+                            crate::accuracy::judge_f64(
+                                &s,
+                                &f64_inputs(job),
+                                &f64s(&o.bytes),
+                                &f64s(&h200),
+                                k,
+                            )
+                        }),
                         (Err(e), _) => {
                             res.error = Some(e.clone());
                             None
@@ -1051,6 +1063,22 @@ pub fn run_job(
 fn f32s(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Little-endian binary64 values of `b`.
+fn f64s(b: &[u8]) -> Vec<f64> {
+    b.chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// The job's binary64 input buffers by name.
+fn f64_inputs(job: &Job) -> std::collections::BTreeMap<String, Vec<f64>> {
+    job.bufs
+        .iter()
+        .filter(|b| b.role == "in" && b.ty == "f64")
+        .map(|b| (b.name.clone(), f64s(&b.bytes)))
         .collect()
 }
 
