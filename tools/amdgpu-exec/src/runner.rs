@@ -994,7 +994,7 @@ pub fn run_job(
                         (Ok(Some(specs)), "f32") => spec(specs).map(|s| {
                             crate::accuracy::judge(
                                 &s,
-                                &f32_inputs(job),
+                                &inputs(job, "f32", f32s),
                                 &f32s(&o.bytes),
                                 &f32s(&h200),
                                 k,
@@ -1003,7 +1003,7 @@ pub fn run_job(
                         (Ok(Some(specs)), "f64") => spec(specs).map(|s| {
                             crate::accuracy::judge_f64(
                                 &s,
-                                &f64_inputs(job),
+                                &inputs(job, "f64", f64s),
                                 &f64s(&o.bytes),
                                 &f64s(&h200),
                                 k,
@@ -1073,21 +1073,16 @@ fn f64s(b: &[u8]) -> Vec<f64> {
         .collect()
 }
 
-/// The job's binary64 input buffers by name.
-fn f64_inputs(job: &Job) -> std::collections::BTreeMap<String, Vec<f64>> {
+/// The job's input buffers of type `ty` by name, their bytes read by `values`.
+fn inputs<T>(
+    job: &Job,
+    ty: &str,
+    values: fn(&[u8]) -> Vec<T>,
+) -> std::collections::BTreeMap<String, Vec<T>> {
     job.bufs
         .iter()
-        .filter(|b| b.role == "in" && b.ty == "f64")
-        .map(|b| (b.name.clone(), f64s(&b.bytes)))
-        .collect()
-}
-
-/// The job's binary32 input buffers by name.
-fn f32_inputs(job: &Job) -> std::collections::BTreeMap<String, Vec<f32>> {
-    job.bufs
-        .iter()
-        .filter(|b| b.role == "in" && b.ty == "f32")
-        .map(|b| (b.name.clone(), f32s(&b.bytes)))
+        .filter(|b| b.role == "in" && b.ty == ty)
+        .map(|b| (b.name.clone(), values(&b.bytes)))
         .collect()
 }
 
