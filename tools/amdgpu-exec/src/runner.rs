@@ -943,7 +943,8 @@ pub fn run_job(
                 }
             }
             if let Some(dir) = opts.raw {
-                let exact = crate::accuracy::load(dir);
+                // exact.json, read once per job and only when an output needs it
+                let exact = std::cell::OnceCell::new();
                 let outs = job.bufs.iter().filter(|b| b.role != "in");
                 for (o, b) in res.outputs.iter_mut().zip(outs) {
                     let approx = match &o.verdict {
@@ -990,7 +991,10 @@ pub fn run_job(
                             .find(|s| s.case == job.case && s.output == o.name)
                             .cloned()
                     };
-                    let accuracy = match (&exact, b.ty.as_str()) {
+                    let accuracy = match (
+                        exact.get_or_init(|| crate::accuracy::load(dir)),
+                        b.ty.as_str(),
+                    ) {
                         (Ok(Some(specs)), "f32") => spec(specs).map(|s| {
                             crate::accuracy::judge(
                                 &s,
