@@ -619,3 +619,72 @@ fn modules_build_in_parallel_in_input_order() {
     }
     eprintln!("4 modules (gfx906): {wall:.2} s wall, {sum:.2} s summed over modules");
 }
+
+/// The cache key holds the part of the support library `llvm-link --internalize --only-needed`
+/// takes from it: linking the lowered module with that part gives the same module as linking
+/// it with the whole library, an edit to a function the module does not reach leaves the key
+/// text alone and an edit to one it reaches changes it.
+#[test]
+fn library_key_text_is_what_llvm_link_takes() {
+    let Some(link) = common::require_llvm_tool("llvm-link", "library_key_text") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let fams = common::root().join("fixtures/ptx/families");
+    let (c, _, err) = common::run(
+        Command::new(common::bin())
+            .args(["ptx", "lower", "--target", "dtk", "-o"])
+            .arg(t.path())
+            .arg(fams.join("sregs.ptx"))
+            .arg(fams.join("video.ptx")),
+    );
+    assert!(c == 0 || c == 4, "{err}");
+    let lib = std::fs::read_to_string(common::root().join("kernels-ir/amdgcn.ll")).unwrap();
+    for stem in ["sregs", "video"] {
+        let m = t.path().join(format!("{stem}.ll"));
+        let ir = std::fs::read_to_string(&m).unwrap();
+        let key = wheelport::build::cache::library_key_text(&lib, &ir);
+        let defs = |s: &str| s.lines().filter(|l| l.starts_with("define ")).count();
+        assert!(
+            defs(&key) > 0 && defs(&key) < defs(&lib),
+            "{stem}: {} of {} library functions",
+            defs(&key),
+            defs(&lib)
+        );
+        let linked = |text: &str, name: &str| {
+            let d = t.path().join(name);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("support.ll"), text).unwrap();
+            std::fs::copy(&m, d.join("module.ll")).unwrap();
+            let (c, out, err) = common::run(
+                Command::new(&link)
+                    .current_dir(&d)
+                    .args(["module.ll", "--internalize", "--only-needed"])
+                    .args(["support.ll", "-S", "-o", "-"]),
+            );
+            assert_eq!(c, 0, "{stem}: {err}");
+            out
+        };
+        assert_eq!(
+            linked(&lib, &format!("{stem}-whole")),
+            linked(&key, &format!("{stem}-part")),
+            "{stem}: llvm-link takes more of the library than the key holds"
+        );
+        // A function the module does not reach, and one it does, each edited.
+        let mut unreached = None;
+        let mut reached = None;
+        for l in lib.lines().filter(|l| l.starts_with("define ")) {
+            let slot = if key.contains(l) {
+                &mut reached
+            } else {
+                &mut unreached
+            };
+            slot.get_or_insert(l);
+        }
+        for (line, same) in [(unreached.unwrap(), true), (reached.unwrap(), false)] {
+            let edited = lib.replacen(line, &format!("{line}\n  ; edited"), 1);
+            let key2 = wheelport::build::cache::library_key_text(&edited, &ir);
+            assert_eq!(key2 == key, same, "{stem}: {line}");
+        }
+    }
+}

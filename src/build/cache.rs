@@ -62,6 +62,74 @@ impl Cache {
     }
 }
 
+/// The part of a support library (LLVM IR text) that a build of `module_ir` depends on: every
+/// top-level line outside a function body (globals, declarations, attribute groups, metadata),
+/// then, in library order, the `define`s reachable from the functions and variables the module
+/// declares (`declare ... @f(` and `@g = external ...` lines) through the `@name` references in
+/// their bodies. `llvm-link --internalize --only-needed` links exactly such a closure, so a
+/// library edit to a function a module does not reach leaves that module's cache key alone.
+/// A `define` runs from its line to the next line that is `}`.
+pub fn library_key_text(library: &str, module_ir: &str) -> String {
+    let mut rest = String::new();
+    let mut defs: Vec<(String, String)> = Vec::new();
+    let mut lines = library.lines();
+    while let Some(line) = lines.next() {
+        if line.starts_with("define ") {
+            let mut body = format!("{line}\n");
+            for l in lines.by_ref() {
+                body.push_str(l);
+                body.push('\n');
+                if l == "}" {
+                    break;
+                }
+            }
+            let name = global_names(line).next().unwrap_or_default().to_string();
+            defs.push((name, body));
+        } else {
+            rest.push_str(line);
+            rest.push('\n');
+        }
+    }
+    let index: std::collections::HashMap<&str, usize> = defs
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _))| (n.as_str(), i))
+        .collect();
+    let mut reached = vec![false; defs.len()];
+    let mut work: Vec<usize> = module_ir
+        .lines()
+        .filter(|l| l.starts_with("declare ") || (l.starts_with('@') && l.contains("= external ")))
+        .flat_map(global_names)
+        .filter_map(|n| index.get(n).copied())
+        .collect();
+    while let Some(i) = work.pop() {
+        if std::mem::replace(&mut reached[i], true) {
+            continue;
+        }
+        work.extend(global_names(&defs[i].1).filter_map(|n| index.get(n).copied()));
+    }
+    for (i, (_, body)) in defs.iter().enumerate() {
+        if reached[i] {
+            rest.push_str(body);
+        }
+    }
+    rest
+}
+
+/// The global names (`@name`, `@"quoted name"`, without the `@` and quotes) in `text`.
+fn global_names(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices('@').filter_map(move |(i, _)| {
+        let tail = &text[i + 1..];
+        if let Some(q) = tail.strip_prefix('"') {
+            return q.find('"').map(|e| &q[..e]);
+        }
+        let n = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "_.$-".contains(c)))
+            .unwrap_or(tail.len());
+        (n > 0).then(|| &tail[..n])
+    })
+}
+
 /// SHA-256 over `parts`, each length-prefixed (so `("ab","c")` and `("a","bc")` differ), as
 /// lower-case hex.
 pub fn key(parts: &[&[u8]]) -> String {

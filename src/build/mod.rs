@@ -33,7 +33,8 @@
 //! LLVM 14 tools get `-opaque-pointers` (the lowering writes opaque pointers).
 //!
 //! Modules build in parallel ([`build_modules`], rayon). Each (module, arch) result is cached
-//! under the SHA-256 of the IR, the library text (and the arch's overlay text), the tools'
+//! under the SHA-256 of the IR, the part of the library text the module can reach
+//! ([`cache::library_key_text`]) (and the arch's overlay text), the tools'
 //! paths and `--version` lines, the argument vectors and the arch ([`cache`]); a cached
 //! result is checked like a fresh one.
 
@@ -349,6 +350,11 @@ pub fn build_module(
         }
     }
     let lib = support_library(&input.lowered.support_library, module)?;
+    // What of the library the build can depend on (see [`cache::library_key_text`]).
+    let lib_key = lib
+        .as_deref()
+        .map(|l| cache::library_key_text(l, &input.lowered.ir))
+        .unwrap_or_default();
     let tmp = tempfile::Builder::new()
         .prefix("wheelport-build-")
         .tempdir()
@@ -486,8 +492,8 @@ pub fn build_module(
                 vec![vec![chain]]
             }
         };
-        // The key: pipeline version, profile, arch, IR, library, tools, argument vectors with
-        // the temporary directory replaced by a fixed name.
+        // The key: pipeline version, profile, arch, IR, the library's reachable part, tools,
+        // argument vectors with the temporary directory replaced by a fixed name.
         let dir_s = s(dir);
         let mut argv = String::new();
         if split.is_none() && arch_link_args.is_none() {
@@ -506,7 +512,7 @@ pub fn build_module(
             triple.as_bytes(),
             arch.as_bytes(),
             input.lowered.ir.as_bytes(),
-            lib.as_deref().unwrap_or("").as_bytes(),
+            lib_key.as_bytes(),
         ];
         if let Some((_, text)) = &overlay {
             parts.push(text.as_bytes());
