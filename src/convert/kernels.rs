@@ -200,9 +200,20 @@ pub fn device_code(
         job_containers.push(*ci);
         job_sources.push(arch.clone());
     }
-    let results = pipeline.build(profile, archs, &jobs, &|m, p| {
-        crate::lower::lower_module_with(m, p, &a.launch)
-    });
+    // The device build is most of a conversion's time (hours for a large SASS-only wheel):
+    // one step per module, on a terminal.
+    let pb = super::bar(opts, jobs.len() as u64, "building");
+    let results = pipeline.build_observed(
+        profile,
+        archs,
+        &jobs,
+        &|m, p| crate::lower::lower_module_with(m, p, &a.launch),
+        &|job, _| {
+            pb.set_message(job.name.clone());
+            pb.inc(1);
+        },
+    );
+    pb.finish_and_clear();
     for ((r, &ci), source) in results.into_iter().zip(&job_containers).zip(job_sources) {
         // The kernels the job was built for: those with PTX, or the lifted ones.
         let names: Vec<&str> = match wanted.get(&ci) {

@@ -46,7 +46,7 @@ use crate::inspect::model::InputKind;
 use crate::report::*;
 use crate::target::Profile;
 use crate::wheel::splice;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -124,16 +124,18 @@ fn sha256_file(path: &Path) -> Result<String> {
     Ok(hex(&h.finalize()))
 }
 
+/// A progress bar on stderr when `opts.progress` and stderr is a terminal, else hidden. The
+/// visible ones share one [`MultiProgress`], so a stage's bar inside another's (the device
+/// build inside reading) draws on its own line.
 fn bar(opts: &Options, len: u64, what: &str) -> ProgressBar {
     use std::io::IsTerminal;
-    let pb = ProgressBar::with_draw_target(
-        Some(len),
-        if opts.progress && std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
+    static BARS: std::sync::OnceLock<MultiProgress> = std::sync::OnceLock::new();
+    let pb = if opts.progress && std::io::stderr().is_terminal() {
+        BARS.get_or_init(MultiProgress::new)
+            .add(ProgressBar::new(len))
+    } else {
+        ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden())
+    };
     pb.set_style(
         ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {wide_msg}")
             .expect("template")

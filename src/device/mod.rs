@@ -137,6 +137,20 @@ impl Pipeline {
         jobs: &[ModuleJob<'_>],
         lower: &LowerFn<'_>,
     ) -> Vec<ModuleResult> {
+        self.build_observed(profile, archs, jobs, lower, &|_, _| {})
+    }
+
+    /// [`Pipeline::build`], calling `done` with each job and its result as soon as that
+    /// module is finished (from the worker thread, in completion order): for progress
+    /// displays of long builds.
+    pub fn build_observed(
+        &self,
+        profile: &Profile,
+        archs: &[String],
+        jobs: &[ModuleJob<'_>],
+        lower: &LowerFn<'_>,
+        done: &(dyn Fn(&ModuleJob<'_>, &ModuleResult) + Sync),
+    ) -> Vec<ModuleResult> {
         let archs: Vec<String> = if archs.is_empty() {
             profile.default_archs.clone()
         } else {
@@ -148,7 +162,11 @@ impl Pipeline {
         let mut out: Vec<(usize, ModuleResult)> = order
             .par_iter()
             .with_max_len(1)
-            .map(|&i| (i, self.build_one(profile, &archs, &jobs[i], lower)))
+            .map(|&i| {
+                let r = self.build_one(profile, &archs, &jobs[i], lower);
+                done(&jobs[i], &r);
+                (i, r)
+            })
             .collect();
         out.sort_by_key(|(i, _)| *i);
         out.into_iter().map(|(_, r)| r).collect()
