@@ -6,7 +6,8 @@
 //! (`fixtures/hip/*.hip`) built with Debian's hipcc (HIP 5.2.3, clang 15) and with clang 19,
 //! both `-O3 --offload-arch=gfx906`. Figures per kernel: instructions (`llvm-objdump -d`),
 //! code bytes (symbol size), VGPRs, SGPRs, VGPR spills and scratch bytes (the code object's
-//! metadata note) and llvm-mca cycles per iteration of the hot loop (the innermost loop with
+//! metadata note), the waves per SIMD those registers allow on gfx906
+//! (`Figures::waves_per_simd`) and llvm-mca cycles per iteration of the hot loop (the innermost loop with
 //! the most instructions; unroll factors may differ between the two sides). Printed: a row per
 //! kernel, the geometric means of wheelport/hipcc and wheelport/clang19 (over the kernels
 //! both sides have), the kernels above 1.25x instructions, and the wheelport-only rows
@@ -136,6 +137,9 @@ const MEASURES: &[(&str, Measure)] = &[
     ("SGPRs", |f| f.sgprs as f64),
     ("1 + VGPR spills", |f| 1.0 + f.vgpr_spills as f64),
     ("1 + scratch bytes", |f| 1.0 + f.scratch as f64),
+    ("waves per SIMD (registers; higher is better)", |f| {
+        f.waves_per_simd() as f64
+    }),
 ];
 
 fn main() {
@@ -300,7 +304,7 @@ fn main() {
         .map(|c| c.label)
         .collect::<Vec<_>>()
         .join(" / ");
-    head += " | VGPRs | SGPRs | VGPR spills | SGPR spills | scratch B | loop cycles/iter |\n|---|---|---|---|---|---|---|---|\n";
+    head += " | VGPRs | SGPRs | VGPR spills | SGPR spills | scratch B | waves/SIMD | loop cycles/iter |\n|---|---|---|---|---|---|---|---|---|\n";
     md += &head;
     let mut ratios: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); MEASURES.len()]; compilers.len()];
     let mut loop_ratios: Vec<Vec<f64>> = vec![Vec::new(); compilers.len()];
@@ -348,7 +352,7 @@ fn main() {
         };
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.name,
             col(&|f| f.instructions.to_string()),
             col(&|f| f.vgprs.to_string()),
@@ -356,6 +360,7 @@ fn main() {
             col(&|f| f.vgpr_spills.to_string()),
             col(&|f| f.sgpr_spills.to_string()),
             col(&|f| f.scratch.to_string()),
+            col(&|f| f.waves_per_simd().to_string()),
             col(&lc),
         )
         .unwrap();

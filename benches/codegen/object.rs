@@ -39,6 +39,18 @@ pub struct Figures {
     pub loop_instructions: Option<u64>,
 }
 
+impl Figures {
+    /// Waves per SIMD the kernel's registers allow on gfx906 (GFX9): 256 VGPRs per lane in
+    /// granules of 4, 800 SGPRs in granules of 16 (`.sgpr_count` includes VCC and the other
+    /// reserved SGPRs), at most 10 waves (LLVM's `AMDGPU::IsaInfo` for GFX9). LDS and the
+    /// work-group size are not counted.
+    pub fn waves_per_simd(&self) -> u64 {
+        let by_vgprs = 256 / self.vgprs.max(1).next_multiple_of(4);
+        let by_sgprs = 800 / self.sgprs.max(1).next_multiple_of(16);
+        by_vgprs.min(by_sgprs).min(10)
+    }
+}
+
 /// The tools the figures are read with.
 pub struct Tools {
     /// `llvm-objdump` (LLVM 19).
