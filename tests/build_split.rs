@@ -233,3 +233,116 @@ fn xformers_largest_module_splits_by_default_and_matches_the_whole_build() {
     );
     same_as_whole(p, &tc, &tag, &low, wheelport::build::SPLIT_BYTES, "gfx906");
 }
+
+/// An interrupted split build resumes at the partitions it finished: each partition's object
+/// is cached under the module's key and its index until the whole code object is cached.
+/// `llc` is wrapped by a script that logs its input and fails on partition 1 while a flag
+/// file exists; with one worker thread the partitions build in order, so the failed build
+/// leaves partition 0 in the cache, and the next build runs `llc` for partitions 1-3 only and
+/// writes the same code object as a build without a cache. Then only the code object is left
+/// in the cache.
+#[test]
+fn interrupted_split_build_resumes_at_its_finished_partitions() {
+    let Some((p, tc)) = dtk() else { return };
+    let so = lower_common::common::root().join("fixtures/gpu/twin_fixtures.so");
+    let data = std::fs::read(&so).unwrap();
+    let (tag, low) = ptx_of_object(&data, "twin_fixtures.so")
+        .into_iter()
+        .map(|(tag, text)| {
+            let low = lower_module(&wheelport::ptx::parse(&text, &tag).module, p);
+            (tag, low)
+        })
+        .find(|(_, low)| low.kernels.len() >= 4)
+        .expect("a module with 4 kernels");
+    let t = tempfile::tempdir().unwrap();
+    let real = tc.tool("llc").unwrap().path.clone();
+    let (log, flag) = (t.path().join("llc.log"), t.path().join("fail"));
+    let wrapper = t.path().join("llc");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nfor a; do case \"$a\" in *.opt.bc) echo \"$a\" >> '{log}'; \
+             case \"$a\" in *part1.opt.bc) [ -e '{flag}' ] && exit 1;; esac;; esac; done\n\
+             exec '{real}' \"$@\"\n",
+            log = log.display(),
+            flag = flag.display(),
+            real = real.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut tc = tc.clone();
+    tc.tools.iter_mut().find(|t| t.name == "llc").unwrap().path = wrapper;
+    let cache = wheelport::build::Cache::new(t.path().join("cache"));
+    let opts = |cache: Option<wheelport::build::Cache>| BuildOptions {
+        archs: vec!["gfx906".into()],
+        cache,
+        split_bytes: Some(low.ir.len() / 4 + 1),
+    };
+    let input = ModuleInput {
+        name: &tag,
+        lowered: &low,
+    };
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let entries = || -> Vec<String> {
+        let mut v: Vec<String> = walkdir(cache.dir())
+            .into_iter()
+            .map(|f| f.rsplit('.').next().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let ran = || -> Vec<String> {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut v: Vec<String> = text
+            .lines()
+            .map(|l| l.rsplit('/').next().unwrap().to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    std::fs::write(&flag, "").unwrap();
+    let e = one
+        .install(|| build_module(p, &tc, input, &opts(Some(cache.clone()))))
+        .unwrap_err();
+    assert!(e.message.contains("llc"), "{e}");
+    assert_eq!(ran(), ["gfx906.part0.opt.bc", "gfx906.part1.opt.bc"]);
+    assert_eq!(entries(), ["o"], "partition 0's object, no code object");
+    std::fs::remove_file(&flag).unwrap();
+    std::fs::remove_file(&log).unwrap();
+    let resumed = one
+        .install(|| build_module(p, &tc, input, &opts(Some(cache.clone()))))
+        .unwrap();
+    assert_eq!(
+        ran(),
+        [
+            "gfx906.part1.opt.bc",
+            "gfx906.part2.opt.bc",
+            "gfx906.part3.opt.bc"
+        ]
+    );
+    assert_eq!(resumed.objects[0].partitions, 4);
+    assert_eq!(entries(), ["co"], "the code object only");
+    let fresh = build_module(p, &tc, input, &opts(None)).unwrap();
+    assert_eq!(
+        resumed.objects[0].bytes, fresh.objects[0].bytes,
+        "the resumed build's code object is not the uninterrupted build's"
+    );
+}
+
+/// Every file under `d`, recursively.
+fn walkdir(d: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+        if e.path().is_dir() {
+            v.extend(walkdir(&e.path()));
+        } else {
+            v.push(e.path().display().to_string());
+        }
+    }
+    v
+}

@@ -45,6 +45,12 @@ impl Cache {
         std::fs::read(self.path(key, ext)).ok()
     }
 
+    /// Remove the entry under `key`, if there is one (a failure to remove is ignored: an
+    /// entry left behind is only disk space).
+    pub fn remove(&self, key: &str, ext: &str) {
+        let _ = std::fs::remove_file(self.path(key, ext));
+    }
+
     /// Store `bytes` under `key` atomically (temporary file + rename).
     ///
     /// # Errors

@@ -36,7 +36,9 @@
 //! under the SHA-256 of the IR, the part of the library text the module can reach
 //! ([`cache::library_key_text`]) (and the arch's overlay text), the tools'
 //! paths and `--version` lines, the argument vectors and the arch ([`cache`]); a cached
-//! result is checked like a fresh one.
+//! result is checked like a fresh one. While a split build runs, each partition's object is
+//! cached too (under the module's key and its index, removed once the whole object is
+//! cached), so an interrupted build of a large module resumes at the partitions it finished.
 
 pub mod cache;
 pub mod check;
@@ -218,6 +220,14 @@ fn s(p: &Path) -> String {
 struct Step<'t> {
     tool: &'t Tool,
     args: Vec<String>,
+}
+
+/// The cache key of partition `i` of the split build whose whole object has cache key `key`:
+/// the module key holds everything the partitioning and each partition's build depend on
+/// (IR, library part, tools, every argument vector), so partition `i` of an earlier build
+/// with the same key is the same object.
+fn partition_key(key: &str, i: usize) -> String {
+    cache::key(&[key.as_bytes(), b"partition", i.to_string().as_bytes()])
 }
 
 /// IR text per partition above which an amdgcn module is split (see the module docs).
@@ -521,6 +531,7 @@ pub fn build_module(
         parts.extend([fingerprint.as_bytes(), argv.as_bytes()]);
         let key = cache::key(&parts);
         let cached = opts.cache.as_ref().and_then(|c| c.get(&key, ext));
+        let mut part_keys: Vec<String> = Vec::new();
         let from_cache = cached.is_some();
         let bytes = match cached {
             Some(b) => b,
@@ -529,11 +540,36 @@ pub fn build_module(
                     run_tool(link, &link_args, module)?;
                     linked_done = true;
                 }
-                for stage in &stages {
-                    stage
+                for (si, stage) in stages.iter().enumerate() {
+                    // A split build's partitions are cached on their own (under the module's
+                    // key and their index), so an interrupted build of a large module resumes
+                    // at the partitions it had finished.
+                    let parts_cache = opts.cache.as_ref().filter(|_| split.is_some() && si == 1);
+                    let done = stage
                         .par_iter()
-                        .map(|chain| chain.iter().try_for_each(|st| run_step(st, arch, module)))
-                        .collect::<Result<Vec<()>>>()?;
+                        .enumerate()
+                        .map(|(i, chain)| {
+                            let Some(c) = parts_cache else {
+                                chain.iter().try_for_each(|st| run_step(st, arch, module))?;
+                                return Ok(None);
+                            };
+                            let pkey = partition_key(&key, i);
+                            let obj = dir.join(format!("{arch}.part{i}.o"));
+                            match c.get(&pkey, "o") {
+                                Some(b) => {
+                                    std::fs::write(&obj, b).map_err(|e| Error::io(s(&obj), e))?
+                                }
+                                None => {
+                                    chain.iter().try_for_each(|st| run_step(st, arch, module))?;
+                                    let b =
+                                        std::fs::read(&obj).map_err(|e| Error::io(s(&obj), e))?;
+                                    c.put(&pkey, "o", &b)?;
+                                }
+                            }
+                            Ok(Some(pkey))
+                        })
+                        .collect::<Result<Vec<Option<String>>>>()?;
+                    part_keys.extend(done.into_iter().flatten());
                 }
                 let mut bytes = std::fs::read(&out).map_err(|e| Error::io(s(&out), e))?;
                 if split.is_some() {
@@ -546,6 +582,10 @@ pub fn build_module(
         if !from_cache {
             if let Some(c) = &opts.cache {
                 c.put(&key, ext, &bytes)?;
+                // The whole object is cached now: its partitions' entries are not needed.
+                for k in &part_keys {
+                    c.remove(k, "o");
+                }
             }
         }
         objects.push(DeviceObject {
