@@ -5,9 +5,10 @@
 //! Single conversions run with `--jobs 1` (one core each); the batch runs two at a time and
 //! lets each use up to two threads.
 //! The mirror is a flat directory of the corpus wheels plus the demo wheel. Each single
-//! conversion is `wheelport convert W --target dtk --allow-partial -o DIR` as a process; the
-//! batch is `wheelport batch MIRROR --target dtk --allow-partial --jobs 2` into a fresh tree
-//! (no cache). Medians over BENCH_RUNS (default 3) runs. The device-build cache is off
+//! conversion is `wheelport convert W --target dtk --allow-partial --sass skip -o DIR` as a
+//! process; the batch is `wheelport batch MIRROR --target dtk --allow-partial --sass skip
+//! --jobs 2` into a fresh tree (no cache). `--sass skip`: the SASS-only wheels' device code
+//! (hours of llc for vllm_flash_attn) is not built, so their figures are the host side. Medians over BENCH_RUNS (default 3) runs. The device-build cache is off
 //! (`WHEELPORT_NO_CACHE=1`) for every run, so that xformers' kernels are really built each time.
 
 mod common;
@@ -77,7 +78,8 @@ fn main() {
                         Command::new(&exe)
                             .arg("convert")
                             .arg(w)
-                            .args(["--target", "dtk", "--allow-partial", "--jobs", "1", "-o"])
+                            .args(["--target", "dtk", "--allow-partial", "--sass", "skip"])
+                            .args(["--jobs", "1", "-o"])
                             .arg(&out)
                             .env("WHEELPORT_NO_PROGRESS", "1")
                             .env("WHEELPORT_NO_CACHE", "1"),
@@ -100,7 +102,8 @@ fn main() {
                     Command::new(&exe)
                         .arg("batch")
                         .arg(&mirror)
-                        .args(["--target", "dtk", "--allow-partial", "--jobs", "2", "--out"])
+                        .args(["--target", "dtk", "--allow-partial", "--sass", "skip"])
+                        .args(["--jobs", "2", "--out"])
                         .arg(&out)
                         .env("WHEELPORT_NO_PROGRESS", "1")
                         .env("WHEELPORT_NO_CACHE", "1"),
