@@ -104,8 +104,8 @@ fn main() {
     let first = dir.path().join("first");
     timed(
         Command::new(bin)
-            .args(["convert", "--target", "dtk", "--allow-partial", "--sass", "skip"])
-            .args(["-q", "-o"])
+            .args(["convert", "--target", "dtk", "--allow-partial"])
+            .args(["--sass", "skip", "-q", "-o"])
             .arg(&first)
             .arg(&whl)
             .stdout(std::process::Stdio::null()),
@@ -127,8 +127,8 @@ fn main() {
         let o = dir.path().join(format!("wp{i}"));
         let (w, c) = timed(
             Command::new(bin)
-                .args(["convert", "--target", "dtk", "--allow-partial", "--sass", "skip"])
-                .args(["-q", "-o"])
+                .args(["convert", "--target", "dtk", "--allow-partial"])
+                .args(["--sass", "skip", "-q", "-o"])
                 .arg(&o)
                 .arg(&whl)
                 .stdout(std::process::Stdio::null()),
