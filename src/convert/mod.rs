@@ -137,7 +137,7 @@ fn bar(opts: &Options, len: u64, what: &str) -> ProgressBar {
         ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden())
     };
     pb.set_style(
-        ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {wide_msg}")
+        ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {elapsed:>4} {wide_msg}")
             .expect("template")
             .progress_chars("=> "),
     );
