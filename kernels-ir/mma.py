@@ -19,7 +19,12 @@ registers holding two 16-bit elements, low half first; C as f32) and it returns 
 (`@__wp_warp_read`, `@__wp_sreg_laneid`; docs/warp-model.md): gfx906 has no matrix instructions,
 so every lane gathers, with one bpermute per register, the A row and B column elements held by
 the other lanes of its 32-lane half, following the ISA's fragment tables, and computes its own
-four D elements with f32 fused multiply-adds in ascending k order, starting from C. The products
+four D elements with f32 fused multiply-adds in ascending k order, starting from C. The
+gathers and products run in a loop kept rolled (one iteration per k step of 2 for the dense
+forms, per 4-wide chunk for mma.sp): unrolled, a warp tile's dozens of independent mma calls
+form one basic block whose gathered values LLVM schedules together, which in CUTLASS's
+SparseGemm and FlashAttention's kernels took the register allocator far past 256 VGPRs (1,864
+spills against 62 rolled in SparseGemm's first kernel; docs/lowering.md). The products
 of two f16/bf16 values are exact in f32, so each step rounds once. PTX ISA leaves the order and
 rounding of mma's f32 accumulation to the implementation; tests/wave64_mma.rs runs this section
 on the CPU.
@@ -45,6 +50,9 @@ BEGIN = "; ==== BEGIN wave64 mma (target-independent over the wave64 warp model)
 END = "; ==== END wave64 mma ===="
 
 A = "alwaysinline convergent nounwind"
+# First metadata node of this section's loop IDs (two per function; wave64.py's redux loops
+# use 90-105).
+MD_FIRST = 110
 TYPES = ("f16", "bf16")
 
 
@@ -107,38 +115,85 @@ def _ret(f, d):
     f.lines.append(f"  ret {{ float, float, float, float }} {acc}")
 
 
-def _dense(k, t):
-    """mma.sync.aligned.m16n8k{8,16}.row.col.f32.t.t.f32 on the wave64 warp model."""
+def _loop(f, md, n, c_init, body):
+    """A counted loop of `n` iterations (`%it` = 0 .. n-1) over the four accumulators, kept
+    rolled (`llvm.loop.unroll.disable`, metadata !md): `body(f, it, acc)` appends one
+    iteration's instructions and returns the updated accumulators. Returns the accumulators
+    after the loop (valid in the block `exit`, where `f.lines` continues)."""
+    f.lines.append("  br label %loop")
+    f.lines.append("loop:")
+    at = len(f.lines)
+    acc = [f"%acc{i}" for i in range(4)]
+    out = body(f, "%it", acc)
+    f.lines[at:at] = ["  %it = phi i32 [ 0, %entry ], [ %it1, %loop ]"] + [
+        f"  %acc{i} = phi float [ {c_init[i]}, %entry ], [ {out[i]}, %loop ]" for i in range(4)]
+    f.lines.append("  %it1 = add i32 %it, 1")
+    f.lines.append(f"  %done = icmp eq i32 %it1, {n}")
+    f.lines.append(f"  br i1 %done, label %exit, label %loop, !llvm.loop !{md}")
+    f.lines.append("exit:")
+    return out
+
+
+def _pick(f, idx, regs):
+    """regs[idx] for a run-time idx in 0..len(regs)-1 (a chain of selects)."""
+    r = regs[0]
+    for q in range(1, len(regs)):
+        is_q = f.v(f"icmp eq i32 {idx}, {q}")
+        r = f.v(f"select i1 {is_q}, i32 {regs[q]}, i32 {r}")
+    return r
+
+
+def _define(name, params, f, md):
+    return (f"define linkonce_odr {{ float, float, float, float }} @{name}({', '.join(params)}) {A} {{\n"
+            "entry:\n" + "\n".join(f.lines) + "\n}\n"
+            f"!{md} = distinct !{{!{md}, !{md + 1}}}\n!{md + 1} = !{{!\"llvm.loop.unroll.disable\"}}\n")
+
+
+def _dense(k, t, md):
+    """mma.sync.aligned.m16n8k{8,16}.row.col.f32.t.t.f32 on the wave64 warp model.
+
+    One loop iteration per (j, u), k = 8j + 2u + {0, 1} in ascending order: register j of the
+    A rows g (a_{2j}) and g+8 (a_{2j+1}) from lane 4g + u, register j of B columns 2t and
+    2t+1 from lanes 4(2t) + u and 4(2t+1) + u, then two fused multiply-adds per output."""
     na, nb = (2, 1) if k == 8 else (4, 2)
     f = Fn()
     g4, bl = _prologue(f)
-    # A rows g (registers 0, 2) and g+8 (1, 3); B registers j at k offset 8j.
-    rows = []
-    for rh in range(2):
-        regs = [f"%a{j}" for j in range(rh, na, 2)]
-        rows.append(_gather(f, regs, g4, t, lambda j: 8 * j))
-    cols = [_gather(f, [f"%b{j}" for j in range(nb)], bl[c], t, lambda j: 8 * j) for c in range(2)]
-    d = []
-    for i in range(4):
-        row, col = rows[i >> 1], cols[i & 1]
-        acc = f"%c{i}"
-        for kk in range(k):
-            acc = f.v(f"call float @llvm.fma.f32(float {row[kk]}, float {col[kk]}, float {acc})")
-        d.append(acc)
+
+    def body(f, it, acc):
+        u = f.v(f"and i32 {it}, 3")
+        j = f.v(f"lshr i32 {it}, 2")
+        areg = [_pick(f, j, [f"%a{rh + 2 * jj}" for jj in range(na // 2)]) for rh in range(2)]
+        breg = _pick(f, j, [f"%b{jj}" for jj in range(nb)])
+        asrc = f.v(f"add i32 {g4}, {u}")
+        rows = []
+        for rh in range(2):
+            x = f.v(f"call i32 @__wp_warp_read(i32 {asrc}, i32 {areg[rh]})")
+            rows.append([_elem(f, x, h, t) for h in range(2)])
+        cols = []
+        for c in range(2):
+            bsrc = f.v(f"add i32 {bl[c]}, {u}")
+            x = f.v(f"call i32 @__wp_warp_read(i32 {bsrc}, i32 {breg})")
+            cols.append([_elem(f, x, h, t) for h in range(2)])
+        acc = list(acc)
+        for h in range(2):
+            for i in range(4):
+                acc[i] = f.v(f"call float @llvm.fma.f32(float {rows[i >> 1][h]}, "
+                             f"float {cols[i & 1][h]}, float {acc[i]})")
+        return acc
+
+    d = _loop(f, md, (k // 8) * 4, [f"%c{i}" for i in range(4)], body)
     _ret(f, d)
     params = [f"i32 %a{j}" for j in range(na)] + [f"i32 %b{j}" for j in range(nb)]
     params += [f"float %c{i}" for i in range(4)]
-    return (f"define linkonce_odr {{ float, float, float, float }} @__wp_mma_m16n8k{k}_{t}("
-            f"{', '.join(params)}) {A} {{\n" + "\n".join(f.lines) + "\n}\n")
+    return _define(f"__wp_mma_m16n8k{k}_{t}", params, f, md)
 
 
-def _sparse(t, sel):
+def _sparse(t, sel, md):
     """mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.t.t.f32 with selector sel.
 
-    Chunk by chunk (k = 4c .. 4c+3), so that only one chunk's A and B values are live (no
-    spills at gfx906's 64-VGPR budget): chunk c of row r (compressed columns 2c, 2c+1) is
-    register r/8 + 2(c/4) of lane 4g + c%4; rows 4c..4c+3 of B column n are register c/2 of
-    lanes 4n + 2(c%2) + {0, 1}."""
+    One loop iteration per chunk c (k = 4c .. 4c+3): chunk c of row r (compressed columns
+    2c, 2c+1) is register r/8 + 2(c/4) of lane 4g + c%4; rows 4c..4c+3 of B column n are
+    register c/2 of lanes 4n + 2(c%2) + {0, 1}."""
     f = Fn()
     g4, bl = _prologue(f)
     # Metadata of the thread pair (T2sel, T2sel+1) of this group.
@@ -146,24 +201,36 @@ def _sparse(t, sel):
     for p in range(2):
         src = f.v(f"add i32 {g4}, {2 * sel + p}")
         m.append(f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 %e)"))
-    acc = [f"%c{i}" for i in range(4)]
-    for c in range(8):
-        asrc = f.v(f"add i32 {g4}, {c % 4}")
+
+    def body(f, c, acc):
+        hi = f.v(f"lshr i32 {c}, 2")
+        c4 = f.v(f"and i32 {c}, 3")
+        c2 = f.v(f"and i32 {c}, 1")
+        half = f.v(f"lshr i32 {c}, 1")
+        areg = [_pick(f, hi, [f"%a{rh}", f"%a{rh + 2}"]) for rh in range(2)]
+        breg = _pick(f, half, [f"%b{j}" for j in range(4)])
+        meta = _pick(f, hi, m)
+        asrc = f.v(f"add i32 {g4}, {c4}")
         arow = []
         for rh in range(2):
-            x = f.v(f"call i32 @__wp_warp_read(i32 {asrc}, i32 %a{rh + 2 * (c // 4)})")
+            x = f.v(f"call i32 @__wp_warp_read(i32 {asrc}, i32 {areg[rh]})")
             arow.append([_elem(f, x, h, t) for h in range(2)])
+        c2x2 = f.v(f"shl i32 {c2}, 1")
         bcol = []
         for col in range(2):
             vals = []
+            b0 = f.v(f"add i32 {bl[col]}, {c2x2}")
             for u in range(2):
-                bsrc = f.v(f"add i32 {bl[col]}, {2 * (c % 2) + u}")
-                x = f.v(f"call i32 @__wp_warp_read(i32 {bsrc}, i32 %b{c // 2})")
+                bsrc = f.v(f"add i32 {b0}, {u}")
+                x = f.v(f"call i32 @__wp_warp_read(i32 {bsrc}, i32 {breg})")
                 vals += [_elem(f, x, h, t) for h in range(2)]
             bcol.append(vals)
+        sh = f.v(f"shl i32 {c4}, 2")
+        acc = list(acc)
         for i in range(4):
             rh, col = i >> 1, i & 1
-            nib = f.v(f"lshr i32 {m[c // 4]}, {16 * rh + 4 * (c % 4)}")
+            s = f.v(f"add i32 {sh}, {16 * rh}")
+            nib = f.v(f"lshr i32 {meta}, {s}")
             for e in range(2):
                 ix = f.v(f"lshr i32 {nib}, {2 * e}")
                 ix = f.v(f"and i32 {ix}, 3")
@@ -173,20 +240,25 @@ def _sparse(t, sel):
                     is_q = f.v(f"icmp eq i32 {ix}, {q}")
                     b = f.v(f"select i1 {is_q}, float {bcol[col][q]}, float {b}")
                 acc[i] = f.v(f"call float @llvm.fma.f32(float {arow[rh][e]}, float {b}, float {acc[i]})")
-    _ret(f, acc)
+        return acc
+
+    d = _loop(f, md, 8, [f"%c{i}" for i in range(4)], body)
+    _ret(f, d)
     params = [f"i32 %a{j}" for j in range(4)] + [f"i32 %b{j}" for j in range(4)]
     params += [f"float %c{i}" for i in range(4)] + ["i32 %e"]
-    return (f"define linkonce_odr {{ float, float, float, float }} @__wp_mma_sp_m16n8k32_{t}_s{sel}("
-            f"{', '.join(params)}) {A} {{\n" + "\n".join(f.lines) + "\n}\n")
+    return _define(f"__wp_mma_sp_m16n8k32_{t}_s{sel}", params, f, md)
 
 
 def amdgcn_section():
     o = [BEGIN, "; mma / mma.sp on the wave64 warp model (kernels-ir/mma.py says how)."]
+    md = MD_FIRST
     for t in TYPES:
-        o.append(_dense(8, t))
-        o.append(_dense(16, t))
+        for k in (8, 16):
+            o.append(_dense(k, t, md))
+            md += 2
         for sel in (0, 1):
-            o.append(_sparse(t, sel))
+            o.append(_sparse(t, sel, md))
+            md += 2
     # (@llvm.fma.f32 is declared by the library around this section.)
     o.append(END)
     return "\n".join(o)
