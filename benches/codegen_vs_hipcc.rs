@@ -10,7 +10,8 @@
 //! (`Figures::waves_per_simd`) and llvm-mca cycles per iteration of the hot loop (the innermost loop with
 //! the most instructions; unroll factors may differ between the two sides). Printed: a row per
 //! kernel, the geometric means of wheelport/hipcc and wheelport/clang19 (over the kernels
-//! both sides have), the kernels above 1.25x instructions, and the wheelport-only rows
+//! both sides have) and of clang19/hipcc on the same HIP source (what the LLVM version alone
+//! moves), the kernels above 1.25x instructions, and the wheelport-only rows
 //! (xformers' SparseGemm kernels). The table is also written as Markdown to
 //! `<target>/tmp/codegen_vs_hipcc/report.md`.
 //!
@@ -308,6 +309,10 @@ fn main() {
     md += &head;
     let mut ratios: Vec<Vec<Vec<f64>>> = vec![vec![Vec::new(); MEASURES.len()]; compilers.len()];
     let mut loop_ratios: Vec<Vec<f64>> = vec![Vec::new(); compilers.len()];
+    // The other compilers against hipcc on the same HIP source: how far the LLVM version
+    // alone moves each figure.
+    let mut peer_ratios: Vec<Vec<Vec<f64>>> =
+        vec![vec![Vec::new(); MEASURES.len()]; compilers.len()];
     let mut above: Vec<(String, f64)> = Vec::new();
     let mut counted = 0;
     for r in &rows {
@@ -333,6 +338,12 @@ fn main() {
             }
             if let (Some(a), Some(b)) = (w.loop_cycles, h.loop_cycles) {
                 loop_ratios[ci].push(a / b);
+            }
+            if ci > 0 {
+                let h0 = hs[0].unwrap();
+                for (mi, (_, f)) in MEASURES.iter().enumerate() {
+                    peer_ratios[ci][mi].push(f(h) / f(h0));
+                }
             }
         }
         let x = w.instructions as f64 / hs[0].unwrap().instructions as f64;
@@ -370,12 +381,15 @@ fn main() {
     for c in &compilers {
         md += &format!(" wheelport / {} |", c.label);
     }
+    for c in &compilers[1..] {
+        md += &format!(" {} / {} (same HIP source) |", c.label, compilers[0].label);
+    }
     md += "\n|---|";
-    md += &"---|".repeat(compilers.len());
+    md += &"---|".repeat(2 * compilers.len() - 1);
     md += "\n";
     for (mi, (name, _)) in MEASURES.iter().enumerate() {
         md += &format!("| {name} |");
-        for r in &ratios {
+        for r in ratios.iter().chain(&peer_ratios[1..]) {
             md += &format!(" {:.3} |", geomean(&r[mi]));
         }
         md += "\n";
@@ -384,6 +398,7 @@ fn main() {
     for lr in &loop_ratios {
         md += &format!(" {:.3} ({} loops) |", geomean(lr), lr.len());
     }
+    md += &" - |".repeat(compilers.len() - 1);
     md += "\n";
     above.sort_by(|a, b| b.1.total_cmp(&a.1));
     md += &format!(
