@@ -14,8 +14,7 @@
 
 mod lower_common;
 
-use lower_common::ptx_of_object;
-use std::collections::BTreeMap;
+use lower_common::{kernel_metadata, ptx_of_object};
 use std::path::Path;
 use wheelport::build::{build_module, BuildOptions, BuiltModule, ModuleInput};
 use wheelport::lower::{lower_module, LoweredModule};
@@ -49,51 +48,6 @@ fn build(
         },
     )
     .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Per kernel (by `.name`), the metadata lines of `llvm-readelf --notes` that describe the
-/// kernel's interface and resources (the `.args` list included).
-fn kernel_metadata(co: &[u8], dir: &Path) -> BTreeMap<String, Vec<String>> {
-    let f = dir.join("k.co");
-    std::fs::write(&f, co).unwrap();
-    let readelf = lower_common::common::find_tool("llvm-readelf-19")
-        .or_else(|| lower_common::common::find_tool("llvm-readelf"))
-        .expect("llvm-readelf");
-    let out = std::process::Command::new(readelf)
-        .arg("--notes")
-        .arg(&f)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
-    // One metadata note (the partitions' notes merged), plus the padding note.
-    assert_eq!(
-        text.matches("NT_AMDGPU_METADATA").count(),
-        1,
-        "metadata notes:\n{text}"
-    );
-    let mut kernels = BTreeMap::new();
-    // `amdhsa.kernels:` is a list of maps at indent 2 (`  - .args:`); their keys at indent 4.
-    let Some(start) = text.find("amdhsa.kernels:") else {
-        panic!("no amdhsa.kernels in the notes:\n{text}");
-    };
-    let body = &text[start..];
-    let end = body.find("\namdhsa.target").unwrap_or(body.len());
-    for item in body[..end].split("\n  - ").skip(1) {
-        let mut lines: Vec<String> = Vec::new();
-        let mut name = None;
-        for l in item.lines() {
-            let t = l.trim();
-            if let Some(n) = l.strip_prefix("    .name:") {
-                name = Some(n.trim().to_string());
-            }
-            // Argument entries and the resource keys; `.symbol` is `<name>.kd`.
-            if !t.is_empty() && !t.starts_with(".symbol") {
-                lines.push(t.to_string());
-            }
-        }
-        kernels.insert(name.expect("every kernel has .name"), lines);
-    }
-    kernels
 }
 
 /// The whole and the split build of `low` for `arch`, checked to agree; returned as (whole,

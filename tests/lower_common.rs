@@ -4,6 +4,7 @@
 //! corpus through wheelport's own fatbin reader.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -307,4 +308,49 @@ pub fn scratch(test: &str) -> PathBuf {
 /// `params` as `(offset, size)`.
 pub fn layout(p: &[ParamLayout]) -> Vec<(u32, u32)> {
     p.iter().map(|x| (x.offset, x.size)).collect()
+}
+
+/// Per kernel (by `.name`), the metadata lines of `llvm-readelf --notes` that describe the
+/// kernel's interface and resources (the `.args` list included).
+pub fn kernel_metadata(co: &[u8], dir: &Path) -> BTreeMap<String, Vec<String>> {
+    let f = dir.join("k.co");
+    std::fs::write(&f, co).unwrap();
+    let readelf = common::find_tool("llvm-readelf-19")
+        .or_else(|| common::find_tool("llvm-readelf"))
+        .expect("llvm-readelf");
+    let out = std::process::Command::new(readelf)
+        .arg("--notes")
+        .arg(&f)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    // One metadata note (the partitions' notes merged), plus the padding note.
+    assert_eq!(
+        text.matches("NT_AMDGPU_METADATA").count(),
+        1,
+        "metadata notes:\n{text}"
+    );
+    let mut kernels = BTreeMap::new();
+    // `amdhsa.kernels:` is a list of maps at indent 2 (`  - .args:`); their keys at indent 4.
+    let Some(start) = text.find("amdhsa.kernels:") else {
+        panic!("no amdhsa.kernels in the notes:\n{text}");
+    };
+    let body = &text[start..];
+    let end = body.find("\namdhsa.target").unwrap_or(body.len());
+    for item in body[..end].split("\n  - ").skip(1) {
+        let mut lines: Vec<String> = Vec::new();
+        let mut name = None;
+        for l in item.lines() {
+            let t = l.trim();
+            if let Some(n) = l.strip_prefix("    .name:") {
+                name = Some(n.trim().to_string());
+            }
+            // Argument entries and the resource keys; `.symbol` is `<name>.kd`.
+            if !t.is_empty() && !t.starts_with(".symbol") {
+                lines.push(t.to_string());
+            }
+        }
+        kernels.insert(name.expect("every kernel has .name"), lines);
+    }
+    kernels
 }
