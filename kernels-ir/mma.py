@@ -46,13 +46,15 @@ Fragment tables used (groupID = %laneid >> 2, threadID_in_group = %laneid % 4):
 has the intrinsic (the dense forms), inline PTX otherwise (mma.sp::ordered_metadata).
 """
 
+import wave64
+
 BEGIN = "; ==== BEGIN wave64 mma (target-independent over the wave64 warp model) ===="
 END = "; ==== END wave64 mma ===="
 
 A = "alwaysinline convergent nounwind"
-# First metadata node of this section's loop IDs (two per function; wave64.py's redux loops
-# use 90-105).
+# First metadata node of this section's loop IDs (two per function), above wave64.py's.
 MD_FIRST = 110
+assert MD_FIRST >= wave64.LOOP_MD_END
 TYPES = ("f16", "bf16")
 
 
@@ -80,20 +82,6 @@ def _elem(f, reg, half, t):
     m = f.v(f"and i32 {x}, 65535") if half == 0 else x
     s = f.v(f"shl i32 {m}, 16")
     return f.v(f"bitcast i32 {s} to float")
-
-
-def _gather(f, regs, lane_base, t, koff_of):
-    """The k-indexed elements of a row of A (or column of B) held by warp lanes lane_base+0..3:
-    regs[j] is register j's value in this lane, its elements in lane lane_base+u are at
-    k = koff_of(j) + 2u + {0,1}. Returns {k: float}."""
-    out = {}
-    for j, r in enumerate(regs):
-        for u in range(4):
-            src = f.v(f"add i32 {lane_base}, {u}")
-            x = f.v(f"call i32 @__wp_warp_read(i32 {src}, i32 {r})")
-            for h in range(2):
-                out[koff_of(j) + 2 * u + h] = _elem(f, x, h, t)
-    return out
 
 
 def _prologue(f):

@@ -43,6 +43,9 @@ REDUX = (
     ("or", "or", "0"),
     ("xor", "xor", "0"),
 )
+# Loop-ID metadata nodes of the redux loops: two per op, from LOOP_MD_FIRST below LOOP_MD_END.
+LOOP_MD_FIRST = 90
+LOOP_MD_END = LOOP_MD_FIRST + 2 * len(REDUX)
 
 
 def _combine(op, acc, x):
@@ -254,7 +257,7 @@ define linkonce_odr {{ i32, i1 }} @__wp_match_all_b{w}({t} %a, i32 %m) {A} {{
     # ISA 9.x §9.7.8.9, undefined otherwise), so a constant 0xffffffff selects the butterfly
     # at compile time and the loop is dropped.
     for k_, (name, op, ident) in enumerate(REDUX):
-        md = 90 + 2 * k_
+        md = LOOP_MD_FIRST + 2 * k_
         steps = []
         prev = "%a"
         for s_ in (16, 8, 4, 2, 1):
