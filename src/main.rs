@@ -389,6 +389,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             offload_arch,
             nan,
             sass,
+            device_code,
             json,
             allow_partial,
             strict,
@@ -462,6 +463,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                 source_date_epoch,
                 progress: !quiet,
                 lift_sass: sass == cli::SassMode::Lift,
+                device_code: device_code.into(),
             };
             let pipeline = wheelport::device::Pipeline {
                 toolchain: wheelport::toolchain::discover(profile, &search_options(&toolchain)),

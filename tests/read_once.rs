@@ -69,6 +69,7 @@ fn a_wheel_is_opened_once_and_each_object_analysed_once() {
         source_date_epoch: None,
         progress: false,
         lift_sass: true,
+        device_code: Default::default(),
     };
     let before = counts();
     let rep = wheelport::convert::convert(std::slice::from_ref(&whl), &opts, &pipeline).unwrap();

@@ -447,6 +447,64 @@ fn lifted_window_constants_assemble_lower_and_compute() {
     }
 }
 
+/// A `__half` parameter read as the high half of a bank-0 word it shares with another
+/// parameter, and `NANOSLEEP` (`fixtures/sass/param_halves.ptx`, sm_80): the lifted kernel
+/// assembles, lowers to both profiles, and on gfx906 gives the f16 sum and product of each
+/// input with the parameter, rounded to nearest (amdgpu-exec's IEEE arithmetic), bit for bit.
+#[test]
+fn lifted_parameter_halves_and_nanosleep_compute() {
+    use amdgpu_exec::fp::{self, Env, F16};
+    let Some(t) = tools() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ptx = lift(&t, d, "param_halves", "sm_80");
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    for form in ["nanosleep.u32", "ld.param.b16", "ld.param.b8"] {
+        assert!(text.contains(form), "the lifted kernel has no {form}");
+    }
+    let co = assemble_and_lower(&t, d, &ptx, "param_halves", "sm_80");
+    // Halves: edge values (0, -0, 1, subnormals, 65504, inf, NaN) then a spread.
+    let edges: [u16; 8] = [
+        0x0000, 0x8000, 0x3c00, 0x0001, 0x83ff, 0x7bff, 0x7c00, 0xfc00,
+    ];
+    let input: Vec<u16> = (0..64u32)
+        .map(|i| match edges.get(i as usize) {
+            Some(e) => *e,
+            None => (i.wrapping_mul(0x9e37) >> 3) as u16 & 0x7bff | ((i as u16 & 1) << 15),
+        })
+        .collect();
+    for h in [0x3c00u16, 0xc500, 0x0200, 0x5a3f] {
+        let got = exec(
+            &co,
+            "param_halves",
+            &[input.iter().flat_map(|v| v.to_le_bytes()).collect()],
+            64 * 4,
+            &[
+                vec![0x5a],
+                h.to_le_bytes().to_vec(),
+                37u32.to_le_bytes().to_vec(),
+            ],
+            1,
+            64,
+        );
+        for (i, x) in input.iter().enumerate() {
+            let w = u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
+            let (sum, prod) = (w as u16, (w >> 16) as u16);
+            let want_sum = fp::add(F16, u64::from(*x), u64::from(h), Env::IEEE) as u16;
+            let want_prod = fp::mul(F16, u64::from(*x), u64::from(h), Env::IEEE) as u16;
+            let nan = |b: u16| b & 0x7c00 == 0x7c00 && b & 0x3ff != 0;
+            assert!(
+                sum == want_sum || (nan(sum) && nan(want_sum)),
+                "{x:#06x} + {h:#06x}: {sum:#06x}, want {want_sum:#06x}"
+            );
+            assert!(
+                prod == want_prod || (nan(prod) && nan(want_prod)),
+                "{x:#06x} * {h:#06x}: {prod:#06x}, want {want_prod:#06x}"
+            );
+        }
+    }
+}
+
 /// The forms of `fixtures/sass/forms.ptx` (sm_80: `I2F.S8` with byte selectors, `QSPC` with
 /// an offset, `MEMBAR.ALL.GPU`): lifted, assembled, lowered to both profiles, and on gfx906
 /// the outputs are the kernel's meaning.

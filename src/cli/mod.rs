@@ -100,6 +100,28 @@ pub enum SassMode {
     Skip,
 }
 
+/// Which device code `convert` translates where a kernel has several (`--device-code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DeviceCodeArg {
+    /// Its PTX where the module has PTX, else its SASS lifted (as `--sass` says).
+    Auto,
+    /// PTX only: kernels without PTX are reported as SASS only.
+    Ptx,
+    /// Its sm_80..sm_90 SASS lifted even where PTX exists (the PTX is not read): runs the
+    /// lifter on any PTX+SASS library, so that library's own tests check it.
+    Sass,
+}
+
+impl From<DeviceCodeArg> for crate::convert::DeviceCodeSource {
+    fn from(a: DeviceCodeArg) -> Self {
+        match a {
+            DeviceCodeArg::Auto => Self::Auto,
+            DeviceCodeArg::Ptx => Self::Ptx,
+            DeviceCodeArg::Sass => Self::Sass,
+        }
+    }
+}
+
 /// What `wheelport ptx lower` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum EmitKind {
@@ -146,6 +168,11 @@ pub enum Command {
         /// to PTX and build it, or `skip` them (reported as SASS only).
         #[arg(long, value_enum, default_value = "lift")]
         sass: SassMode,
+        /// Which device code to translate where a kernel has several: `auto` (its PTX, else
+        /// its SASS as `--sass` says), `ptx` (PTX only), `sass` (its sm_80..sm_90 SASS lifted
+        /// even where PTX exists).
+        #[arg(long = "device-code", value_enum, default_value = "auto")]
+        device_code: DeviceCodeArg,
         /// Write the conversion report as JSON to this file (schema docs/report.schema.json).
         #[arg(long = "json", value_name = "REPORT")]
         json: Option<PathBuf>,

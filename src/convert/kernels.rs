@@ -10,7 +10,7 @@
 //! translated (built for every offload arch and in a registered container), or not, with its
 //! reason.
 
-use super::Options;
+use super::{DeviceCodeSource, Options};
 use crate::analyze::ObjectAnalysis;
 use crate::inspect::model::KernelStatus;
 use crate::lower::KernelOutcome;
@@ -57,11 +57,12 @@ pub fn device_code(
     skip: Option<&str>,
 ) -> DeviceCode {
     let profile = opts.profile;
+    let from_cubin = opts.device_code == DeviceCodeSource::Sass;
     // Containers to build: kernels with PTX (stubs are translated as the stub they are) and
-    // a registered wrapper.
+    // a registered wrapper; with `--device-code sass`, none (their SASS is lifted below).
     let mut wanted: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
     for k in &a.kernels {
-        if matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) {
+        if !from_cubin && matches!(k.status, KernelStatus::Ptx | KernelStatus::ArchGuardStub) {
             wanted.entry(k.container).or_default().push(&k.name);
         }
     }
@@ -93,17 +94,30 @@ pub fn device_code(
         available.as_ref().err().cloned()
     };
 
-    // SASS-only containers (no PTX entry at all) of a fatbin-carrying object: lifted.
+    // SASS-only containers (no PTX entry at all) of a fatbin-carrying object: lifted; with
+    // `--device-code sass`, every container's kernels.
     let mut sass_wanted: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
-    if opts.lift_sass && a.cubin_arch.is_none() {
+    let lift = match opts.device_code {
+        DeviceCodeSource::Auto => opts.lift_sass,
+        DeviceCodeSource::Ptx => false,
+        DeviceCodeSource::Sass => true,
+    };
+    if lift && a.cubin_arch.is_none() {
         for k in &a.kernels {
-            if k.status == KernelStatus::SassOnly
+            let sass_only = k.status == KernelStatus::SassOnly
                 && a.containers
                     .get(k.container)
-                    .is_some_and(|c| c.ptx.is_empty())
-                && blocked(k.container).is_none()
-            {
+                    .is_some_and(|c| c.ptx.is_empty());
+            if (sass_only || from_cubin) && blocked(k.container).is_none() {
                 sass_wanted.entry(k.container).or_default().push(&k.name);
+            }
+        }
+    }
+    if from_cubin {
+        // Kernels not lifted because their container cannot be built at all.
+        for k in &a.kernels {
+            if let Some(why) = blocked(k.container) {
+                outcome.insert((k.container, &k.name), Built::Not(why));
             }
         }
     }
@@ -118,12 +132,18 @@ pub fn device_code(
     for (ci, r) in &lifts {
         let names = &sass_wanted[ci];
         match r {
-            Err(e) => not_all(
-                &mut outcome,
-                *ci,
-                names,
-                format!("no PTX; its SASS was not lifted: {e}"),
-            ),
+            Err(e) => {
+                not_all(
+                    &mut outcome,
+                    *ci,
+                    names,
+                    if a.containers[*ci].ptx.is_empty() {
+                        format!("no PTX; its SASS was not lifted: {e}")
+                    } else {
+                        format!("its PTX is not read (--device-code sass); its SASS was not lifted: {e}")
+                    },
+                )
+            }
             Ok(l) => {
                 for n in names {
                     match l.kernels.iter().find(|k| k.name == *n) {
@@ -131,20 +151,40 @@ pub fn device_code(
                             outcome.insert(
                                 (*ci, n),
                                 Built::Not(format!(
-                                    "no PTX; the kernel is not in the {} cubin's disassembly",
+                                    "{}; the kernel is not in the {} cubin's disassembly",
+                                    if a.containers[*ci].ptx.is_empty() {
+                                        "no PTX"
+                                    } else {
+                                        "its PTX is not read (--device-code sass)"
+                                    },
                                     l.arch
                                 )),
                             );
                         }
                         Some(k) if k.ptx.is_none() => {
-                            outcome.insert((*ci, n), Built::Not(unlifted_reason(&l.arch, k)));
+                            let head = if a.containers[*ci].ptx.is_empty() {
+                                "no PTX"
+                            } else {
+                                "its PTX is not read (--device-code sass)"
+                            };
+                            outcome.insert(
+                                (*ci, n),
+                                Built::Not(format!("{head}; {}", unlifted_reason(&l.arch, k))),
+                            );
                         }
                         Some(k) => {
                             lift_notes.insert(
                                 (*ci, n),
                                 format!(
-                                    "lifted from its {} SASS ({} instructions, {} forms)",
-                                    l.arch, k.instructions, k.forms
+                                    "lifted from its {} SASS ({} instructions, {} forms){}",
+                                    l.arch,
+                                    k.instructions,
+                                    k.forms,
+                                    if from_cubin && !a.containers[*ci].ptx.is_empty() {
+                                        " instead of its PTX (--device-code sass)"
+                                    } else {
+                                        ""
+                                    }
                                 ),
                             );
                         }
@@ -217,7 +257,7 @@ pub fn device_code(
     for ((r, &ci), source) in results.into_iter().zip(&job_containers).zip(job_sources) {
         // The kernels the job was built for: those with PTX, or the lifted ones.
         let names: Vec<&str> = match wanted.get(&ci) {
-            Some(n) if !a.containers[ci].ptx.is_empty() => n.clone(),
+            Some(n) if !from_cubin && !a.containers[ci].ptx.is_empty() => n.clone(),
             _ => sass_wanted[&ci]
                 .iter()
                 .copied()
@@ -286,7 +326,7 @@ pub fn device_code(
             (Some(a), Some(b)) => Some(format!("{a}; {b}")),
             (a, b) => a.or_else(|| b.cloned()),
         };
-        let from_sass = k.status == KernelStatus::SassOnly
+        let from_sass = (k.status == KernelStatus::SassOnly || from_cubin)
             && outcome.contains_key(&(k.container, k.name.as_str()));
         let (translated, archs_built, reason) = match k.status {
             _ if from_sass
@@ -369,7 +409,7 @@ fn unlifted_reason(arch: &str, k: &crate::sass::lift::KernelLift) -> String {
         .map(|(f, (n, off, why))| format!("{f} ({n}, first at {off:#x}: {why})"))
         .collect();
     format!(
-        "no PTX; its {arch} SASS does not lift: the lifter lacks {total} form{} in it: {}{}",
+        "its {arch} SASS does not lift: the lifter lacks {total} form{} in it: {}{}",
         if total == 1 { "" } else { "s" },
         named.join("; "),
         if total > 8 {

@@ -74,6 +74,26 @@ pub struct Options {
     /// nvdisasm) and build them like PTX (`--sass lift`, the default); `false` reports them
     /// as SASS only (`--sass skip`).
     pub lift_sass: bool,
+    /// Which of a kernel's device codes is translated when it has several
+    /// (`--device-code`).
+    pub device_code: DeviceCodeSource,
+}
+
+/// Which device code of a kernel `convert` translates (`--device-code`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeviceCodeSource {
+    /// Its PTX where the module has PTX; its SASS, lifted, where it has none (with
+    /// [`Options::lift_sass`]).
+    #[default]
+    Auto,
+    /// Its PTX only: kernels without PTX are reported as SASS only, whatever
+    /// [`Options::lift_sass`] says.
+    Ptx,
+    /// Its SASS only, lifted from the lowest sm_80..sm_90 cubin of its module
+    /// ([`crate::sass::pick_arch`]), even where the module has PTX, which is then not read:
+    /// a kernel whose SASS does not lift is reported with the forms the lifter lacks, never
+    /// built from its PTX instead. Makes every PTX+SASS library a test of the lifter.
+    Sass,
 }
 
 impl Options {

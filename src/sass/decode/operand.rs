@@ -281,7 +281,7 @@ fn parse_mem_inner(s: &str, desc: Option<u8>) -> Option<Mem> {
 fn two_brackets(s: &str) -> Option<(&str, &str)> {
     let a = s.strip_prefix('[')?;
     let (a, rest) = a.split_once(']')?;
-    let b = rest.strip_prefix('[')?.strip_suffix(']')?;
+    let b = rest.trim_start().strip_prefix('[')?.strip_suffix(']')?;
     Some((a, b))
 }
 

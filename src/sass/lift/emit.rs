@@ -532,9 +532,58 @@ impl<'a> Cx<'a> {
             self.line(format!("mov.b64 {t}, {{{lo}, {hi}}}"));
             return Ok(t);
         }
+        if bytes == 4 || bytes == 2 {
+            // A word across parameters or their padding (`HADD2 R0, R0, c[0x0][0x174].H1_H1`
+            // selects a `__half` parameter at 0x176 from the word at 0x174): assembled from its
+            // halves (or bytes), each from the parameter that holds it; bytes no parameter
+            // holds read as zero (the padding CUDA's parameter buffer leaves undefined).
+            let piece = bytes / 2;
+            let mut parts = Vec::new();
+            let mut any = false;
+            for k in 0..2 {
+                let o = offset + i64::from(k * piece);
+                let t = self.t16();
+                if let Some(a) = self.params.addr(o, piece) {
+                    any = true;
+                    self.line(format!("ld.param.b{} {t}, {a}", piece * 8));
+                } else if piece == 2 && (0..2).any(|j| self.params.addr(o + j, 1).is_some()) {
+                    any = true;
+                    let (lo, hi) = (self.param_byte(o), self.param_byte(o + 1));
+                    self.line(format!("shl.b16 {hi}, {hi}, 8"));
+                    self.line(format!("or.b16 {t}, {lo}, {hi}"));
+                } else {
+                    self.line(format!("mov.b16 {t}, 0"));
+                }
+                parts.push(t);
+            }
+            if any {
+                if bytes == 4 {
+                    let t = self.t32();
+                    self.line(format!("mov.b32 {t}, {{{}, {}}}", parts[0], parts[1]));
+                    return Ok(t);
+                }
+                let t = self.t32();
+                let h = self.t16();
+                self.line(format!("shl.b16 {h}, {}, 8", parts[1]));
+                self.line(format!("or.b16 {h}, {h}, {}", parts[0]));
+                self.line(format!("cvt.u32.u16 {t}, {h}"));
+                return Ok(t);
+            }
+        }
         Err(format!(
             "c[0x0][{offset:#x}] is not inside a kernel parameter"
         ))
+    }
+
+    /// The byte of the parameter block at bank-0 offset `off` as a 16-bit value (zero where
+    /// no parameter holds it).
+    fn param_byte(&mut self, off: i64) -> String {
+        let t = self.t16();
+        match self.params.addr(off, 1) {
+            Some(a) => self.line(format!("ld.param.b8 {t}, {a}")),
+            None => self.line(format!("mov.b16 {t}, 0")),
+        }
+        t
     }
 
     /// A 32-bit source value with its modifiers applied.

@@ -893,6 +893,18 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
             let d = cx.dst(&i.operands[0])?;
             // HADD2: fma(1.0, a, b).
             let (a, b) = if op == "HADD2" { (b, a) } else { (a, b) };
+            // PTX takes no immediate operand for `.f16x2`/`.bf16x2` (ptxas: "Arguments
+            // mismatch"): constant pairs go through a register.
+            let reg = |cx: &mut Cx<'_>, v: String| {
+                if v.starts_with("0x") {
+                    let t = cx.t32();
+                    cx.line(format!("mov.b32 {t}, {v}"));
+                    t
+                } else {
+                    v
+                }
+            };
+            let (a, b, c) = (reg(cx, a), reg(cx, b), reg(cx, c));
             if sat.is_empty() {
                 cx.line(format!("fma.rn{relu}.{ty} {d}, {a}, {b}, {c}"));
                 return Ok(());
@@ -904,16 +916,6 @@ fn half2_form(cx: &mut Cx<'_>, i: &Instr, op: &str) -> R<()> {
                 "HADD2" => cx.line(format!("add.rn.sat.f16x2 {d}, {b}, {c}")),
                 "HMUL2" => cx.line(format!("mul.rn.sat.f16x2 {d}, {a}, {b}")),
                 _ => {
-                    let reg = |cx: &mut Cx<'_>, v: String| {
-                        if v.starts_with("0x") {
-                            let t = cx.t32();
-                            cx.line(format!("mov.b32 {t}, {v}"));
-                            t
-                        } else {
-                            v
-                        }
-                    };
-                    let (a, b, c) = (reg(cx, a), reg(cx, b), reg(cx, c));
                     let h: Vec<String> = (0..8).map(|_| cx.t16()).collect();
                     cx.line(format!("mov.b32 {{{}, {}}}, {a}", h[0], h[1]));
                     cx.line(format!("mov.b32 {{{}, {}}}, {b}", h[2], h[3]));

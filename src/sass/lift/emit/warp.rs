@@ -62,8 +62,17 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "BMOV" => bmov(cx, i),
         // Scheduling hint and convergence-barrier bookkeeping: no effect on results.
         "YIELD" => check_mods(i, &[]),
+        // A suspension of at most the operand's nanoseconds (CUB's look-back back-off).
+        "NANOSLEEP" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
+            [op] => {
+                let v = cx.src(op)?;
+                cx.line(format!("nanosleep.u32 {v}"));
+                Ok(())
+            }
+            o => Err(format!("NANOSLEEP operands {o:?}")),
+        }),
         "BREAK" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
-            [Operand::Barrier(_)] => Ok(()),
+            [Operand::Barrier(_)] | [Operand::Pred(..), Operand::Barrier(_)] => Ok(()),
             o => Err(format!("BREAK operands {o:?}")),
         }),
         _ => return None,
