@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906|gfx942|gfx1100] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N] [--raw DIR]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906|gfx942|gfx1100] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n"
+        "usage:\n  amdgpu-exec disasm CODE_OBJECT   print every instruction of .text in LLVM's syntax\n  amdgpu-exec run --objects SO_OR_CO[,..] --cases CASES.json --results H200.json [--arch gfx906|gfx942|gfx1100] [--case A,B] [--seeds 0,1,2] [--root REPO] [--dump DIR] [--max-instructions N] [--raw DIR]\n  amdgpu-exec launch --object SO_OR_CO [--kernel NAME] --grid X[,Y,Z] --block X[,Y,Z] [--arch gfx906|gfx942|gfx1100] [--lds BYTES] ARG..\n      ARG: buf:FILE (a buffer holding FILE's bytes, written to FILE.out after the run) or val:HEX (by-value bytes), in the kernel's argument order\n  amdgpu-exec replay --object SO_OR_CO --record DIR [--kernel NAME] [--arch gfx906|gfx942|gfx1100]\n      one launch recorded on an NVIDIA GPU by tools/gpu/wp_launch_diff.c, its allocations at their recorded addresses; compared with the record's reference output\n"
     );
     ExitCode::from(2)
 }
@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         }
         Some("run") => run(&args[1..]),
         Some("launch") => launch(&args[1..]),
+        Some("replay") => replay(&args[1..]),
         _ => usage(),
     }
 }
@@ -271,6 +272,183 @@ fn launch(args: &[String]) -> ExitCode {
             println!("{kernel}: {n} wave-instructions");
             ExitCode::SUCCESS
         }
+        Err(e) => {
+            eprintln!("amdgpu-exec: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// One launch recorded by `tools/gpu/wp_launch_diff.c` (a folder: `meta.txt`, `params.bin`,
+/// and per allocation `N.before`, `N.ref`, `N.twin`).
+struct Record {
+    kernel: String,
+    grid: [u32; 3],
+    block: [u32; 3],
+    shared: u32,
+    /// (offset, size) of each parameter in `params`, in order.
+    params: Vec<(usize, usize)>,
+    /// (index, device address, size) of each allocation.
+    ranges: Vec<(usize, u64, usize)>,
+    block_bytes: Vec<u8>,
+}
+
+fn read_record(dir: &std::path::Path) -> Result<Record, amdgpu_exec::Error> {
+    use amdgpu_exec::Error;
+    let meta_path = dir.join("meta.txt");
+    let meta = std::fs::read_to_string(&meta_path)
+        .map_err(|e| Error::new(format!("{}: {e}", meta_path.display())))?;
+    let bad = |l: &str| Error::new(format!("{}: bad line {l:?}", meta_path.display()));
+    let mut r = Record {
+        kernel: String::new(),
+        grid: [1; 3],
+        block: [1; 3],
+        shared: 0,
+        params: Vec::new(),
+        ranges: Vec::new(),
+        block_bytes: Vec::new(),
+    };
+    let three = |w: &[&str]| -> Option<[u32; 3]> {
+        Some([
+            w.first()?.parse().ok()?,
+            w.get(1)?.parse().ok()?,
+            w.get(2)?.parse().ok()?,
+        ])
+    };
+    for l in meta.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        match w.first().copied() {
+            Some("kernel") => r.kernel = w.get(1).ok_or_else(|| bad(l))?.to_string(),
+            Some("grid") => r.grid = three(&w[1..]).ok_or_else(|| bad(l))?,
+            Some("block") => r.block = three(&w[1..]).ok_or_else(|| bad(l))?,
+            Some("shared") => {
+                r.shared = w
+                    .get(1)
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| bad(l))?
+            }
+            Some("param") => r.params.push(
+                (|| Some((w.get(1)?.parse().ok()?, w.get(2)?.parse().ok()?)))()
+                    .ok_or_else(|| bad(l))?,
+            ),
+            Some("range") => r.ranges.push(
+                (|| {
+                    Some((
+                        w.get(1)?.parse().ok()?,
+                        u64::from_str_radix(w.get(2)?.trim_start_matches("0x"), 16).ok()?,
+                        w.get(3)?.parse().ok()?,
+                    ))
+                })()
+                .ok_or_else(|| bad(l))?,
+            ),
+            _ => return Err(bad(l)),
+        }
+    }
+    let p = dir.join("params.bin");
+    r.block_bytes = std::fs::read(&p).map_err(|e| Error::new(format!("{}: {e}", p.display())))?;
+    Ok(r)
+}
+
+/// `replay --object SO_OR_CO --record DIR [--kernel NAME] [--arch A]`: the recorded launch
+/// run on the CPU, each allocation mapped at its recorded device address with its `before`
+/// bytes, the kernel's explicit arguments taken from the recorded parameter block (CUDA's
+/// parameter `i` is the kernel's explicit argument `i`, of the same size). Prints, per
+/// allocation, how many bytes differ from the record's reference output (and from the
+/// translated output it recorded), and writes `N.cpu`. Exit 0 when every allocation equals
+/// the reference, 3 when one differs.
+fn replay(args: &[String]) -> ExitCode {
+    use amdgpu_exec::{exec, runner, Error};
+    let (Some(obj), Some(rec)) = (opt(args, "--object"), opt(args, "--record")) else {
+        return usage();
+    };
+    let arch = opt(args, "--arch").unwrap_or("gfx906");
+    let dir = std::path::Path::new(rec);
+    let go = || -> Result<bool, Error> {
+        let r = read_record(dir)?;
+        let kernel = opt(args, "--kernel").unwrap_or(&r.kernel).to_string();
+        let cos = runner::load_objects(std::path::Path::new(obj), arch)?;
+        let co = cos
+            .into_iter()
+            .find(|c| c.kernel(&kernel).is_some())
+            .ok_or_else(|| Error::new(format!("{obj}: no kernel {kernel} for {arch}")))?;
+        let k = co.kernel(&kernel).expect("found").clone();
+        let slots: Vec<(u32, u32)> = k
+            .args
+            .iter()
+            .filter(|a| !a.kind.starts_with("hidden_"))
+            .map(|a| (a.offset, a.size))
+            .collect();
+        if slots.len() != r.params.len() {
+            return Err(Error::new(format!(
+                "{kernel} takes {} explicit arguments, the record has {} parameters",
+                slots.len(),
+                r.params.len()
+            )));
+        }
+        let mut ka = vec![0u8; k.kernarg_segment_size as usize];
+        for (j, (&(off, size), &(poff, psize))) in slots.iter().zip(&r.params).enumerate() {
+            if size as usize != psize || poff + psize > r.block_bytes.len() {
+                return Err(Error::new(format!(
+                    "argument {j}: {size} bytes in the code object, {psize} at {poff} in the record"
+                )));
+            }
+            ka[off as usize..off as usize + psize]
+                .copy_from_slice(&r.block_bytes[poff..poff + psize]);
+        }
+        let mut m = exec::Machine::new(co)?;
+        for &(i, addr, size) in &r.ranges {
+            let p = dir.join(format!("{i}.before"));
+            let d = std::fs::read(&p).map_err(|e| Error::new(format!("{}: {e}", p.display())))?;
+            if d.len() != size {
+                return Err(Error::new(format!(
+                    "{}: {} bytes, not {size}",
+                    p.display(),
+                    d.len()
+                )));
+            }
+            let end = addr + size as u64;
+            if (addr < exec::SCRATCH_BASE + (1 << 40) && end > exec::HEAP_BASE)
+                || (end > exec::IMAGE_BASE && addr < exec::IMAGE_BASE + (1 << 32))
+            {
+                return Err(Error::new(format!(
+                    "allocation {i} at {addr:#x} lies where the interpreter maps its heap, scratch or code"
+                )));
+            }
+            m.mem.map(addr, d, &format!("allocation {i}"));
+        }
+        let launch = exec::Launch {
+            grid: r.grid,
+            block: r.block,
+            dyn_lds: r.shared,
+        };
+        let s = m.dispatch(&kernel, &ka, &launch, exec::Limits::default())?;
+        println!("{kernel}: {} wave-instructions", s.instructions);
+        let mut same = true;
+        for &(i, addr, size) in &r.ranges {
+            let mut got = vec![0u8; size];
+            m.mem.read(addr, &mut got)?;
+            let differ = |what: &str| -> Option<(usize, Option<usize>)> {
+                let d = std::fs::read(dir.join(format!("{i}.{what}"))).ok()?;
+                let n = d.iter().zip(&got).filter(|(a, b)| a != b).count();
+                Some((n, d.iter().zip(&got).position(|(a, b)| a != b)))
+            };
+            let (rn, first) = differ("ref").unwrap_or((usize::MAX, None));
+            let tn = differ("twin").map(|(n, _)| n);
+            same &= rn == 0;
+            println!(
+                "allocation {i} ({addr:#x}, {size} bytes): {rn} bytes differ from the reference{}{}",
+                first.map(|f| format!(" (first at +{f})")).unwrap_or_default(),
+                tn.map(|n| format!(", {n} from the recorded translated output")).unwrap_or_default()
+            );
+            let out = dir.join(format!("{i}.cpu"));
+            std::fs::write(&out, &got)
+                .map_err(|e| Error::new(format!("{}: {e}", out.display())))?;
+        }
+        Ok(same)
+    };
+    match go() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(3),
         Err(e) => {
             eprintln!("amdgpu-exec: {e}");
             ExitCode::from(1)

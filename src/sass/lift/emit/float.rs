@@ -687,11 +687,17 @@ fn f2fp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     Ok(())
 }
 
-/// A half operand of a packed pair with its lane selector (`R2.H0_H0`, `R2.H1_H1`, `-RZ`),
-/// converted to binary32 (exact) with its sign modifiers.
+/// A half operand of a packed pair with its lane selector (`R2.H0_H0`, `R2.H1_H1`, `-RZ`,
+/// `c[0x0][0x170].H0_H0`), converted to binary32 (exact) with its sign modifiers.
 fn half_as_f32(cx: &mut Cx<'_>, op: &Operand) -> R<String> {
     let (v, m) = match op {
         Operand::Reg(r, m) => (Cx::reg_name(*r).unwrap_or_else(|| "0".into()), m),
+        Operand::Const {
+            bank,
+            index,
+            offset,
+            mods,
+        } => (cx.const32(*bank, *index, *offset)?, mods),
         o => return Err(format!("half operand {o:?}")),
     };
     let hi = match m.suffix.as_deref() {

@@ -43,7 +43,8 @@
 //! the address are the number of trailing bytes that are zero-filled; the lifted copy reads
 //! from the address with those bits cleared, `src-size = P ? cp-size - low bits : 0`.
 //! `LDGDEPBAR` closes a group (`cp.async.commit_group`), `DEPBAR.LE SB0, n` waits until at
-//! most `n` groups are pending (`cp.async.wait_group n`).
+//! most `n` groups are pending (`cp.async.wait_group n`); a list of other scoreboards after it
+//! (`DEPBAR.LE SB0, 0x0, {4,3,2,1}`) adds nothing (the lifted loads complete in order).
 
 use super::{check_mods, ops_len, Cx, Space, R};
 use crate::sass::decode::{File, Instr, Operand, Reg};
@@ -378,11 +379,30 @@ fn depbar(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     if !i.has("LE") {
         return Err("DEPBAR without .LE".into());
     }
+    // `{4,3,2,1}`: scoreboards of other variable-latency instructions to wait for as well;
+    // every lifted instruction but `cp.async` completes in program order, so only SB0's
+    // count means anything.
+    let scoreboards = |o: &Operand| match o {
+        Operand::Other(l) => l
+            .strip_prefix('{')
+            .and_then(|l| l.strip_suffix('}'))
+            .is_some_and(|l| {
+                l.split(',')
+                    .all(|d| d.trim().parse::<u8>().is_ok_and(|d| d < 6))
+            }),
+        _ => false,
+    };
     match i.operands.as_slice() {
-        [Operand::Other(sb), Operand::Imm(n)] if &**sb == "SB0" && (0..=7).contains(n) => {
+        [Operand::Other(sb), Operand::Imm(n), rest @ ..]
+            if &**sb == "SB0"
+                && (0..=7).contains(n)
+                && (rest.is_empty() || matches!(rest, [l] if scoreboards(l))) =>
+        {
             cx.line(format!("cp.async.wait_group {n}"));
             Ok(())
         }
-        o => Err(format!("DEPBAR operands {o:?} (only SB0, a count)")),
+        o => Err(format!(
+            "DEPBAR operands {o:?} (only SB0, a count, other scoreboards)"
+        )),
     }
 }
