@@ -211,7 +211,7 @@ fn headers_carry_provenance_and_date() {
     for t in TARGETS {
         let tab = table(t);
         // musa also has cublasLt.tsv and driver.tsv (the torchada cross-check's rows)
-        assert_eq!(tab.sources().len(), if t == "musa" { 6 } else { 4 }, "{t}");
+        assert_eq!(tab.sources().len(), if t == "musa" { 7 } else { 5 }, "{t}");
         for s in tab.sources() {
             let p = s.provenance.as_deref().unwrap_or("");
             assert!(!p.is_empty(), "{}: no provenance", s.file);

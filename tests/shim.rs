@@ -118,7 +118,16 @@ void _ZN3c103hip19setCurrentHIPStreamENS0_9HIPStreamE(struct wp_stream s) { rec[
 /* The asynchronous allocator: the stream each call is given, in rec[0..2]. */
 int hipMallocAsync(void **p, size_t n, void *s) { rec[0] = (long)s; *p = (void *)0x6000; return 0; }
 int hipFreeAsync(void *p, void *s) { rec[1] = (long)s; return p == (void *)0x6000 ? 0 : 1; }
-int hipMemPrefetchAsync(const void *p, size_t n, int dev, void *s) { rec[2] = (long)s * 100 + dev; return 0; }
+int hipMemPrefetchAsync(const void *p, size_t n, int dev, void *s) { rec[2] = (long)s * 100 + dev; rec[3] = (long)n; return 0; }
+/* CUDA 13's forms reach these (the arguments each got, in rec[]). */
+int hipMemAdvise(const void *p, size_t n, int advice, int dev) { rec[4] = advice * 100 + dev; rec[5] = (long)n; return 0; }
+int hipGraphAddDependencies(void *g, const void *from, const void *to, size_t n) { rec[6] = (long)g * 1000 + (long)n; return 0; }
+int hipGraphRemoveDependencies(void *g, const void *from, const void *to, size_t n) { rec[6] = -((long)g * 1000 + (long)n); return 0; }
+int hipGraphGetEdges(void *g, void **from, void **to, size_t *n) { if (from) { from[0] = (void *)0x11; to[0] = (void *)0x22; } *n = 1; return 0; }
+int hipStreamGetCaptureInfo_v2(void *s, int *status, unsigned long long *id, void **graph, const void **deps, size_t *n) {
+    rec[7] = (long)s; if (status) *status = 1; if (id) *id = 77; if (n) *n = 2; return 0;
+}
+int hipStreamUpdateCaptureDependencies(void *s, void *deps, size_t n, unsigned flags) { rec[8] = (long)s * 100 + (long)n * 10 + flags; return 0; }
 const struct wp_hipDeviceProp *_ZN2at4cuda26getCurrentDevicePropertiesEv(void) {
     static struct wp_hipDeviceProp p; hipGetDevicePropertiesR0600(&p, 0); return &p;
 }
@@ -544,7 +553,9 @@ fn shim_translates_against_a_recording_runtime() {
     );
     assert_eq!(got["name"], "Hygon DCU K100");
     assert_eq!(got["multiProcessorCount"], 120);
-    assert_eq!(got["warpSize"], 64);
+    // HIP says 64 (wave64); the translated kernels run 32-lane warps, which host code sizes
+    // per-warp work by.
+    assert_eq!(got["warpSize"], 32);
     assert_eq!(got["major"], 9);
     assert_eq!(got["minor"], 6);
     assert_eq!(got["totalGlobalMem"], 64u64 << 30);
@@ -1304,4 +1315,201 @@ print(out)
         "[[0, 0, 0, 2, 2, 203], [0, 0, 0, 64, 64, 6403]]",
         "{e}"
     );
+}
+
+const DRIVER13: &str = r#"
+import ctypes, sys, json, struct
+rt = ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+shim = ctypes.CDLL(sys.argv[1])
+f = json.loads(sys.argv[3])
+rt.recorded.restype = ctypes.c_long
+out = {}
+G = 0xEE
+# CUDA 13's cudaGetDeviceProperties: exactly its 1008 bytes, fields at CUDA 13's offsets.
+size = f["size13"]
+buf = (ctypes.c_ubyte * (size + 64))(*([G] * (size + 64)))
+out["rc"] = shim.wp13GetDeviceProperties(buf, 0)
+raw = bytes(buf)
+out["guard"] = raw[size:] == bytes([G]) * 64
+out["name"] = raw[:raw.index(0)].decode()
+get = lambda n: struct.unpack_from("<i", raw, f["off13"][n])[0]
+out["sm"] = get("multiProcessorCount")
+out["warp"] = get("warpSize")
+out["cc"] = [get("major"), get("minor")]
+out["added"] = [get(n) for n in f["added13"]]
+out["bad_device"] = shim.wp13GetDeviceProperties(buf, 1)
+# cudaDeviceGetAttribute(cudaDevAttrWarpSize): 32.
+v = ctypes.c_int(0)
+out["attr_warp"] = [shim.wpcuDeviceGetAttribute(ctypes.byref(v), f["attr_warp"], 0), v.value]
+# cudaMemPrefetchAsync / cudaMemAdvise with a cudaMemLocation (8 bytes, by value).
+class Loc(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("id", ctypes.c_int)]
+shim.wp13MemPrefetchAsync.argtypes = [ctypes.c_void_p, ctypes.c_size_t, Loc, ctypes.c_uint, ctypes.c_void_p]
+shim.wp13MemPrefetchAsync_ptsz.argtypes = shim.wp13MemPrefetchAsync.argtypes
+shim.wp13MemAdvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, Loc]
+pf = []
+for (t, i, flags, s) in [(f["loc_device"], 1, 0, 5), (f["loc_host"], 9, 0, 5), (f["loc_host_numa"], 0, 0, 0), (f["loc_device"], 1, 3, 5)]:
+    r = shim.wp13MemPrefetchAsync(0x1000, 4096, Loc(t, i), flags, s)
+    pf.append([r, rt.recorded(2), rt.recorded(3)])
+out["prefetch"] = pf
+r = shim.wp13MemPrefetchAsync_ptsz(0x1000, 512, Loc(f["loc_device"], 2), 0, 0)
+out["prefetch_ptsz"] = [r, rt.recorded(2)]
+r = shim.wp13MemAdvise(0x1000, 256, 3, Loc(f["loc_device"], 1))
+out["advise"] = [r, rt.recorded(4), rt.recorded(5)]
+r = shim.wp13MemAdvise(0x1000, 256, 3, Loc(f["loc_host"], 0))
+out["advise_host"] = [r, rt.recorded(4)]
+out["advise_bad"] = shim.wp13MemAdvise(0x1000, 256, 3, Loc(0, 0))
+# Graph edges: default edge data (none, or zero) reach HIP; another edge type does not.
+zero = (ctypes.c_ubyte * 16)()
+port = (ctypes.c_ubyte * 16)(); port[8 + 2] = 1
+out["add_deps"] = [shim.wp13GraphAddDependencies(7, None, None, None, 2), rt.recorded(6),
+                   shim.wp13GraphAddDependencies(7, None, None, zero, 2), rt.recorded(6),
+                   shim.wp13GraphAddDependencies(8, None, None, port, 2)]
+out["remove_deps"] = [shim.wp13GraphRemoveDependencies(7, None, None, None, 3), rt.recorded(6)]
+fr = (ctypes.c_void_p * 2)(); to = (ctypes.c_void_p * 2)()
+edges = (ctypes.c_ubyte * 16)(*([G] * 16)); n = ctypes.c_size_t(2)
+out["edges"] = [shim.wp13GraphGetEdges(1, fr, to, edges, ctypes.byref(n)), n.value, list(bytes(edges))]
+st = ctypes.c_int(0); cid = ctypes.c_ulonglong(0); ed = ctypes.c_void_p(0x99); nd = ctypes.c_size_t(0)
+out["capture"] = [shim.wp13StreamGetCaptureInfo(4, ctypes.byref(st), ctypes.byref(cid), None, None, ctypes.byref(ed), ctypes.byref(nd)),
+                  rt.recorded(7), st.value, cid.value, ed.value or 0, nd.value]
+out["capture_ptsz"] = [shim.wp13StreamGetCaptureInfo_ptsz(0, None, None, None, None, None, None), rt.recorded(7)]
+out["update"] = [shim.wp13StreamUpdateCaptureDependencies(3, None, None, 4, 1), rt.recorded(8),
+                 shim.wp13StreamUpdateCaptureDependencies(3, None, port, 2, 1)]
+print(json.dumps(out))
+"#;
+
+/// CUDA 13's forms (`relink-tables/cuda13-abi.tsv`): `cudaGetDeviceProperties` writes CUDA
+/// 13's 1008-byte `cudaDeviceProp` (CUDA 12's 1032 bytes ran 24 bytes past a CUDA 13
+/// caller's struct and put `multiProcessorCount` where CUDA 13 has `clockRate`'s successor),
+/// every field at the offset gcc gives on CUDA 13.5's `driver_types.h`; `warpSize` is 32 in
+/// every answer; `cudaMemPrefetchAsync`/`cudaMemAdvise` take a `cudaMemLocation`, which
+/// reaches HIP as the device number (hipCpuDeviceId for the host); the graph and stream
+/// capture forms with edge data reach HIP's for default edges and refuse others.
+#[test]
+fn cuda13_forms_translate_against_a_recording_runtime() {
+    let d = tempfile::tempdir().unwrap();
+    let Some((shim, rt)) = build(d.path()) else {
+        return;
+    };
+    let (fields, size13) = tables::cuda13_device_prop();
+    // The real CUDA 13 header's layout when installed (`.ci/run` installs nvcc 13.5's).
+    let Some(inc13) = cuda13_include() else {
+        return common::missing("shim", "CUDA 13's headers (WHEELPORT_CUDA_BIN/../include)")
+            .unwrap_or(());
+    };
+    let names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
+    let mut exprs = vec!["sizeof(struct cudaDeviceProp)".to_string()];
+    exprs.extend(
+        names
+            .iter()
+            .map(|n| format!("offsetof(struct cudaDeviceProp, {n})")),
+    );
+    let vals = gcc_values(d.path(), &inc13, "driver_types.h", &exprs);
+    assert_eq!(vals[0] as usize, size13, "CUDA 13 cudaDeviceProp size");
+    assert_eq!(size13, 1008);
+    let off13: std::collections::HashMap<&str, i64> = names
+        .iter()
+        .map(String::as_str)
+        .zip(vals[1..].iter().copied())
+        .collect();
+    for f in &fields {
+        assert_eq!(
+            f.offset.map(|o| o as i64),
+            Some(off13[f.name.as_str()]),
+            "device_prop13.tsv {}",
+            f.name
+        );
+    }
+    // CUDA 12's multiProcessorCount (388) is not CUDA 13's (384).
+    assert_eq!(off13["multiProcessorCount"], 384);
+    assert_eq!(cuda_offset("multiProcessorCount"), 388);
+    let enum_val = |name: &str| -> i64 {
+        tables::rows(tables::RUNTIME_ENUMS_TSV)
+            .find(|r| r[1] == name)
+            .and_then(|r| r[2].parse().ok())
+            .unwrap()
+    };
+    let attr_warp: i64 = tables::rows(tables::DEVICE_ATTR_TSV)
+        .find(|r| r[0] == "cudaDevAttrWarpSize")
+        .and_then(|r| r[1].parse().ok())
+        .unwrap();
+    let locs = gcc_values(
+        d.path(),
+        &inc13,
+        "driver_types.h",
+        &[
+            "cudaMemLocationTypeDevice".into(),
+            "cudaMemLocationTypeHost".into(),
+            "cudaMemLocationTypeHostNuma".into(),
+            "sizeof(struct cudaMemLocation)".into(),
+            "sizeof(cudaGraphEdgeData)".into(),
+        ],
+    );
+    assert_eq!(locs[0], enum_val("cudaMemLocationTypeDevice"));
+    assert_eq!(locs[1], enum_val("cudaMemLocationTypeHost"));
+    assert_eq!(locs[3], 8, "cudaMemLocation is passed as 8 bytes");
+    assert_eq!(locs[4], 8, "cudaGraphEdgeData is 8 bytes");
+    let facts = serde_json::json!({
+        "size13": size13,
+        "off13": off13,
+        "added13": ["deviceNumaConfig", "mpsEnabled", "gpuPciDeviceID"],
+        "attr_warp": attr_warp,
+        "loc_device": locs[0],
+        "loc_host": locs[1],
+        "loc_host_numa": locs[2],
+    });
+    let (c, out, e) = python_bind_now(
+        DRIVER13,
+        &[
+            &shim,
+            &rt.join("libamdhip64.so.6"),
+            Path::new(&facts.to_string()),
+        ],
+        &rt,
+    );
+    assert_eq!(c, 0, "{e}");
+    let got: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(got["rc"], 0);
+    assert_eq!(
+        got["guard"], true,
+        "nothing written past CUDA 13's 1008 bytes"
+    );
+    assert_eq!(got["name"], "Hygon DCU K100");
+    assert_eq!(got["sm"], 120);
+    assert_eq!(got["warp"], 32);
+    assert_eq!(got["cc"], serde_json::json!([9, 6]));
+    assert_eq!(
+        got["added"],
+        serde_json::json!([0, 0, 0]),
+        "fields HIP lacks"
+    );
+    assert_eq!(got["bad_device"], 101);
+    assert_eq!(got["attr_warp"], serde_json::json!([0, 32]));
+    // (rc, stream * 100 + device, count): a device location, the host (hipCpuDeviceId -1),
+    // a host NUMA node (host), reserved flags refused (cudaErrorInvalidValue 1).
+    assert_eq!(
+        got["prefetch"],
+        serde_json::json!([[0, 501, 4096], [0, 499, 4096], [0, -1, 4096], [1, -1, 4096]])
+    );
+    // Stream 0 of the _ptsz form is hipStreamPerThread (2).
+    assert_eq!(got["prefetch_ptsz"], serde_json::json!([0, 202]));
+    assert_eq!(got["advise"], serde_json::json!([0, 301, 256]));
+    assert_eq!(got["advise_host"], serde_json::json!([0, 299]));
+    assert_eq!(got["advise_bad"], 1);
+    assert_eq!(
+        got["add_deps"],
+        serde_json::json!([0, 7002, 0, 7002, 801]),
+        "default edges reach hipGraphAddDependencies; a port edge is cudaErrorNotSupported"
+    );
+    assert_eq!(got["remove_deps"], serde_json::json!([0, -7003]));
+    let mut want_edges = vec![0u8; 8];
+    want_edges.extend([0xEEu8; 8]);
+    assert_eq!(
+        got["edges"],
+        serde_json::json!([0, 1, want_edges]),
+        "one edge: its 8 bytes of edge data zero, the rest untouched"
+    );
+    assert_eq!(got["capture"], serde_json::json!([0, 4, 1, 77, 0, 2]));
+    assert_eq!(got["capture_ptsz"], serde_json::json!([0, 2]));
+    assert_eq!(got["update"], serde_json::json!([0, 341, 801]));
 }

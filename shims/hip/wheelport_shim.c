@@ -555,7 +555,11 @@ int wpcuMemPrefetchAsync_ptsz(const void *ptr, size_t count, int device, hipStre
     return f ? wp_cuda_error(f(ptr, count, device, wp_per_thread(stream))) : 801;
 }
 
-/* ---- device properties and attributes (device_prop.tsv, device_attr.tsv) ---- */
+/* ---- device properties and attributes (device_prop.tsv, device_attr.tsv) ----
+ * warpSize is 32 in every answer: wheelport's translated kernels run 32-lane warps (one PTX
+ * warp per half wavefront on wave64, docs/warp-model.md), and host code sizes per-warp work
+ * and shared memory by it. */
+#define WP_WARP_SIZE 32
 
 /* cudaGetDeviceProperties_v2(cudaDeviceProp *prop, int device) (CUDA 12.x layout, 1032 bytes):
  * HIP fills its 1472-byte hipDeviceProp_tR0600, copied field by field; CUDA fields HIP lacks
@@ -578,14 +582,40 @@ int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
     memcpy(&prop->c, &h.hp, sizeof prop->c);
     WP_PROP_COPY(WP_COPY)
 #undef WP_COPY
+    prop->warpSize = WP_WARP_SIZE;
+    return 0;
+}
+
+/* CUDA 13 (libcudart.so.13): cudaGetDeviceProperties(cudaDeviceProp *prop, int device) with
+ * CUDA 13's 1008-byte layout (device_prop13.tsv: fields removed, later ones moved, seven
+ * added, which HIP lacks and read zero). */
+int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *prop, int device) {
+    struct wp_hipDeviceProp h;
+    memset(&h, 0, sizeof h);
+    wp_get_device_properties_t get =
+        WP_LATE(wp_get_device_properties_t, hipGetDevicePropertiesR0600);
+    if (!get) return 801;
+    if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;
+    hipError_t r = get(&h, device);
+    if (r != WP_HIP_SUCCESS) return wp_cuda_error(r);
+    memset(prop, 0, sizeof *prop);
+#define WP_COPY(c, hp)                                                                  \
+    _Static_assert(sizeof prop->c == sizeof h.hp, "field sizes differ: " #c);           \
+    memcpy(&prop->c, &h.hp, sizeof prop->c);
+    WP_PROP13_COPY(WP_COPY)
+#undef WP_COPY
+    prop->warpSize = WP_WARP_SIZE;
     return 0;
 }
 
 /* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device). */
 int wpcuDeviceGetAttribute(int *value, int attr, int device) {
     for (size_t i = 0; i < WP_N(wp_attr_pairs); i++)
-        if (wp_attr_pairs[i].cuda == attr)
-            return wp_cuda_error(hipDeviceGetAttribute(value, wp_attr_pairs[i].hip, device));
+        if (wp_attr_pairs[i].cuda == attr) {
+            int r = wp_cuda_error(hipDeviceGetAttribute(value, wp_attr_pairs[i].hip, device));
+            if (r == 0 && attr == WP_CUDA_DEV_ATTR_WARP_SIZE && value) *value = WP_WARP_SIZE;
+            return r;
+        }
     return WP_CUDA_ERROR_INVALID_VALUE;
 }
 
@@ -708,6 +738,20 @@ int wpcuChooseDevice(int *device, const struct wp_cudaDeviceProp *prop) {
     return wp_cuda_error(fn(device, &h));
 }
 
+/* CUDA 13: cudaChooseDevice with CUDA 13's cudaDeviceProp (device_prop13.tsv). */
+int wp13ChooseDevice(int *device, const struct wp_cuda13DeviceProp *prop) {
+    typedef hipError_t (*fn_t)(int *, const struct wp_hipDeviceProp *);
+    WP_LAZY(fn_t, fn, "hipChooseDeviceR0600")
+    if (!device || !prop) return WP_CUDA_ERROR_INVALID_VALUE;
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    struct wp_hipDeviceProp h;
+    memset(&h, 0, sizeof h);
+#define WP_BACK(c, hp) memcpy(&h.hp, &prop->c, sizeof h.hp);
+    WP_PROP13_COPY(WP_BACK)
+#undef WP_BACK
+    return wp_cuda_error(fn(device, &h));
+}
+
 /* cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func): CUDA 12.9's 144-byte
  * struct from hipFuncAttributes (56 bytes, other field order), copied by field name
  * (structs.tsv); the cluster fields and reserved[] HIP lacks are zero. `func` is the host
@@ -767,6 +811,184 @@ int wpcuPointerGetAttributes(struct wp_cudaPointerAttributes *attr, const void *
     for (size_t i = 0; i < WP_N(wp_memtype_pairs); i++)
         if (wp_memtype_pairs[i].hip == h.type) attr->type = wp_memtype_pairs[i].cuda;
     return 0;
+}
+
+/* ---- CUDA 13 forms whose parameters differ from CUDA 12's under the same name
+ * (relink-tables/cuda13-abi.tsv; the cudart13.tsv rows name these wp13 functions) ---- */
+
+/* CUDA 13's cudaPointerGetAttributes: an 88-byte cudaPointerAttributes whose first 24 bytes
+ * are CUDA 12's struct; the rest (reserved, locality domain) zero. */
+int wp13PointerGetAttributes(void *attr, const void *ptr) {
+    enum { WP_CUDA13_POINTER_ATTRIBUTES_SIZE = 88 };
+    if (!attr) return WP_CUDA_ERROR_INVALID_VALUE;
+    struct wp_cudaPointerAttributes a;
+    int r = wpcuPointerGetAttributes(&a, ptr);
+    if (r) return r;
+    memset(attr, 0, WP_CUDA13_POINTER_ATTRIBUTES_SIZE);
+    memcpy(attr, &a, sizeof a);
+    return 0;
+}
+
+/* struct cudaMemLocation { enum cudaMemLocationType type; int id; } (driver_types.h): the
+ * HIP device number a location means for hipMemPrefetchAsync / hipMemAdvise: a device's
+ * ordinal, or hipCpuDeviceId for the host (any host NUMA node); -2 for other types. */
+struct wp_cudaMemLocation { int type, id; };
+static int wp_location_device(struct wp_cudaMemLocation l) {
+    if (l.type == WP_CUDA_MEM_LOCATION_DEVICE) return l.id;
+    if (l.type == WP_CUDA_MEM_LOCATION_HOST || l.type == WP_CUDA_MEM_LOCATION_HOST_NUMA ||
+        l.type == WP_CUDA_MEM_LOCATION_HOST_NUMA_CURRENT)
+        return WP_HIP_CPU_DEVICE_ID;
+    return -2;
+}
+
+/* cudaMemPrefetchAsync(const void *devPtr, size_t count, cudaMemLocation location,
+ * unsigned int flags, cudaStream_t stream) (CUDA 13) -> hipMemPrefetchAsync(devPtr, count,
+ * device, stream); flags are reserved (must be 0). */
+static int wp13_prefetch(const void *ptr, size_t count, struct wp_cudaMemLocation location,
+                         unsigned flags, hipStream_t stream) {
+    wp_prefetch_async_t f = WP_LATE(wp_prefetch_async_t, hipMemPrefetchAsync);
+    int device = wp_location_device(location);
+    if (flags != 0 || device == -2) return WP_CUDA_ERROR_INVALID_VALUE;
+    return f ? wp_cuda_error(f(ptr, count, device, stream)) : 801;
+}
+int wp13MemPrefetchAsync(const void *ptr, size_t count, struct wp_cudaMemLocation location,
+                         unsigned flags, hipStream_t stream) {
+    return wp13_prefetch(ptr, count, location, flags, stream);
+}
+int wp13MemPrefetchAsync_ptsz(const void *ptr, size_t count, struct wp_cudaMemLocation location,
+                              unsigned flags, hipStream_t stream) {
+    return wp13_prefetch(ptr, count, location, flags, wp_per_thread(stream));
+}
+
+/* cudaMemAdvise(const void *devPtr, size_t count, cudaMemoryAdvise advice,
+ * cudaMemLocation location) (CUDA 13) -> hipMemAdvise(devPtr, count, advice, device); the
+ * advice values are HIP's (the CUDA 12 rows rename cudaMemAdvise to hipMemAdvise). */
+int wp13MemAdvise(const void *ptr, size_t count, int advice, struct wp_cudaMemLocation location) {
+    typedef hipError_t (*fn_t)(const void *, size_t, int, int);
+    WP_LAZY(fn_t, fn, "hipMemAdvise")
+    int device = wp_location_device(location);
+    if (device == -2) return WP_CUDA_ERROR_INVALID_VALUE;
+    return fn ? wp_cuda_error(fn(ptr, count, advice, device)) : WP_CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* Graph edges: CUDA 13 passes a cudaGraphEdgeData (8 bytes: from_port, to_port, type,
+ * reserved[5]) per edge; HIP's edges are CUDA's default edges (all zero). */
+enum { WP_EDGE_DATA_SIZE = 8 };
+static int wp_default_edges(const void *edges, size_t n) {
+    const unsigned char *e = edges;
+    for (size_t i = 0; e && i < n * WP_EDGE_DATA_SIZE; i++)
+        if (e[i]) return 0;
+    return 1;
+}
+static void wp_zero_edges(void *edges, const size_t *n) {
+    if (edges && n) memset(edges, 0, *n * WP_EDGE_DATA_SIZE);
+}
+
+typedef hipError_t (*wp_graph_deps_t)(void *, const void *, const void *, size_t);
+static int wp13_graph_deps(const char *hip, void *graph, const void *from, const void *to,
+                           const void *edges, size_t n) {
+    wp_graph_deps_t fn = (wp_graph_deps_t)wp_runtime_symbol(hip);
+    if (!fn || !wp_default_edges(edges, n)) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(graph, from, to, n));
+}
+/* cudaGraphAddDependencies(graph, from, to, edgeData, numDependencies) (CUDA 13). */
+int wp13GraphAddDependencies(void *graph, const void *from, const void *to, const void *edges,
+                             size_t n) {
+    return wp13_graph_deps("hipGraphAddDependencies", graph, from, to, edges, n);
+}
+/* cudaGraphRemoveDependencies(graph, from, to, edgeData, numDependencies) (CUDA 13). */
+int wp13GraphRemoveDependencies(void *graph, const void *from, const void *to,
+                                const void *edges, size_t n) {
+    return wp13_graph_deps("hipGraphRemoveDependencies", graph, from, to, edges, n);
+}
+
+/* cudaGraphAddNode(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
+ * nodeParams) (CUDA 13) -> hipGraphAddNode(pGraphNode, graph, pDependencies,
+ * numDependencies, nodeParams). */
+int wp13GraphAddNode(void **node, void *graph, const void *deps, const void *edges, size_t n,
+                     void *params) {
+    typedef hipError_t (*fn_t)(void **, void *, const void *, size_t, void *);
+    WP_LAZY(fn_t, fn, "hipGraphAddNode")
+    if (!fn || !wp_default_edges(edges, n)) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(node, graph, deps, n, params));
+}
+
+/* cudaGraphGetEdges(graph, from, to, edgeData, numEdges) (CUDA 13) -> hipGraphGetEdges(graph,
+ * from, to, numEdges); the edge data returned are zero (default edges). */
+int wp13GraphGetEdges(void *graph, void *from, void *to, void *edges, size_t *n) {
+    typedef hipError_t (*fn_t)(void *, void *, void *, size_t *);
+    WP_LAZY(fn_t, fn, "hipGraphGetEdges")
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    size_t cap = n ? *n : 0;
+    hipError_t r = fn(graph, from, to, n);
+    if (r == WP_HIP_SUCCESS && from && n) {
+        size_t got = *n < cap ? *n : cap;
+        wp_zero_edges(edges, &got);
+    }
+    return wp_cuda_error(r);
+}
+
+typedef hipError_t (*wp_node_deps_t)(void *, void *, size_t *);
+static int wp13_node_deps(const char *hip, void *node, void *deps, void *edges, size_t *n) {
+    wp_node_deps_t fn = (wp_node_deps_t)wp_runtime_symbol(hip);
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    size_t cap = n ? *n : 0;
+    hipError_t r = fn(node, deps, n);
+    if (r == WP_HIP_SUCCESS && deps && n) {
+        size_t got = *n < cap ? *n : cap;
+        wp_zero_edges(edges, &got);
+    }
+    return wp_cuda_error(r);
+}
+/* cudaGraphNodeGetDependencies(node, pDependencies, edgeData, pNumDependencies) (CUDA 13). */
+int wp13GraphNodeGetDependencies(void *node, void *deps, void *edges, size_t *n) {
+    return wp13_node_deps("hipGraphNodeGetDependencies", node, deps, edges, n);
+}
+/* cudaGraphNodeGetDependentNodes(node, pDependentNodes, edgeData, pNumDependentNodes). */
+int wp13GraphNodeGetDependentNodes(void *node, void *deps, void *edges, size_t *n) {
+    return wp13_node_deps("hipGraphNodeGetDependentNodes", node, deps, edges, n);
+}
+
+/* cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out,
+ * edgeData_out, numDependencies_out) (CUDA 13; CUDA 12's _v3) ->
+ * hipStreamGetCaptureInfo_v2(stream, status, id, graph, dependencies, numDependencies);
+ * *edgeData_out is NULL: every edge is a default edge. */
+static int wp13_capture_info(hipStream_t stream, int *status, unsigned long long *id,
+                             void **graph, const void **deps, const void **edges, size_t *n) {
+    typedef hipError_t (*fn_t)(hipStream_t, int *, unsigned long long *, void **, const void **,
+                               size_t *);
+    WP_LAZY(fn_t, fn, "hipStreamGetCaptureInfo_v2")
+    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    if (edges) *edges = NULL;
+    return wp_cuda_error(fn(stream, status, id, graph, deps, n));
+}
+int wp13StreamGetCaptureInfo(hipStream_t stream, int *status, unsigned long long *id,
+                             void **graph, const void **deps, const void **edges, size_t *n) {
+    return wp13_capture_info(stream, status, id, graph, deps, edges, n);
+}
+int wp13StreamGetCaptureInfo_ptsz(hipStream_t stream, int *status, unsigned long long *id,
+                                  void **graph, const void **deps, const void **edges,
+                                  size_t *n) {
+    return wp13_capture_info(wp_per_thread(stream), status, id, graph, deps, edges, n);
+}
+
+/* cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies,
+ * flags) (CUDA 13) -> hipStreamUpdateCaptureDependencies(stream, dependencies,
+ * numDependencies, flags), default edges only. */
+static int wp13_update_capture(hipStream_t stream, void *deps, const void *edges, size_t n,
+                               unsigned flags) {
+    typedef hipError_t (*fn_t)(hipStream_t, void *, size_t, unsigned);
+    WP_LAZY(fn_t, fn, "hipStreamUpdateCaptureDependencies")
+    if (!fn || !wp_default_edges(edges, n)) return WP_CUDA_ERROR_NOT_SUPPORTED;
+    return wp_cuda_error(fn(stream, deps, n, flags));
+}
+int wp13StreamUpdateCaptureDependencies(hipStream_t stream, void *deps, const void *edges,
+                                        size_t n, unsigned flags) {
+    return wp13_update_capture(stream, deps, edges, n, flags);
+}
+int wp13StreamUpdateCaptureDependencies_ptsz(hipStream_t stream, void *deps, const void *edges,
+                                             size_t n, unsigned flags) {
+    return wp13_update_capture(wp_per_thread(stream), deps, edges, n, flags);
 }
 
 /* __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress,

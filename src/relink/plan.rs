@@ -68,7 +68,20 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
                 || table.soname(&canonical_soname(f)).is_some()
                 || crate::inspect::cuda_stack::is_cuda_library(f)
         });
-        match table.symbol(&imp.name) {
+        // The library it comes from: its version requirement's file, else the first CUDA
+        // library the object needs that has a row for it (`cudaMemPrefetchAsync` of
+        // libcudart.so.13 is not libcudart.so.12's).
+        let library = imp
+            .version_file
+            .as_deref()
+            .map(canonical_soname)
+            .or_else(|| {
+                so.needed
+                    .iter()
+                    .map(|n| canonical_soname(n))
+                    .find(|n| table.symbol_of(n, &imp.name).is_some())
+            });
+        match table.symbol_in(library.as_deref(), &imp.name) {
             Some(row) => match (row.kind, &row.target_name) {
                 (Kind::Rename, Some(t)) => {
                     p.edits.renames.insert(imp.name.clone(), t.clone());
@@ -140,10 +153,9 @@ pub fn plan_static(
     entries: &[crate::elf::static_runtime::StaticEntry],
 ) -> StaticPlan {
     let shim_defines = crate::shim::shim_symbols(table.target());
+    let library = static_runtime_library(table, entries);
     let mut p = StaticPlan {
-        runtime: table
-            .soname("libcudart.so.12")
-            .and_then(|r| r.target_soname.clone()),
+        runtime: table.soname(library).and_then(|r| r.target_soname.clone()),
         ..Default::default()
     };
     for e in entries.iter().filter(|e| e.referenced) {
@@ -151,7 +163,7 @@ pub fn plan_static(
             import: format!("{} (statically linked)", e.name),
             reason,
         };
-        let target = match table.symbol(&e.name) {
+        let target = match table.symbol_in(Some(library), &e.name) {
             Some(row) => match (row.kind, &row.target_name) {
                 (Kind::Rename, Some(t)) if p.runtime.is_some() => Ok(t.clone()),
                 (Kind::Shim | Kind::Noop, Some(t)) if shim_defines.contains(&t.as_str()) => {
@@ -182,4 +194,23 @@ pub fn plan_static(
     p.shimmed.sort();
     p.shimmed.dedup();
     p
+}
+
+/// The CUDA runtime a static runtime's entry points `entries` are a copy of:
+/// `libcudart.so.13` when one of them is a name only that library has a row for (CUDA 13
+/// added functions such as `cudaDeviceGetDevResource`; a static runtime defines them all),
+/// else `libcudart.so.12`.
+pub fn static_runtime_library(
+    table: &Table,
+    entries: &[crate::elf::static_runtime::StaticEntry],
+) -> &'static str {
+    let only_13 = |n: &str| {
+        table.symbol_of("libcudart.so.13", n).is_some()
+            && table.symbol_of("libcudart.so.12", n).is_none()
+    };
+    if entries.iter().any(|e| only_13(&e.name)) {
+        "libcudart.so.13"
+    } else {
+        "libcudart.so.12"
+    }
 }

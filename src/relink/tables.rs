@@ -242,12 +242,17 @@ pub struct MergeStats {
     pub added: usize,
 }
 
-/// The relink table of one target: symbol rows keyed by CUDA name, soname rows keyed by
-/// (CUDA soname, SDK).
+/// The relink table of one target: symbol rows keyed by (CUDA library, CUDA name) (one CUDA
+/// name may have a row per library: `libcudart.so.12` and `libcudart.so.13` export
+/// `cudaMemPrefetchAsync` with different parameters), soname rows keyed by (CUDA soname,
+/// SDK).
 #[derive(Debug, Clone)]
 pub struct Table {
     target: Target,
     symbols: Vec<SymbolRow>,
+    /// (CUDA library, or "" for a row without one; CUDA name) to row.
+    by_key: HashMap<(String, String), usize>,
+    /// CUDA name to its first row in load order.
     by_name: HashMap<String, usize>,
     sonames: Vec<SonameRow>,
     sources: Vec<Source>,
@@ -297,7 +302,7 @@ pub fn load_for(profile: &crate::target::Profile) -> Result<Table> {
     for f in files {
         let parsed = parse(&f.text, &f.display, Some(&t.target.set))?;
         for row in parsed.symbols {
-            if let Some(&i) = t.by_name.get(&row.cuda_name) {
+            if let Some(&i) = t.by_key.get(&Table::key(&row)) {
                 let prev = &t.symbols[i].origin;
                 return Err(TableError::at(
                     &f.display,
@@ -536,21 +541,32 @@ impl Table {
         Table {
             target,
             symbols: Vec::new(),
+            by_key: HashMap::new(),
             by_name: HashMap::new(),
             sonames: Vec::new(),
             sources: Vec::new(),
         }
     }
 
+    fn key(row: &SymbolRow) -> (String, String) {
+        (
+            row.cuda_library.clone().unwrap_or_default(),
+            row.cuda_name.clone(),
+        )
+    }
+
     fn insert_symbol(&mut self, row: SymbolRow) -> bool {
-        match self.by_name.get(&row.cuda_name) {
+        let key = Table::key(&row);
+        match self.by_key.get(&key) {
             Some(&i) => {
                 self.symbols[i] = row;
                 true
             }
             None => {
                 self.by_name
-                    .insert(row.cuda_name.clone(), self.symbols.len());
+                    .entry(row.cuda_name.clone())
+                    .or_insert(self.symbols.len());
+                self.by_key.insert(key, self.symbols.len());
                 self.symbols.push(row);
                 false
             }
@@ -563,7 +579,8 @@ impl Table {
     }
 
     /// Merge a user's table file (`--relink-table FILE`): its rows replace built-in rows
-    /// with the same CUDA name (symbols) or the same CUDA soname and SDK (sonames), and
+    /// with the same CUDA library and name (symbols) or the same CUDA soname and SDK
+    /// (sonames), and
     /// rows with new keys are added.
     ///
     /// # Errors
@@ -613,9 +630,25 @@ impl Table {
         Ok(stats)
     }
 
-    /// The row for a CUDA symbol name (exact, mangled for C++), if any.
+    /// The row for a CUDA symbol name (exact, mangled for C++), if any: the first in load
+    /// order when several libraries have one (`libcudart.so.12`'s before `libcudart.so.13`'s).
     pub fn symbol(&self, cuda_name: &str) -> Option<&SymbolRow> {
         self.by_name.get(cuda_name).map(|&i| &self.symbols[i])
+    }
+
+    /// The row of `cuda_name` for the CUDA library `soname` exactly, if any.
+    pub fn symbol_of(&self, soname: &str, cuda_name: &str) -> Option<&SymbolRow> {
+        self.by_key
+            .get(&(soname.to_string(), cuda_name.to_string()))
+            .map(|&i| &self.symbols[i])
+    }
+
+    /// The row for `cuda_name` imported from `soname`: that library's row, else
+    /// [`Table::symbol`].
+    pub fn symbol_in(&self, soname: Option<&str>, cuda_name: &str) -> Option<&SymbolRow> {
+        soname
+            .and_then(|l| self.symbol_of(l, cuda_name))
+            .or_else(|| self.symbol(cuda_name))
     }
 
     /// Every symbol row, in load order (built-in files, then user files; a replaced row

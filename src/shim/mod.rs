@@ -42,7 +42,7 @@ pub const SHIM_SONAME: &str = recipe::SONAME;
 
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
 /// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
-/// name starts with `__wpcu`, `wpcu` or `wpblas`, or is a mangled C++ name (`_Z...`) holding
+/// name starts with `__wpcu`, `wpcu`, `wp13` (CUDA 13 forms) or `wpblas`, or is a mangled C++ name (`_Z...`) holding
 /// `wpcu` (the torch rows) or is a torch stable-ABI C name holding `_wpcu_`, followed by the
 /// code thunks of `shims/hip/tables/code_thunks.tsv`.
 pub fn hip_shim_symbols() -> Vec<&'static str> {
@@ -59,7 +59,7 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
             let head = &l[..open];
             let start = head.rfind([' ', '*']).map_or(0, |i| i + 1);
             let name = &head[start..];
-            let c_name = ["__wpcu", "wpcu", "wpblas"]
+            let c_name = ["__wpcu", "wpcu", "wp13", "wpblas"]
                 .iter()
                 .any(|p| name.starts_with(p));
             let mangled = name.starts_with("_Z") && name.contains("wpcu");

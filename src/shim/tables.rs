@@ -21,6 +21,9 @@ pub const DEVICE_ATTR_TSV: &str = include_str!("../../shims/hip/tables/device_at
 /// the fields of CUDA 12.9's `struct cudaDeviceProp` in order; the first row (`@size`) gives
 /// both struct sizes (1032 and 1472 bytes).
 pub const DEVICE_PROP_TSV: &str = include_str!("../../shims/hip/tables/device_prop.tsv");
+/// `device_prop13.tsv`: the same columns for CUDA 13.5's `struct cudaDeviceProp` (1008 bytes:
+/// the fields CUDA 13 removed are gone, later fields moved, seven fields added).
+pub const DEVICE_PROP13_TSV: &str = include_str!("../../shims/hip/tables/device_prop13.tsv");
 /// `hip_device_prop.tsv`: `field ctype count measured_offset`, the fields of
 /// `hipDeviceProp_tR0600` in declaration order (`?` where the binding could not measure).
 pub const HIP_DEVICE_PROP_TSV: &str = include_str!("../../shims/hip/tables/hip_device_prop.tsv");
@@ -80,9 +83,19 @@ pub struct Field {
 /// The fields of CUDA 12.9's `struct cudaDeviceProp`, in order, with their gcc offsets; and
 /// the struct size.
 pub fn cuda_device_prop() -> (Vec<Field>, usize) {
+    device_prop_of(DEVICE_PROP_TSV)
+}
+
+/// The fields of CUDA 13.5's `struct cudaDeviceProp` (`device_prop13.tsv`), in order, with
+/// their gcc offsets; and the struct size.
+pub fn cuda13_device_prop() -> (Vec<Field>, usize) {
+    device_prop_of(DEVICE_PROP13_TSV)
+}
+
+fn device_prop_of(tsv: &str) -> (Vec<Field>, usize) {
     let mut size = 0;
     let mut out = Vec::new();
-    for r in rows(DEVICE_PROP_TSV) {
+    for r in rows(tsv) {
         if r[0] == "@size" {
             size = r[3].parse().unwrap_or(0);
             continue;
@@ -116,9 +129,18 @@ pub fn hip_device_prop() -> (Vec<Field>, usize) {
     (out, size)
 }
 
-/// `(cuda field, hip field)` pairs copied by `cudaGetDeviceProperties_v2`.
+/// `(cuda field, hip field)` pairs copied by `cudaGetDeviceProperties_v2` (CUDA 12 layout).
 pub fn device_prop_copies() -> Vec<(String, String)> {
-    rows(DEVICE_PROP_TSV)
+    prop_copies(DEVICE_PROP_TSV)
+}
+
+/// `(cuda field, hip field)` pairs copied into CUDA 13's layout.
+pub fn device_prop13_copies() -> Vec<(String, String)> {
+    prop_copies(DEVICE_PROP13_TSV)
+}
+
+fn prop_copies(tsv: &str) -> Vec<(String, String)> {
+    rows(tsv)
         .filter(|r| r[0] != "@size" && r[5] != "-")
         .map(|r| (r[0].to_string(), r[5].to_string()))
         .collect()
@@ -247,11 +269,17 @@ pub fn c_header() -> String {
     o.push_str("#define WP_N(a) (sizeof(a) / sizeof((a)[0]))\n");
     let (cuda, cuda_size) = cuda_device_prop();
     let (hip, hip_size) = hip_device_prop();
+    let (cuda13, cuda13_size) = cuda13_device_prop();
     struct_decl(&mut o, "wp_cudaDeviceProp", &cuda);
+    struct_decl(&mut o, "wp_cuda13DeviceProp", &cuda13);
     struct_decl(&mut o, "wp_hipDeviceProp", &hip);
     let _ = writeln!(
         o,
         "_Static_assert(sizeof(struct wp_cudaDeviceProp) == {cuda_size}, \"cudaDeviceProp size\");"
+    );
+    let _ = writeln!(
+        o,
+        "_Static_assert(sizeof(struct wp_cuda13DeviceProp) == {cuda13_size}, \"CUDA 13 cudaDeviceProp size\");"
     );
     let _ = writeln!(
         o,
@@ -292,6 +320,11 @@ pub fn c_header() -> String {
         let _ = writeln!(o, "    X({c}, {h}) \\");
     }
     o.push('\n');
+    o.push_str("#define WP_PROP13_COPY(X) \\\n");
+    for (c, h) in device_prop13_copies() {
+        let _ = writeln!(o, "    X({c}, {h}) \\");
+    }
+    o.push('\n');
     pair_table(&mut o, "wp_error_pairs", &value_pairs(ERRORS_TSV));
     o.push_str("struct wp_named { int cuda; const char *name; };\n");
     o.push_str("static const struct wp_named wp_cuda_only_errors[] = {\n");
@@ -322,6 +355,32 @@ pub fn c_header() -> String {
     );
     if let Some(r) = rows(RUNTIME_ENUMS_TSV).find(|r| r[1] == "cudaMemoryTypeDevice") {
         let _ = writeln!(o, "#define WP_CUDA_MEMORY_TYPE_DEVICE {}", r[2]);
+    }
+    // CUDA 13's cudaMemLocationType values and HIP's CPU device id (runtime_enums.tsv), and
+    // cudaDevAttrWarpSize (device_attr.tsv).
+    for (cuda, define) in [
+        ("cudaMemLocationTypeDevice", "WP_CUDA_MEM_LOCATION_DEVICE"),
+        ("cudaMemLocationTypeHost", "WP_CUDA_MEM_LOCATION_HOST"),
+        (
+            "cudaMemLocationTypeHostNuma",
+            "WP_CUDA_MEM_LOCATION_HOST_NUMA",
+        ),
+        (
+            "cudaMemLocationTypeHostNumaCurrent",
+            "WP_CUDA_MEM_LOCATION_HOST_NUMA_CURRENT",
+        ),
+    ] {
+        if let Some(r) = rows(RUNTIME_ENUMS_TSV).find(|r| r[1] == cuda) {
+            let _ = writeln!(o, "#define {define} {}", r[2]);
+        }
+    }
+    if let Some(r) =
+        rows(RUNTIME_ENUMS_TSV).find(|r| r[0] == "constant" && r[3] == "hipCpuDeviceId")
+    {
+        let _ = writeln!(o, "#define WP_HIP_CPU_DEVICE_ID ({})", r[4]);
+    }
+    if let Some(r) = rows(DEVICE_ATTR_TSV).find(|r| r[0] == "cudaDevAttrWarpSize") {
+        let _ = writeln!(o, "#define WP_CUDA_DEV_ATTR_WARP_SIZE {}", r[1]);
     }
     for (e, n) in [
         ("cublasStatus_t", "wp_blas_status"),

@@ -325,7 +325,7 @@ mod tests {
         let r = Registry::embedded().unwrap();
         let names: Vec<&str> = r.profiles.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["cuda", "dtk", "musa", "rocm"]);
-        assert!(r.relink_set("rocm").is_some_and(|f| f.len() == 4));
+        assert!(r.relink_set("rocm").is_some_and(|f| f.len() == 5));
         assert_eq!(r.profile("rocm").unwrap().sdk.as_deref(), Some("6"));
         assert_eq!(r.profile("dtk").unwrap().sdk, None);
     }

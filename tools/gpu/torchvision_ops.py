@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """torchvision CUDA ops, original against twin (docs/identity.md, docs/verification.md).
 
-  torchvision_ops.py run --out FILE.pt
-      Runs every case on the GPU with seeded inputs and saves every output (forward results,
+  torchvision_ops.py run --out FILE.pt [--only TEXT]
+      Runs every case (or those whose name contains TEXT) on the GPU with seeded inputs and saves every output (forward results,
       input gradients) to FILE.pt, plus a gradcheck verdict per f64 op. Which torchvision is
       used is whatever `import torchvision` finds (PYTHONPATH selects the twin).
   torchvision_ops.py compare --orig A.pt --orig2 A2.pt --conv B.pt --out RESULTS.json
@@ -53,6 +53,8 @@ def run(args):
            "gradcheck": {}, "errors": {}}
     dev = "cuda"
     for name, dtype, op, kw in all_cases:
+        if args.only and args.only not in name:
+            continue
         g = torch.Generator(device="cpu").manual_seed(zlib.crc32(name.encode()))
         try:
             if op in ("nms", "batched_nms"):
@@ -112,6 +114,7 @@ def run(args):
                     lambda a: fn(a, r2, **kw), (x2,), nondet_tol=1e-5))
         except Exception as e:  # an error is a result
             res["errors"][name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            print(f"{name}: {res['errors'][name]}", file=sys.stderr)
     torch.cuda.synchronize()
     torch.save(res, args.out)
     print(f"{len(res['outputs'])} cases ran, {len(res['errors'])} errors, gradcheck "
@@ -177,6 +180,7 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("--out", required=True)
+    r.add_argument("--only", help="run only the cases whose name contains this")
     c = sub.add_parser("compare")
     for k in ("--orig", "--orig2", "--conv", "--out"):
         c.add_argument(k, required=True)

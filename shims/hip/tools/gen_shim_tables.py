@@ -44,6 +44,7 @@ import rocm.bindings.hipblas as hipblas  # noqa: E402
 
 DATE = "2026-11-29"
 PROV_CUDA = "nvidia-cuda-runtime-cu12 12.9.79 include/driver_types.h (gcc-compiled)"
+PROV_CUDA13 = "nvidia-cuda-nvcc 13.5 nvidia/cu13/include/driver_types.h (CUDART_VERSION 13050, gcc-compiled)"
 PROV_CUBLAS = "nvidia-cublas-cu12 12.9.1.4 include/cublas_api.h, nvidia-cuda-runtime-cu12 12.9.79 include/library_types.h (gcc-compiled)"
 PROV_HIP = "rocm-bindings-hip 10.0.0.0.1.2 (Cython compiled against ROCm hip headers; values read from the module)"
 PROV_HIPBLAS = "rocm-bindings-libraries 10.0.0.0.1.2 (hipblas module, compiled against hipBLAS headers)"
@@ -137,17 +138,22 @@ with open(os.path.join(OUT, "device_attr.tsv"), "w") as f:
         hv = hip_attr.get(h) if h else None
         f.write(f"{n}\t{v}\t{h if hv is not None else '-'}\t{hv if hv is not None else '-'}\n")
 
-# 3. struct cudaDeviceProp (CUDA 12.9) and hipDeviceProp_tR0600.
-text = open(os.path.join(CUDA_INC, "driver_types.h")).read()
-body = re.search(r"struct __device_builtin__ cudaDeviceProp\s*\{(.*?)\n\};", text, re.S).group(1)
-body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-cuda_fields = re.findall(r"^\s*([\w ]+?)\s+(\w+)(?:\[(\d+)\])?\s*;", body, re.M)
-exprs = ["sizeof(struct cudaDeviceProp)"]
-for t, n, c in cuda_fields:
-    exprs += [f"offsetof(struct cudaDeviceProp, {n})", f"sizeof(((struct cudaDeviceProp*)0)->{n})"]
-vals = c_values([CUDA_INC], ["driver_types.h"], exprs)
-cuda_size, vals = vals[0], vals[1:]
-cuda_layout = {n: (vals[2 * i], vals[2 * i + 1], t, c) for i, (t, n, c) in enumerate(cuda_fields)}
+# 3. struct cudaDeviceProp (CUDA 12.9, and CUDA 13.5: 1008 bytes, fields removed) and
+#    hipDeviceProp_tR0600.
+def cuda_prop(inc):
+    text = open(os.path.join(inc, "driver_types.h")).read()
+    body = re.search(r"struct __device_builtin__ cudaDeviceProp\s*\{(.*?)\n\};", text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    fields = re.findall(r"^\s*([\w ]+?)\s+(\w+)(?:\[(\d+)\])?\s*;", body, re.M)
+    exprs = ["sizeof(struct cudaDeviceProp)"]
+    for t, n, c in fields:
+        exprs += [f"offsetof(struct cudaDeviceProp, {n})", f"sizeof(((struct cudaDeviceProp*)0)->{n})"]
+    vals = c_values([inc], ["driver_types.h"], exprs)
+    size, vals = vals[0], vals[1:]
+    return fields, size, {n: (vals[2 * i], vals[2 * i + 1], t, c) for i, (t, n, c) in enumerate(fields)}
+
+
+cuda_fields, cuda_size, cuda_layout = cuda_prop(CUDA_INC)
 
 pxd = open(os.path.join(IN, "rocm/bindings/cyhip.pxd")).read()
 hbody = re.search(r'cdef struct hipDeviceProp_t "hipDeviceProp_tR0600":\n(.*?)\n\n', pxd, re.S).group(1)
@@ -176,21 +182,33 @@ for t, n, c in hip_fields:
 # .pxd order and checked against the measured ones (and against c_sizeof) by the tests.
 renames = {"sparseCudaArraySupported": "sparseHipArraySupported",
            "deferredMappingCudaArraySupported": "deferredMappingHipArraySupported"}
-with open(os.path.join(OUT, "device_prop.tsv"), "w") as f:
-    header(f, "wheelport-shim-device-prop/1",
-           f"struct cudaDeviceProp (CUDA 12.9, {cuda_size} bytes) <- hipDeviceProp_tR0600 ({hip_size} bytes)",
-           f"{PROV_CUDA}; rocm-bindings-hip 10.0.0.0.1.2 rocm/bindings/cyhip.pxd field list, offsets measured on the compiled binding",
-           ["cuda_field ctype count cuda_offset cuda_size hip_field hip_offset",
-            "hip_offset: measured on the binding for scalar int fields, '?' where the binding cannot",
-            "write the field (arrays, structs, size_t: the tests compute it with gcc from the .pxd order),",
-            "'-' where HIP has no such field (the shim writes zeros)"])
-    f.write(f"@size\t-\t-\t{cuda_size}\t{cuda_size}\t@size\t{hip_size}\n")
-    for t, n, c in cuda_fields:
-        off, size, _, _ = cuda_layout[n]
-        h = renames.get(n, n)
-        ho = hip_layout.get(h)
-        hoff = "-" if ho is None else ("?" if ho[0] is None else str(ho[0]))
-        f.write(f"{n}\t{' '.join(t.split())}\t{c or 1}\t{off}\t{size}\t{h if ho else '-'}\t{hoff}\n")
+
+
+def write_prop(name, version, prov, fields, size, layout):
+    with open(os.path.join(OUT, name), "w") as f:
+        header(f, "wheelport-shim-device-prop/1",
+               f"struct cudaDeviceProp (CUDA {version}, {size} bytes) <- hipDeviceProp_tR0600 ({hip_size} bytes)",
+               f"{prov}; rocm-bindings-hip 10.0.0.0.1.2 rocm/bindings/cyhip.pxd field list, offsets measured on the compiled binding",
+               ["cuda_field ctype count cuda_offset cuda_size hip_field hip_offset",
+                "hip_offset: measured on the binding for scalar int fields, '?' where the binding cannot",
+                "write the field (arrays, structs, size_t: the tests compute it with gcc from the .pxd order),",
+                "'-' where HIP has no such field (the shim writes zeros)"])
+        f.write(f"@size\t-\t-\t{size}\t{size}\t@size\t{hip_size}\n")
+        for t, n, c in fields:
+            off, fsize, _, _ = layout[n]
+            h = renames.get(n, n)
+            # `reserved` bytes carry nothing: not copied (the shim writes zeros), and CUDA 13's
+            # reserved array is not HIP's size.
+            ho = None if re.fullmatch(r"reserved\d*", n) else hip_layout.get(h)
+            hoff = "-" if ho is None else ("?" if ho[0] is None else str(ho[0]))
+            f.write(f"{n}\t{' '.join(t.split())}\t{c or 1}\t{off}\t{fsize}\t{h if ho else '-'}\t{hoff}\n")
+
+
+write_prop("device_prop.tsv", "12.9", PROV_CUDA, cuda_fields, cuda_size, cuda_layout)
+# CUDA 13's layout, from the CUDA 13 toolkit's own driver_types.h (nvidia/cu13/include of the
+# nvcc 13.5 tools, the CRT_INC directory).
+c13_fields, c13_size, c13_layout = cuda_prop(CRT_INC)
+write_prop("device_prop13.tsv", "13.5", PROV_CUDA13, c13_fields, c13_size, c13_layout)
 with open(os.path.join(OUT, "hip_device_prop.tsv"), "w") as f:
     header(f, "wheelport-shim-hip-struct/1", f"hipDeviceProp_tR0600 ({hip_size} bytes), in declaration order",
            "rocm-bindings-hip 10.0.0.0.1.2 rocm/bindings/cyhip.pxd; offsets measured on the compiled binding",
@@ -292,16 +310,20 @@ with open(os.path.join(OUT, "structs.tsv"), "w") as f:
         for t, n, c, off in fields:
             f.write(f"{hname}\t{n}\t{t}\t{c}\t{'?' if off is None else off}\t?\n")
 
-# 7. Runtime enums the shim translates: cudaFuncAttribute, cudaMemoryType.
+# 7. Runtime enums the shim translates: cudaFuncAttribute, cudaMemoryType (CUDA 12.9),
+#    cudaMemLocationType (CUDA 13.5, whose cudaMemPrefetchAsync/cudaMemAdvise take a location),
+#    and HIP's hipCpuDeviceId.
 with open(os.path.join(OUT, "runtime_enums.tsv"), "w") as f:
-    header(f, "wheelport-shim-runtime-enums/1", "cudaFuncAttribute, cudaMemoryType (CUDA 12.9) <-> hipFuncAttribute, hipMemoryType",
-           f"{PROV_CUDA}; {PROV_HIP}; {PROV_MAP}",
+    header(f, "wheelport-shim-runtime-enums/1",
+           "cudaFuncAttribute, cudaMemoryType (CUDA 12.9), cudaMemLocationType (CUDA 13.5) <-> hipFuncAttribute, hipMemoryType, hipMemLocationType; hipCpuDeviceId",
+           f"{PROV_CUDA}; {PROV_CUDA13}; {PROV_HIP}; {PROV_MAP}",
            ["enum cuda_name cuda_value hip_name hip_value ('-': no counterpart); one row per CUDA enumerator",
             "(paired by hip-python-interop, else by the name rule cudaX -> hipX), then one per HIP",
-            "enumerator that no CUDA row reaches (cuda '-')"])
-    for cu, hp in (("cudaFuncAttribute", "hipFuncAttribute"), ("cudaMemoryType", "hipMemoryType")):
-        names = enum_names(os.path.join(CUDA_INC, "driver_types.h"), cu)
-        vals = c_values([CUDA_INC], ["driver_types.h"], names)
+            "enumerator that no CUDA row reaches (cuda '-'); enum 'constant': a HIP constant"])
+    for cu, hp, inc in (("cudaFuncAttribute", "hipFuncAttribute", CUDA_INC), ("cudaMemoryType", "hipMemoryType", CUDA_INC),
+                        ("cudaMemLocationType", "hipMemLocationType", CRT_INC)):
+        names = enum_names(os.path.join(inc, "driver_types.h"), cu)
+        vals = c_values([inc], ["driver_types.h"], names)
         hvals = {m.name: int(m) for m in getattr(hip, hp)}
         used = set()
         for n, v in zip(names, vals):
@@ -313,4 +335,5 @@ with open(os.path.join(OUT, "runtime_enums.tsv"), "w") as f:
         for h, hv in hvals.items():
             if h not in used:
                 f.write(f"{cu}\t-\t-\t{h}\t{hv}\n")
-print("ok", cuda_size, hip_size)
+    f.write(f"constant\t-\t-\thipCpuDeviceId\t{int(hip.hipCpuDeviceId)}\n")
+print("ok", cuda_size, c13_size, hip_size)
