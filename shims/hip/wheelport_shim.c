@@ -15,6 +15,8 @@
  * shims/hip/tables/*.tsv, which shims/hip/tools/gen_shim_tables.py writes from real headers:
  *   - struct cudaDeviceProp: nvidia-cuda-runtime-cu12 12.9.79 include/driver_types.h, offsets
  *     and sizes printed by gcc (1032 bytes);
+ *   - struct cudaDeviceProp of CUDA 13 (1008 bytes): nvidia-cuda-nvcc 13.5's
+ *     include/driver_types.h (device_prop13.tsv), for the wp13 forms of libcudart.so.13;
  *   - hipDeviceProp_tR0600: field list of rocm-bindings-hip 10.0.0.0.1.2 rocm/bindings/cyhip.pxd
  *     (generated from ROCm's hip_runtime_api.h), offsets measured on that compiled binding,
  *     size 1472 (its c_sizeof());
