@@ -726,33 +726,22 @@ int wpcuGetDeviceProperties(struct wp_cudaDeviceProp *prop, int device) {
 
 /* cudaChooseDevice(int *device, const cudaDeviceProp *prop): the CUDA struct is copied into
  * a zeroed hipDeviceProp_tR0600 (the fields HIP lacks are not compared) for
- * hipChooseDeviceR0600. */
-int wpcuChooseDevice(int *device, const struct wp_cudaDeviceProp *prop) {
-    typedef hipError_t (*fn_t)(int *, const struct wp_hipDeviceProp *);
-    WP_LAZY(fn_t, fn, "hipChooseDeviceR0600")
-    if (!device || !prop) return WP_CUDA_ERROR_INVALID_VALUE;
-    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
-    struct wp_hipDeviceProp h;
-    memset(&h, 0, sizeof h);
+ * hipChooseDeviceR0600; wp13ChooseDevice takes CUDA 13's struct (device_prop13.tsv). */
+#define WP_CHOOSE_DEVICE(NAME, CUDA_PROP, COPY)                                         \
+    int NAME(int *device, const struct CUDA_PROP *prop) {                               \
+        typedef hipError_t (*fn_t)(int *, const struct wp_hipDeviceProp *);             \
+        WP_LAZY(fn_t, fn, "hipChooseDeviceR0600")                                       \
+        if (!device || !prop) return WP_CUDA_ERROR_INVALID_VALUE;                       \
+        if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;                                    \
+        struct wp_hipDeviceProp h;                                                      \
+        memset(&h, 0, sizeof h);                                                        \
+        COPY(WP_BACK)                                                                   \
+        return wp_cuda_error(fn(device, &h));                                           \
+    }
 #define WP_BACK(c, hp) memcpy(&h.hp, &prop->c, sizeof h.hp);
-    WP_PROP_COPY(WP_BACK)
+WP_CHOOSE_DEVICE(wpcuChooseDevice, wp_cudaDeviceProp, WP_PROP_COPY)
+WP_CHOOSE_DEVICE(wp13ChooseDevice, wp_cuda13DeviceProp, WP_PROP13_COPY)
 #undef WP_BACK
-    return wp_cuda_error(fn(device, &h));
-}
-
-/* CUDA 13: cudaChooseDevice with CUDA 13's cudaDeviceProp (device_prop13.tsv). */
-int wp13ChooseDevice(int *device, const struct wp_cuda13DeviceProp *prop) {
-    typedef hipError_t (*fn_t)(int *, const struct wp_hipDeviceProp *);
-    WP_LAZY(fn_t, fn, "hipChooseDeviceR0600")
-    if (!device || !prop) return WP_CUDA_ERROR_INVALID_VALUE;
-    if (!fn) return WP_CUDA_ERROR_NOT_SUPPORTED;
-    struct wp_hipDeviceProp h;
-    memset(&h, 0, sizeof h);
-#define WP_BACK(c, hp) memcpy(&h.hp, &prop->c, sizeof h.hp);
-    WP_PROP13_COPY(WP_BACK)
-#undef WP_BACK
-    return wp_cuda_error(fn(device, &h));
-}
 
 /* cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func): CUDA 12.9's 144-byte
  * struct from hipFuncAttributes (56 bytes, other field order), copied by field name

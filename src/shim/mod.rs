@@ -41,7 +41,8 @@ pub const HIP_PRINTF_H: &str = include_str!("../../shims/hip/wp_printf.h");
 pub const SHIM_SONAME: &str = recipe::SONAME;
 
 /// The symbols the HIP shim defines (the tables' shim/noop target names it implements), in
-/// source order: every external function definition of `shims/hip/wheelport_shim.c` whose
+/// source order: every external function definition of `shims/hip/wheelport_shim.c` (written
+/// out, or made by one of its `WP_*` macros, named by the macro's first argument) whose
 /// name starts with `__wpcu`, `wpcu`, `wp13` (CUDA 13 forms) or `wpblas`, or is a mangled C++ name (`_Z...`) holding
 /// `wpcu` (the torch rows) or is a torch stable-ABI C name holding `_wpcu_`, followed by the
 /// code thunks of `shims/hip/tables/code_thunks.tsv`.
@@ -58,7 +59,15 @@ pub fn hip_shim_symbols() -> Vec<&'static str> {
             let open = l.find('(')?;
             let head = &l[..open];
             let start = head.rfind([' ', '*']).map_or(0, |i| i + 1);
-            let name = &head[start..];
+            // A definition made by one of the source's macros (`WP_CHOOSE_DEVICE(wpcuChooseDevice,
+            // ...)`): the name is the macro's first argument.
+            let name = if head.starts_with("WP_")
+                && head.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            {
+                l[open + 1..].split([',', ')']).next()?.trim()
+            } else {
+                &head[start..]
+            };
             let c_name = ["__wpcu", "wpcu", "wp13", "wpblas"]
                 .iter()
                 .any(|p| name.starts_with(p));
