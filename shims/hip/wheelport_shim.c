@@ -568,23 +568,32 @@ int wpcuMemPrefetchAsync_ptsz(const void *ptr, size_t count, int device, hipStre
  * are zero. */
 static void *wp_late_hipGetDevicePropertiesR0600;
 typedef hipError_t (*wp_get_device_properties_t)(struct wp_hipDeviceProp *, int);
-int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
-    struct wp_hipDeviceProp h;
-    memset(&h, 0, sizeof h);
-    /* Looked up at first use: HIP before ROCm 6.0 has only the R0000 layout, which the
-     * tables do not describe; there the call answers cudaErrorNotSupported (801). */
+/* hipDeviceProp_tR0600 of `device` into `h`; a CUDA error code. Looked up at first use: HIP
+ * before ROCm 6.0 has only the R0000 layout, which the tables do not describe; there the call
+ * answers cudaErrorNotSupported (801). */
+static int wp_hip_props(struct wp_hipDeviceProp *h, int device) {
+    memset(h, 0, sizeof *h);
     wp_get_device_properties_t get =
         WP_LATE(wp_get_device_properties_t, hipGetDevicePropertiesR0600);
     if (!get) return 801;
-    hipError_t r = get(&h, device);
-    if (r != WP_HIP_SUCCESS) return wp_cuda_error(r);
-    memset(prop, 0, sizeof *prop);
+    hipError_t r = get(h, device);
+    return r == WP_HIP_SUCCESS ? 0 : wp_cuda_error(r);
+}
+
+/* Copy HIP's fields into the CUDA struct `prop` by the tables' list `COPY`; warpSize 32. */
 #define WP_COPY(c, hp)                                                                  \
     _Static_assert(sizeof prop->c == sizeof h.hp, "field sizes differ: " #c);           \
     memcpy(&prop->c, &h.hp, sizeof prop->c);
-    WP_PROP_COPY(WP_COPY)
-#undef WP_COPY
+#define WP_FILL_PROPS(COPY)                                                             \
+    memset(prop, 0, sizeof *prop);                                                      \
+    COPY(WP_COPY)                                                                       \
     prop->warpSize = WP_WARP_SIZE;
+
+int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
+    struct wp_hipDeviceProp h;
+    int r = wp_hip_props(&h, device);
+    if (r) return r;
+    WP_FILL_PROPS(WP_PROP_COPY)
     return 0;
 }
 
@@ -592,23 +601,15 @@ int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
  * CUDA 13's 1008-byte layout (device_prop13.tsv: fields removed, later ones moved, seven
  * added, which HIP lacks and read zero). */
 int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *prop, int device) {
-    struct wp_hipDeviceProp h;
-    memset(&h, 0, sizeof h);
-    wp_get_device_properties_t get =
-        WP_LATE(wp_get_device_properties_t, hipGetDevicePropertiesR0600);
-    if (!get) return 801;
     if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;
-    hipError_t r = get(&h, device);
-    if (r != WP_HIP_SUCCESS) return wp_cuda_error(r);
-    memset(prop, 0, sizeof *prop);
-#define WP_COPY(c, hp)                                                                  \
-    _Static_assert(sizeof prop->c == sizeof h.hp, "field sizes differ: " #c);           \
-    memcpy(&prop->c, &h.hp, sizeof prop->c);
-    WP_PROP13_COPY(WP_COPY)
-#undef WP_COPY
-    prop->warpSize = WP_WARP_SIZE;
+    struct wp_hipDeviceProp h;
+    int r = wp_hip_props(&h, device);
+    if (r) return r;
+    WP_FILL_PROPS(WP_PROP13_COPY)
     return 0;
 }
+#undef WP_FILL_PROPS
+#undef WP_COPY
 
 /* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device). */
 int wpcuDeviceGetAttribute(int *value, int attr, int device) {
