@@ -131,19 +131,19 @@ pub fn device_code(
     let mut lower_notes: HashMap<(usize, &str), String> = HashMap::new();
     for (ci, r) in &lifts {
         let names = &sass_wanted[ci];
+        // Why a kernel of this container is lifted rather than built from PTX.
+        let head = if a.containers[*ci].ptx.is_empty() {
+            "no PTX"
+        } else {
+            "its PTX is not read (--device-code sass)"
+        };
         match r {
-            Err(e) => {
-                not_all(
-                    &mut outcome,
-                    *ci,
-                    names,
-                    if a.containers[*ci].ptx.is_empty() {
-                        format!("no PTX; its SASS was not lifted: {e}")
-                    } else {
-                        format!("its PTX is not read (--device-code sass); its SASS was not lifted: {e}")
-                    },
-                )
-            }
+            Err(e) => not_all(
+                &mut outcome,
+                *ci,
+                names,
+                format!("{head}; its SASS was not lifted: {e}"),
+            ),
             Ok(l) => {
                 for n in names {
                     match l.kernels.iter().find(|k| k.name == *n) {
@@ -151,22 +151,12 @@ pub fn device_code(
                             outcome.insert(
                                 (*ci, n),
                                 Built::Not(format!(
-                                    "{}; the kernel is not in the {} cubin's disassembly",
-                                    if a.containers[*ci].ptx.is_empty() {
-                                        "no PTX"
-                                    } else {
-                                        "its PTX is not read (--device-code sass)"
-                                    },
+                                    "{head}; the kernel is not in the {} cubin's disassembly",
                                     l.arch
                                 )),
                             );
                         }
                         Some(k) if k.ptx.is_none() => {
-                            let head = if a.containers[*ci].ptx.is_empty() {
-                                "no PTX"
-                            } else {
-                                "its PTX is not read (--device-code sass)"
-                            };
                             outcome.insert(
                                 (*ci, n),
                                 Built::Not(format!("{head}; {}", unlifted_reason(&l.arch, k))),
