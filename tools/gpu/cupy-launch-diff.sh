@@ -21,7 +21,7 @@ TWINS="$(realpath "$1")"; REFS="$(realpath "$2")"; TESTS="$(realpath "$3")"; OUT
 mkdir -p "$OUTDIR"; OUTDIR="$(realpath "$OUTDIR")"
 SUITE="cupy_tests/core_tests/test_cub_reduction.py cupy_tests/statistics_tests/test_histogram.py cupy_tests/sorting_tests/test_sort.py cupy_tests/sorting_tests/test_search.py cupy_tests/math_tests/test_sumprod.py::TestCubReduction cupy_tests/math_tests/test_sumprod.py::TestCumsum cupy_tests/math_tests/test_sumprod.py::TestCumprod"
 CUPY="$(python3 -c 'import cupy, os; print(os.path.dirname(cupy.__file__))')" || exit 2
-W=/tmp/wp-cupy-diff; rm -rf $W; mkdir -p $W/twin $W/refs $W/records
+W="$(mktemp -d)"; trap 'rm -rf "$W"' EXIT; mkdir -p $W/twin $W/refs $W/records
 cp -r "$CUPY" $W/twin/cupy
 for f in "$TWINS"/*; do
   b=$(basename "$f" .xz)

@@ -11,7 +11,7 @@ export LC_ALL=C PYTHONUNBUFFERED=1
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 TWIN="$(realpath "$1")"; OUTDIR="$2"; mkdir -p "$OUTDIR"; OUTDIR="$(realpath "$OUTDIR")"
 TV="$(python3 -c 'import torchvision, os; print(os.path.dirname(torchvision.__file__))')" || exit 2
-W=/tmp/wp-tv-each; rm -rf $W; mkdir -p $W; cp -r "$TV" $W/torchvision
+W="$(mktemp -d)"; trap 'rm -rf "$W"' EXIT; cp -r "$TV" $W/torchvision
 if [[ "$TWIN" == *.xz ]]; then xz -dc "$TWIN" > $W/torchvision/_C.so; else cp "$TWIN" $W/torchvision/_C.so; fi
 names=()
 for d in float16 float32 float64; do
@@ -22,7 +22,7 @@ done
 : > "$OUTDIR/each.txt"
 first=""
 for n in "${names[@]}"; do
-  out=$(CUDA_LAUNCH_BLOCKING=1 PYTHONPATH=$W timeout 120 python3 "$HERE/torchvision_ops.py" run --only "$n" --out /tmp/wp-tv-each.pt 2>&1)
+  out=$(CUDA_LAUNCH_BLOCKING=1 PYTHONPATH=$W timeout 120 python3 "$HERE/torchvision_ops.py" run --only "$n" --out $W/each.pt 2>&1)
   rc=$?
   err=$(printf '%s\n' "$out" | grep -m1 -E "Error|error" | cut -c1-300)
   printf '%s\trc=%s\t%s\n' "$n" "$rc" "$err" | tee -a "$OUTDIR/each.txt"
@@ -31,5 +31,5 @@ done
 if [ -n "$first" ] && command -v compute-sanitizer >/dev/null; then
   echo "compute-sanitizer on $first" > "$OUTDIR/sanitizer.txt"
   PYTHONPATH=$W timeout 300 compute-sanitizer --tool memcheck --show-backtrace device \
-    python3 "$HERE/torchvision_ops.py" run --only "$first" --out /tmp/wp-tv-each.pt >> "$OUTDIR/sanitizer.txt" 2>&1
+    python3 "$HERE/torchvision_ops.py" run --only "$first" --out $W/each.pt >> "$OUTDIR/sanitizer.txt" 2>&1
 fi
