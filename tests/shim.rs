@@ -231,7 +231,7 @@ out["set_stream"] = rt.recorded(7)
 a = fn("_ZN2at4wpcu26getCurrentDevicePropertiesEv", restype=ctypes.c_void_p)
 b = fn("_ZN2at4wpcu26getCurrentDevicePropertiesEv", restype=ctypes.c_void_p)
 raw = ctypes.string_at(a, size)
-out["torch_props"] = [a == b, raw[:raw.index(0)].decode(), struct.unpack_from("<i", raw, facts["cuda_off"]["multiProcessorCount"])[0]]
+out["torch_props"] = [a == b, raw[:raw.index(0)].decode()] + [struct.unpack_from("<i", raw, facts["cuda_off"][n])[0] for n in ("multiProcessorCount", "warpSize")]
 print(json.dumps(out))
 "#;
 
@@ -843,7 +843,8 @@ fn remaining_entry_points_translate_against_a_recording_runtime() {
         json!([[1, 2, 0x1234], [1, 1, 0], [1, 3, 0x21], [1, 0, 0x3F]])
     );
     assert_eq!(got["set_stream"], 6 * 10000 + 2 * 1000 + 0x55);
-    assert_eq!(got["torch_props"], json!([true, "Hygon DCU K100", 120]));
+    // HIP's wave64 warpSize 64 reaches host code as 32, as in cudaGetDeviceProperties.
+    assert_eq!(got["torch_props"], json!([true, "Hygon DCU K100", 120, 32]));
 }
 
 /// The include directory of the CUDA 13.5 toolkit next to nvcc (`WHEELPORT_CUDA_BIN`).

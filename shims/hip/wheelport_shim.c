@@ -580,20 +580,29 @@ static int wp_hip_props(struct wp_hipDeviceProp *h, int device) {
     return r == WP_HIP_SUCCESS ? 0 : wp_cuda_error(r);
 }
 
-/* Copy HIP's fields into the CUDA struct `prop` by the tables' list `COPY`; warpSize 32. */
+/* Copy HIP's fields `h` into the CUDA struct `prop` by the tables' list `COPY`; warpSize 32. */
 #define WP_COPY(c, hp)                                                                  \
-    _Static_assert(sizeof prop->c == sizeof h.hp, "field sizes differ: " #c);           \
-    memcpy(&prop->c, &h.hp, sizeof prop->c);
+    _Static_assert(sizeof prop->c == sizeof h->hp, "field sizes differ: " #c);          \
+    memcpy(&prop->c, &h->hp, sizeof prop->c);
 #define WP_FILL_PROPS(COPY)                                                             \
     memset(prop, 0, sizeof *prop);                                                      \
     COPY(WP_COPY)                                                                       \
     prop->warpSize = WP_WARP_SIZE;
+/* The CUDA 12.x layout (device_prop.tsv) and CUDA 13's (device_prop13.tsv). */
+static void wp_fill_props(struct wp_cudaDeviceProp *prop, const struct wp_hipDeviceProp *h) {
+    WP_FILL_PROPS(WP_PROP_COPY)
+}
+static void wp_fill_props13(struct wp_cuda13DeviceProp *prop, const struct wp_hipDeviceProp *h) {
+    WP_FILL_PROPS(WP_PROP13_COPY)
+}
+#undef WP_FILL_PROPS
+#undef WP_COPY
 
 int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
     struct wp_hipDeviceProp h;
     int r = wp_hip_props(&h, device);
     if (r) return r;
-    WP_FILL_PROPS(WP_PROP_COPY)
+    wp_fill_props(prop, &h);
     return 0;
 }
 
@@ -605,11 +614,9 @@ int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *prop, int device) {
     struct wp_hipDeviceProp h;
     int r = wp_hip_props(&h, device);
     if (r) return r;
-    WP_FILL_PROPS(WP_PROP13_COPY)
+    wp_fill_props13(prop, &h);
     return 0;
 }
-#undef WP_FILL_PROPS
-#undef WP_COPY
 
 /* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device). */
 int wpcuDeviceGetAttribute(int *value, int attr, int device) {
@@ -1134,7 +1141,8 @@ void _ZN3c104wpcu20setCurrentCUDAStreamENS0_10CUDAStreamE(struct wp_stream s) {
 
 /* at::cuda::getCurrentDeviceProperties(): ROCm PyTorch returns its cached
  * hipDeviceProp_t* (R0600 layout for torch built with HIP >= 6); the shim returns a CUDA 12.x
- * copy, one per distinct HIP struct (torch keeps one per device), made once. */
+ * copy (warpSize 32, as every answer), one per distinct HIP struct (torch keeps one per
+ * device), made once. */
 #define WP_MAX_DEVICES 64
 static struct {
     const void *hip;
@@ -1156,13 +1164,9 @@ struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void) {
         if (wp_prop_cache[i].hip == h) {
             out = &wp_prop_cache[i].cuda;
         } else if (!wp_prop_cache[i].hip) {
-            struct wp_cudaDeviceProp *prop = &wp_prop_cache[i].cuda;
-            memset(prop, 0, sizeof *prop);
-#define WP_COPY(c, hp) memcpy(&prop->c, &h->hp, sizeof prop->c);
-            WP_PROP_COPY(WP_COPY)
-#undef WP_COPY
+            out = &wp_prop_cache[i].cuda;
+            wp_fill_props(out, h);
             wp_prop_cache[i].hip = h;
-            out = prop;
         }
     }
     __atomic_store_n(&wp_prop_lock, 0, __ATOMIC_RELEASE);
