@@ -63,6 +63,12 @@ fn device_code_sass_lifts_kernels_that_have_ptx() {
     assert_eq!(sass["totals"]["kernels"], 6);
     assert_eq!(sass["totals"]["translated"], 6);
     assert_eq!(sass["totals"]["lifted"], 6);
+    // Exit 0 with lifted kernels says they are not verified on this code.
+    let message = sass["message"].as_str().unwrap();
+    assert!(
+        message.contains("6 lifted from SASS: not verified on this library's code"),
+        "{message}"
+    );
     for k in kernels(&sass) {
         let note = k["note"].as_str().unwrap_or_default();
         assert!(
@@ -77,6 +83,11 @@ fn device_code_sass_lifts_kernels_that_have_ptx() {
         assert_eq!(rc, 0, "--device-code {code}: {r}");
         assert_eq!(r["totals"]["translated"], 6, "{code}");
         assert_eq!(r["totals"]["lifted"], 0, "{code}");
+        assert!(
+            !r["message"].as_str().unwrap().contains("lifted"),
+            "{code}: {}",
+            r["message"]
+        );
         for k in kernels(&r) {
             assert!(
                 !k["note"].as_str().unwrap_or_default().contains("lifted"),

@@ -164,3 +164,89 @@ fn twin_kernel_lookups_are_the_twins_code() {
         assert!(twin > 0, "{suite}: no kernel of the twin's code");
     }
 }
+
+/// `fixtures/gpu/results/libraries-sass80.json` (`tools/gpu/libraries.py --lifted`): real
+/// libraries whose twin was converted from their sm_80 SASS (`convert --device-code sass`),
+/// original against twin on the GPU. Every case the twin does not pass is named, and the
+/// record is for the CURRENT lifter: each input is found again with its recorded sha256, and
+/// `wheelport sass lift --arch ARCH` makes from it exactly the recorded PTX (sha256 of its
+/// `<n>-ARCH.ptx` files in order). The lowering of that PTX is the one the PTX-path records
+/// check.
+#[test]
+fn lifted_library_results_are_for_the_current_lifter() {
+    let path = common::root().join("fixtures/gpu/results/libraries-sass80.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let records = v["records"].as_array().unwrap();
+    assert!(
+        records.iter().any(|r| r["library"] == "cupy-cuda13x"),
+        "no CuPy record in {}",
+        path.display()
+    );
+    if let Err(m) =
+        wheelport::toolchain::discover_nvdisasm(&wheelport::toolchain::SearchOptions::from_env())
+    {
+        return common::missing("library_results", &format!("nvdisasm {}", m.reason)).unwrap_or(());
+    }
+    let work = tempfile::tempdir().unwrap();
+    for (n, r) in records.iter().enumerate() {
+        let name = format!("{} {} (from SASS)", r["library"], r["version"]);
+        let arch = r["device_code"]["arch"].as_str().unwrap();
+        assert_eq!(r["device_code"]["source"], "sass", "{name}");
+        let failed = r["failed"].as_array().unwrap();
+        let twin_failed = failed.iter().filter(|f| f["twin"] == false).count() as u64;
+        assert_eq!(
+            r["twin_passed"].as_u64().unwrap() + twin_failed,
+            r["cases"].as_u64().unwrap(),
+            "{name}: twin_passed + named twin failures != cases"
+        );
+        assert!(
+            failed
+                .iter()
+                .all(|f| f["reason"].as_str().is_some_and(|s| !s.is_empty())),
+            "{name}: a failure without a reason"
+        );
+        for (k, i) in r["inputs"].as_array().unwrap().iter().enumerate() {
+            let p = i["path"].as_str().unwrap();
+            let Some(data) = input_bytes(p) else { return };
+            assert_eq!(
+                sha256_hex(&data),
+                i["sha256"].as_str().unwrap(),
+                "{name}: input {p} differs from the one run"
+            );
+            let src = work.path().join(format!("in{n}-{k}.so"));
+            std::fs::write(&src, &data).unwrap();
+            let out = work.path().join(format!("lift{n}-{k}"));
+            let (code, o, e) = common::run(
+                std::process::Command::new(common::bin())
+                    .args(["sass", "lift", "--arch", arch, "-o"])
+                    .arg(&out)
+                    .arg(&src),
+            );
+            assert_eq!(code, 0, "{name}: sass lift of {p}: {o}{e}");
+            let mut files: Vec<(u64, PathBuf)> = std::fs::read_dir(&out)
+                .unwrap()
+                .map(|d| d.unwrap().path())
+                .filter_map(|f| {
+                    let stem = f
+                        .file_name()?
+                        .to_str()?
+                        .strip_suffix(&format!("-{arch}.ptx"))?;
+                    Some((stem.parse().ok()?, f))
+                })
+                .collect();
+            files.sort();
+            let mut h = Sha256::new();
+            for (_, f) in &files {
+                h.update(std::fs::read(f).unwrap());
+            }
+            let got: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(
+                got,
+                i["lifted_ptx_sha256"].as_str().unwrap(),
+                "{name}: the lifter makes other PTX of {p} than the GPU ran: re-run the suite \
+                 from SASS (docs/verification.md, \"Real libraries from lifted SASS\") and \
+                 tools/gpu/libraries.py --lifted"
+            );
+        }
+    }
+}

@@ -22,6 +22,18 @@ fn shortfall(t: &Totals, target: &str) -> String {
     parts.join(" and ")
 }
 
+/// The caveat a run with kernels lifted from SASS carries in its line: the lifter is checked
+/// form by form and on real libraries' own tests (`docs/verification.md`, 1c), not on the
+/// code of the library at hand, so such a kernel is translated but not verified.
+fn lift_note(t: &Totals) -> String {
+    match t.lifted {
+        0 => String::new(),
+        n => format!(
+            " ({n} lifted from SASS: not verified on this library's code, see docs/verification.md)"
+        ),
+    }
+}
+
 /// The status of a run with `totals`, whether an input failed, and `policy`, with the one
 /// line that explains it. `target` is the profile name, for the message.
 pub fn decide(
@@ -56,19 +68,24 @@ pub fn decide(
         (
             Status::Partial,
             format!(
-                "--allow-partial: written with {}{}",
+                "--allow-partial: written with {}{}{}",
                 shortfall(totals, target).replace(" cannot be translated", " not translated"),
                 if totals.objects_not_loadable > 0 {
                     " (those objects are left out)"
                 } else {
                     ""
-                }
+                },
+                lift_note(totals)
             ),
         )
     } else {
         (
             Status::Converted,
-            format!("converted: all {} kernels translated", totals.kernels),
+            format!(
+                "converted: all {} kernels translated{}",
+                totals.kernels,
+                lift_note(totals)
+            ),
         )
     }
 }

@@ -13,9 +13,14 @@ original against twin (docs/identity.md, tests/library_results.rs checks it in C
       --input names each converted input (the .so the twin was made from, as a path the CI
       test can rebuild: `wheel.whl!member` or a repository path) with its sha256; --twin the
       sha256 of the twin made from it (the CI test makes it again and compares).
+      --lifted PATH=SHA256 instead of --twin: the twin was converted from the input's SASS
+      (`convert --device-code sass`); the sha256 is that of the PTX `wheelport sass lift
+      --arch ARCH -o DIR` writes for it (its `<n>-ARCH.ptx` files in order, concatenated), which
+      the CI test lifts again and compares; --arch names the SASS arch (sm_80).
 The record: {library, version, suite, date, device, cases, skipped, original_passed,
-twin_passed, failed: [{case, original, twin, reason}], inputs: [{path, sha256, twin_sha256}],
-interposer_source_sha256}.
+twin_passed, failed: [{case, original, twin, reason}], inputs: [{path, sha256, twin_sha256 or
+lifted_ptx_sha256}], interposer_source_sha256}, and `device_code: {source: "sass", arch}` for a
+lifted twin.
 """
 import argparse
 import hashlib
@@ -58,6 +63,8 @@ def main():
     p.add_argument("--summary")
     p.add_argument("--input", action="append", default=[])
     p.add_argument("--twin", action="append", default=[])
+    p.add_argument("--lifted", action="append", default=[])
+    p.add_argument("--arch", default="sm_80")
     p.add_argument("--date", default="")
     p.add_argument("--device", default="")
     a = p.parse_args()
@@ -99,15 +106,23 @@ def main():
                     why = f"fails on the original too: {why}"
                 failed.append({"case": i, "original": oo[0], "twin": to[0], "reason": why})
     twins = dict(x.split("=", 1) for x in a.twin)
+    lifted = dict(x.split("=", 1) for x in a.lifted)
     inputs = []
     for x in a.input:
         path, sha = x.split("=", 1)
-        inputs.append({"path": path, "sha256": sha, "twin_sha256": twins[path]})
+        if path in lifted:
+            inputs.append({"path": path, "sha256": sha, "lifted_ptx_sha256": lifted[path]})
+            if path in twins:  # the converted file run, for the record (not rebuilt by CI)
+                inputs[-1]["twin_sha256"] = twins[path]
+        else:
+            inputs.append({"path": path, "sha256": sha, "twin_sha256": twins[path]})
     src = open(os.path.join(ROOT, "shims/cuda-identity/wp_identity.c"), "rb").read()
     rec = {"library": a.library, "version": a.version, "suite": a.suite, "date": a.date,
            "device": a.device, "cases": cases, "skipped": skipped,
            "original_passed": original_passed, "twin_passed": twin_passed, "failed": failed,
            "inputs": inputs, "interposer_source_sha256": hashlib.sha256(src).hexdigest()}
+    if lifted:
+        rec["device_code"] = {"source": "sass", "arch": a.arch}
     data = {"schema": "wheelport.gpu.libraries/1", "records": []}
     if os.path.exists(a.results):
         data = json.load(open(a.results))

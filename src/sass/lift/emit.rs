@@ -152,6 +152,9 @@ pub(super) struct Cx<'a> {
     npred: u32,
     /// The warp member mask register `%wm` is used (`WARPSYNC`, collectives).
     uses_wm: bool,
+    /// The function holds a warp-synchronous form, so its convergence barriers are kept
+    /// (`%b0`..`%b15`, see `emit/warp.rs`); otherwise `BSSY`/`BSYNC` have no effect.
+    pub(super) convergence: bool,
     /// The kernel addresses shared memory.
     uses_shared: bool,
     /// The kernel takes the generic address of its parameter block (`param_window`): the
@@ -219,6 +222,7 @@ impl<'a> Cx<'a> {
             buf: String::new(),
             n16: 0,
             uses_wm: false,
+            convergence: false,
             uses_shared: false,
             uses_param_window: false,
             return_sites: Vec::new(),
@@ -299,6 +303,9 @@ impl<'a> Cx<'a> {
         if self.uses_wm {
             s.push_str("\t.reg .b32 %wm;\n");
         }
+        if self.convergence {
+            s.push_str("\t.reg .b32 %b<16>;\n");
+        }
         if self.info.shared_size > 0 {
             let _ = writeln!(
                 s,
@@ -316,6 +323,11 @@ impl<'a> Cx<'a> {
         }
         if self.uses_wm {
             s.push_str("\tmov.b32 %wm, 0xffffffff;\n");
+        }
+        if self.convergence {
+            for b in 0..16 {
+                let _ = writeln!(s, "\tmov.b32 %b{b}, 0;");
+            }
         }
         s
     }
@@ -960,9 +972,6 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr, guard: Option<Guard>) -> R
         }
         "BAR" => bar(cx, i),
         "HFMA2" => hfma2_mov(cx, i),
-        // Convergence barriers: PTX threads are independent and the lowering reconverges
-        // them itself, so the set-up and the wait have no effect on the results.
-        "BSSY" | "BSYNC" => Ok(()),
         "PLOP3" => plop3(cx, i),
         "VIADD" => viadd(cx, i),
         "IMNMX" => imnmx(cx, i),

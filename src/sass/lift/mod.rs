@@ -40,6 +40,10 @@
 //!   as relaxed at that scope).
 //! * A bank-2 word with a relocation is not read (its bytes are patched at load time), nor is
 //!   initialised data that holds addresses.
+//! * Convergence barriers (`BSSY`/`BSYNC`/`BREAK`, and `BMOV` of them) are per-thread masks
+//!   `%b0`..`%b15` and `bar.warp.sync` in a function with a warp-synchronous form
+//!   (`emit/warp.rs`): an sm_70+ warp that diverged does not come back together before a
+//!   collective unless told to. Elsewhere they are no-ops.
 //!
 //! An instruction the lifter cannot express is an [`Unlifted`] with its form and reason;
 //! a kernel with any is not emitted (never a silent drop).
@@ -232,6 +236,10 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         .chain(entries.iter().copied())
         .collect();
     let mut cx = emit::Cx::new(family, &params, info, consts);
+    cx.convergence = f
+        .instrs
+        .iter()
+        .any(|i| WARP_SYNCHRONOUS.contains(&i.opcode()));
     cx.return_sites = return_sites;
     cx.entries = entries;
     // Join points for following register values: every branch target but `LEPC`'s (the
@@ -290,6 +298,13 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
     }
     out
 }
+
+/// The forms whose result depends on which threads of the warp execute them together: a
+/// function holding one keeps its convergence barriers (see `emit/warp.rs`).
+const WARP_SYNCHRONOUS: &[&str] = &[
+    "VOTE", "VOTEU", "SHFL", "MATCH", "REDUX", "WARPSYNC", "HMMA", "IMMA", "DMMA", "BMMA", "LDSM",
+    "STSM", "MOVM",
+];
 
 /// The bits of 1/2π as binary32 (0.15915493667125701904), the factor ptxas multiplies the
 /// argument of `sin/cos.approx.f32` by, rounding toward zero, before `MUFU.SIN/COS`.

@@ -31,9 +31,21 @@
 //! checks that R20:R21 is the offset of the instruction after the call (`trap` otherwise; the
 //! values are constants, so the check folds away).
 //!
-//! `BMOV` saves and restores the convergence-barrier registers around calls (`BMOV.32.CLEAR
-//! R, B6` ... `BMOV.32 B6, R`). The lifted program keeps no barrier state (`BSSY`/`BSYNC`
-//! have no effect on results), so a save writes 0 and a restore does nothing.
+//! # Convergence barriers
+//!
+//! Under independent thread scheduling a warp that diverged stays diverged until a `BSYNC`
+//! reunites the threads a `BSSY` recorded; ptxas relies on that for every collective after a
+//! branch (CUB's match-by-vote ranking counts the threads of a digit with one `VOTE`, and
+//! gets partial counts from a warp split in two). PTX has no convergence barrier, and the
+//! PTX compiler only reconverges where its own structure says so, so in a function holding a
+//! warp-synchronous form (`VOTE`, `SHFL`, `MATCH`, `REDUX`, `WARPSYNC`, the matrix and
+//! `LDSM`/`STSM`/`MOVM` forms) the barriers are kept in `%b0`..`%b15`:
+//! `BSSY Bn` records the active threads (`activemask`), `BSYNC Bn` waits for them
+//! (`bar.warp.sync`, skipped when the thread left the barrier), `BREAK Bn` takes the thread
+//! out (it arrives at the barrier where it leaves, so the threads still inside are not kept
+//! waiting on it), and `BMOV` moves the recorded mask to and from a register (ptxas saves
+//! and restores them around calls: `BMOV.32.CLEAR R, B6` ... `BMOV.32 B6, R`). Elsewhere the
+//! barriers have no effect on results: a save writes 0 and a restore does nothing.
 
 use super::{check_mods, ops_len, Cx, R};
 use crate::sass::decode::{Instr, Operand};
@@ -60,7 +72,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "RET" => ret(cx, i),
         "LEPC" => lepc(cx, i),
         "BMOV" => bmov(cx, i),
-        // Scheduling hint and convergence-barrier bookkeeping: no effect on results.
+        // A scheduling hint: no effect on results.
         "YIELD" => check_mods(i, &[]),
         // A suspension of at most the operand's nanoseconds (CUB's look-back back-off).
         "NANOSLEEP" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
@@ -71,10 +83,9 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
             }
             o => Err(format!("NANOSLEEP operands {o:?}")),
         }),
-        "BREAK" => check_mods(i, &[]).and_then(|()| match i.operands.as_slice() {
-            [Operand::Barrier(_)] | [Operand::Pred(..), Operand::Barrier(_)] => Ok(()),
-            o => Err(format!("BREAK operands {o:?}")),
-        }),
+        "BSSY" => bssy(cx, i),
+        "BSYNC" => bsync(cx, i),
+        "BREAK" => brk(cx, i),
         _ => return None,
     })
 }
@@ -531,19 +542,88 @@ fn lepc(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     Ok(())
 }
 
-/// `BMOV.32.CLEAR Rd, Bn` / `BMOV.32 Rd, Bn` (the saved state: 0, see the module docs) and
-/// `BMOV.32 Bn, Rs` (no effect).
+/// `BMOV.32[.CLEAR] Rd, Bn`: the barrier's recorded mask (then cleared), and `BMOV.32 Bn, Rs`:
+/// the mask set; without kept barriers (see the module docs) a save writes 0 and a restore
+/// does nothing.
 fn bmov(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     check_mods(i, &["32", "CLEAR"])?;
     match i.operands.as_slice() {
-        [d @ Operand::Reg(..), Operand::Barrier(_)] => {
+        [d @ Operand::Reg(..), Operand::Barrier(b)] => {
             let d = cx.dst(d)?;
-            cx.line(format!("mov.b32 {d}, 0"));
+            if !cx.convergence {
+                cx.line(format!("mov.b32 {d}, 0"));
+                return Ok(());
+            }
+            cx.line(format!("mov.b32 {d}, %b{b}"));
+            if i.has("CLEAR") {
+                cx.line(format!("mov.b32 %b{b}, 0"));
+            }
             Ok(())
         }
-        [Operand::Barrier(_), Operand::Reg(..) | Operand::Imm(_)] if !i.has("CLEAR") => Ok(()),
+        [Operand::Barrier(b), s @ (Operand::Reg(..) | Operand::Imm(_))] if !i.has("CLEAR") => {
+            if cx.convergence {
+                let s = cx.src(s)?;
+                cx.line(format!("mov.b32 %b{b}, {s}"));
+            }
+            Ok(())
+        }
         o => Err(format!("BMOV operands {o:?}")),
     }
+}
+
+/// `BSSY Bn, target`: the active threads recorded in `%bn` (see the module docs).
+fn bssy(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    match i.operands.as_slice() {
+        [Operand::Barrier(b), Operand::Target(_) | Operand::Symbol(_)] => {
+            if cx.convergence {
+                cx.line(format!("activemask.b32 %b{b}"));
+            }
+            Ok(())
+        }
+        o => Err(format!("BSSY operands {o:?}")),
+    }
+}
+
+/// `BSYNC Bn`: a warp barrier over the threads `%bn` recorded, unless this thread left it.
+fn bsync(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    match i.operands.as_slice() {
+        [Operand::Barrier(b)] => {
+            if cx.convergence {
+                let p = cx.tp();
+                cx.line(format!("setp.ne.u32 {p}, %b{b}, 0"));
+                cx.line(format!("@{p} bar.warp.sync %b{b}"));
+            }
+            Ok(())
+        }
+        o => Err(format!("BSYNC operands {o:?}")),
+    }
+}
+
+/// `BREAK [Pp,] Bn`: when `Pp` holds, the thread arrives at the barrier and leaves it.
+fn brk(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
+    check_mods(i, &[])?;
+    let (p, b) = match i.operands.as_slice() {
+        [Operand::Barrier(b)] => (None, *b),
+        [p @ Operand::Pred(..), Operand::Barrier(b)] => (Some(p), *b),
+        o => return Err(format!("BREAK operands {o:?}")),
+    };
+    if !cx.convergence {
+        return Ok(());
+    }
+    let p = match p {
+        Some(p) if !is_pt(p) => Some(cx.psrc(p)?),
+        _ => None,
+    };
+    let leave = cx.tp();
+    match p {
+        Some(p) => cx.line(format!("setp.ne.and.u32 {leave}, %b{b}, 0, {p}")),
+        None => cx.line(format!("setp.ne.u32 {leave}, %b{b}, 0")),
+    }
+    cx.line(format!("@{leave} bar.warp.sync %b{b}"));
+    cx.line(format!("@{leave} mov.b32 %b{b}, 0"));
+    Ok(())
 }
 
 /// `RET.REL.NODEC Rr`: a branch to the call return site whose offset `Rr` holds.
@@ -584,6 +664,59 @@ mod tests {
     use crate::sass::decode::parse_text;
     use crate::sass::info::{DataSymbol, KernelInfo, Reloc, R_CUDA_64};
     use crate::sass::lift::{lift_kernel, Consts};
+
+    /// A diverging loop around a `VOTE` (the shape of CUB's match-by-vote ranking): its
+    /// convergence barriers become `%bN` masks and warp barriers; the same code without the
+    /// `VOTE` keeps none (ptxas's control flow on `BSSY`/`BSYNC`/`BREAK`/`BMOV` forms as
+    /// nvdisasm 13.5 prints them).
+    #[test]
+    fn convergence_barriers_are_kept_around_collectives() {
+        let body = |collective: &str| {
+            format!(
+                "\
+k:
+.text.k:
+        /*0000*/                   S2R R0, SR_TID.X ;
+        /*0010*/                   ISETP.GE.AND P0, PT, R0, 0x10, PT ;
+        /*0020*/                   BSSY B0, `(.L_x_2) ;
+        /*0030*/                   BMOV.32.CLEAR R4, B1 ;
+.L_x_1:
+        /*0040*/                   {collective} ;
+        /*0050*/                   IADD3 R0, R0, 0x1, RZ ;
+        /*0060*/                   ISETP.GE.AND P1, PT, R0, 0x20, PT ;
+        /*0070*/                   BREAK P1, B0 ;
+        /*0080*/              @!P1 BRA `(.L_x_1) ;
+        /*0090*/                   BSYNC B0 ;
+.L_x_2:
+        /*00a0*/                   BMOV.32 B1, R4 ;
+        /*00b0*/                   EXIT ;
+"
+            )
+        };
+        let lift = |text: String| {
+            let f = &parse_text(&text).unwrap()[0];
+            let l = lift_kernel(f, &KernelInfo::default(), "sm_80", &Consts::default());
+            assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+            l.ptx.unwrap()
+        };
+        let ptx = lift(body("VOTE.ANY R2, PT, P0"));
+        for want in [
+            ".reg .b32 %b<16>;",
+            "activemask.b32 %b0;",
+            "mov.b32 %r4, %b1;",
+            "mov.b32 %b1, 0;",
+            "bar.warp.sync %b0;",
+            "mov.b32 %b0, 0;",
+            "mov.b32 %b1, %r4;",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        // BREAK P1: leaves only where P1 holds and the thread is still in the barrier.
+        assert!(ptx.contains(", %b0, 0, %p1;"), "{ptx}");
+        let plain = lift(body("IADD3 R2, R2, 0x1, RZ"));
+        assert!(!plain.contains("%b"), "{plain}");
+        assert!(plain.contains("mov.b32 %r4, 0;"), "{plain}");
+    }
 
     /// nvdisasm 13.5's lines of an `assert` in autoawq_kernels 0.0.9 (`topk_softmax_kernels.cu`,
     /// sm_80, ptxas 12.4): the callee's bank-4 offset in the register the address is loaded
