@@ -285,6 +285,7 @@ for cname, coff, csize, hoff in facts["copies"]:
         bad.append(cname)
 out["mismatched_fields"] = bad
 out["bad_device"] = shim.wpcuGetDeviceProperties_v2(buf, 3)
+out["null_prop"] = shim.wpcuGetDeviceProperties_v2(None, 0)
 
 # cudaDeviceGetAttribute: CUDA number in, HIP number to the runtime.
 v = ctypes.c_int()
@@ -566,6 +567,10 @@ fn shim_translates_against_a_recording_runtime() {
     assert_eq!(
         got["bad_device"], 101,
         "hipErrorInvalidDevice = cudaErrorInvalidDevice"
+    );
+    assert_eq!(
+        got["null_prop"], 1,
+        "cudaErrorInvalidValue for a NULL cudaDeviceProp"
     );
     // cudaDevAttrMultiProcessorCount 16 -> hipDeviceAttributeMultiprocessorCount 63;
     // cudaDevAttrMaxSharedMemoryPerBlockOptin 97 -> hipDeviceAttributeSharedMemPerBlockOptin.

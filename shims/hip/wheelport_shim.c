@@ -599,6 +599,7 @@ static void wp_fill_props13(struct wp_cuda13DeviceProp *prop, const struct wp_hi
 #undef WP_COPY
 
 int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
+    if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;
     struct wp_hipDeviceProp h;
     int r = wp_hip_props(&h, device);
     if (r) return r;
