@@ -1,0 +1,242 @@
+//! The HIP stand-in (`tools/hip-standin`), the verification runtime that lets the host side of
+//! a `--target dtk|rocm` output run on an NVIDIA GPU (docs/verification.md, "The dtk and rocm
+//! host side on the GPU"), checked on the CPU:
+//!
+//! * it builds for both HIP targets under the target's runtime soname;
+//! * it defines every HIP symbol the prebuilt shim of that soname and the converted demo
+//!   wheel and nvcc fixture import (`nm -D`), so a run under it never stops at a missing
+//!   symbol;
+//! * against recording CUDA stubs (gcc-built `libcuda.so.1`/`libcudart.so.13`), the demo's
+//!   dtk output launches its kernels through the shim and the stand-in, and each launch reaches
+//!   CUDA as the twin's kernel of the same name with the host code's grid and block; the twin
+//!   of the nvcc fixture, whose fatbin containers are 4096-aligned, has every container loaded
+//!   and a kernel of its last container found.
+
+mod common;
+
+use common::{bin, require_tool, require_toolchain, root, run};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const T: &str = "hip_standin";
+
+/// Recording stubs of the CUDA driver and runtime: modules "load" when they are fatbin
+/// containers, a function is found when its name is in the container's bytes, launches are
+/// written to $STUB_LOG.
+const CUDA_STUB: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#define _GNU_SOURCE
+void *memmem(const void *, size_t, const void *, size_t);
+struct mod { const unsigned char *p; size_t n; };
+static void rec(const char *fmt, const char *s, unsigned a, unsigned b, unsigned c, unsigned d) {
+    FILE *f = fopen(getenv("STUB_LOG"), "a");
+    fprintf(f, fmt, s, a, b, c, d);
+    fclose(f);
+}
+int cuModuleLoadData(void **m, const void *img) {
+    const unsigned char *p = img;
+    if (memcmp(p, "\x50\xed\x55\xba", 4)) return 200;
+    unsigned short hdr; unsigned long long size;
+    memcpy(&hdr, p + 6, 2); memcpy(&size, p + 8, 8);
+    struct mod *x = malloc(sizeof *x); x->p = p; x->n = hdr + size; *m = x;
+    rec("load %s %u %u %u %u\n", "container", (unsigned)x->n, 0, 0, 0);
+    return 0;
+}
+int cuModuleGetFunction(void **f, void *m, const char *name) {
+    struct mod *x = m;
+    if (!memmem(x->p, x->n, name, strlen(name))) return 500;
+    *f = strdup(name);
+    return 0;
+}
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned sh, void *s, void **args, void **extra) {
+    rec("launch %s %u %u %u %u\n", (const char *)f, gx, gy * gz, bx, by * bz);
+    return 0;
+}
+int cudaFree(void *p) { return 0; }
+int cudaGetLastError(void) { return 0; }
+int cudaPeekAtLastError(void) { return 0; }
+"#;
+
+fn nm(args: &[&str], file: &Path) -> BTreeSet<String> {
+    let (code, out, e) = run(Command::new("nm").args(args).arg(file));
+    assert_eq!(code, 0, "nm {}: {e}", file.display());
+    out.lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .map(|s| s.split('@').next().unwrap().to_string())
+        .collect()
+}
+
+fn is_hip(s: &str) -> bool {
+    s.starts_with("hip") || s.starts_with("__hip")
+}
+
+/// The stand-in for `target`, built by its script into `dir`.
+fn build(target: &str, dir: &Path) -> PathBuf {
+    let (code, out, e) = run(Command::new("bash")
+        .arg(root().join("tools/hip-standin/build.sh"))
+        .arg(target)
+        .arg(dir));
+    assert_eq!(code, 0, "build.sh {target}: {out}{e}");
+    PathBuf::from(out.trim())
+}
+
+fn convert(input: &Path, target: &str, out: &Path) {
+    let (code, o, e) = run(Command::new(bin())
+        .arg(input)
+        .args(["--target", target, "-q", "-o"])
+        .arg(out)
+        .env("WHEELPORT_NO_CACHE", "1"));
+    assert_eq!(
+        code,
+        0,
+        "{target} conversion of {}: {o}{e}",
+        input.display()
+    );
+}
+
+fn unzip(wheel_dir: &Path) {
+    let whl = std::fs::read_dir(wheel_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .unwrap();
+    let mut r = wheelport::wheel::WheelReader::open(&whl).unwrap();
+    for name in r.member_names() {
+        let data = r.read_member(&name).unwrap();
+        let p = wheel_dir.join(&name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, data).unwrap();
+    }
+}
+
+#[test]
+fn standin_exports_what_outputs_import_and_launches_the_twins_kernels() {
+    if require_tool("gcc", T).is_none()
+        || require_tool("nm", T).is_none()
+        || require_toolchain("dtk", T).is_none()
+        || require_toolchain("cuda", T).is_none()
+    {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let demo =
+        root().join("fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl");
+    let fixture = root().join("fixtures/gpu/twin_fixtures.so");
+    convert(&demo, "cuda", &d.join("demo-cuda"));
+    unzip(&d.join("demo-cuda"));
+    convert(&fixture, "cuda", &d.join("fx-cuda"));
+    for (target, soname) in [("dtk", "libgalaxyhip.so.5"), ("rocm", "libamdhip64.so.6")] {
+        let lib = build(target, &d.join(format!("si-{target}")));
+        assert_eq!(lib.file_name().unwrap(), soname);
+        let defined = nm(&["-D", "--defined-only"], &lib);
+        let shim = d.join(format!("shim-{target}.so"));
+        std::fs::write(&shim, wheelport::shim::prebuilt_shim(soname).unwrap()).unwrap();
+        let out = d.join(format!("demo-{target}"));
+        convert(&demo, target, &out);
+        unzip(&out);
+        let fx = d.join(format!("fx-{target}"));
+        convert(&fixture, target, &fx);
+        for obj in [
+            shim.clone(),
+            out.join("wheelport_demo/_kernels.so"),
+            fx.join("twin_fixtures.so"),
+        ] {
+            let missing: Vec<String> = nm(&["-D", "--undefined-only"], &obj)
+                .into_iter()
+                .filter(|s| is_hip(s) && !defined.contains(s))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "{target}: {} imports HIP symbols the stand-in lacks: {missing:?}",
+                obj.display()
+            );
+        }
+    }
+
+    // The dtk demo under the stand-in, CUDA answered by recording stubs.
+    let lib = d.join("si-dtk");
+    let stubs = common::stub_runtime(d, "libcuda.so.1", CUDA_STUB);
+    std::fs::copy(stubs.join("libcuda.so.1"), stubs.join("libcudart.so.13")).unwrap();
+    let log = d.join("launches.txt");
+    let libdir = std::env::join_paths([&lib, &stubs]).unwrap();
+    let py = r#"
+import ctypes, sys
+demo = ctypes.CDLL(sys.argv[1])
+demo.wp_saxpy.argtypes = [ctypes.c_int, ctypes.c_float, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+demo.wp_reduce_sum.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+print(demo.wp_saxpy(10000, 1.5, 0x1000, 0x2000, None), demo.wp_reduce_sum(0x1000, 0x3000, 10000, None))
+fx = ctypes.CDLL(sys.argv[2])
+standin = ctypes.CDLL("libgalaxyhip.so.5")
+class Dim3(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_uint), ("y", ctypes.c_uint), ("z", ctypes.c_uint)]
+standin.hipLaunchKernel.argtypes = [ctypes.c_void_p, Dim3, Dim3, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+# The kernel's host stub (a local symbol) from an exported neighbour and their .symtab values.
+stub = ctypes.cast(fx.wp_assert_pass, ctypes.c_void_p).value + int(sys.argv[3])
+print(standin.hipLaunchKernel(stub, Dim3(3, 1, 1), Dim3(64, 1, 1), None, 0, None))
+"#;
+    // The fixture's last container holds the kernel of its last translation unit.
+    let fx_so = d.join("fx-dtk/twin_fixtures.so");
+    let (code, syms, e) = run(Command::new("nm").arg(&fx_so));
+    assert_eq!(code, 0, "{e}");
+    let value = |name: &str| -> i64 {
+        let l = syms
+            .lines()
+            .find(|l| l.ends_with(&format!(" {name}")))
+            .unwrap_or_else(|| panic!("no {name} in {}", fx_so.display()));
+        i64::from_str_radix(l.split_whitespace().next().unwrap(), 16).unwrap()
+    };
+    let delta = value("k_assert_pass") - value("wp_assert_pass");
+    let (code, o, e) = run(Command::new("python3")
+        .arg("-c")
+        .arg(py)
+        .arg(d.join("demo-dtk/wheelport_demo/_kernels.so"))
+        .arg(&fx_so)
+        .arg(delta.to_string())
+        .env("LD_LIBRARY_PATH", &libdir)
+        .env("LD_BIND_NOW", "1")
+        .env("STUB_LOG", &log)
+        .env(
+            "WP_HIP_TWIN_DIR",
+            std::env::join_paths([d.join("demo-cuda/wheelport_demo"), d.join("fx-cuda")]).unwrap(),
+        )
+        .env_remove("WP_HIP_STANDIN_LOG"));
+    assert_eq!(code, 0, "{o}{e}");
+    let got = std::fs::read_to_string(&log).unwrap_or_default();
+    let launches: Vec<&str> = got.lines().filter(|l| l.starts_with("launch")).collect();
+    assert_eq!(
+        launches,
+        [
+            "launch _Z5saxpyifPKfPf 40 1 256 1",
+            "launch _Z10reduce_sumPKfPfi 40 1 256 1",
+            "launch k_assert_pass 3 1 64 1"
+        ],
+        "{o}{e}\n{got}"
+    );
+    assert_eq!(o, "0 0\n0\n", "{e}");
+    // Every container of the fixture's twin was loaded (nine, 4096-aligned), and its last one
+    // gave the kernel.
+    let loads = got.lines().filter(|l| l.starts_with("load")).count();
+    assert_eq!(
+        loads,
+        1 + twin_containers(&d.join("fx-cuda/twin_fixtures.so")),
+        "{got}"
+    );
+}
+
+/// The number of fatbin containers in a twin's `.nv_fatbin.wheelport` section (wheelport's
+/// fatbin reader, itself checked against `cuobjdump` in `tests/fatbin_cuobjdump.rs`).
+fn twin_containers(twin: &Path) -> usize {
+    use object::{Object, ObjectSection};
+    let data = std::fs::read(twin).unwrap();
+    let elf = object::File::parse(&*data).unwrap();
+    let sec = elf.section_by_name(wheelport::twin::TWIN_SECTION).unwrap();
+    let (off, _) = sec.file_range().unwrap();
+    wheelport::fatbin::parse_section(sec.data().unwrap(), off, "twin")
+        .unwrap()
+        .len()
+}
