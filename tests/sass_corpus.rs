@@ -173,3 +173,45 @@ fn autoawq_kernels_sass_forms() {
         },
     );
 }
+
+/// bitsandbytes 0.50.2's `libbitsandbytes_cuda118.so` is an `-rdc` build: beside the
+/// device-linked module (`.nv_fatbin`) it carries the relocatable LZ4-compressed copies
+/// (`__nv_relfatbin`), which are the device link's inputs. `sass lift --arch sm_80` lifts the
+/// device-linked sm_80 cubin, whose kernels are cuobjdump's sm_80 `ENTRY` symbols, and names
+/// every kernel it cannot lift (exit 4), with no error on the relocatable copies.
+#[test]
+fn bitsandbytes_rdc_build_lifts_or_names_every_kernel() {
+    let test = "sass_corpus bitsandbytes";
+    let Some(whl) = common::require_corpus("bitsandbytes-0.50.2-", test) else {
+        return;
+    };
+    if let Err(m) =
+        wheelport::toolchain::discover_nvdisasm(&wheelport::toolchain::SearchOptions::from_env())
+    {
+        return common::missing(test, &format!("nvdisasm {}", m.reason)).unwrap_or(());
+    }
+    let Some(cuobjdump) = common::require_tool("cuobjdump", test) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let so = common::extract_member(&whl, "bitsandbytes/libbitsandbytes_cuda118.so", dir.path());
+    let (code, syms, e) = run(Command::new(cuobjdump)
+        .args(["-symbols", "-arch", "sm_80"])
+        .arg(&so));
+    assert_eq!(code, 0, "{e}");
+    let entries = syms.lines().filter(|l| l.contains(" ENTRY ")).count();
+    assert!(entries > 0, "{syms}");
+    let (code, out, err) = run(Command::new(bin())
+        .args(["sass", "lift", "--arch", "sm_80"])
+        .arg(&so));
+    assert_eq!(
+        code, 4,
+        "some kernels are not lifted, each named: {out}{err}"
+    );
+    assert!(out.contains("total: 1 cubins,"), "{out}");
+    assert!(
+        out.contains(&format!("[sm_80]: {entries} kernels, ")),
+        "{entries} kernels: {out}"
+    );
+    assert!(out.contains("  not lifted: "), "{out}");
+}

@@ -505,6 +505,53 @@ fn lifted_parameter_halves_and_nanosleep_compute() {
     }
 }
 
+/// `fixtures/sass/bf16_brev.ptx` (sm_80: `F2F.BF16.F32`, `BREV` of a parameter): lifted,
+/// assembled, lowered to both profiles, and on gfx906 each output is the binary32 input
+/// rounded to bfloat16 to nearest even (any NaN for a NaN) under the parameter's bit reversal.
+#[test]
+fn lifted_bf16_conversion_and_bit_reversal_compute() {
+    let Some(t) = tools() else { return };
+    let edges: [u32; 12] = [
+        0x0000_0000,
+        0x8000_0000,
+        0x3f80_0000,
+        0x3f80_8000, // a tie, rounds to even (down)
+        0x3f81_8000, // a tie, rounds to even (up)
+        0x3f80_8001,
+        0x7f7f_ffff, // rounds up to infinity
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0001,
+        0x0000_0001,
+        0x807f_ffff,
+    ];
+    let mut a = values32(64, 11);
+    a[..edges.len()].copy_from_slice(&edges);
+    let k = 0x1234_5678u32;
+    let got = lift_and_run_sm80(
+        &t,
+        "bf16_brev",
+        &["cvt.rn.bf16.f32", "brev.b32"],
+        &a,
+        &[k.to_le_bytes().to_vec()],
+    );
+    for (i, &x) in a.iter().enumerate() {
+        let w = u32::from_le_bytes(got[4 * i..4 * i + 4].try_into().unwrap());
+        assert_eq!(w >> 16, k.reverse_bits() & 0xffff, "brev, thread {i}");
+        let b = w & 0xffff;
+        let nan = x & 0x7f80_0000 == 0x7f80_0000 && x & 0x7f_ffff != 0;
+        if nan {
+            assert!(
+                b & 0x7f80 == 0x7f80 && b & 0x7f != 0,
+                "{x:#010x}: {b:#06x}, want a NaN"
+            );
+        } else {
+            let want = (x + 0x7fff + ((x >> 16) & 1)) >> 16;
+            assert_eq!(b, want, "bf16 of {x:#010x}");
+        }
+    }
+}
+
 /// The forms of `fixtures/sass/forms.ptx` (sm_80: `I2F.S8` with byte selectors, `QSPC` with
 /// an offset, `MEMBAR.ALL.GPU`): lifted, assembled, lowered to both profiles, and on gfx906
 /// the outputs are the kernel's meaning.

@@ -66,7 +66,9 @@ pub struct CubinEntry {
     pub container: usize,
 }
 
-/// The cubins of an ELF object (`.so` with fatbins, or a loose cubin), decompressed.
+/// The cubins of an ELF object (`.so` with fatbins, or a loose cubin), decompressed; the
+/// relocatable copies of an `-rdc` build (`__nv_relfatbin`) are left out, their kernels being
+/// the device-linked module's.
 ///
 /// # Errors
 /// When the object is not a readable ELF file; entries that do not decompress are errors too.
@@ -82,6 +84,11 @@ pub fn cubins_of(data: &[u8], file: &str) -> crate::Result<Vec<CubinEntry>> {
     }
     let mut out = Vec::new();
     for (ci, c) in a.containers.iter().enumerate() {
+        // The relocatable (-rdc) copies are the device link's inputs: their kernels are the
+        // device-linked module's (in `.nv_fatbin`), which is what the runtime loads.
+        if c.report.section == crate::elf::scan::NV_RELFATBIN {
+            continue;
+        }
         for e in &c.container.entries {
             if e.kind() != crate::fatbin::EntryKind::Elf {
                 continue;

@@ -498,9 +498,20 @@ fn float_tmp(cx: &mut Cx<'_>, bits: u32) -> String {
     }
 }
 
-/// `F2F.dst.src[.FTZ][.RZ|.RM|.RP] d, a`: float to float (`cvt`).
+/// `F2F.dst.src[.FTZ][.RZ|.RM|.RP] d, a`: float to float (`cvt`); `F2F.BF16.F32[.RN] d, a`:
+/// `cvt.rn.bf16.f32`, the bfloat16 in the low half of `d`, as for `.F16`.
 fn f2f(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
     ops_len(i, 2)?;
+    if i.has("BF16") {
+        check_mods(i, &["BF16", "F32", "RN"])?;
+        if !i.has("F32") {
+            return Err("F2F.BF16 from another format than F32".into());
+        }
+        let a = float_src(cx, &i.operands[1], 32)?;
+        let t = cx.t16();
+        cx.line(format!("cvt.rn.bf16.f32 {t}, {a}"));
+        return float_dst(cx, &i.operands[0], &t, 16);
+    }
     let tys: Vec<u32> = i.modifiers().filter_map(float_ty).collect();
     check_mods(i, &["F16", "F32", "F64", "FTZ", "RZ", "RM", "RP", "RN"])?;
     let [dt, st] = tys.as_slice() else {

@@ -59,7 +59,7 @@ pub(super) fn instruction(cx: &mut Cx<'_>, i: &Instr) -> Option<R<()>> {
         "REDUX" => redux(cx, i),
         "WARPSYNC" => warpsync(cx, i),
         "POPC" => unary(cx, i, &[], "popc.b32"),
-        "BREV" => unary(cx, i, &[], "brev.b32"),
+        "BREV" | "UBREV" => unary(cx, i, &[], "brev.b32"),
         "FLO" | "UFLO" => flo(cx, i),
         "SGXT" => sgxt(cx, i),
         "BMSK" => bmsk(cx, i),
@@ -664,6 +664,23 @@ mod tests {
     use crate::sass::decode::parse_text;
     use crate::sass::info::{DataSymbol, KernelInfo, Reloc, R_CUDA_64};
     use crate::sass::lift::{lift_kernel, Consts};
+
+    /// `UBREV` is `BREV` on the uniform datapath.
+    #[test]
+    fn uniform_bit_reversal() {
+        let text = "\
+k:
+.text.k:
+        /*0000*/                   UBREV UR4, UR5 ;
+        /*0010*/                   MOV R0, UR4 ;
+        /*0020*/                   EXIT ;
+";
+        let f = &parse_text(text).unwrap()[0];
+        let l = lift_kernel(f, &KernelInfo::default(), "sm_80", &Consts::default());
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        assert!(ptx.contains("brev.b32 %u4, %u5;"), "{ptx}");
+    }
 
     /// A diverging loop around a `VOTE` (the shape of CUB's match-by-vote ranking): its
     /// convergence barriers become `%bN` masks and warp barriers; the same code without the
