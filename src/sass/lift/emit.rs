@@ -203,6 +203,21 @@ fn parse_imm(v: &str) -> Option<u64> {
     }
 }
 
+/// A relocated immediate naming a symbol's address half, as nvdisasm prints it: `32@lo(sym)`
+/// or `32@hi(sym)` (the `R_CUDA_ABS32_LO_32`/`HI_32` relocations of an address loaded into
+/// registers): (symbol, whether the high half).
+fn relocated_half(t: &str) -> Option<(&str, bool)> {
+    let (high, rest) = match t.trim() {
+        s if s.starts_with("32@lo(") => (false, &s[6..]),
+        s if s.starts_with("32@hi(") => (true, &s[6..]),
+        _ => return None,
+    };
+    let name = rest.strip_suffix(')')?;
+    name.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.'))
+        .then_some((name, high))
+}
+
 fn imm32(v: i64) -> String {
     format!("0x{:08x}", v as u32)
 }
@@ -611,6 +626,13 @@ impl<'a> Cx<'a> {
                 offset,
                 mods,
             } => (self.const32(*bank, *index, *offset)?, mods),
+            Operand::Other(t) => match relocated_half(t) {
+                Some((name, high)) => {
+                    let a = self.symbol_address(name, 0)?;
+                    return Ok(self.half(&a, high));
+                }
+                None => return Err(format!("operand {op:?} as a 32-bit source")),
+            },
             o => return Err(format!("operand {o:?} as a 32-bit source")),
         };
         self.apply(v, mods)

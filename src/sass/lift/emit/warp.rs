@@ -665,6 +665,48 @@ mod tests {
     use crate::sass::info::{DataSymbol, KernelInfo, Reloc, R_CUDA_64};
     use crate::sass::lift::{lift_kernel, Consts};
 
+    /// nvdisasm 13.5's `UMOV UR4, 32@lo(sym)` / `32@hi(sym)` in bitsandbytes 0.50.2's
+    /// device-linked sm_80 cubin (`kDequantizeBlockwise`, the address of its static NF4
+    /// table, `R_CUDA_ABS32_LO_32`/`HI_32`): the halves of the lifted variable's generic
+    /// address, the variable declared with the cubin's bytes.
+    #[test]
+    fn relocated_address_halves_are_the_symbols_address() {
+        let text = "\
+k:
+.text.k:
+        /*0000*/                   UMOV UR4, 32@lo(lut) ;
+        /*0010*/                   UMOV UR5, 32@hi(lut) ;
+        /*0020*/                   MOV R2, UR4 ;
+        /*0030*/                   MOV R3, UR5 ;
+        /*0040*/                   EXIT ;
+";
+        let f = &parse_text(text).unwrap()[0];
+        let consts = Consts {
+            data: [(".nv.global.init".to_string(), vec![7u8; 16])].into(),
+            symbols: vec![DataSymbol {
+                name: "lut".into(),
+                section: ".nv.global.init".into(),
+                offset: 0,
+                size: 16,
+                global: false,
+                function: false,
+            }],
+            ..Default::default()
+        };
+        let l = lift_kernel(f, &KernelInfo::default(), "sm_80", &consts);
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        for want in [
+            "mov.u64 %d0, lut;",
+            "cvta.global.u64 %d0, %d0;",
+            "mov.b64 {%t",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        assert_eq!(l.decls.len(), 1, "{:?}", l.decls);
+        assert!(l.decls[0].1.contains("lut[16]"), "{:?}", l.decls);
+    }
+
     /// `UBREV` is `BREV` on the uniform datapath.
     #[test]
     fn uniform_bit_reversal() {
