@@ -608,3 +608,91 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
     assert!(o.contains("a loose cubin"), "{o}");
     let _: PathBuf = whl;
 }
+
+/// An object that uses the CUDA driver API directly (`cuInit`, `cuModuleLoadData` of a PTX
+/// string kept in `.rodata`, `cuModuleGetFunction`; built with gcc against a stub
+/// `libcuda.so.1`, whose exports are unversioned as the driver's are) is never converted with
+/// exit 0 for dtk or rocm: each driver import is named unresolved with its reason and the
+/// object is not loadable (exit 5); the cuda twin keeps it as it is (exit 0). Every function
+/// of CUDA 13.5's `cuda.h` is attributed to the driver by `relink-tables/cuda-stack.tsv`.
+#[test]
+fn driver_api_users_are_not_converted_silently() {
+    const T: &str = "no_false_success driver api";
+    if common::require_tool("gcc", T).is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let rt = common::stub_runtime(
+        d,
+        "libcuda.so.1",
+        "int cuInit(unsigned f) { return 0; }\n\
+         int cuModuleLoadData(void **m, const void *i) { return 0; }\n\
+         int cuModuleGetFunction(void **f, void *m, const char *n) { return 0; }\n",
+    );
+    std::fs::write(
+        d.join("user.c"),
+        "static const char ptx[] = \".version 8.0\\n.target sm_80\\n.address_size 64\\n\
+         .visible .entry k() { ret; }\\n\";\n\
+         int cuInit(unsigned); int cuModuleLoadData(void **, const void *);\n\
+         int cuModuleGetFunction(void **, void *, const char *);\n\
+         int run(void) { void *m, *f; cuInit(0); if (cuModuleLoadData(&m, ptx)) return 1;\n\
+         return cuModuleGetFunction(&f, m, \"k\"); }\n",
+    )
+    .unwrap();
+    let (code, _, e) = run(Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o", "libuser.so", "user.c", "-L"])
+        .arg(&rt)
+        .arg("-l:libcuda.so.1")
+        .current_dir(d));
+    assert_eq!(code, 0, "{e}");
+    for (target, want) in [("dtk", 5), ("rocm", 5), ("cuda", 0)] {
+        if common::require_toolchain(target, T).is_none() {
+            return;
+        }
+        let report = d.join(format!("{target}.json"));
+        let (code, out, err) = run(Command::new(bin())
+            .arg(d.join("libuser.so"))
+            .args(["--target", target, "-o"])
+            .arg(d.join(format!("out-{target}")))
+            .arg("--json")
+            .arg(&report));
+        assert_eq!(code, want, "{target}: {out}{err}");
+        if want == 0 {
+            continue;
+        }
+        let r = json(&report);
+        assert_eq!(r["totals"]["unresolved_imports"], 3, "{target}: {r}");
+        for name in ["cuInit", "cuModuleLoadData", "cuModuleGetFunction"] {
+            assert!(
+                out.contains(&format!(
+                    "unresolved import {name}: CUDA driver API (libcuda.so.1)"
+                )),
+                "{target}: {name}: {out}"
+            );
+        }
+    }
+    // Every driver function cuda.h declares is attributed to libcuda.
+    let Some(cuobjdump) = common::require_tool("cuobjdump", T) else {
+        return;
+    };
+    let h = cuobjdump.parent().unwrap().join("../include/cuda.h");
+    let text = std::fs::read_to_string(&h).unwrap_or_else(|e| panic!("{}: {e}", h.display()));
+    let mut n = 0;
+    for w in text.split("CUDAAPI ").skip(1) {
+        let name: String = w
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.starts_with("cu") {
+            continue;
+        }
+        n += 1;
+        assert_eq!(
+            wheelport::inspect::cuda_stack::unversioned_library(&name),
+            Some(Some("libcuda.so")),
+            "{name} (cuda.h) is not attributed to the driver"
+        );
+    }
+    assert!(n > 400, "{n} driver functions in {}", h.display());
+}

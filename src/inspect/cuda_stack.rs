@@ -77,6 +77,27 @@ fn resolve(lib: &str, needed: &[String]) -> String {
         .unwrap_or_else(|| lib.to_string())
 }
 
+/// The CUDA-stack library an UNVERSIONED import `name` comes from by the table's `symbol` and
+/// `demangled` rules (`Some(Some(soname prefix))`), CUDA-related with the library unknown
+/// (`contains` rules: `Some(None)`), or `None`.
+pub fn unversioned_library(name: &str) -> Option<Option<&'static str>> {
+    let mut demangled: Option<String> = None;
+    for rule in rules() {
+        match rule {
+            Rule::Symbol(p, lib) if name.starts_with(p.as_str()) => return Some(Some(lib)),
+            Rule::Demangled(p, lib) => {
+                let d = demangled.get_or_insert_with(|| crate::cubin::demangle(name));
+                if d.starts_with(p.as_str()) {
+                    return Some(Some(lib));
+                }
+            }
+            Rule::Contains(p) if name.contains(p.as_str()) => return Some(None),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Group the CUDA-stack imports of one object by library, in first-seen order.
 pub fn group_imports(imports: &[Import], needed: &[String]) -> Vec<ImportGroup> {
     let mut groups: Vec<ImportGroup> = Vec::new();
@@ -101,26 +122,10 @@ pub fn group_imports(imports: &[Import], needed: &[String]) -> Vec<ImportGroup> 
             }
             continue;
         }
-        let mut demangled: Option<String> = None;
-        for rule in rules() {
-            match rule {
-                Rule::Soname(_) => continue,
-                Rule::Symbol(p, lib) if imp.name.starts_with(p.as_str()) => {
-                    push(resolve(lib, needed), "rule", imp.display());
-                }
-                Rule::Demangled(p, lib) => {
-                    let d = demangled.get_or_insert_with(|| crate::cubin::demangle(&imp.name));
-                    if !d.starts_with(p.as_str()) {
-                        continue;
-                    }
-                    push(resolve(lib, needed), "rule", imp.display());
-                }
-                Rule::Contains(p) if imp.name.contains(p.as_str()) => {
-                    push("(unknown)".to_string(), "name", imp.display());
-                }
-                _ => continue,
-            }
-            break;
+        match unversioned_library(&imp.name) {
+            Some(Some(lib)) => push(resolve(lib, needed), "rule", imp.display()),
+            Some(None) => push("(unknown)".to_string(), "name", imp.display()),
+            None => {}
         }
     }
     groups

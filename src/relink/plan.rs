@@ -1,7 +1,8 @@
 //! From a relink [`Table`] and a scanned shared object to a rewrite plan.
 //!
-//! Every import that comes from a CUDA-stack library (by its version requirement, or by
-//! having a row in the table) is accounted for: renamed to its target name, renamed to its
+//! Every import that comes from a CUDA-stack library (by its version requirement, by having a
+//! row in the table, or, unversioned, by the driver API's names in
+//! `relink-tables/cuda-stack.tsv`) is accounted for: renamed to its target name, renamed to its
 //! shim-library name (`shim`/`noop` rows: same length as the CUDA name, see the table
 //! headers), or listed as unsupported with the row's notes. CUDA DT_NEEDED entries with a
 //! soname row are replaced; their version requirements are dropped, so the re-targeted
@@ -37,6 +38,9 @@ pub struct Plan {
     pub unresolved_needed: Vec<String>,
 }
 
+/// The soname prefix `relink-tables/cuda-stack.tsv` gives the CUDA driver API's imports.
+const DRIVER_LIBRARY: &str = "libcuda.so";
+
 /// Build the plan for `so` from `table`.
 ///
 /// A `shim`/`noop` row counts only when the target's shim library defines its symbol
@@ -63,11 +67,17 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
         }
     }
     for imp in &so.imports {
-        let from_cuda = imp.version_file.as_ref().is_some_and(|f| {
-            cuda_files.contains(f)
-                || table.soname(&canonical_soname(f)).is_some()
-                || crate::inspect::cuda_stack::is_cuda_library(f)
-        });
+        // An unversioned import of the CUDA driver API (libcuda.so.1 has no symbol versions)
+        // is the driver's, by `relink-tables/cuda-stack.tsv`'s rules.
+        let driver = imp.version_file.is_none()
+            && crate::inspect::cuda_stack::unversioned_library(&imp.name)
+                == Some(Some(DRIVER_LIBRARY));
+        let from_cuda = driver
+            || imp.version_file.as_ref().is_some_and(|f| {
+                cuda_files.contains(f)
+                    || table.soname(&canonical_soname(f)).is_some()
+                    || crate::inspect::cuda_stack::is_cuda_library(f)
+            });
         // The library it comes from: its version requirement's file, else the first CUDA
         // library the object needs that has a row for it (`cudaMemPrefetchAsync` of
         // libcudart.so.13 is not libcudart.so.12's).
@@ -106,6 +116,12 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
                     reason: row.notes.clone(),
                 }),
             },
+            None if driver => p.unresolved.push(Unresolved {
+                import: imp.display(),
+                reason: "CUDA driver API (libcuda.so.1): no row in the relink table; a module \
+                         it loads at run time is not translated"
+                    .into(),
+            }),
             None if from_cuda => p.unresolved.push(Unresolved {
                 import: imp.display(),
                 reason: match imp.version_file.as_deref() {
