@@ -39,6 +39,19 @@ fn input_bytes(path: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// The bytes of a record's input `i` (`{path, sha256}`), checked against the recorded
+/// sha256; `None` when its wheel is not in the corpus here.
+fn recorded_input(name: &str, i: &Value) -> Option<Vec<u8>> {
+    let p = i["path"].as_str().unwrap();
+    let data = input_bytes(p)?;
+    assert_eq!(
+        sha256_hex(&data),
+        i["sha256"].as_str().unwrap(),
+        "{name}: input {p} differs from the one run"
+    );
+    Some(data)
+}
+
 #[test]
 fn library_results_are_complete_and_current() {
     let path = common::root().join("fixtures/gpu/results/libraries.json");
@@ -92,12 +105,9 @@ fn library_results_are_complete_and_current() {
         assert!(!inputs.is_empty(), "{name}: no converted inputs recorded");
         for i in inputs {
             let p = i["path"].as_str().unwrap();
-            let Some(data) = input_bytes(p) else { return };
-            assert_eq!(
-                sha256_hex(&data),
-                i["sha256"].as_str().unwrap(),
-                "{name}: input {p} differs from the one run"
-            );
+            let Some(data) = recorded_input(&name, i) else {
+                return;
+            };
             let src: PathBuf = work.path().join(format!("in{}.so", jobs.len()));
             std::fs::write(&src, &data).unwrap();
             jobs.push((
@@ -207,12 +217,9 @@ fn lifted_library_results_are_for_the_current_lifter() {
         );
         for (k, i) in r["inputs"].as_array().unwrap().iter().enumerate() {
             let p = i["path"].as_str().unwrap();
-            let Some(data) = input_bytes(p) else { return };
-            assert_eq!(
-                sha256_hex(&data),
-                i["sha256"].as_str().unwrap(),
-                "{name}: input {p} differs from the one run"
-            );
+            let Some(data) = recorded_input(&name, i) else {
+                return;
+            };
             let src = work.path().join(format!("in{n}-{k}.so"));
             std::fs::write(&src, &data).unwrap();
             let out = work.path().join(format!("lift{n}-{k}"));

@@ -62,6 +62,19 @@ typedef unsigned long long CUdeviceptr;
 static FILE *si_log;
 static pthread_mutex_t si_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
+/* One line "KIND TEXT" in $WP_HIP_STANDIN_LOG, when it is set; with si_lock held. */
+static void si_log_line(const char *kind, const char *text) {
+    if (!si_log) {
+        const char *p = getenv("WP_HIP_STANDIN_LOG");
+        if (p) si_log = fopen(p, "a");
+    }
+    if (si_log) {
+        fprintf(si_log, "%s %s\n", kind, text);
+        fflush(si_log);
+    }
+}
+
+/* The first call of exported function `fn` (its name's address identifies it). */
 static void si_note(const char *fn) {
     static const char *seen[1024];
     static int nseen;
@@ -72,14 +85,7 @@ static void si_note(const char *fn) {
             return;
         }
     if (nseen < 1024) seen[nseen++] = fn;
-    if (!si_log) {
-        const char *p = getenv("WP_HIP_STANDIN_LOG");
-        if (p) si_log = fopen(p, "a");
-    }
-    if (si_log) {
-        fprintf(si_log, "call %s\n", fn);
-        fflush(si_log);
-    }
+    si_log_line("call", fn);
     pthread_mutex_unlock(&si_lock);
 }
 
@@ -97,14 +103,7 @@ static void si_say(const char *fmt, const char *a, const char *b) {
         }
     if (nsaid < 256) said[nsaid++] = strdup(text);
     fprintf(stderr, "hip-standin: %s\n", text);
-    if (!si_log) {
-        const char *p = getenv("WP_HIP_STANDIN_LOG");
-        if (p) si_log = fopen(p, "a");
-    }
-    if (si_log) {
-        fprintf(si_log, "note %s\n", text);
-        fflush(si_log);
-    }
+    si_log_line("note", text);
     pthread_mutex_unlock(&si_lock);
 }
 
