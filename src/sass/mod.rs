@@ -190,6 +190,11 @@ pub fn lift_cubin(
         data: info.data.clone(),
         symbols: info.symbols.clone(),
         relocations: info.relocations.clone(),
+        functions: funcs
+            .iter()
+            .filter(|f| info.kernel(&f.name).is_none())
+            .map(|f| (f.name.clone(), f.clone()))
+            .collect(),
     };
     use rayon::prelude::*;
     let kernels: Vec<lift::KernelLift> = funcs

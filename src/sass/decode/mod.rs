@@ -86,9 +86,15 @@ impl Parser {
         }
         f.subroutines.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
         for (i, j, l) in self.pending.drain(..) {
-            f.instrs[i].operands[j] = match self.labels.get(&l) {
-                Some(&off) => Operand::Target(off),
-                None => Operand::Symbol(l.into()),
+            let op = &mut f.instrs[i].operands[j];
+            *op = match (self.labels.get(&l), &*op) {
+                (Some(&target), Operand::LabelHalf { high, .. }) => Operand::LabelHalf {
+                    target,
+                    high: *high,
+                },
+                (None, Operand::LabelHalf { .. }) => Operand::Other(l.into()),
+                (Some(&off), _) => Operand::Target(off),
+                (None, _) => Operand::Symbol(l.into()),
             };
         }
         self.labels.clear();
@@ -177,7 +183,7 @@ impl Parser {
                 unresolved = Some(l.to_string());
                 Some(0)
             });
-            if let (Operand::Target(_), Some(l)) = (&o, unresolved) {
+            if let (Operand::Target(_) | Operand::LabelHalf { .. }, Some(l)) = (&o, unresolved) {
                 self.pending.push((idx, j, l));
             }
             operands.push(o);

@@ -126,6 +126,15 @@ pub enum Operand {
     /// NaN as `±QNAN`): the binary32 pattern, the binary64 one (`D*` forms: the encoded high
     /// word, low word zero) or one binary16 / bfloat16 half (`H*` forms), by the form.
     FloatBits(u64),
+    /// A half of the absolute address of a label of the same function, as nvdisasm prints
+    /// the return address set before a call of another function of the cubin
+    /// (`32@lo((kernel + .L_x_0@srel))`, `32@hi(...)`): the label's offset and which half.
+    LabelHalf {
+        /// The label's byte offset in the function.
+        target: u32,
+        /// The high 32 bits (`32@hi`).
+        high: bool,
+    },
     /// A constant-bank reference `c[bank][index + offset]`, with source modifiers.
     Const {
         /// The bank.
@@ -322,6 +331,15 @@ fn parse_typed(t: &str, label: &mut dyn FnMut(&str) -> Option<u32>) -> Option<Op
             Some(off) => Operand::Target(off),
             None => Operand::Symbol(l.into()),
         });
+    }
+    if let Some((high, inner)) = t
+        .strip_prefix("32@lo((")
+        .map(|r| (false, r))
+        .or_else(|| t.strip_prefix("32@hi((").map(|r| (true, r)))
+    {
+        // `(function + label@srel)`: the label resolves within the function.
+        let (_, l) = inner.strip_suffix("@srel))")?.split_once(" + ")?;
+        return label(l).map(|target| Operand::LabelHalf { target, high });
     }
     if let Some(r) = t.strip_prefix("desc") {
         let (d, inner) = two_brackets(r)?;

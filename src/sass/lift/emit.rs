@@ -27,6 +27,10 @@ pub struct Consts {
     pub symbols: Vec<crate::sass::info::DataSymbol>,
     /// The relocations per patched section.
     pub relocations: BTreeMap<String, Vec<crate::sass::info::Reloc>>,
+    /// The cubin's functions that are not kernels (`__cuda_sm70_shflsync_idx_p`,
+    /// `__cuda_sm20_div_u64`), which a kernel calls with `CALL.ABS.NOINC \`(name)`; the
+    /// lifter inlines them at the call (`lift/mod.rs`, `inline_calls`).
+    pub functions: BTreeMap<String, crate::sass::decode::Function>,
 }
 
 type R<T> = Result<T, String>;
@@ -626,6 +630,11 @@ impl<'a> Cx<'a> {
                 offset,
                 mods,
             } => (self.const32(*bank, *index, *offset)?, mods),
+            // A label's absolute address is its function-relative offset (as `LEPC`'s, see
+            // `emit/warp.rs`): the call it is the return address of is inlined.
+            Operand::LabelHalf { target, high } => {
+                return Ok(imm32(if *high { 0 } else { i64::from(*target) }))
+            }
             Operand::Other(t) => match relocated_half(t) {
                 Some((name, high)) => {
                     let a = self.symbol_address(name, 0)?;

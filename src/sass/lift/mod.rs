@@ -174,6 +174,14 @@ pub use emit::Consts;
 /// Lift kernel `f` of a cubin for `arch`, with what `.nv.info` says about it (`info`) and
 /// the cubin's other constant banks (`consts`: compiler constants are read from them).
 pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts) -> KernelLift {
+    let inlined;
+    let f = match inline_calls(f, &consts.functions) {
+        Some(g) => {
+            inlined = g;
+            &inlined
+        }
+        None => f,
+    };
     let mut out = KernelLift {
         name: f.name.clone(),
         instructions: f.instrs.len(),
@@ -297,6 +305,74 @@ pub fn lift_kernel(f: &Function, info: &KernelInfo, arch: &str, consts: &Consts)
         out.decls = std::mem::take(&mut cx.decls);
     }
     out
+}
+
+/// Where the inlined bodies of [`inline_calls`] are placed: call `k` of the kernel (in order)
+/// at `INLINE_BASE + k * INLINE_STRIDE` plus the callee's own offsets (kernels are shorter
+/// than the base; a callee longer than the stride, or a call past the offset range, is not
+/// inlined).
+const INLINE_BASE: u32 = 0x4000_0000;
+const INLINE_STRIDE: u32 = 0x0001_0000;
+
+/// `f` with each `CALL.ABS.NOINC \`(g)` of a non-kernel function `g` of the cubin
+/// (`functions`: CUDA 11's `__cuda_sm70_shflsync_*`/`__cuda_sm70_warpsync` helpers of `-rdc`
+/// builds, `__cuda_sm20_div_u64`) replaced by `g`'s instructions, its offsets and branch
+/// targets moved to a range of their own, and each of its `RET.ABS.NODEC` by a branch to the
+/// instruction after the call. The caller passes arguments and takes results in registers
+/// (`R4`..`R7`, the return address in `R20:R21`) and the callee uses the same register file,
+/// so the inlined code computes what the call did; the return address (`32@lo((kernel +
+/// .L_x@srel))`, the label after the call) is lifted as that label's offset. `None` when `f`
+/// makes no such call; a callee that itself calls is not inlined (the call stays unlifted).
+fn inline_calls(f: &Function, functions: &BTreeMap<String, Function>) -> Option<Function> {
+    use super::decode::Operand;
+    let callee = |i: &Instr| -> Option<&Function> {
+        if i.opcode() != "CALL" || !i.has("ABS") || i.guard.is_some() {
+            return None;
+        }
+        let [Operand::Symbol(name)] = i.operands.as_slice() else {
+            return None;
+        };
+        functions.get(&**name).filter(|g| {
+            !g.instrs.iter().any(|x| x.opcode() == "CALL")
+                && g.instrs.last().is_some_and(|x| x.offset < INLINE_STRIDE)
+        })
+    };
+    if !f.instrs.iter().any(|i| callee(i).is_some()) {
+        return None;
+    }
+    let mut instrs = Vec::with_capacity(f.instrs.len());
+    let mut k = 0u32;
+    for i in &f.instrs {
+        let base = k
+            .checked_mul(INLINE_STRIDE)
+            .and_then(|o| o.checked_add(INLINE_BASE));
+        let (Some(g), Some(base)) = (callee(i), base) else {
+            instrs.push(i.clone());
+            continue;
+        };
+        k += 1;
+        let ret_site = i.offset + 16;
+        for x in &g.instrs {
+            let mut y = x.clone();
+            y.offset += base;
+            if y.opcode() == "RET" && y.has("ABS") {
+                y.form = "BRA".into();
+                y.operands = vec![Operand::Target(ret_site)];
+            } else {
+                for o in &mut y.operands {
+                    if let Operand::Target(t) = o {
+                        *t += base;
+                    }
+                }
+            }
+            instrs.push(y);
+        }
+    }
+    Some(Function {
+        name: f.name.clone(),
+        instrs,
+        subroutines: f.subroutines.clone(),
+    })
 }
 
 /// The forms whose result depends on which threads of the warp execute them together: a

@@ -110,6 +110,18 @@ impl Cx<'_> {
         self.sign_mods(v, m, 32)
     }
 
+    /// [`Cx::fsrc`] for an instruction that reads it as `.f32` (`setp.f32`, `cvt.*.f32`):
+    /// a plain `RZ` is the binary32 literal `0f00000000` (ptxas takes no integer literal
+    /// there; elsewhere `RZ` stays `0`, the same bits).
+    pub(super) fn fsrc_f32(&mut self, op: &Operand) -> R<String> {
+        match op {
+            Operand::Reg(r, m) if Cx::reg_name(*r).is_none() && *m == SrcMods::default() => {
+                Ok("0f00000000".into())
+            }
+            o => self.fsrc(o),
+        }
+    }
+
     /// A binary64 source (register pair, constant, immediate) as a `.b64` value.
     pub(super) fn fsrc64(&mut self, op: &Operand) -> R<String> {
         let (v, m) = match op {
@@ -341,7 +353,7 @@ fn fsetp(cx: &mut Cx<'_>, i: &Instr, bits: u32) -> R<()> {
     let (a, b) = if bits == 64 {
         (cx.fsrc64(&o[2])?, cx.fsrc64(&o[3])?)
     } else {
-        (cx.fsrc(&o[2])?, cx.fsrc(&o[3])?)
+        (cx.fsrc_f32(&o[2])?, cx.fsrc_f32(&o[3])?)
     };
     let r = cx.tp();
     cx.line(format!("setp.{ptx_cmp}{fz}.f{bits} {r}, {a}, {b}"));
@@ -688,8 +700,8 @@ fn f2fp(cx: &mut Cx<'_>, i: &Instr) -> R<()> {
         return Err("F2FP without .PACK_AB".into());
     }
     ops_len(i, 3)?;
-    let a = cx.fsrc(&i.operands[1])?;
-    let b = cx.fsrc(&i.operands[2])?;
+    let a = cx.fsrc_f32(&i.operands[1])?;
+    let b = cx.fsrc_f32(&i.operands[2])?;
     let d = cx.dst(&i.operands[0])?;
     let r = if i.has("RZ") { "rz" } else { "rn" };
     let relu = if i.has("RELU") { ".relu" } else { "" };

@@ -707,6 +707,71 @@ k:
         assert!(l.decls[0].1.contains("lut[16]"), "{:?}", l.decls);
     }
 
+    /// nvdisasm 13.5's text of a CUDA 11.8 `-rdc` kernel (bitsandbytes 0.50.2, sm_80) calling
+    /// the cubin's `__cuda_sm70_shflsync_idx_p` helper with `CALL.ABS.NOINC`, the return
+    /// address set from the label after the call: the helper's body is inlined there (its
+    /// `WARPSYNC`/`SHFL`/`SEL`), its `RET.ABS.NODEC R20` a branch back, and the return address
+    /// the label's offset.
+    #[test]
+    fn calls_of_cubin_helpers_are_inlined() {
+        let text = "\
+k:
+.text.k:
+        /*0000*/                   MOV R7, 0xffffffff ;
+        /*0010*/                   MOV R20, 32@lo((k + .L_x_0@srel)) ;
+        /*0020*/                   MOV R21, 32@hi((k + .L_x_0@srel)) ;
+        /*0030*/                   CALL.ABS.NOINC `(__cuda_sm70_shflsync_idx_p) ;
+.L_x_0:
+        /*0040*/                   MOV R2, R4 ;
+        /*0050*/                   EXIT ;
+__cuda_sm70_shflsync_idx_p:
+.text.__cuda_sm70_shflsync_idx_p:
+        /*0000*/                   WARPSYNC R7 ;
+        /*0010*/                   SHFL.IDX P0, R4, R4, R5, R6 ;
+        /*0020*/                   SEL R5, RZ, 0x1, !P0 ;
+        /*0030*/                   RET.ABS.NODEC R20 0x0 ;
+.L_x_1:
+        /*0040*/                   BRA `(.L_x_1);
+";
+        let funcs = parse_text(text).unwrap();
+        assert_eq!(funcs.len(), 2);
+        assert_eq!(
+            funcs[0].instrs[1].operands[1],
+            crate::sass::decode::Operand::LabelHalf {
+                target: 0x40,
+                high: false
+            }
+        );
+        let consts = Consts {
+            functions: [(funcs[1].name.clone(), funcs[1].clone())].into(),
+            ..Default::default()
+        };
+        let l = lift_kernel(&funcs[0], &KernelInfo::default(), "sm_80", &consts);
+        assert!(l.unlifted.is_empty(), "{:?}", l.unlifted);
+        let ptx = l.ptx.unwrap();
+        for want in [
+            "mov.b32 %r20, 0x00000040;",
+            "bar.warp.sync %r7;",
+            "shfl.sync.idx.b32 %r4|%p0, %r4, %r5, %r6,",
+            "bra $L_40;",
+            "$L_40:",
+        ] {
+            assert!(ptx.contains(want), "{want} not in\n{ptx}");
+        }
+        // Without the helper in the cubin the call stays unlifted, with its reason.
+        let l = lift_kernel(
+            &funcs[0],
+            &KernelInfo::default(),
+            "sm_80",
+            &Consts::default(),
+        );
+        assert!(
+            l.unlifted.iter().any(|u| u.form == "CALL.ABS.NOINC"),
+            "{:?}",
+            l.unlifted
+        );
+    }
+
     /// `UBREV` is `BREV` on the uniform datapath.
     #[test]
     fn uniform_bit_reversal() {
