@@ -598,26 +598,21 @@ static void wp_fill_props13(struct wp_cuda13DeviceProp *prop, const struct wp_hi
 #undef WP_FILL_PROPS
 #undef WP_COPY
 
-int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
-    if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;
-    struct wp_hipDeviceProp h;
-    int r = wp_hip_props(&h, device);
-    if (r) return r;
-    wp_fill_props(prop, &h);
-    return 0;
-}
-
-/* CUDA 13 (libcudart.so.13): cudaGetDeviceProperties(cudaDeviceProp *prop, int device) with
- * CUDA 13's 1008-byte layout (device_prop13.tsv: fields removed, later ones moved, seven
- * added, which HIP lacks and read zero). */
-int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *prop, int device) {
-    if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;
-    struct wp_hipDeviceProp h;
-    int r = wp_hip_props(&h, device);
-    if (r) return r;
-    wp_fill_props13(prop, &h);
-    return 0;
-}
+/* cudaGetDeviceProperties_v2 (CUDA 12.x layout) and, as wp13GetDeviceProperties, CUDA 13's
+ * cudaGetDeviceProperties (libcudart.so.13; device_prop13.tsv: 1008 bytes, fields removed,
+ * later ones moved, seven added, which HIP lacks and read zero). */
+#define WP_GET_DEVICE_PROPERTIES(NAME, CUDA_PROP, FILL)                                 \
+    int NAME(struct CUDA_PROP *prop, int device) {                                      \
+        if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;                                  \
+        struct wp_hipDeviceProp h;                                                      \
+        int r = wp_hip_props(&h, device);                                               \
+        if (r) return r;                                                                \
+        FILL(prop, &h);                                                                 \
+        return 0;                                                                       \
+    }
+WP_GET_DEVICE_PROPERTIES(wpcuGetDeviceProperties_v2, wp_cudaDeviceProp, wp_fill_props)
+WP_GET_DEVICE_PROPERTIES(wp13GetDeviceProperties, wp_cuda13DeviceProp, wp_fill_props13)
+#undef WP_GET_DEVICE_PROPERTIES
 
 /* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device). */
 int wpcuDeviceGetAttribute(int *value, int attr, int device) {
