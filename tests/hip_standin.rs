@@ -10,7 +10,9 @@
 //!   dtk output launches its kernels through the shim and the stand-in, and each launch reaches
 //!   CUDA as the twin's kernel of the same name with the host code's grid and block; the twin
 //!   of the nvcc fixture, whose fatbin containers are 4096-aligned, has every container loaded
-//!   and a kernel of its last container found.
+//!   and a kernel of its last container found; the fixture's `cudaGetDeviceProperties` is
+//!   answered the compute capability its kernels were translated from (8.0), not the
+//!   stand-in's gfx906 9.0, and warpSize 32.
 
 mod common;
 
@@ -57,6 +59,11 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
     return 0;
 }
 int cudaFree(void *p) { return 0; }
+int cudaGetDevice(int *d) { *d = 0; return 0; }
+int cudaDriverGetVersion(int *v) { *v = 13000; return 0; }
+int cudaRuntimeGetVersion(int *v) { *v = 13000; return 0; }
+/* CUDA 13's cudaDeviceProp (1008 bytes): the name; the stand-in answers major.minor itself. */
+int cudaGetDeviceProperties(void *p, int d) { memset(p, 0, 1008); strcpy(p, "NVIDIA H200"); return 0; }
 int cudaGetLastError(void) { return 0; }
 int cudaPeekAtLastError(void) { return 0; }
 "#;
@@ -178,6 +185,10 @@ standin.hipLaunchKernel.argtypes = [ctypes.c_void_p, Dim3, Dim3, ctypes.c_void_p
 # The kernel's host stub (a local symbol) from an exported neighbour and their .symtab values.
 stub = ctypes.cast(fx.wp_assert_pass, ctypes.c_void_p).value + int(sys.argv[3])
 print(standin.hipLaunchKernel(stub, Dim3(3, 1, 1), Dim3(64, 1, 1), None, 0, None))
+# The fixture's own cudaGetDeviceProperties: HIP (the stand-in, gfx906) says 9.0 and warpSize
+# 64; the fixture's kernels were translated from compute_80 and run 32-lane warps.
+name, info = ctypes.create_string_buffer(256), (ctypes.c_int * 6)()
+print(fx.wp_device_info(name, info), name.value.decode(), info[0], info[1], info[5])
 "#;
     // The fixture's last container holds the kernel of its last translation unit.
     let fx_so = d.join("fx-dtk/twin_fixtures.so");
@@ -217,7 +228,7 @@ print(standin.hipLaunchKernel(stub, Dim3(3, 1, 1), Dim3(64, 1, 1), None, 0, None
         ],
         "{o}{e}\n{got}"
     );
-    assert_eq!(o, "0 0\n0\n", "{e}");
+    assert_eq!(o, "0 0\n0\n0 NVIDIA H200 8 0 32\n", "{e}");
     // Every container of the fixture's twin was loaded (nine, 4096-aligned), and its last one
     // gave the kernel.
     let loads = got.lines().filter(|l| l.starts_with("load")).count();

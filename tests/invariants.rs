@@ -619,6 +619,7 @@ fn invariants_hold_on_every_rewritten_object() {
             &table,
             &BTreeMap::new(),
             Some(&placement),
+            None,
         )
         .unwrap_or_else(|e| panic!("{name}: {e}"));
         let root = tmp.path().join(format!("w{idx}"));
@@ -779,6 +780,7 @@ fn mixed_alignment_and_full_dynamic() {
         &table,
         &BTreeMap::new(),
         Some(&placement),
+        None,
     )
     .unwrap();
     assert!(!r.report.summary.moved.is_empty(), "{:?}", r.report.summary);
@@ -860,6 +862,7 @@ fn mixed_alignment_and_full_dynamic() {
         &table,
         &BTreeMap::new(),
         Some(&placement),
+        None,
     )
     .unwrap();
     // The shim's DT_NEEDED and the DT_RUNPATH did not fit: .dynamic moved.

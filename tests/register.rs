@@ -165,6 +165,7 @@ fn wrapper_points_at_a_hip_bundle() {
             &table,
             &device,
             Some(&placement),
+            None,
         )
         .unwrap();
         let wheel = dir.join(format!("wheel-{}", device.len()));

@@ -385,6 +385,7 @@ fn plan_and_rewrite_host_agree_on_every_import() {
                 &table,
                 &BTreeMap::new(),
                 (target != "musa").then_some(&placement),
+                None,
             )
             .unwrap_or_else(|e| panic!("{name} {target:?}: {e}"));
             let r = &host.report;

@@ -1519,3 +1519,141 @@ fn cuda13_forms_translate_against_a_recording_runtime() {
     assert_eq!(got["capture_ptsz"], serde_json::json!([0, 2]));
     assert_eq!(got["update"], serde_json::json!([0, 341, 801]));
 }
+
+/// A host object's calls, made from its own code: the shim answers the object that called.
+const IDENTITY_CALLER: &str = r#"
+#include <stddef.h>
+#include "wheelport_shim_tables.h"
+int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *, int);
+int wpcuGetDeviceProperties(struct wp_cudaDeviceProp *, int);
+int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *, int);
+int wpcuDeviceGetAttribute(int *, int, int);
+int wpcuFuncGetAttributes(struct wp_cudaFuncAttributes *, const void *);
+struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void);
+/* out: props v2 major, minor, warpSize; legacy major, minor; CUDA 13 major, minor, warpSize;
+ * attribute 75, 76, 10; func ptxVersion, binaryVersion; torch major, minor. */
+int identity(int *out) {
+    static struct wp_cudaDeviceProp p;
+    static struct wp_cuda13DeviceProp p13;
+    static struct wp_cudaFuncAttributes f;
+    if (wpcuGetDeviceProperties_v2(&p, 0)) return 1;
+    out[0] = p.major, out[1] = p.minor, out[2] = p.warpSize;
+    if (wpcuGetDeviceProperties(&p, 0)) return 2;
+    out[3] = p.major, out[4] = p.minor;
+    if (wp13GetDeviceProperties(&p13, 0)) return 3;
+    out[5] = p13.major, out[6] = p13.minor, out[7] = p13.warpSize;
+    if (wpcuDeviceGetAttribute(&out[8], 75, 0) || wpcuDeviceGetAttribute(&out[9], 76, 0) ||
+        wpcuDeviceGetAttribute(&out[10], 10, 0))
+        return 4;
+    if (wpcuFuncGetAttributes(&f, (const void *)0x1000)) return 5;
+    out[11] = f.ptxVersion, out[12] = f.binaryVersion;
+    struct wp_cudaDeviceProp *t = _ZN2at4wpcu26getCurrentDevicePropertiesEv();
+    out[13] = t->major, out[14] = t->minor;
+    return 0;
+}
+"#;
+
+/// The identity rule on dtk and rocm (docs/identity.md): host code is answered the compute
+/// capability its object's kernels were translated from, on every query path the shim serves,
+/// not HIP's (the recording runtime answers 9.6, ptxVersion from its byte pattern); an object
+/// without the identity tag keeps HIP's answers. The tag is written by wheelport's rewriter
+/// (`HostEdits::identity`) and read back with `readelf -d`.
+#[test]
+fn shim_answers_the_calling_objects_identity() {
+    let d = tempfile::tempdir().unwrap();
+    let Some((shim, rt)) = build(d.path()) else {
+        return;
+    };
+    std::fs::write(d.path().join("wheelport_shim_tables.h"), tables::c_header()).unwrap();
+    std::fs::write(d.path().join("caller.c"), IDENTITY_CALLER).unwrap();
+    let plain = d.path().join("libplain.so");
+    let (code, _, e) = run(Command::new("gcc")
+        .args(["-shared", "-fPIC", "-I"])
+        .arg(d.path())
+        .arg("-o")
+        .arg(&plain)
+        .arg(d.path().join("caller.c"))
+        .arg(&shim));
+    assert_eq!(code, 0, "{e}");
+    let tagged = d.path().join("libtagged.so");
+    let edits = wheelport::rewrite::HostEdits {
+        identity: Some(80),
+        ..Default::default()
+    };
+    let (bytes, _) =
+        wheelport::rewrite::rewrite(&std::fs::read(&plain).unwrap(), &edits, "libplain.so")
+            .unwrap();
+    std::fs::write(&tagged, bytes).unwrap();
+    let (_, dynamic, _) = run(Command::new("readelf").arg("-d").arg(&tagged));
+    assert!(
+        dynamic.contains("0x000000006f777000") && dynamic.contains(" 0x50\n"),
+        "{dynamic}"
+    );
+    let py = r#"
+import ctypes, sys, json
+rt = ctypes.CDLL(sys.argv[2], mode=ctypes.RTLD_GLOBAL)
+ctypes.CDLL(sys.argv[1], mode=ctypes.RTLD_GLOBAL)
+out = {}
+for name in sys.argv[3:]:
+    v = (ctypes.c_int * 15)()
+    rc = ctypes.CDLL(name).identity(v)
+    out[name.rsplit("/", 1)[1]] = [rc] + list(v)
+print(json.dumps(out))
+"#;
+    let (c, o, e) = python_bind_now(
+        py,
+        &[&shim, &rt.join("libamdhip64.so.6"), &plain, &tagged],
+        &rt,
+    );
+    assert_eq!(c, 0, "{e}");
+    let got: serde_json::Value = serde_json::from_str(o.trim()).unwrap();
+    // hipFuncGetAttributes' pattern byte i is (i * 5 + 1) & 255; ptxVersion and binaryVersion
+    // sit at HIP offsets 40 and 0 (structs.tsv: members in alphabetical order).
+    let word = |off: usize| -> i64 {
+        (0..4)
+            .map(|j| (((off + j) * 5 + 1) & 255) as i64)
+            .rev()
+            .fold(0, |a, b| (a << 8) | b)
+    };
+    let (ptx, bin) = (word(40) as i32 as i64, word(0) as i32 as i64);
+    // The recording hipDeviceGetAttribute answers the HIP attribute number x10:
+    // hipDeviceAttributeComputeCapabilityMajor 23, ...Minor 61 (rocm-bindings-hip).
+    let hip_attr = |name: &str| -> i64 {
+        tables::rows(tables::DEVICE_ATTR_TSV)
+            .find(|r| r[0] == name)
+            .and_then(|r| r[3].parse().ok())
+            .unwrap()
+    };
+    let (major, minor) = (
+        hip_attr("cudaDevAttrComputeCapabilityMajor"),
+        hip_attr("cudaDevAttrComputeCapabilityMinor"),
+    );
+    assert_eq!((major, minor), (23, 61));
+    assert_eq!(
+        got["libplain.so"],
+        serde_json::json!([
+            0,
+            9,
+            6,
+            32,
+            9,
+            6,
+            9,
+            6,
+            32,
+            major * 10,
+            minor * 10,
+            32,
+            ptx,
+            bin,
+            9,
+            6
+        ]),
+        "no identity tag: HIP's answers, warpSize 32"
+    );
+    assert_eq!(
+        got["libtagged.so"],
+        serde_json::json!([0, 8, 0, 32, 8, 0, 8, 0, 32, 8, 0, 32, 80, 80, 8, 0]),
+        "identity 80: compute capability 8.0 and PTX/binary version 80 on every path"
+    );
+}

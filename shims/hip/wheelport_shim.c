@@ -38,6 +38,16 @@
  * and the torch rows (c10::cuda stream functions, at::cuda::getCurrentDeviceProperties).
  * Every shim row of relink-tables/{dtk,rocm} has its symbol here (tests/relink_rewrite.rs).
  *
+ * Identity (docs/identity.md): host code is told the compute capability its object's kernels
+ * were translated from, not HIP's (gfx906 answers 9.0, and hipFuncGetAttributes answers
+ * ptxVersion 30): CUB, Thrust and CUTLASS choose launch policies from it, and the translated
+ * code was compiled with the source's. wheelport writes that capability x10 (120 for
+ * compute_120) into each converted object's dynamic section under the tag WP_DT_IDENTITY, in
+ * the OS-specific range glibc's loader ignores; the shim finds the calling object from its
+ * return address (dladdr1, RTLD_DL_LINKMAP) and answers cudaDeviceProp major/minor,
+ * cudaDevAttrComputeCapabilityMajor/Minor and cudaFuncAttributes ptxVersion/binaryVersion
+ * from it. A caller without the tag gets HIP's answers.
+ *
  * cudaLaunchKernelExC (layouts equal, result translated) and torch_c10_cuda_check_msg (its code
  * translated to HIP for ROCm torch) are shims too.
  *
@@ -51,6 +61,7 @@
  * notes) returns that HIP number untranslated; no corpus module imports one. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -580,46 +591,88 @@ static int wp_hip_props(struct wp_hipDeviceProp *h, int device) {
     return r == WP_HIP_SUCCESS ? 0 : wp_cuda_error(r);
 }
 
-/* Copy HIP's fields `h` into the CUDA struct `prop` by the tables' list `COPY`; warpSize 32. */
+/* ---- identity ---- */
+
+/* The dynamic tag under which wheelport stores a converted object's identity (the compute
+ * capability x10 its kernels were translated from; src/rewrite: DT_WHEELPORT_IDENTITY). */
+#define WP_DT_IDENTITY 0x6f777000
+/* cudaDevAttrComputeCapabilityMajor/Minor (driver_types.h). */
+#define WP_CUDA_DEV_ATTR_CC_MAJOR 75
+#define WP_CUDA_DEV_ATTR_CC_MINOR 76
+
+/* The identity of the object holding code address `caller`, or -1 when it has none. */
+static int wp_identity_of(const void *caller) {
+    Dl_info info;
+    struct link_map *lm = NULL;
+    if (!caller || !dladdr1(caller, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm || !lm->l_ld)
+        return -1;
+    for (const ElfW(Dyn) *d = lm->l_ld; d->d_tag != DT_NULL; d++)
+        if (d->d_tag == WP_DT_IDENTITY) return (int)d->d_un.d_val;
+    return -1;
+}
+/* The identity of the object that called the current function (use in exported functions
+ * only: an inlined or internal caller would name the shim). */
+#define WP_CALLER_IDENTITY()                                                            \
+    wp_identity_of(__builtin_extract_return_addr(__builtin_return_address(0)))
+
+/* Copy HIP's fields `h` into the CUDA struct `prop` by the tables' list `COPY`; warpSize 32;
+ * major.minor the identity `id` when it is known. */
 #define WP_COPY(c, hp)                                                                  \
     _Static_assert(sizeof prop->c == sizeof h->hp, "field sizes differ: " #c);          \
     memcpy(&prop->c, &h->hp, sizeof prop->c);
 #define WP_FILL_PROPS(COPY)                                                             \
     memset(prop, 0, sizeof *prop);                                                      \
     COPY(WP_COPY)                                                                       \
-    prop->warpSize = WP_WARP_SIZE;
+    prop->warpSize = WP_WARP_SIZE;                                                      \
+    if (id >= 0) prop->major = id / 10, prop->minor = id % 10;
 /* The CUDA 12.x layout (device_prop.tsv) and CUDA 13's (device_prop13.tsv). */
-static void wp_fill_props(struct wp_cudaDeviceProp *prop, const struct wp_hipDeviceProp *h) {
+static void wp_fill_props(struct wp_cudaDeviceProp *prop, const struct wp_hipDeviceProp *h,
+                          int id) {
     WP_FILL_PROPS(WP_PROP_COPY)
 }
-static void wp_fill_props13(struct wp_cuda13DeviceProp *prop, const struct wp_hipDeviceProp *h) {
+static void wp_fill_props13(struct wp_cuda13DeviceProp *prop, const struct wp_hipDeviceProp *h,
+                            int id) {
     WP_FILL_PROPS(WP_PROP13_COPY)
 }
 #undef WP_FILL_PROPS
 #undef WP_COPY
 
-/* cudaGetDeviceProperties_v2 (CUDA 12.x layout) and, as wp13GetDeviceProperties, CUDA 13's
- * cudaGetDeviceProperties (libcudart.so.13; device_prop13.tsv: 1008 bytes, fields removed,
- * later ones moved, seven added, which HIP lacks and read zero). */
+/* cudaGetDeviceProperties_v2 (CUDA 12.x layout), for the identity `id`; CUDA 13's form below. */
 #define WP_GET_DEVICE_PROPERTIES(NAME, CUDA_PROP, FILL)                                 \
-    int NAME(struct CUDA_PROP *prop, int device) {                                      \
+    static int NAME(struct CUDA_PROP *prop, int device, int id) {                       \
         if (!prop) return WP_CUDA_ERROR_INVALID_VALUE;                                  \
         struct wp_hipDeviceProp h;                                                      \
         int r = wp_hip_props(&h, device);                                               \
         if (r) return r;                                                                \
-        FILL(prop, &h);                                                                 \
+        FILL(prop, &h, id);                                                             \
         return 0;                                                                       \
     }
-WP_GET_DEVICE_PROPERTIES(wpcuGetDeviceProperties_v2, wp_cudaDeviceProp, wp_fill_props)
-WP_GET_DEVICE_PROPERTIES(wp13GetDeviceProperties, wp_cuda13DeviceProp, wp_fill_props13)
+WP_GET_DEVICE_PROPERTIES(wp_get_props, wp_cudaDeviceProp, wp_fill_props)
+WP_GET_DEVICE_PROPERTIES(wp_get_props13, wp_cuda13DeviceProp, wp_fill_props13)
 #undef WP_GET_DEVICE_PROPERTIES
 
-/* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device). */
+int wpcuGetDeviceProperties_v2(struct wp_cudaDeviceProp *prop, int device) {
+    return wp_get_props(prop, device, WP_CALLER_IDENTITY());
+}
+
+/* CUDA 13's cudaGetDeviceProperties (libcudart.so.13; device_prop13.tsv: 1008 bytes, fields
+ * removed, later ones moved, seven added, which HIP lacks and read zero). */
+int wp13GetDeviceProperties(struct wp_cuda13DeviceProp *prop, int device) {
+    return wp_get_props13(prop, device, WP_CALLER_IDENTITY());
+}
+
+/* cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device): warpSize 32, the
+ * compute capability the caller's identity. */
 int wpcuDeviceGetAttribute(int *value, int attr, int device) {
     for (size_t i = 0; i < WP_N(wp_attr_pairs); i++)
         if (wp_attr_pairs[i].cuda == attr) {
             int r = wp_cuda_error(hipDeviceGetAttribute(value, wp_attr_pairs[i].hip, device));
-            if (r == 0 && attr == WP_CUDA_DEV_ATTR_WARP_SIZE && value) *value = WP_WARP_SIZE;
+            if (r || !value) return r;
+            if (attr == WP_CUDA_DEV_ATTR_WARP_SIZE) *value = WP_WARP_SIZE;
+            if (attr == WP_CUDA_DEV_ATTR_CC_MAJOR || attr == WP_CUDA_DEV_ATTR_CC_MINOR) {
+                int id = WP_CALLER_IDENTITY();
+                if (id >= 0) *value = attr == WP_CUDA_DEV_ATTR_CC_MAJOR ? id / 10 : id % 10;
+            }
             return r;
         }
     return WP_CUDA_ERROR_INVALID_VALUE;
@@ -725,7 +778,7 @@ static void *wp_lib_symbol(const char *soname, const char *name) {
 /* cudaGetDeviceProperties(cudaDeviceProp *prop, int device): libcudart.so.12's legacy export
  * (CUDA 12 headers map the name to _v2); the same 12.x struct is filled. */
 int wpcuGetDeviceProperties(struct wp_cudaDeviceProp *prop, int device) {
-    return wpcuGetDeviceProperties_v2(prop, device);
+    return wp_get_props(prop, device, WP_CALLER_IDENTITY());
 }
 
 /* cudaChooseDevice(int *device, const cudaDeviceProp *prop): the CUDA struct is copied into
@@ -750,7 +803,8 @@ WP_CHOOSE_DEVICE(wp13ChooseDevice, wp_cuda13DeviceProp, WP_PROP13_COPY)
 /* cudaFuncGetAttributes(cudaFuncAttributes *attr, const void *func): CUDA 12.9's 144-byte
  * struct from hipFuncAttributes (56 bytes, other field order), copied by field name
  * (structs.tsv); the cluster fields and reserved[] HIP lacks are zero. `func` is the host
- * stub, the key HIP registered the kernel under. */
+ * stub, the key HIP registered the kernel under. ptxVersion and binaryVersion are the
+ * caller's identity (HIP answers 30 and its kernel ABI version). */
 int wpcuFuncGetAttributes(struct wp_cudaFuncAttributes *attr, const void *func) {
     typedef hipError_t (*fn_t)(struct wp_hipFuncAttributes *, const void *);
     WP_LAZY(fn_t, fn, "hipFuncGetAttributes")
@@ -766,6 +820,8 @@ int wpcuFuncGetAttributes(struct wp_cudaFuncAttributes *attr, const void *func) 
     memcpy(&attr->f, &h.f, sizeof attr->f);
     WP_FUNC_ATTR_COPY(WP_COPY)
 #undef WP_COPY
+    int id = WP_CALLER_IDENTITY();
+    if (id >= 0) attr->ptxVersion = attr->binaryVersion = id;
     return 0;
 }
 
@@ -1138,10 +1194,11 @@ void _ZN3c104wpcu20setCurrentCUDAStreamENS0_10CUDAStreamE(struct wp_stream s) {
 /* at::cuda::getCurrentDeviceProperties(): ROCm PyTorch returns its cached
  * hipDeviceProp_t* (R0600 layout for torch built with HIP >= 6); the shim returns a CUDA 12.x
  * copy (warpSize 32, as every answer), one per distinct HIP struct (torch keeps one per
- * device), made once. */
+ * device) and caller identity, made once. */
 #define WP_MAX_DEVICES 64
 static struct {
     const void *hip;
+    int id;
     struct wp_cudaDeviceProp cuda;
 } wp_prop_cache[WP_MAX_DEVICES];
 static int wp_prop_lock;
@@ -1153,21 +1210,23 @@ struct wp_cudaDeviceProp *_ZN2at4wpcu26getCurrentDevicePropertiesEv(void) {
         fn = (fn_t)wp_torch_symbol(WP_TORCH_HIP,
                                    "_ZN2at4cuda26getCurrentDevicePropertiesEv");
     const struct wp_hipDeviceProp *h = fn();
+    int id = WP_CALLER_IDENTITY();
     struct wp_cudaDeviceProp *out = NULL;
     while (__atomic_exchange_n(&wp_prop_lock, 1, __ATOMIC_ACQUIRE)) {
     }
     for (int i = 0; i < WP_MAX_DEVICES && !out; i++) {
-        if (wp_prop_cache[i].hip == h) {
+        if (wp_prop_cache[i].hip == h && wp_prop_cache[i].id == id) {
             out = &wp_prop_cache[i].cuda;
         } else if (!wp_prop_cache[i].hip) {
             out = &wp_prop_cache[i].cuda;
-            wp_fill_props(out, h);
+            wp_fill_props(out, h, id);
             wp_prop_cache[i].hip = h;
+            wp_prop_cache[i].id = id;
         }
     }
     __atomic_store_n(&wp_prop_lock, 0, __ATOMIC_RELEASE);
     if (!out) {
-        fprintf(stderr, "wheelport shim: more than %d devices\n", WP_MAX_DEVICES);
+        fprintf(stderr, "wheelport shim: more than %d devices and identities\n", WP_MAX_DEVICES);
         abort();
     }
     return out;

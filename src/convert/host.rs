@@ -44,8 +44,16 @@ pub fn rewrite(
                 so_path: dist.map_or_else(|| so_file_name(name), |_| name.to_string()),
                 libs_dir: dist.map(crate::shim::libs_dir).unwrap_or_default(),
             });
-            let hr =
-                crate::rewrite::host::rewrite_host(a, opts.profile, table, device, shim.as_ref())?;
+            let srcs: Vec<&str> = sources.iter().map(String::as_str).collect();
+            let identity = crate::twin::identity::source_cc(&srcs);
+            let hr = crate::rewrite::host::rewrite_host(
+                a,
+                opts.profile,
+                table,
+                device,
+                shim.as_ref(),
+                identity,
+            )?;
             let r = &hr.report;
             let changed = !(r.needed_changed.is_empty()
                 && r.needed_added.is_empty()
@@ -138,6 +146,13 @@ fn host_conversion(r: &crate::rewrite::host::HostReport, wrappers: usize) -> Hos
     }
     if let Some(rp) = &r.runpath {
         notes.push(format!("DT_RUNPATH set to {rp}"));
+    }
+    if let Some(id) = r.identity {
+        notes.push(format!(
+            "identity: host code is answered compute capability {}.{} (the translated code's)",
+            id / 10,
+            id % 10
+        ));
     }
     let mut needed: Vec<(String, String)> = r
         .needed_changed

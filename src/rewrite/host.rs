@@ -73,6 +73,8 @@ pub struct HostReport {
     pub skipped: Vec<WrapperReport>,
     /// Addresses of wrappers that no code registers (device-link wrappers), left alone.
     pub left_alone: Vec<u64>,
+    /// The identity written for the shim (compute capability x10), when one was.
+    pub identity: Option<u32>,
     /// The rewriter's own summary.
     pub summary: RewriteSummary,
 }
@@ -96,6 +98,9 @@ pub struct HostRewrite {
 ///   skipped and reported.
 /// * `shim`: where the shim library is shipped; `None` adds no DT_RUNPATH (the shim must then
 ///   be found another way, e.g. `LD_LIBRARY_PATH`).
+/// * `identity`: the compute capability x10 the object's kernels were translated from
+///   ([`crate::twin::identity::source_cc`]); written as [`super::DT_WHEELPORT_IDENTITY`] when
+///   the object needs the shim, which answers the object's host code with it.
 ///
 /// # Errors
 /// As [`super::rewrite`] (a layout that cannot be made is refused, nothing is returned).
@@ -105,6 +110,7 @@ pub fn rewrite_host(
     table: &Table,
     device: &BTreeMap<u64, Vec<u8>>,
     shim: Option<&ShimPlacement>,
+    identity: Option<u32>,
 ) -> Result<HostRewrite> {
     let (data, file, so) = (a.data, a.file.as_str(), &a.elf);
     let plan = crate::relink::plan(table, so);
@@ -206,6 +212,8 @@ pub fn rewrite_host(
     // The shim library: DT_NEEDED and DT_RUNPATH only when an import needs it.
     if !shimmed.is_empty() {
         edits.add_needed.push(crate::shim::SHIM_SONAME.to_string());
+        edits.identity = identity;
+        report.identity = identity;
         if let Some(p) = shim {
             let entry = crate::shim::origin_runpath(&p.so_path, &p.libs_dir);
             let existing = so.runpath.clone().or_else(|| so.rpath.clone());

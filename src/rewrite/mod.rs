@@ -60,7 +60,16 @@ pub struct HostEdits {
     pub registrations: Vec<Registration>,
     /// Entry points of a statically linked CUDA runtime to rebind (see [`Rebind`]).
     pub rebinds: Vec<Rebind>,
+    /// The identity the shim answers the object's host code: the compute capability x10 its
+    /// kernels were translated from, stored as a [`DT_WHEELPORT_IDENTITY`] entry.
+    pub identity: Option<u32>,
 }
+
+/// The dynamic tag holding a converted object's identity (compute capability x10, `d_val`):
+/// in the OS-specific range (`DT_LOOS`..`DT_HIOS`) outside every tag glibc's loader, GNU or
+/// Solaris define, so the loader ignores it; the HIP shim reads it from the calling object's
+/// dynamic section (`shims/hip/wheelport_shim.c`, `WP_DT_IDENTITY`).
+pub const DT_WHEELPORT_IDENTITY: i64 = 0x6f77_7000;
 
 /// Rebind one entry point of a CUDA runtime linked into the object
 /// ([`crate::elf::static_runtime`]) to an imported function.
@@ -273,6 +282,23 @@ pub fn rewrite_into(
                 },
             );
             summary.needed_added += 1;
+        }
+        if let Some(id) = edits.identity {
+            let tag = elf::DynamicTag(DT_WHEELPORT_IDENTITY);
+            let entry = Dynamic::Integer {
+                tag,
+                val: u64::from(id),
+            };
+            match dynamics.iter().position(|d| d.tag() == tag) {
+                Some(i) => dynamics[i] = entry,
+                None => {
+                    let at = dynamics
+                        .iter()
+                        .rposition(|d| d.tag() == elf::DT_NEEDED)
+                        .map_or(0, |i| i + 1);
+                    dynamics.insert(at, entry);
+                }
+            }
         }
         if let Some(rp) = &edits.runpath {
             let val: object::build::ByteString<'_> = rp.as_bytes().to_vec().into();

@@ -70,11 +70,9 @@ impl Identity {
     /// was converted or a name is not an `sm_NN`/`compute_NN` arch.
     pub fn of(sources: &[&str], twin_arch: &str) -> Option<Identity> {
         let twin = cc_of(twin_arch)?;
-        let ccs: Option<Vec<u32>> = sources.iter().map(|s| cc_of(s)).collect();
-        let ccs = ccs?;
-        let source = *ccs.iter().min()?;
-        let mixed = ccs.iter().any(|&c| c != source);
-        (source < 1000 && twin < 1000).then_some(Identity {
+        let source = source_cc(sources)?;
+        let mixed = sources.iter().any(|s| cc_of(s) != Some(source));
+        (twin < 1000).then_some(Identity {
             source,
             twin,
             mixed,
@@ -97,6 +95,14 @@ impl Identity {
             )
         })
     }
+}
+
+/// The identity host code is answered for an object whose converted modules had PTX targets
+/// `sources` (`compute_120`, `sm_90a`, ...): the lowest as compute capability x10, below
+/// 1000; `None` when nothing was converted or a name is not an `sm_NN`/`compute_NN` arch.
+pub fn source_cc(sources: &[&str]) -> Option<u32> {
+    let ccs: Option<Vec<u32>> = sources.iter().map(|s| cc_of(s)).collect();
+    ccs?.into_iter().min().filter(|&c| c < 1000)
 }
 
 /// `sm_120`, `compute_90a`, `sm_100f` → 120, 90, 100.

@@ -4,7 +4,9 @@
  * hipDeviceProp_tR0600, hipDeviceAttribute_t, hipFuncAttributes) as the shim's HIP tables
  * (shims/hip/tables, from AMD's hip-python bindings) give it; NVIDIA's answers, except where
  * HIP on the target answers otherwise: warpSize 64 (a wavefront), major.minor and
- * gcnArchName of the target's gfx (WP_HIP_STANDIN_ARCH, e.g. "gfx906": 9.0).
+ * gcnArchName of the target's gfx (WP_HIP_STANDIN_ARCH, e.g. "gfx906": 9.0), and
+ * hipFuncGetAttributes' ptxVersion 30 and binaryVersion 0 (ROCclr's constant and its kernel
+ * signature version).
  *
  * Device code: the gfx code objects cannot run here. Each converted shared object is paired,
  * by file name, with the cuda twin of the same input (`wheelport --target cuda`) in the first
@@ -467,8 +469,10 @@ SI_EXPORT hipError_t hipFuncGetAttributes(struct si_hipFuncAttributes *a, const 
     a->constSizeBytes = (size_t)v[2];
     a->localSizeBytes = (size_t)v[3];
     a->numRegs = v[4];
-    a->ptxVersion = v[5];
-    a->binaryVersion = v[6];
+    /* As ROCclr answers (hipamd's hipFuncGetAttributes): ptxVersion a constant 30, and
+     * binaryVersion its kernel signature's version, not an architecture (here 0). */
+    a->ptxVersion = 30;
+    a->binaryVersion = 0;
     a->cacheModeCA = v[7];
     a->maxDynamicSharedSizeBytes = v[8];
     a->preferredShmemCarveout = v[9];
