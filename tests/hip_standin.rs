@@ -251,3 +251,136 @@ fn twin_containers(twin: &Path) -> usize {
         .unwrap()
         .len()
 }
+
+/// `fixtures/gpu/results/standin.json` (`tools/hip-standin/results.py` from runs of
+/// `tools/hip-standin/run.sh` and `cupy.sh` on the GPU): the dtk and rocm outputs of the demo
+/// wheel, the nvcc fixtures, the CUB fixture and CuPy's cub and thrust modules, run under the
+/// stand-in against the original. Checked here: both targets have every suite; counts agree
+/// with the named failures, each with a reason; the results are for the CURRENT conversion and
+/// stand-in: each input has its recorded sha256, `wheelport --target dtk|rocm` makes from it
+/// exactly the output that ran (sha256), and the stand-in's sources have the recorded sha256.
+#[test]
+fn standin_results_are_for_the_current_conversion() {
+    let path = root().join("fixtures/gpu/results/standin.json");
+    let v = common::read_json(&path);
+    let mut src = Vec::new();
+    for f in ["hip_standin.c", "gen.py"] {
+        src.extend(std::fs::read(root().join("tools/hip-standin").join(f)).unwrap());
+    }
+    assert_eq!(
+        v["standin_source_sha256"].as_str().unwrap(),
+        common::sha256_hex(&src),
+        "tools/hip-standin changed since the GPU run: re-run tools/hip-standin/run.sh, cupy.sh and results.py"
+    );
+    let records = v["records"].as_array().unwrap();
+    for t in ["dtk", "rocm"] {
+        for suite in ["demo wheel", "fixtures/gpu/warp_fixtures.so", "cub_fixtures.so", "CuPy"] {
+            assert!(
+                records
+                    .iter()
+                    .any(|r| r["target"] == t && r["suite"].as_str().unwrap().starts_with(suite)),
+                "{t}: no record of {suite} in {}",
+                path.display()
+            );
+        }
+    }
+    // (record, input path, member, target, converted sha256), converted again below.
+    let mut jobs: Vec<(String, String, Option<String>, String, String)> = Vec::new();
+    for r in records {
+        let name = format!("{} {}", r["target"], r["suite"]);
+        let cases = r["cases"].as_u64().unwrap();
+        let failed = r["failed"].as_array().unwrap();
+        assert!(cases > 0, "{name}: no cases ran");
+        assert_eq!(
+            r["passed"].as_u64().unwrap() + failed.len() as u64,
+            cases,
+            "{name}: passed + named failures != cases"
+        );
+        for f in failed {
+            assert!(
+                f["reason"].as_str().is_some_and(|s| !s.is_empty()),
+                "{name}: case {} fails without a reason",
+                f["case"]
+            );
+        }
+        for i in r["inputs"].as_array().unwrap() {
+            let p = i["path"].as_str().unwrap();
+            let member = i["member"].as_str().map(str::to_string);
+            let want = i["converted_sha256"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{name}: no converted sha256 for {p}"));
+            jobs.push((
+                name.clone(),
+                p.to_string(),
+                member,
+                r["target"].as_str().unwrap().to_string(),
+                want.to_string(),
+            ));
+        }
+    }
+    if require_toolchain("dtk", T).is_none() || require_toolchain("rocm", T).is_none() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let mut inputs: Vec<(String, PathBuf)> = Vec::new();
+    for (name, p, member, _, _) in &jobs {
+        if inputs.iter().any(|(q, _)| q == p) {
+            continue;
+        }
+        let Some(data) = common::recorded_input_bytes(p, T) else {
+            return;
+        };
+        let rec = records
+            .iter()
+            .flat_map(|r| r["inputs"].as_array().unwrap())
+            .find(|i| i["path"] == p.as_str())
+            .unwrap();
+        assert_eq!(
+            common::sha256_hex(&data),
+            rec["sha256"].as_str().unwrap(),
+            "{name}: input {p} differs from the one run"
+        );
+        // A wheel keeps its file name (the converter reads its tags); a member its own.
+        let file = match (p.split_once('!'), member) {
+            (Some((_, m)), _) => Path::new(m).file_name().unwrap().to_owned(),
+            (None, _) => Path::new(p).file_name().unwrap().to_owned(),
+        };
+        let dir = work.path().join(format!("in{}", inputs.len()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(&file), &data).unwrap();
+        inputs.push((p.clone(), dir.join(file)));
+    }
+    // Two conversions at a time (CI has two cores; each uses both).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some((name, p, member, target, want)) = jobs.get(n) else {
+                    break;
+                };
+                let input = &inputs.iter().find(|(q, _)| q == p).unwrap().1;
+                let out = work.path().join(format!("out{n}"));
+                convert(input, target, &out);
+                let got = match member {
+                    Some(m) => {
+                        let whl = std::fs::read_dir(&out)
+                            .unwrap()
+                            .filter_map(|e| e.ok().map(|e| e.path()))
+                            .find(|q| q.extension().is_some_and(|x| x == "whl"))
+                            .unwrap_or_else(|| panic!("{name}: no wheel written for {p}"));
+                        let mut r = wheelport::wheel::WheelReader::open(&whl).unwrap();
+                        r.read_member(m).unwrap()
+                    }
+                    None => std::fs::read(out.join(input.file_name().unwrap()))
+                        .unwrap_or_else(|e| panic!("{name}: no output for {p}: {e}")),
+                };
+                assert_eq!(
+                    &common::sha256_hex(&got),
+                    want,
+                    "{name}: the {target} output of {p} is not the one run on the GPU (the conversion changed): re-run tools/hip-standin/run.sh, cupy.sh and results.py"
+                );
+            });
+        }
+    });
+}

@@ -355,3 +355,103 @@ fn truncated_and_corrupt_objects_do_not_panic() {
         let _ = launch_facts(&d, "flipped.so");
     }
 }
+
+/// FlashAttention 2's `kSmemSize` of the `Flash_fwd_kernel_traits<kHeadDim, kBlockM, kBlockN,
+/// kNWarps, Is_Q_in_regs, Share_Q_K_smem, elem_type>` in a kernel's mangled name
+/// (csrc/flash_attn/src/kernel_traits.h: Q is kBlockM x kHeadDim, K and V kBlockN x kHeadDim
+/// each, 2-byte elements; Q and K share when Share_Q_K_smem). The split-KV combine kernel uses
+/// static shared memory only (`<<<grid, kNThreads, 0, stream>>>`): `None`.
+fn flash_smem(k: &str) -> Option<u64> {
+    if k.contains("combine_kernel") {
+        return None;
+    }
+    let t = &k[k.find("Flash_fwd_kernel_traitsI")? + "Flash_fwd_kernel_traitsI".len()..];
+    let v: Vec<u64> = t
+        .split('E')
+        .take(6)
+        .map(|x| x.trim_start_matches("Li").trim_start_matches("Lb").parse().ok())
+        .collect::<Option<_>>()?;
+    let (q, kv) = (v[1] * v[0] * 2, v[2] * v[0] * 2 * 2);
+    Some(if v[5] == 1 { q.max(kv) } else { q + kv })
+}
+
+/// FlashAttention's launchers ask for `kSmemSize` bytes of dynamic shared memory with
+/// `cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size)` when
+/// it is 48 KiB or more (flash_fwd_launch_template.h; the fixture's flash_entry.cu does the
+/// same): the scan finds exactly those requests, with the source's sizes, in the fixture
+/// (CUDA 13) and in vllm_flash_attn 2.6.2 (CUDA 12, optimised, exported host functions).
+#[test]
+fn flash_attention_shared_memory_requests_are_the_kernel_traits() {
+    let check = |f: &LaunchFacts, what: &str| -> usize {
+        let mut asked = 0;
+        for k in f.bounds.keys().chain(f.unproven.keys()) {
+            let Some(want) = flash_smem(k) else {
+                continue;
+            };
+            let got = f.dynamic_shared(k).map(|r| r.bytes);
+            if want >= 48 * 1024 {
+                assert_eq!(got, Some(want), "{what}: {k}");
+                asked += 1;
+            } else {
+                assert_eq!(got, None, "{what}: {k}");
+            }
+        }
+        assert_eq!(asked, f.dynamic_shared.len(), "{what}: requests of other kernels");
+        asked
+    };
+    assert_eq!(check(&facts_of("fixtures/gpu/flash_fwd_sass80.so"), "fixture"), 16);
+    let Some(wheel) = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let name = "vllm_flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so";
+    let so = common::extract_member(&wheel, name, dir.path());
+    let f = launch_facts(&std::fs::read(&so).unwrap(), name).unwrap();
+    assert_eq!(check(&f, name), 1096);
+}
+
+/// A kernel the host code asks more dynamic shared memory for than a work-group of the target
+/// has (64 KiB of LDS on the amdgcn archs) is not translated, with the reason; the cuda twin
+/// (228 KiB on the H200) lowers it.
+#[test]
+fn shared_memory_beyond_the_lds_is_not_translated() {
+    let so = "fixtures/cuda/arch_guard.so";
+    let mut f = facts_of(so);
+    let data = std::fs::read(common::root().join(so)).unwrap();
+    let elf = wheelport::elf::scan(&data, so).unwrap();
+    let cs = wheelport::fatbin::parse_object_sections(&data, &elf, so).unwrap();
+    let ptx: String = cs
+        .iter()
+        .flat_map(|(_, cs)| cs.iter())
+        .flat_map(|c| c.entries.iter())
+        .find(|e| e.kind() == wheelport::fatbin::EntryKind::Ptx)
+        .map(|e| String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap())
+        .unwrap();
+    let parsed = wheelport::ptx::parse(&ptx, so);
+    let kernel = "_Z13add_bias_reluPfPKfii";
+    for (bytes, lowered) in [(65536, true), (65537, false)] {
+        f.dynamic_shared.insert(
+            kernel.to_string(),
+            wheelport::elf::launch::SharedRequest {
+                bytes,
+                site: 0x1234,
+            },
+        );
+        for target in ["dtk", "rocm", "cuda"] {
+            let prof = wheelport::target::profile(target).unwrap();
+            let out = wheelport::lower::lower_module_with(&parsed.module, prof, &f);
+            let k = out.kernels.iter().find(|k| k.name == kernel).unwrap();
+            let ok = matches!(k.outcome, wheelport::lower::KernelOutcome::Lowered);
+            assert_eq!(ok, lowered || target == "cuda", "{target} {bytes}: {:?}", k.outcome);
+            if !ok {
+                let why = format!("{:?}", k.outcome);
+                assert!(
+                    why.contains("asks for 65537 bytes of dynamic shared memory")
+                        && why.contains("at 0x1234")
+                        && why.contains("65536 bytes of LDS"),
+                    "{why}"
+                );
+            }
+        }
+    }
+}

@@ -17,33 +17,14 @@
 mod common;
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
+use common::sha256_hex;
 use std::path::PathBuf;
-
-fn sha256_hex(data: &[u8]) -> String {
-    Sha256::digest(data)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The bytes of an input path of a record.
-fn input_bytes(path: &str) -> Option<Vec<u8>> {
-    match path.split_once('!') {
-        Some((wheel, member)) => {
-            let w = common::require_corpus(wheel, "library_results")?;
-            let mut r = wheelport::wheel::WheelReader::open(&w).expect("open wheel");
-            Some(r.read_member(member).expect("read member"))
-        }
-        None => Some(std::fs::read(common::root().join(path)).expect("read input")),
-    }
-}
 
 /// The bytes of a record's input `i` (`{path, sha256}`), checked against the recorded
 /// sha256; `None` when its wheel is not in the corpus here.
 fn recorded_input(name: &str, i: &Value) -> Option<Vec<u8>> {
     let p = i["path"].as_str().unwrap();
-    let data = input_bytes(p)?;
+    let data = common::recorded_input_bytes(p, "library_results")?;
     assert_eq!(
         sha256_hex(&data),
         i["sha256"].as_str().unwrap(),

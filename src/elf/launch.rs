@@ -86,12 +86,30 @@ pub struct LaunchFacts {
     pub bounds: BTreeMap<String, LaunchBound>,
     /// Registered kernels without one, with the reason.
     pub unproven: BTreeMap<String, String>,
+    /// Kernels whose host code asks for dynamic shared memory beyond the default 48 KiB with
+    /// a constant: `cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize
+    /// (8), bytes)` (CUDA requires it before such a launch). The largest request each.
+    pub dynamic_shared: BTreeMap<String, SharedRequest>,
+}
+
+/// A constant request for dynamic shared memory ([`LaunchFacts::dynamic_shared`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SharedRequest {
+    /// Bytes per block.
+    pub bytes: u64,
+    /// Virtual address of the `cudaFuncSetAttribute` call.
+    pub site: u64,
 }
 
 impl LaunchFacts {
     /// The bound of `kernel`, when there is one.
     pub fn bound(&self, kernel: &str) -> Option<&LaunchBound> {
         self.bounds.get(kernel)
+    }
+
+    /// The largest constant dynamic shared memory request for `kernel`, when there is one.
+    pub fn dynamic_shared(&self, kernel: &str) -> Option<SharedRequest> {
+        self.dynamic_shared.get(kernel).copied()
     }
 }
 
@@ -110,6 +128,9 @@ enum Api {
     LaunchFunc,
     /// Takes a kernel's host function as argument `n` (0: `rdi`, 1: `rsi`) without launching.
     Query(u8),
+    /// `cudaFuncSetAttribute(func, attr, value)`: a [`Api::Query`] on `rdi` whose
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` value is recorded.
+    SetAttribute,
     /// `dim3::dim3(unsigned x, unsigned y, unsigned z)` called rather than inlined (host
     /// code built without optimisation): writes `esi`, `edx`, `ecx` to the 12 bytes at
     /// `rdi`, and nothing else.
@@ -126,7 +147,7 @@ const APIS: &[(&str, Api)] = &[
     ("__cudaLaunchKernel_ptsz", Api::LaunchHandle),
     ("cudaLaunchKernel", Api::LaunchFunc),
     ("cudaLaunchKernel_ptsz", Api::LaunchFunc),
-    ("cudaFuncSetAttribute", Api::Query(0)),
+    ("cudaFuncSetAttribute", Api::SetAttribute),
     ("cudaFuncGetAttributes", Api::Query(1)),
     ("cudaFuncSetCacheConfig", Api::Query(0)),
     ("cudaFuncSetSharedMemConfig", Api::Query(0)),
@@ -270,6 +291,9 @@ pub(crate) struct LaunchScan {
     handle_launches: Vec<(u64, Option<PopState>, u64, u64)>,
     /// RIP-relative addresses read, or taken by `lea`.
     rip_reads: HashSet<u64>,
+    /// `cudaFuncSetAttribute(f, MaxDynamicSharedMemorySize, bytes)` calls with a constant:
+    /// (host function, bytes, where).
+    shared_requests: Vec<(u64, u64, u64)>,
 }
 
 impl LaunchScan {
@@ -338,7 +362,7 @@ impl LaunchScan {
                     (rest.get(digits + len) == Some(&b'I'))
                         .then(|| by_name.get(name).copied())
                         .flatten()
-                        .filter(|a| matches!(a, Api::Query(_) | Api::LaunchFunc))
+                        .filter(|a| matches!(a, Api::Query(_) | Api::SetAttribute | Api::LaunchFunc))
                 });
                 if let Some(a) = api {
                     apis.insert(s.st_value(endian), a);
@@ -423,6 +447,7 @@ impl LaunchScan {
             handles: Vec::new(),
             handle_launches: Vec::new(),
             rip_reads: HashSet::default(),
+            shared_requests: Vec::new(),
         }
     }
 
@@ -913,6 +938,18 @@ impl LaunchScan {
                 }
             }
             Some(Api::Query(n)) => self.recognise(ARGS[n as usize]),
+            Some(Api::SetAttribute) => {
+                // cudaFuncAttributeMaxDynamicSharedMemorySize (driver_types.h).
+                const MAX_DYNAMIC_SHARED: u64 = 8;
+                let attr = self.regs.get(&Register::RSI).map(|v| v & mask(4));
+                let bytes = self.regs.get(&Register::RDX).map(|v| v & mask(4));
+                if let (Some(MAX_DYNAMIC_SHARED), Some(b), Some(&k)) =
+                    (attr, bytes, self.refs.get(&Register::RDI))
+                {
+                    self.shared_requests.push((self.uses[k].0, b, ip));
+                }
+                self.recognise(Register::RDI);
+            }
             Some(Api::Dim3) => {
                 let at = self.addrs.get(&Register::RDI).copied();
                 let v: Vec<Option<u64>> = [Register::RSI, Register::RDX, Register::RCX]
@@ -1059,6 +1096,17 @@ impl LaunchScan {
         for (f, n) in &self.registrations {
             if let Some(name) = cstr(*n) {
                 hosts.entry(*f).or_default().push(name);
+            }
+        }
+        for &(host, bytes, site) in &self.shared_requests {
+            for name in hosts.get(&host).into_iter().flatten() {
+                let e = facts
+                    .dynamic_shared
+                    .entry(name.clone())
+                    .or_insert(SharedRequest { bytes, site });
+                if bytes > e.bytes {
+                    *e = SharedRequest { bytes, site };
+                }
             }
         }
         // Indexes: the calls by target, and the first use of each address that the scan

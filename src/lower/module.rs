@@ -596,6 +596,19 @@ fn emit_kernel<'m, 'a>(
     out: &mut String,
 ) -> Result<(Vec<String>, Vec<String>), Fail> {
     let nv = cx.nv;
+    // Dynamic shared memory the host code asks for that no work-group of the target has.
+    if let Some(r) = cx.launch.dynamic_shared(f.name) {
+        let lds = cx.prof.lds_bytes;
+        if !nv && lds > 0 && r.bytes > lds {
+            return Err(Fail {
+                form: String::new(),
+                reason: format!(
+                    "the host code asks for {} bytes of dynamic shared memory for it (cudaFuncSetAttribute MaxDynamicSharedMemorySize at {:#x}); a work-group of target {} has {lds} bytes of LDS",
+                    r.bytes, r.site, cx.prof.name
+                ),
+            });
+        }
+    }
     let mut ps = Vec::new();
     let mut homes = Vec::new();
     let mut k = 0;

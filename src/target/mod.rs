@@ -198,6 +198,11 @@ pub struct Profile {
     /// default).
     #[serde(default)]
     pub llc_mattr: Option<String>,
+    /// Shared memory (LDS) a work-group may use, in bytes, on every arch of the profile (family
+    /// default: 65,536 on amdgcn); 0 when not checked. A kernel whose host code asks for more
+    /// dynamic shared memory than this is reported as not translated.
+    #[serde(default)]
+    pub lds_bytes: u64,
     /// Tools used when found, never reported missing: `llvm-split` (a large module is split
     /// into partitions built in parallel, see [`crate::build`]). Taken from PATH only in the
     /// same LLVM major version as the required tools.

@@ -276,12 +276,29 @@ pub fn read_json(p: &Path) -> serde_json::Value {
     .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
-/// The SHA-256 of the file at `p`, as lowercase hex.
-pub fn sha256_file(p: &Path) -> String {
+/// The SHA-256 of `data`, as lowercase hex.
+pub fn sha256_hex(data: &[u8]) -> String {
     use sha2::Digest;
-    let data = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-    sha2::Sha256::digest(&data)
+    sha2::Sha256::digest(data)
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// The SHA-256 of the file at `p`, as lowercase hex.
+pub fn sha256_file(p: &Path) -> String {
+    sha256_hex(&std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// The bytes of an input a GPU record names: `wheel.whl!member` (the wheel from the corpus,
+/// see [`require_corpus`]; `None` when it is not here) or a repository path.
+pub fn recorded_input_bytes(path: &str, test: &str) -> Option<Vec<u8>> {
+    match path.split_once('!') {
+        Some((wheel, member)) => {
+            let w = require_corpus(wheel, test)?;
+            let mut r = wheelport::wheel::WheelReader::open(&w).expect("open wheel");
+            Some(r.read_member(member).expect("read member"))
+        }
+        None => Some(std::fs::read(root().join(path)).expect("read input")),
+    }
 }
