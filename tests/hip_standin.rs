@@ -274,7 +274,12 @@ fn standin_results_are_for_the_current_conversion() {
     );
     let records = v["records"].as_array().unwrap();
     for t in ["dtk", "rocm"] {
-        for suite in ["demo wheel", "fixtures/gpu/warp_fixtures.so", "cub_fixtures.so", "CuPy"] {
+        for suite in [
+            "demo wheel",
+            "fixtures/gpu/warp_fixtures.so",
+            "cub_fixtures.so",
+            "CuPy",
+        ] {
             assert!(
                 records
                     .iter()

@@ -369,7 +369,12 @@ fn flash_smem(k: &str) -> Option<u64> {
     let v: Vec<u64> = t
         .split('E')
         .take(6)
-        .map(|x| x.trim_start_matches("Li").trim_start_matches("Lb").parse().ok())
+        .map(|x| {
+            x.trim_start_matches("Li")
+                .trim_start_matches("Lb")
+                .parse()
+                .ok()
+        })
         .collect::<Option<_>>()?;
     let (q, kv) = (v[1] * v[0] * 2, v[2] * v[0] * 2 * 2);
     Some(if v[5] == 1 { q.max(kv) } else { q + kv })
@@ -396,10 +401,17 @@ fn flash_attention_shared_memory_requests_are_the_kernel_traits() {
                 assert_eq!(got, None, "{what}: {k}");
             }
         }
-        assert_eq!(asked, f.dynamic_shared.len(), "{what}: requests of other kernels");
+        assert_eq!(
+            asked,
+            f.dynamic_shared.len(),
+            "{what}: requests of other kernels"
+        );
         asked
     };
-    assert_eq!(check(&facts_of("fixtures/gpu/flash_fwd_sass80.so"), "fixture"), 16);
+    assert_eq!(
+        check(&facts_of("fixtures/gpu/flash_fwd_sass80.so"), "fixture"),
+        16
+    );
     let Some(wheel) = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts") else {
         return;
     };
@@ -442,7 +454,12 @@ fn shared_memory_beyond_the_lds_is_not_translated() {
             let out = wheelport::lower::lower_module_with(&parsed.module, prof, &f);
             let k = out.kernels.iter().find(|k| k.name == kernel).unwrap();
             let ok = matches!(k.outcome, wheelport::lower::KernelOutcome::Lowered);
-            assert_eq!(ok, lowered || target == "cuda", "{target} {bytes}: {:?}", k.outcome);
+            assert_eq!(
+                ok,
+                lowered || target == "cuda",
+                "{target} {bytes}: {:?}",
+                k.outcome
+            );
             if !ok {
                 let why = format!("{:?}", k.outcome);
                 assert!(

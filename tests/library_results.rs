@@ -16,8 +16,8 @@
 
 mod common;
 
-use serde_json::Value;
 use common::sha256_hex;
+use serde_json::Value;
 use std::path::PathBuf;
 
 /// The bytes of a record's input `i` (`{path, sha256}`), checked against the recorded
@@ -223,11 +223,11 @@ fn lifted_library_results_are_for_the_current_lifter() {
                 })
                 .collect();
             files.sort();
-            let mut h = Sha256::new();
-            for (_, f) in &files {
-                h.update(std::fs::read(f).unwrap());
-            }
-            let got: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+            let all: Vec<u8> = files
+                .iter()
+                .flat_map(|(_, f)| std::fs::read(f).unwrap())
+                .collect();
+            let got = sha256_hex(&all);
             assert_eq!(
                 got,
                 i["lifted_ptx_sha256"].as_str().unwrap(),

@@ -696,3 +696,76 @@ fn driver_api_users_are_not_converted_silently() {
     }
     assert!(n > 400, "{n} driver functions in {}", h.display());
 }
+
+/// An object that loads a module at run time through the runtime API
+/// (`cudaLibraryLoadData` of a PTX string kept in `.rodata`, `cudaLibraryGetKernel`; built with
+/// gcc against a stub `libcudart.so.12` with the real library's version node) is never
+/// converted with exit 0 for dtk or rocm: HIP's `hipLibraryLoadData` would be handed CUDA code.
+/// The loader is named unresolved with its reason (exit 5); the rest of the runtime still maps.
+#[test]
+fn runtime_module_loaders_are_not_converted_silently() {
+    const T: &str = "no_false_success runtime module";
+    if common::require_tool("gcc", T).is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    std::fs::write(
+        d.join("rt.map"),
+        "libcudart.so.12 { global: cudaLibraryLoadData; cudaLibraryGetKernel; local: *; };\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("rt.c"),
+        "int cudaLibraryLoadData(void **l, const void *c, void *jo, void *jv, unsigned n,\n\
+         void *lo, void *lv, unsigned m) { return 0; }\n\
+         int cudaLibraryGetKernel(void **k, void *l, const char *n) { return 0; }\n",
+    )
+    .unwrap();
+    let (code, _, e) = run(Command::new("gcc")
+        .args([
+            "-shared",
+            "-fPIC",
+            "-Wl,--version-script=rt.map",
+            "-Wl,-soname,libcudart.so.12",
+            "-o",
+            "libcudart.so.12",
+            "rt.c",
+        ])
+        .current_dir(d));
+    assert_eq!(code, 0, "{e}");
+    std::fs::write(
+        d.join("user.c"),
+        "static const char ptx[] = \".version 8.0\\n.target sm_80\\n.address_size 64\\n\
+         .visible .entry k() { ret; }\\n\";\n\
+         int cudaLibraryLoadData(void **, const void *, void *, void *, unsigned, void *,\n\
+         void *, unsigned); int cudaLibraryGetKernel(void **, void *, const char *);\n\
+         int run(void) { void *l, *k; if (cudaLibraryLoadData(&l, ptx, 0, 0, 0, 0, 0, 0))\n\
+         return 1; return cudaLibraryGetKernel(&k, l, \"k\"); }\n",
+    )
+    .unwrap();
+    let (code, _, e) = run(Command::new("gcc")
+        .args(["-shared", "-fPIC", "-o", "libuser.so", "user.c", "-L."])
+        .arg("-l:libcudart.so.12")
+        .current_dir(d));
+    assert_eq!(code, 0, "{e}");
+    for target in ["dtk", "rocm"] {
+        if common::require_toolchain(target, T).is_none() {
+            return;
+        }
+        let report = d.join(format!("{target}.json"));
+        let (code, out, err) = run(Command::new(bin())
+            .arg(d.join("libuser.so"))
+            .args(["--target", target, "-o"])
+            .arg(d.join(format!("out-{target}")))
+            .arg("--json")
+            .arg(&report));
+        assert_eq!(code, 5, "{target}: {out}{err}");
+        let r = json(&report);
+        assert_eq!(r["totals"]["unresolved_imports"], 1, "{target}: {r}");
+        assert!(
+            out.contains("unresolved import cudaLibraryLoadData@libcudart.so.12: loads a module handed over at run time"),
+            "{target}: {out}"
+        );
+    }
+}

@@ -154,6 +154,7 @@ SONAMES = {
 # ---------------------------------------------------------------------------------
 PRINTF_DRAIN = "same parameters as the HIP function; the shim prints the device printf FIFOs of amdgpu modules that call vprintf (kernels-ir/printf.py, shims/hip/wp_printf.h)"
 PER_THREAD = "per-thread default stream form; HIP has no _spt variant: the shim calls the HIP function with hipStreamPerThread for stream 0, as the _ptsz form means (CUDA 12.x parameters; looked up at first use)"
+RUNTIME_MODULE = "loads a module handed over at run time (PTX, cubin or fatbin as data or a file): wheelport translates device code ahead of time only, so the target runtime would be given CUDA code it cannot load; the module is not translated"
 CUDART_HIP = {
     "__cudaRegisterFatBinary": ("shim", "__hipRegisterFatBinary", "the shim registers a wrapper that wheelport rewrote to HIP's {HIPF 0x48495046, 1, offload bundle, 0} (src/rewrite Registration; reference §3.1, §3.2) and skips one that still carries the CUDA magic (a SASS-only module), returning a handle that makes the module's later registration calls no-ops"),
     "__cudaRegisterFatBinaryEnd": ("noop", "-", "no HIP counterpart; called after registration since CUDA 10.1 (reference §3, §4 row 9)"),
@@ -181,6 +182,8 @@ CUDART_HIP = {
     "cudaGetDriverEntryPointByVersion": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPoint, with an explicit CUDA version argument (reference §4 row 11)"),
     "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "hipGetProcAddress", "as cudaGetDriverEntryPointByVersion (reference §4 row 11)"),
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API; no HIP counterpart"),
+    "cudaLibraryLoadData": ("unsupported", "hipLibraryLoadData", RUNTIME_MODULE),
+    "cudaLibraryLoadFromFile": ("unsupported", "hipLibraryLoadFromFile", RUNTIME_MODULE),
     "cudaEventElapsedTime_v2": ("unsupported", "-", "not in HIP's headers (rocm-bindings-hip); hipEventElapsedTime may serve if the CUDA 12.8 _v2 semantics allow: " + V),
     "cudaGetErrorString": ("shim", "hipGetErrorString", "takes a cudaError_t: mapped to hipError_t through shims/hip/tables/errors.tsv (CUDA 18/20/912 are HIP 912/911/1054) before the call; a HIP-only code passes through; a CUDA-only code (e.g. 911 cudaErrorExternalDevice) is named by its CUDA enumerator (reference §4 row 3)"),
     "cudaGetErrorName": ("shim", "hipGetErrorName", "as cudaGetErrorString (reference §4 row 3)"),
@@ -213,6 +216,8 @@ CUDART_MUSA = {
     "cudaGetDriverEntryPointByVersion": ("shim", "musaGetDriverEntryPoint", "as cudaGetDriverEntryPoint; musaGetDriverEntryPointByVersion " + V),
     "cudaGetDriverEntryPointByVersion_ptsz": ("shim", "musaGetDriverEntryPoint", "as cudaGetDriverEntryPointByVersion"),
     "cudaGetExportTable": ("unsupported", "-", "NVIDIA's undocumented export-table (dark) API"),
+    "cudaLibraryLoadData": ("unsupported", "-", RUNTIME_MODULE),
+    "cudaLibraryLoadFromFile": ("unsupported", "-", RUNTIME_MODULE),
 }
 MUSA_UNSUPPORTED_RE = re.compile(r"^cuda(GL|EGL|VDPAU|Graphics(GL|EGL|VDPAU)|EventCreateFromEGLSync|DeviceGetNvSciSyncAttributes)")
 # Renamed calls whose HIP function can answer a code HIP numbers differently from CUDA

@@ -362,7 +362,9 @@ impl LaunchScan {
                     (rest.get(digits + len) == Some(&b'I'))
                         .then(|| by_name.get(name).copied())
                         .flatten()
-                        .filter(|a| matches!(a, Api::Query(_) | Api::SetAttribute | Api::LaunchFunc))
+                        .filter(|a| {
+                            matches!(a, Api::Query(_) | Api::SetAttribute | Api::LaunchFunc)
+                        })
                 });
                 if let Some(a) = api {
                     apis.insert(s.st_value(endian), a);

@@ -1,23 +1,35 @@
 #!/usr/bin/env python3
-"""Write fixtures/gpu/results/standin.json from a tools/hip-standin/run.sh output folder: one
+"""Write fixtures/gpu/results/standin.json from the output folders of tools/hip-standin/run.sh
+(the demo wheel and the nvcc fixtures) and tools/hip-standin/cupy.sh (CuPy's own tests): one
 record per target and suite, the original against the dtk or rocm output run under the HIP
 stand-in (tests/hip_standin.rs checks it against the current conversion in CI).
 
-Usage: results.py OUTDIR [--results fixtures/gpu/results/standin.json]
+Usage: results.py OUTDIR [--cupy CUPY_OUTDIR] [--results fixtures/gpu/results/standin.json]
 
-Record: {target, suite, cases, passed, failed: [{case, reason}], input, converted_sha256,
-hip_calls: the HIP functions the converted run called (from the stand-in's log), notes: the
-stand-in's diagnostics}. The file also holds the date, the device and the sha256 of the
-stand-in's sources (hip_standin.c, gen.py), which the test compares with the current ones.
+Record: {target, suite, cases, passed, original_passed, failed: [{case, reason}],
+inputs: [{path, sha256, converted_sha256}] (path a repository path or `wheel.whl!member`, as
+the CI test converts it again), hip_calls: the HIP functions the converted run called (from
+the stand-in's log), notes: the stand-in's diagnostics}. The file also holds the date, the
+device and the sha256 of the stand-in's sources (hip_standin.c, gen.py), which the test
+compares with the current ones.
 """
 import argparse
 import hashlib
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
+from libraries import junit  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SUITES = ["twin", "warp", "mma", "wmma", "video", "tensor_mem", "mbarrier"]
 DEMO = "fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl"
+CUPY_WHEEL = "cupy_cuda13x-14.2.0-cp312-cp312-manylinux2014_x86_64.whl"
+CUPY_SUITE = ("CuPy v14.2.0 tests: core_tests/test_cub_reduction.py, statistics_tests/test_histogram.py, "
+              "sorting_tests/test_sort.py, sorting_tests/test_search.py, "
+              "math_tests/test_sumprod.py::{TestCubReduction,TestCumsum,TestCumprod}; "
+              "CUPY_ACCELERATORS=cub")
 
 
 def sha(path):
@@ -33,66 +45,125 @@ def calls(path):
     return c, n
 
 
+def load(path):
+    """The JSON at `path`, or None."""
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+
+
+def fixture_records(out, t):
+    """The demo wheel, the nvcc fixture suites and the CUB fixture converted for `t`."""
+    d = os.path.join(out, t)
+    orig = (load(os.path.join(out, "demo-original.json")) or {"runs": [{}]})["runs"][0]
+    rec = {"target": t, "suite": "demo wheel (tools/gpu/demo_run.py)", "cases": 2, "passed": 0,
+           "original_passed": 2, "failed": [],
+           "inputs": [{"path": DEMO, "member": "wheelport_demo/_kernels.so",
+                       "sha256": sha(os.path.join(ROOT, DEMO))}]}
+    run = (load(os.path.join(d, "demo.json")) or {"runs": [None]})["runs"][0]
+    if run is None:
+        rec["failed"].append({"case": "demo", "reason": "no result (see demo.log)"})
+    else:
+        rec["inputs"][0]["converted_sha256"] = run["sha256"]
+        for k in ("saxpy_y_sha256", "reduce_sum_sha256"):
+            if run.get(k) == orig.get(k):
+                rec["passed"] += 1
+            else:
+                rec["failed"].append({"case": k[:-7], "reason": "output differs from the original's"})
+    yield rec, os.path.join(d, "demo.calls")
+    for s in SUITES:
+        so = f"fixtures/gpu/{s}_fixtures.so"
+        rec = {"target": t, "suite": f"{so} (tools/gpu/run-on-device.sh)",
+               "inputs": [{"path": so, "sha256": sha(os.path.join(ROOT, so))}]}
+        r = load(os.path.join(d, s, "results.json"))
+        if r is None:
+            rec.update(cases=0, passed=0, original_passed=0,
+                       failed=[{"case": s, "reason": "no result (see the suite's log)"}])
+        else:
+            summ = r["summary"]
+            rec["inputs"][0]["converted_sha256"] = r["converted"]["sha256"]
+            rec.update(cases=summ["cases"], passed=summ["cases_passed"],
+                       original_passed=summ["cases"],
+                       failed=[{"case": f, "reason": "outputs differ from the original's "
+                                "(see the run's results.json)"} for f in summ["failed_cases"]])
+        yield rec, os.path.join(d, f"{s}.calls")
+    so = "fixtures/gpu/cub_fixtures.so"
+    rec = {"target": t, "suite": f"{so} (tools/gpu/cub_suite.py, n <= 100000)",
+           "inputs": [{"path": so, "sha256": sha(os.path.join(ROOT, so))}]}
+    r = load(os.path.join(d, "cub.json"))
+    if r is None:
+        rec.update(cases=0, passed=0, original_passed=0,
+                   failed=[{"case": "cub", "reason": "no result (see cub.log)"}])
+    else:
+        rec["inputs"][0]["converted_sha256"] = r["conv_so_sha256"]
+        rec.update(cases=r["cases"], passed=r["twin_passed"], original_passed=r["original_passed"],
+                   failed=[{"case": f["case"], "reason": f["reason"]} for f in r["failed"]])
+    yield rec, os.path.join(d, "cub.calls")
+
+
+def cupy_records(out, t):
+    """CuPy's own tests with cub and thrust converted for `t` (tools/hip-standin/cupy.sh)."""
+    conv = {}
+    for line in open(os.path.join(out, "converted.sha256")):
+        h, path = line.split()
+        if f"/{t}/" in path:
+            conv[os.path.basename(path)] = h
+    inputs = []
+    for m, h in (("cub", "5e632aa2cee38bb719ee5273a759085c47ff67387c77b0286c4ad44463965c7b"),
+                 ("thrust", "b9419ccdc02fb63e78fe54c9c98db3d38b3538b773e0a289b1e0dfc0a528f942")):
+        member = f"cupy/cuda/{m}.cpython-312-x86_64-linux-gnu.so"
+        inputs.append({"path": f"{CUPY_WHEEL}!{member}", "sha256": h,
+                       "converted_sha256": conv[os.path.basename(member)]})
+    orig_xml = os.path.join(out, "dtk", "cupy-original.xml")
+    conv_xml = os.path.join(out, t, "cupy-twin.xml")
+    rec = {"target": t, "suite": CUPY_SUITE, "inputs": inputs}
+    if not (os.path.exists(orig_xml) and os.path.exists(conv_xml)):
+        rec.update(cases=0, passed=0, original_passed=0,
+                   failed=[{"case": "cupy", "reason": "no junit result (see pytest-*.txt)"}])
+        return rec
+    o, _ = junit(orig_xml)
+    c, skipped = junit(conv_xml)
+    cases = sorted(set(o) | set(c))
+    failed = []
+    for k in cases:
+        ok, msg = c.get(k, (False, "not run"))
+        if not ok:
+            why = msg or "failed"
+            if not o.get(k, (False, ""))[0]:
+                why += " (the original fails too)"
+            failed.append({"case": k, "reason": why})
+    rec.update(cases=len(cases), skipped=skipped, passed=len(cases) - len(failed),
+               original_passed=sum(1 for k in cases if o.get(k, (False, ""))[0]), failed=failed)
+    return rec
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
+    p.add_argument("--cupy")
     p.add_argument("--results", default=os.path.join(ROOT, "fixtures/gpu/results/standin.json"))
     a = p.parse_args()
     env = open(os.path.join(a.out, "env.txt")).read().splitlines()
     records = []
-    orig = json.load(open(os.path.join(a.out, "demo-original.json")))["runs"][0]
     for t in ("dtk", "rocm"):
-        d = os.path.join(a.out, t)
-        c, n = calls(os.path.join(d, "demo.calls"))
-        rec = {"target": t, "suite": "demo", "input": DEMO + "!wheelport_demo/_kernels.so",
-               "cases": 2, "passed": 0, "failed": [], "hip_calls": c, "notes": n}
-        try:
-            run = json.load(open(os.path.join(d, "demo.json")))["runs"][0]
-            rec["converted_sha256"] = run["sha256"]
-            for k in ("saxpy_y_sha256", "reduce_sum_sha256"):
-                if run[k] == orig[k]:
-                    rec["passed"] += 1
-                else:
-                    rec["failed"].append({"case": k[:-7], "reason": "output differs from the original's"})
-        except (OSError, KeyError, ValueError) as e:
-            rec["failed"] = [{"case": "demo", "reason": f"no result: {e}"}]
-        records.append(rec)
-        for s in SUITES:
-            c, n = calls(os.path.join(d, f"{s}.calls"))
-            rec = {"target": t, "suite": f"fixtures/gpu/{s}_fixtures.so",
-                   "input": f"fixtures/gpu/{s}_fixtures.so", "hip_calls": c, "notes": n}
-            try:
-                r = json.load(open(os.path.join(d, s, "results.json")))
-                summ = r["summary"]
-                rec.update(cases=summ["cases"], passed=summ["cases_passed"],
-                           converted_sha256=r["converted"]["sha256"],
-                           failed=[{"case": f, "reason": "outputs differ from the original's "
-                                    "(see the run's results.json)"} for f in summ["failed_cases"]])
-            except (OSError, KeyError, ValueError) as e:
-                rec.update(cases=0, passed=0, failed=[{"case": s, "reason": f"no result: {e}"}])
+        found = list(fixture_records(a.out, t))
+        if a.cupy:
+            found.append((cupy_records(a.cupy, t), os.path.join(a.cupy, f"{t}.calls")))
+        for rec, log in found:
+            rec["hip_calls"], rec["notes"] = calls(log)
             records.append(rec)
-        c, n = calls(os.path.join(d, "cub.calls"))
-        rec = {"target": t, "suite": "tools/gpu/cub_suite.py (n <= 100000)",
-               "input": "fixtures/gpu/cub_fixtures.so", "hip_calls": c, "notes": n}
-        try:
-            r = json.load(open(os.path.join(d, "cub.json")))
-            rec.update(cases=r["cases"], passed=r["twin_passed"],
-                       converted_sha256=r["conv_so_sha256"],
-                       failed=[{"case": f["case"], "reason": f["reason"]} for f in r["failed"]])
-        except (OSError, KeyError, ValueError) as e:
-            rec.update(cases=0, passed=0, failed=[{"case": "cub", "reason": f"no result: {e}"}])
-        records.append(rec)
     src = hashlib.sha256()
     for f in ("hip_standin.c", "gen.py"):
         src.update(open(os.path.join(ROOT, "tools/hip-standin", f), "rb").read())
-    data = {"schema": "wheelport.gpu.standin/1", "generated_by": "tools/hip-standin/results.py",
+    data = {"schema": "wheelport.gpu.standin/2", "generated_by": "tools/hip-standin/results.py",
             "date": env[0], "device": env[1] if len(env) > 1 else "",
             "standin_source_sha256": src.hexdigest(), "records": records}
     with open(a.results, "w") as f:
         json.dump(data, f, indent=1)
         f.write("\n")
     for r in records:
-        print(f"{r['target']:5} {r['suite']:45} {r['passed']}/{r['cases']}")
+        print(f"{r['target']:5} {r['suite'][:60]:60} {r['passed']}/{r['cases']} (original {r['original_passed']})")
 
 
 if __name__ == "__main__":
