@@ -30,7 +30,12 @@ fn xformers_sparse_gemm_kernels_spill_a_tenth_of_the_unrolled_mma_sp() {
         .find(|(n, _)| n.ends_with("/_C.so"))
         .expect("xformers/_C.so");
     let data = std::fs::read(&path).unwrap();
-    let facts = wheelport::elf::launch::launch_facts(&data, &name).unwrap();
+    let mut facts = wheelport::elf::launch::launch_facts(&data, &name).unwrap();
+    // Their launchers ask for 139,264 bytes of dynamic shared memory, more than gfx906's LDS,
+    // so `convert` reports them not translated; the code the lowering makes of them is what
+    // is measured here.
+    assert!(facts.dynamic_shared.values().all(|r| r.bytes == 139_264));
+    facts.dynamic_shared.clear();
     let (tag, text) = ptx_of_object(&data, &name)
         .into_iter()
         .find(|(_, t)| t.contains("10SparseGemm"))

@@ -676,3 +676,51 @@ fn relink_plan_in_inspect() {
         "--relink-table without --target is a usage error: {err}"
     );
 }
+
+/// XLA's CUDA plugin (jax_cuda13_pjrt 0.12.0.1) keeps the PTX of its command-buffer kernels in
+/// `.rodata` and loads it at run time: `inspect` lists each as a runtime-loaded module with
+/// its `.target` and kernels, and each listed text is a PTX module ptxas assembles (the real
+/// tool as the oracle of what was found); no other corpus object is reported so.
+#[test]
+fn xla_plugin_ptx_kept_as_data_is_found() {
+    let Some(wheel) = require_corpus("jax_cuda13_pjrt-0.12.0.1", "inspect") else {
+        return;
+    };
+    let r = inspect_json(&[], &wheel);
+    let input = &r.inputs[0];
+    let found: Vec<(&str, Vec<String>)> = input
+        .shared_objects
+        .iter()
+        .flat_map(|s| s.runtime_modules.iter().map(move |m| (s.path.as_str(), m)))
+        .map(|(p, m)| (p, m.kernels.clone()))
+        .collect();
+    let plugin = "jax_plugins/xla_cuda13/xla_cuda_plugin.so";
+    assert_eq!(
+        found,
+        [
+            (plugin, vec!["set_case_condition".to_string()]),
+            (plugin, vec!["set_while_condition".to_string()]),
+            (plugin, vec!["noop".to_string()]),
+        ],
+    );
+    let Some(ptxas) = require_tool("ptxas", "inspect") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = extract_member(&wheel, plugin, dir.path());
+    let data = std::fs::read(&path).unwrap();
+    for m in &so(input, plugin).runtime_modules {
+        assert_eq!((m.kind.as_str(), m.section.as_str()), ("ptx", ".rodata"));
+        let text = &data[m.offset as usize..(m.offset + m.size) as usize];
+        let ptx = dir.path().join(format!("{}.ptx", m.kernels[0]));
+        std::fs::write(&ptx, text).unwrap();
+        // The modules say `.target sm_50`; CUDA 13's ptxas builds sm_75 and later, and PTX
+        // for an older target assembles for a newer one.
+        assert_eq!(m.target.as_deref(), Some("sm_50"));
+        let (code, _, e) = run(Command::new(&ptxas)
+            .args(["-arch", "sm_80", "-o"])
+            .arg(dir.path().join("out.cubin"))
+            .arg(&ptx));
+        assert_eq!(code, 0, "{}: ptxas: {e}", m.kernels[0]);
+    }
+}

@@ -613,7 +613,9 @@ with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
 /// string kept in `.rodata`, `cuModuleGetFunction`; built with gcc against a stub
 /// `libcuda.so.1`, whose exports are unversioned as the driver's are) is never converted with
 /// exit 0 for dtk or rocm: each driver import is named unresolved with its reason and the
-/// object is not loadable (exit 5); the cuda twin keeps it as it is (exit 0). Every function
+/// object is not loadable (exit 5), and the PTX it keeps as data is reported as a
+/// runtime-loaded module whose kernel is not translated; the cuda twin keeps it as it is
+/// (exit 0). Every function
 /// of CUDA 13.5's `cuda.h` is attributed to the driver by `relink-tables/cuda-stack.tsv`.
 #[test]
 fn driver_api_users_are_not_converted_silently() {
@@ -663,6 +665,13 @@ fn driver_api_users_are_not_converted_silently() {
         }
         let r = json(&report);
         assert_eq!(r["totals"]["unresolved_imports"], 3, "{target}: {r}");
+        // The PTX it keeps in .rodata is found and counted as not translated.
+        assert_eq!(r["totals"]["not_translated"], 1, "{target}: {r}");
+        assert!(
+            out.contains("runtime-loaded module (PTX for sm_80 in .rodata at offset")
+                && out.contains("1 kernels: k)"),
+            "{target}: {out}"
+        );
         for name in ["cuInit", "cuModuleLoadData", "cuModuleGetFunction"] {
             assert!(
                 out.contains(&format!(

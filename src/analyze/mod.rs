@@ -100,6 +100,9 @@ pub struct ObjectAnalysis<'data> {
     /// loaded by the library at run time through the driver API): its architecture. Its
     /// kernels are SASS only.
     pub cubin_arch: Option<String>,
+    /// Device code kept as data outside the fatbin sections, which the library loads at run
+    /// time ([`crate::elf::embedded`]): not translated.
+    pub embedded: Vec<crate::elf::embedded::EmbeddedModule>,
 }
 
 /// `e_machine` of NVIDIA device ELF (cubins).
@@ -311,6 +314,7 @@ pub fn analyze<'data>(
         verdict: Verdict::default(),
         errors,
         cubin_arch: None,
+        embedded: crate::elf::embedded::embedded_modules(data),
     };
     if out.elf.fatbin_sections.is_empty() {
         return Ok(out);
@@ -595,5 +599,6 @@ fn analyze_cubin<'data>(
         verdict,
         errors: Vec::new(),
         cubin_arch: Some(arch),
+        embedded: Vec::new(),
     })
 }

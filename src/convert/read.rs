@@ -243,6 +243,14 @@ fn read_one(
     };
     let mut totals = device.totals;
     totals.unresolved_imports += host.unresolved;
+    // Modules kept as data: the target runtime would be handed CUDA code.
+    let runtime_modules: Vec<crate::inspect::model::RuntimeModuleReport> =
+        analysis.embedded.iter().map(Into::into).collect();
+    if retargeted {
+        let n: usize = analysis.embedded.iter().map(|m| m.kernels.len()).sum();
+        totals.kernels += n;
+        totals.not_translated += n;
+    }
     let soname = analysis.elf.soname.clone();
     let runtime = analysis.runtime.clone();
     drop(analysis);
@@ -257,6 +265,7 @@ fn read_one(
             host: host.report,
             outcome: ObjectOutcome::Written,
             problems: Vec::new(),
+            runtime_modules,
         },
         map,
         new_bytes: host.bytes,

@@ -12,6 +12,7 @@
 //!
 //! Names follow the System V gABI and the GNU symbol-versioning extension.
 
+pub mod embedded;
 pub mod launch;
 pub mod registration;
 pub mod scan;

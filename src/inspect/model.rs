@@ -133,6 +133,41 @@ impl Verdict {
     }
 }
 
+/// A module kept as data in a host object (`wheelport::elf::embedded`).
+#[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct RuntimeModuleReport {
+    /// The section holding it (`.rodata`).
+    pub section: String,
+    /// Its file offset.
+    pub offset: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// `ptx` or `fatbin`.
+    pub kind: String,
+    /// For PTX: its `.target` (`sm_80`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub target: Option<String>,
+    /// The kernels it defines.
+    pub kernels: Vec<String>,
+}
+
+impl From<&crate::elf::embedded::EmbeddedModule> for RuntimeModuleReport {
+    fn from(m: &crate::elf::embedded::EmbeddedModule) -> Self {
+        let (kind, target) = match &m.kind {
+            crate::elf::embedded::EmbeddedKind::Ptx { target } => ("ptx", Some(target.clone())),
+            crate::elf::embedded::EmbeddedKind::Fatbin => ("fatbin", None),
+        };
+        RuntimeModuleReport {
+            section: m.section.clone(),
+            offset: m.offset,
+            size: m.size,
+            kind: kind.to_string(),
+            target,
+            kernels: m.kernels.clone(),
+        }
+    }
+}
+
 /// The report for one ELF shared object.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SharedObjectReport {
@@ -166,6 +201,10 @@ pub struct SharedObjectReport {
     /// Per-kernel facts; present with `--kernels` (and always in JSON when requested).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kernels: Option<Vec<KernelReport>>,
+    /// Device code kept as data outside the fatbin sections (PTX text, fatbin containers),
+    /// which the library hands to the driver at run time: not translated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtime_modules: Vec<RuntimeModuleReport>,
     /// With `--target`: what the host rewrite would do to this object's imports.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub relink: Option<RelinkReport>,

@@ -122,6 +122,17 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
     for p in &so.problems {
         let _ = writeln!(o, "    problem: {p}");
     }
+    for m in &so.runtime_modules {
+        let _ = writeln!(
+            o,
+            "    runtime-loaded module ({} in {} at offset {:#x}, {} kernels: {}): not translated; the library hands it to the driver at run time",
+            m.target.as_deref().map_or("fatbin".to_string(), |t| format!("PTX for {t}")),
+            m.section,
+            m.offset,
+            m.kernels.len(),
+            m.kernels.join(", ")
+        );
+    }
     if let Some(h) = &so.host {
         let mut parts = Vec::new();
         if !h.needed.is_empty() {

@@ -194,6 +194,11 @@ pub struct SharedObjectConversion {
     /// `wheelport::verify`); empty otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
+    /// Device code kept as data that the library loads at run time (`inspect`'s
+    /// `runtime_modules`): not translated; on a re-targeted profile their kernels count in
+    /// `totals` as not translated (the twin runs them as they are and does not count them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtime_modules: Vec<crate::inspect::model::RuntimeModuleReport>,
 }
 
 /// What the output holds for one shared object.
