@@ -778,3 +778,65 @@ fn runtime_module_loaders_are_not_converted_silently() {
         );
     }
 }
+
+/// An object importing a PyTorch CUDA C++ symbol the relink tables have no row for
+/// (`c10::cuda::SetDevice(signed char, bool)`-like names are unversioned; here a made-up
+/// `c10::cuda::not_in_any_table()` from a stub `libc10_cuda.so`) is not converted with exit 0
+/// for dtk or rocm: once `libc10_cuda.so` becomes `libc10_hip.so` nothing provides it, so the
+/// import is named unresolved (found by `relink-tables/cuda-stack.tsv`'s `c10::cuda::` rule).
+#[test]
+fn unmapped_torch_cuda_imports_are_not_converted_silently() {
+    const T: &str = "no_false_success torch import";
+    if common::require_tool("g++", T).is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    // A C++ stub under the library's soname.
+    let rt = d.join("rt");
+    std::fs::create_dir_all(&rt).unwrap();
+    std::fs::write(
+        rt.join("stub.cc"),
+        "namespace c10 { namespace cuda { int not_in_any_table() { return 0; } } }\n",
+    )
+    .unwrap();
+    let (code, _, e) = run(Command::new("g++")
+        .args([
+            "-shared",
+            "-fPIC",
+            "-Wl,-soname,libc10_cuda.so",
+            "-o",
+            "libc10_cuda.so",
+            "stub.cc",
+        ])
+        .current_dir(&rt));
+    assert_eq!(code, 0, "{e}");
+    std::fs::write(
+        d.join("user.cc"),
+        "namespace c10 { namespace cuda { int not_in_any_table(); } }\n\
+         extern \"C\" int run(void) { return c10::cuda::not_in_any_table(); }\n",
+    )
+    .unwrap();
+    let (code, _, e) = run(Command::new("g++")
+        .args(["-shared", "-fPIC", "-o", "libuser.so", "user.cc", "-L"])
+        .arg(&rt)
+        .arg("-l:libc10_cuda.so")
+        .current_dir(d));
+    assert_eq!(code, 0, "{e}");
+    for target in ["dtk", "rocm"] {
+        if common::require_toolchain(target, T).is_none() {
+            return;
+        }
+        let (code, out, err) = run(Command::new(bin())
+            .arg(d.join("libuser.so"))
+            .args(["--target", target, "-o"])
+            .arg(d.join(format!("out-{target}"))));
+        assert_eq!(code, 5, "{target}: {out}{err}");
+        assert!(
+            out.contains(
+                "unresolved import _ZN3c104cuda16not_in_any_tableEv: no row in the relink table"
+            ),
+            "{target}: {out}"
+        );
+    }
+}

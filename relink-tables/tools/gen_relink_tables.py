@@ -61,7 +61,7 @@ import zipfile
 CUDART_WHEEL = "nvidia_cuda_runtime_cu12-12.9.79"
 HIP_BINDINGS_WHEEL = "rocm_bindings_hip-10.0.0.0.1.2"
 HIP_INTEROP_WHEEL = "hip_python_interop-10.0.0.0.1.2"
-CORPUS_PREFIXES = ("autoawq_kernels-0.0.9", "vllm_flash_attn-2.6.2", "xformers-0.0.35")
+CORPUS_PREFIXES = ("autoawq_kernels-0.0.9", "torchvision-0.26.0", "vllm_flash_attn-2.6.2", "xformers-0.0.35")
 
 TARGETS = ("dtk", "rocm", "musa")
 SHIM_LIB = "@shim"  # the wheelport shim library, whatever its file name in the output
@@ -700,6 +700,7 @@ TORCHADA_DECISIONS = {
     "_ZN2at4cuda6detail23getDefaultCUDAGeneratorEa": ("resolved", f"ours: {TORCH_MUSA_GEN_H} declares at::musa::detail::getDefaultMUSAGenerator(DeviceIndex); torchada renames only the namespace (at::cuda)"),
     "_ZN3c104cuda20CUDACachingAllocator9allocatorE": ("resolved", "ours: torch_musa's MUSACachingAllocator.h/.cpp open namespace c10::musa::MUSACachingAllocator (torchada's own c10.py maps the header c10/cuda/CUDACachingAllocator.h to c10/musa/MUSACachingAllocator.h); torchada renames only the c10::cuda namespace in code"),
     "_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_ib": ("resolved", "ours: torch_musa's MUSAException.cpp defines c10::musa::c10_musa_check_implementation(int32_t, const char*, const char*, int, bool), which its C10_MUSA_CHECK macro calls (torchada maps C10_CUDA_CHECK -> C10_MUSA_CHECK); torchada renames only the namespace"),
+    "_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_jb": ("resolved", "ours, as for the `int line` form above (torch 2.11 made `line` a uint32_t): torch_musa's C10_MUSA_CHECK calls c10::musa::c10_musa_check_implementation; torchada renames only the namespace"),
     "_ZN3c104cuda17getStreamFromPoolEba": ("resolved", DEVICE_TYPE_NOTE),
     "_ZN3c104cuda17getStreamFromPoolEia": ("resolved", DEVICE_TYPE_NOTE),
     "_ZN3c104cuda20getCurrentCUDAStreamEa": ("resolved", DEVICE_TYPE_NOTE),

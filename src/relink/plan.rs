@@ -72,7 +72,20 @@ pub fn plan(table: &Table, so: &SharedObject) -> Plan {
         let driver = imp.version_file.is_none()
             && crate::inspect::cuda_stack::unversioned_library(&imp.name)
                 == Some(Some(DRIVER_LIBRARY));
+        // An unversioned C++ import of a CUDA library the object needs (`c10::cuda::SetDevice`
+        // of libc10_cuda.so), by the same rules: without a row it has no provider once that
+        // library is re-targeted.
+        let by_rule = imp.version_file.is_none()
+            && !driver
+            && match crate::inspect::cuda_stack::unversioned_library(&imp.name) {
+                Some(Some(lib)) => so
+                    .needed
+                    .iter()
+                    .any(|n| canonical_soname(n).starts_with(lib)),
+                _ => false,
+            };
         let from_cuda = driver
+            || by_rule
             || imp.version_file.as_ref().is_some_and(|f| {
                 cuda_files.contains(f)
                     || table.soname(&canonical_soname(f)).is_some()
