@@ -389,3 +389,90 @@ fn standin_results_are_for_the_current_conversion() {
         }
     });
 }
+
+/// The PyTorch stand-ins (`libc10_hip.so`, `libtorch_hip.so` from `torch_standin.c`) against
+/// recording stubs of the CUDA build's `libc10_cuda.so`: a renamed function reaches the CUDA
+/// function of its row with every argument (`c10::hip::SetDevice(signed char, bool)`), a
+/// stream comes back with DeviceType::HIP (6) and goes to CUDA as DeviceType::CUDA (1), the
+/// allocator pointer is the CUDA build's; and they define every name the dtk output of
+/// torchvision 0.26's `_C.so` imports from them.
+#[test]
+fn torch_standins_forward_to_the_cuda_build() {
+    if require_tool("gcc", T).is_none() || require_tool("nm", T).is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let lib = build("dtk", &d.join("si"));
+    let si = lib.parent().unwrap();
+    let stubs = common::stub_runtime(
+        d,
+        "libc10_cuda.so",
+        r#"
+#include <stdint.h>
+struct s { int8_t type, index; int64_t id; };
+static long rec;
+void *_ZN3c104cuda20CUDACachingAllocator9allocatorE = (void *)0x1234;
+struct s _ZN3c104cuda20getCurrentCUDAStreamEa(int8_t d) { struct s r = {1, d, 0x77}; return r; }
+void _ZN3c104cuda20setCurrentCUDAStreamENS0_10CUDAStreamE(struct s x) { rec = x.type * 1000 + x.index * 100 + x.id; }
+void _ZN3c104cuda9SetDeviceEab(int8_t d, _Bool force) { rec = d * 10 + force; }
+long recorded(void) { return rec; }
+"#,
+    );
+    let py = r#"
+import ctypes, sys
+cuda = ctypes.CDLL(sys.argv[2] + "/libc10_cuda.so", mode=ctypes.RTLD_GLOBAL)
+hip = ctypes.CDLL(sys.argv[1] + "/libc10_hip.so")
+class S(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int8), ("index", ctypes.c_int8), ("id", ctypes.c_int64)]
+get = hip._ZN3c103hip19getCurrentHIPStreamEa
+get.restype = S
+s = get(ctypes.c_int8(2))
+hip._ZN3c103hip19setCurrentHIPStreamENS0_9HIPStreamE(S(6, 3, 5))
+cuda.recorded.restype = ctypes.c_long
+set_stream = cuda.recorded()
+hip._ZN3c103hip9SetDeviceEab(ctypes.c_int8(4), ctypes.c_bool(True))
+alloc = ctypes.c_void_p.in_dll(hip, "_ZN3c103hip19HIPCachingAllocator9allocatorE").value
+print(s.type, s.index, hex(s.id), set_stream, cuda.recorded(), hex(alloc))
+"#;
+    let (code, o, e) = run(Command::new("python3")
+        .arg("-c")
+        .arg(py)
+        .arg(si)
+        .arg(&stubs)
+        .env("LD_LIBRARY_PATH", &stubs));
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(o, "6 2 0x77 1305 41 0x1234\n", "{e}");
+
+    // Every name the dtk torchvision extension imports from the two libraries is defined.
+    let Some(wheel) = common::require_corpus("torchvision-0.26.0", T) else {
+        return;
+    };
+    if require_toolchain("dtk", T).is_none() {
+        return;
+    }
+    let so = common::extract_member(&wheel, "torchvision/_C.so", d);
+    convert(&so, "dtk", &d.join("tv"));
+    let defined: BTreeSet<String> = ["libc10_hip.so", "libtorch_hip.so", "libgalaxyhip.so.5"]
+        .iter()
+        .flat_map(|l| nm(&["-D", "--defined-only"], &si.join(l)))
+        .collect();
+    let tables: BTreeSet<String> =
+        std::fs::read_to_string(root().join("relink-tables/dtk/torch.tsv"))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .filter_map(|l| {
+                let c: Vec<&str> = l.split('\t').collect();
+                (c.len() > 4 && matches!(c[4], "libc10_hip.so" | "libtorch_hip.so"))
+                    .then(|| c[3].to_string())
+            })
+            .collect();
+    let imported: Vec<String> = nm(&["-D", "--undefined-only"], &d.join("tv/_C.so"))
+        .into_iter()
+        .filter(|s| tables.contains(s))
+        .collect();
+    assert!(imported.len() >= 10, "{imported:?}");
+    let missing: Vec<&String> = imported.iter().filter(|s| !defined.contains(*s)).collect();
+    assert!(missing.is_empty(), "{missing:?}");
+}

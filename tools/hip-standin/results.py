@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Write fixtures/gpu/results/standin.json from the output folders of tools/hip-standin/run.sh
-(the demo wheel and the nvcc fixtures) and tools/hip-standin/cupy.sh (CuPy's own tests): one
+(the demo wheel and the nvcc fixtures), tools/hip-standin/cupy.sh (CuPy's own tests) and
+tools/hip-standin/torchvision.sh (torchvision's ops): one
 record per target and suite, the original against the dtk or rocm output run under the HIP
 stand-in (tests/hip_standin.rs checks it against the current conversion in CI).
 
-Usage: results.py OUTDIR [--cupy CUPY_OUTDIR] [--results fixtures/gpu/results/standin.json]
+Usage: results.py OUTDIR [--cupy CUPY_OUTDIR] [--torchvision TV_OUTDIR]
+                  [--results fixtures/gpu/results/standin.json]
 
 Record: {target, suite, cases, passed, original_passed, failed: [{case, reason}],
 inputs: [{path, sha256, converted_sha256}] (path a repository path or `wheel.whl!member`, as
@@ -26,6 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SUITES = ["twin", "warp", "mma", "wmma", "video", "tensor_mem", "mbarrier"]
 DEMO = "fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64.whl"
 CUPY_WHEEL = "cupy_cuda13x-14.2.0-cp312-cp312-manylinux2014_x86_64.whl"
+TV_WHEEL = "torchvision-0.26.0-cp312-cp312-manylinux_2_28_x86_64.whl"
+TV_C_SHA = "165ae1b510f0caafe15beb872ddf716f89d92fa8af2daf7491008f55118236e7"
 CUPY_SUITE = ("CuPy v14.2.0 tests: core_tests/test_cub_reduction.py, statistics_tests/test_histogram.py, "
               "sorting_tests/test_sort.py, sorting_tests/test_search.py, "
               "math_tests/test_sumprod.py::{TestCubReduction,TestCumsum,TestCumprod}; "
@@ -138,10 +142,32 @@ def cupy_records(out, t):
     return rec
 
 
+def torchvision_record(out, t):
+    """torchvision's ops with _C.so converted for `t` (tools/hip-standin/torchvision.sh)."""
+    conv = {}
+    for line in open(os.path.join(out, "converted.sha256")):
+        h, path = line.split()
+        conv[os.path.basename(os.path.dirname(path))] = h
+    rec = {"target": t, "suite": "torchvision 0.26.0 ops (tools/gpu/torchvision_ops.py)",
+           "inputs": [{"path": f"{TV_WHEEL}!torchvision/_C.so", "sha256": TV_C_SHA,
+                       "converted_sha256": conv[t]}]}
+    r = load(os.path.join(out, f"{t}.json"))
+    if r is None:
+        rec.update(cases=0, passed=0, original_passed=0,
+                   failed=[{"case": "torchvision", "reason": f"no result (see {t}.log)"}])
+        return rec
+    rec.update(cases=r["cases"], passed=r["twin_passed"], original_passed=r["original_passed"],
+               failed=[{"case": f, "reason": "outputs differ from the original's beyond its "
+                        "tolerance and run-to-run spread (see the run's records)"}
+                       for f in r["failed"]])
+    return rec
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
     p.add_argument("--cupy")
+    p.add_argument("--torchvision")
     p.add_argument("--results", default=os.path.join(ROOT, "fixtures/gpu/results/standin.json"))
     a = p.parse_args()
     env = open(os.path.join(a.out, "env.txt")).read().splitlines()
@@ -150,6 +176,9 @@ def main():
         found = list(fixture_records(a.out, t))
         if a.cupy:
             found.append((cupy_records(a.cupy, t), os.path.join(a.cupy, f"{t}.calls")))
+        if a.torchvision:
+            found.append((torchvision_record(a.torchvision, t),
+                          os.path.join(a.torchvision, f"{t}.calls")))
         for rec, log in found:
             rec["hip_calls"], rec["notes"] = calls(log)
             records.append(rec)
