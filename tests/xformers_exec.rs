@@ -440,9 +440,19 @@ fn sparse24_kernels_pass_xformers_tests_on_gfx906() {
     let out = d.path().join("out");
     let (code, o, e) = run(Command::new(bin())
         .arg(&whl)
-        .args(["--target", "dtk", "--offload-arch", "gfx906", "-q", "-o"])
+        .args([
+            "--target",
+            "dtk",
+            "--offload-arch",
+            "gfx906",
+            "--allow-partial",
+            "-q",
+            "-o",
+        ])
         .arg(&out));
-    assert_eq!(code, 0, "convert: {o}{e}");
+    // 6: the 9 kernels whose launches ask for more shared memory than gfx906 has are left out
+    // (tests/convert_xformers.rs); the sparse24 kernels are built.
+    assert_eq!(code, 6, "convert: {o}{e}");
     let new = std::fs::read_dir(&out)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
