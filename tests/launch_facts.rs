@@ -214,20 +214,24 @@ fn xformers_launches_cutlass_and_sparse24_blocks() {
     assert_eq!(f.bounds.len(), 40, "{:?}", f.unproven);
 }
 
-#[test]
-fn bounds_reach_the_amdgcn_build_only() {
-    let so = "fixtures/cuda/arch_guard.so";
-    let f = facts_of(so);
+/// The text of the first PTX entry of the fixture object `so`.
+fn first_ptx(so: &str) -> String {
     let data = std::fs::read(common::root().join(so)).unwrap();
     let elf = wheelport::elf::scan(&data, so).unwrap();
     let cs = wheelport::fatbin::parse_object_sections(&data, &elf, so).unwrap();
-    let ptx: String = cs
-        .iter()
+    cs.iter()
         .flat_map(|(_, cs)| cs.iter())
         .flat_map(|c| c.entries.iter())
         .find(|e| e.kind() == wheelport::fatbin::EntryKind::Ptx)
         .map(|e| String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap())
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn bounds_reach_the_amdgcn_build_only() {
+    let so = "fixtures/cuda/arch_guard.so";
+    let f = facts_of(so);
+    let ptx = first_ptx(so);
     let parsed = wheelport::ptx::parse(&ptx, so);
     for (target, wanted) in [("dtk", true), ("cuda", false)] {
         let prof = wheelport::target::profile(target).unwrap();
@@ -429,16 +433,7 @@ fn flash_attention_shared_memory_requests_are_the_kernel_traits() {
 fn shared_memory_beyond_the_lds_is_not_translated() {
     let so = "fixtures/cuda/arch_guard.so";
     let mut f = facts_of(so);
-    let data = std::fs::read(common::root().join(so)).unwrap();
-    let elf = wheelport::elf::scan(&data, so).unwrap();
-    let cs = wheelport::fatbin::parse_object_sections(&data, &elf, so).unwrap();
-    let ptx: String = cs
-        .iter()
-        .flat_map(|(_, cs)| cs.iter())
-        .flat_map(|c| c.entries.iter())
-        .find(|e| e.kind() == wheelport::fatbin::EntryKind::Ptx)
-        .map(|e| String::from_utf8(e.ptx_bytes().unwrap().to_vec()).unwrap())
-        .unwrap();
+    let ptx = first_ptx(so);
     let parsed = wheelport::ptx::parse(&ptx, so);
     let kernel = "_Z13add_bias_reluPfPKfii";
     for (bytes, lowered) in [(65536, true), (65537, false)] {

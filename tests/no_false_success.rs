@@ -29,6 +29,19 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// `wheelport D/libuser.so --target TARGET -o D/out-TARGET --json D/TARGET.json`: exit code,
+/// stdout, stderr and the report's path.
+fn convert_user(d: &Path, target: &str) -> (i32, String, String, PathBuf) {
+    let report = d.join(format!("{target}.json"));
+    let (code, out, err) = run(Command::new(bin())
+        .arg(d.join("libuser.so"))
+        .args(["--target", target, "-o"])
+        .arg(d.join(format!("out-{target}")))
+        .arg("--json")
+        .arg(&report));
+    (code, out, err, report)
+}
+
 fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -652,13 +665,7 @@ fn driver_api_users_are_not_converted_silently() {
         if common::require_toolchain(target, T).is_none() {
             return;
         }
-        let report = d.join(format!("{target}.json"));
-        let (code, out, err) = run(Command::new(bin())
-            .arg(d.join("libuser.so"))
-            .args(["--target", target, "-o"])
-            .arg(d.join(format!("out-{target}")))
-            .arg("--json")
-            .arg(&report));
+        let (code, out, err, report) = convert_user(d, target);
         assert_eq!(code, want, "{target}: {out}{err}");
         if want == 0 {
             continue;
@@ -668,8 +675,8 @@ fn driver_api_users_are_not_converted_silently() {
         // The PTX it keeps in .rodata is found and counted as not translated.
         assert_eq!(r["totals"]["not_translated"], 1, "{target}: {r}");
         assert!(
-            out.contains("runtime-loaded module (PTX for sm_80 in .rodata at offset")
-                && out.contains("1 kernels: k)"),
+            out.contains("runtime-loaded module: PTX for sm_80 kept as data in .rodata at offset")
+                && out.contains("1 kernels (k): not translated"),
             "{target}: {out}"
         );
         for name in ["cuInit", "cuModuleLoadData", "cuModuleGetFunction"] {
@@ -762,13 +769,7 @@ fn runtime_module_loaders_are_not_converted_silently() {
         if common::require_toolchain(target, T).is_none() {
             return;
         }
-        let report = d.join(format!("{target}.json"));
-        let (code, out, err) = run(Command::new(bin())
-            .arg(d.join("libuser.so"))
-            .args(["--target", target, "-o"])
-            .arg(d.join(format!("out-{target}")))
-            .arg("--json")
-            .arg(&report));
+        let (code, out, err, report) = convert_user(d, target);
         assert_eq!(code, 5, "{target}: {out}{err}");
         let r = json(&report);
         assert_eq!(r["totals"]["unresolved_imports"], 1, "{target}: {r}");
@@ -827,10 +828,7 @@ fn unmapped_torch_cuda_imports_are_not_converted_silently() {
         if common::require_toolchain(target, T).is_none() {
             return;
         }
-        let (code, out, err) = run(Command::new(bin())
-            .arg(d.join("libuser.so"))
-            .args(["--target", target, "-o"])
-            .arg(d.join(format!("out-{target}"))));
+        let (code, out, err, _) = convert_user(d, target);
         assert_eq!(code, 5, "{target}: {out}{err}");
         assert!(
             out.contains(

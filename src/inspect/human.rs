@@ -210,18 +210,10 @@ fn render_so(o: &mut String, so: &SharedObjectReport, kernels: bool) {
         return;
     }
     for m in &so.runtime_modules {
-        let what = match &m.target {
-            Some(t) => format!("PTX for {t}"),
-            None => "a fatbin".to_string(),
-        };
         let _ = writeln!(
             o,
-            "    runtime-loaded module: {what} kept as data in {} at offset {:#x} ({} bytes), {} kernels ({}): the library hands it to the driver at run time; not translated",
-            m.section,
-            m.offset,
-            m.size,
-            m.kernels.len(),
-            m.kernels.join(", ")
+            "    runtime-loaded module: {}: the library hands it to the driver at run time; not translated",
+            m.describe()
         );
     }
     let Some(fb) = &so.fatbin else {

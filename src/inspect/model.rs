@@ -151,6 +151,23 @@ pub struct RuntimeModuleReport {
     pub kernels: Vec<String>,
 }
 
+impl RuntimeModuleReport {
+    /// One line for the human reports: what it is, where, and its kernels.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} kept as data in {} at offset {:#x} ({} bytes), {} kernels ({})",
+            self.target
+                .as_deref()
+                .map_or("a fatbin".to_string(), |t| format!("PTX for {t}")),
+            self.section,
+            self.offset,
+            self.size,
+            self.kernels.len(),
+            self.kernels.join(", ")
+        )
+    }
+}
+
 impl From<&crate::elf::embedded::EmbeddedModule> for RuntimeModuleReport {
     fn from(m: &crate::elf::embedded::EmbeddedModule) -> Self {
         let (kind, target) = match &m.kind {

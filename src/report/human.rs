@@ -125,12 +125,8 @@ fn render_so(o: &mut String, so: &SharedObjectConversion, all: bool) {
     for m in &so.runtime_modules {
         let _ = writeln!(
             o,
-            "    runtime-loaded module ({} in {} at offset {:#x}, {} kernels: {}): not translated; the library hands it to the driver at run time",
-            m.target.as_deref().map_or("fatbin".to_string(), |t| format!("PTX for {t}")),
-            m.section,
-            m.offset,
-            m.kernels.len(),
-            m.kernels.join(", ")
+            "    runtime-loaded module: {}: not translated; the library hands it to the driver at run time",
+            m.describe()
         );
     }
     if let Some(h) = &so.host {
