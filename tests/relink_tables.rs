@@ -263,7 +263,9 @@ fn torch_target_names_demangle() {
             n += 1;
         }
     }
-    assert_eq!(n, 3 * 19, "19 distinct torch C++ symbols per target");
+    // The torch C++ imports of the corpus modules the generator reads (autoawq_kernels,
+    // torchvision 0.26.0, vllm_flash_attn, xformers).
+    assert_eq!(n, 3 * 24, "24 distinct torch C++ symbols per target");
     let rocm = table("rocm");
     let r = rocm
         .symbol("_ZN3c104cuda29c10_cuda_check_implementationEiPKcS2_ib")
