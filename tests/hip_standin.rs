@@ -272,7 +272,7 @@ fn standin_results_are_for_the_current_conversion() {
     }
     let v = common::read_json(&path);
     let mut src = Vec::new();
-    for f in ["hip_standin.c", "gen.py"] {
+    for f in ["hip_standin.c", "torch_standin.c", "gen.py"] {
         src.extend(std::fs::read(root().join("tools/hip-standin").join(f)).unwrap());
     }
     assert_eq!(
@@ -281,21 +281,27 @@ fn standin_results_are_for_the_current_conversion() {
         "tools/hip-standin changed since the GPU run: re-run tools/hip-standin/run.sh, cupy.sh and results.py"
     );
     let records = v["records"].as_array().unwrap();
-    for t in ["dtk", "rocm"] {
-        for suite in [
-            "demo wheel",
-            "fixtures/gpu/warp_fixtures.so",
-            "cub_fixtures.so",
-            "CuPy",
-        ] {
-            assert!(
-                records
-                    .iter()
-                    .any(|r| r["target"] == t && r["suite"].as_str().unwrap().starts_with(suite)),
-                "{t}: no record of {suite} in {}",
-                path.display()
-            );
-        }
+    // Both targets: the demo, the nvcc fixtures, the CUB fixture, torchvision; CuPy on dtk.
+    let wanted = ["dtk", "rocm"]
+        .into_iter()
+        .flat_map(|t| {
+            [
+                "demo wheel",
+                "fixtures/gpu/warp_fixtures.so",
+                "fixtures/gpu/cub_fixtures.so",
+                "torchvision",
+            ]
+            .map(|s| (t, s))
+        })
+        .chain([("dtk", "CuPy")]);
+    for (t, suite) in wanted {
+        assert!(
+            records
+                .iter()
+                .any(|r| r["target"] == t && r["suite"].as_str().unwrap().starts_with(suite)),
+            "{t}: no record of {suite} in {}",
+            path.display()
+        );
     }
     // (record, input path, member, target, converted sha256), converted again below.
     let mut jobs: Vec<(String, String, Option<String>, String, String)> = Vec::new();

@@ -27,9 +27,11 @@ for t in dtk rocm cuda; do
   [ $t = cuda ] || cp "$DELTAS/shim-$t.so" "$W/$t/libwheelport_shim.so"
 done
 sha256sum "$W"/*/*.so > "$OUT/converted.sha256"
-for t in dtk rocm; do
+# TARGETS: the targets run (default both; the original's run goes with the first).
+first=${TARGETS:-dtk rocm}; first=${first%% *}
+for t in ${TARGETS:-dtk rocm}; do
   bash "$HERE/build.sh" $t "$W/si-$t" > /dev/null || { echo "$t: stand-in build failed"; continue; }
-  sides="twin"; [ $t = dtk ] && sides="original twin"
+  sides="twin"; [ $t = "$first" ] && sides="original twin"
   SIDES="$sides" PROBES=twin LD_LIBRARY_PATH="$W/si-$t:$CUDART" WP_HIP_TWIN_DIR="$W/cuda" \
     WP_HIP_STANDIN_LOG="$OUT/$t.calls" timeout ${TARGET_TIMEOUT:-280} \
     "$ROOT/tools/gpu/cupy-suite.sh" "$W/$t" "$TESTS" "$OUT/$t"
