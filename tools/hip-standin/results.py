@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
@@ -45,7 +46,9 @@ def calls(path):
         return [], []
     lines = open(path).read().splitlines()
     c = sorted({l[5:] for l in lines if l.startswith("call ")})
-    n = sorted({l[5:] for l in lines if l.startswith("note ")})
+    # The run's own folders are not facts of the record: a path keeps its file name.
+    n = sorted({re.sub(r"(?:/[^/\s()]+)+/([^/\s()]+)", r"\1", l[5:])
+                for l in lines if l.startswith("note ")})
     return c, n
 
 
