@@ -257,15 +257,24 @@ fn bounds_reach_the_amdgcn_build_only() {
         );
     }
 }
-#[test]
-fn vllm_flash_attn_launches_kernel_traits_warps() {
-    let Some(wheel) = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts") else {
-        return;
-    };
+/// The launch facts of vllm_flash_attn 2.6.2's extension (its member name and facts), when the
+/// corpus has the wheel.
+fn vllm_flash_attn_facts() -> Option<(&'static str, LaunchFacts)> {
+    let wheel = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts")?;
     let dir = tempfile::tempdir().unwrap();
     let name = "vllm_flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so";
     let so = common::extract_member(&wheel, name, dir.path());
-    let f = launch_facts(&std::fs::read(&so).unwrap(), name).unwrap();
+    Some((
+        name,
+        launch_facts(&std::fs::read(&so).unwrap(), name).unwrap(),
+    ))
+}
+
+#[test]
+fn vllm_flash_attn_launches_kernel_traits_warps() {
+    let Some((name, f)) = vllm_flash_attn_facts() else {
+        return;
+    };
     // Optimised CUDA 12 host code with exported host functions (reached through the GOT and
     // PLT): `kernel<<<grid, Kernel_traits::kNThreads, ...>>>`, kNThreads = 32 * kNWarps, the
     // fourth argument of Flash_fwd_kernel_traits<kHeadDim, kBlockM, kBlockN, kNWarps, ...>.
@@ -416,13 +425,9 @@ fn flash_attention_shared_memory_requests_are_the_kernel_traits() {
         check(&facts_of("fixtures/gpu/flash_fwd_sass80.so"), "fixture"),
         16
     );
-    let Some(wheel) = common::require_corpus("vllm_flash_attn-2.6.2", "launch_facts") else {
+    let Some((name, f)) = vllm_flash_attn_facts() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let name = "vllm_flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so";
-    let so = common::extract_member(&wheel, name, dir.path());
-    let f = launch_facts(&std::fs::read(&so).unwrap(), name).unwrap();
     assert_eq!(check(&f, name), 1096);
 }
 
