@@ -272,7 +272,7 @@ fn vllm_flash_attn_facts() -> Option<(&'static str, LaunchFacts)> {
 
 #[test]
 fn vllm_flash_attn_launches_kernel_traits_warps() {
-    let Some((name, f)) = vllm_flash_attn_facts() else {
+    let Some((_, f)) = vllm_flash_attn_facts() else {
         return;
     };
     // Optimised CUDA 12 host code with exported host functions (reached through the GOT and
