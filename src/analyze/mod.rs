@@ -299,6 +299,7 @@ pub fn analyze<'data>(
         rodata,
     );
 
+    let embedded = crate::elf::embedded::embedded_modules(data, &elf.sections);
     let mut out = ObjectAnalysis {
         data,
         path: path.to_string(),
@@ -314,7 +315,7 @@ pub fn analyze<'data>(
         verdict: Verdict::default(),
         errors,
         cubin_arch: None,
-        embedded: crate::elf::embedded::embedded_modules(data),
+        embedded,
     };
     if out.elf.fatbin_sections.is_empty() {
         return Ok(out);

@@ -11,8 +11,6 @@
 //! `fatbin-layout.md` §1) at an 8-aligned offset whose entries parse, its kernels those of its
 //! cubins, else of its PTX.
 
-use object::{Object, ObjectSection, SectionKind};
-
 /// What a [`EmbeddedModule`] is.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum EmbeddedKind {
@@ -48,28 +46,24 @@ const FATBIN_SECTIONS: [&str; 4] = [
     ".hip_fatbin",
 ];
 
-/// The modules kept as data in the host object `data`; empty when it is not an ELF file
-/// `object` reads (the ELF scan reports that).
-pub fn embedded_modules(data: &[u8]) -> Vec<EmbeddedModule> {
-    let Ok(file) = object::File::parse(data) else {
-        return Vec::new();
-    };
+/// The modules kept as data in the host object `data`, whose sections the ELF scan read
+/// ([`super::scan()`]): allocated `SHT_PROGBITS` sections that are not executable, other than
+/// the fatbin sections.
+pub fn embedded_modules(data: &[u8], sections: &[super::SectionSummary]) -> Vec<EmbeddedModule> {
+    use object::elf;
     let mut out = Vec::new();
-    for s in file.sections() {
-        let name = s.name().unwrap_or("");
-        // Allocated, not executable, with file bytes.
-        let data_kind = matches!(
-            s.kind(),
-            SectionKind::Data | SectionKind::ReadOnlyData | SectionKind::ReadOnlyString
-        );
-        if !data_kind || FATBIN_SECTIONS.iter().any(|f| name.starts_with(f)) {
+    for s in sections {
+        let data_section = s.sh_type == elf::SHT_PROGBITS.0
+            && s.flags & elf::SHF_ALLOC.0 != 0
+            && s.flags & elf::SHF_EXECINSTR.0 == 0;
+        if !data_section || FATBIN_SECTIONS.iter().any(|f| s.name.starts_with(f)) {
             continue;
         }
-        let (Some((off, _)), Ok(bytes)) = (s.file_range(), s.data()) else {
+        let Some(bytes) = data.get(s.offset as usize..(s.offset + s.size) as usize) else {
             continue;
         };
-        ptx_texts(bytes, name, off, &mut out);
-        fatbins(bytes, name, off, &mut out);
+        ptx_texts(bytes, &s.name, s.offset, &mut out);
+        fatbins(bytes, &s.name, s.offset, &mut out);
     }
     out.sort_by_key(|m| m.offset);
     out
