@@ -375,7 +375,8 @@ pub fn lower_module_with<'a>(
                 nbar: reach.iter().any(|n| cx.soft_barrier_funcs.contains(n)),
                 exit_flag: reach.iter().any(|n| cx.exit_funcs.contains(n)),
             };
-            match emit_kernel(&mut cx, f, init, &mut kernel_text) {
+            let static_shared = static_shared_bytes(m, f, &reach, &defined);
+            match emit_kernel(&mut cx, f, init, static_shared, &mut kernel_text) {
                 Ok((ann, n)) => {
                     notes.extend(n);
                     annotations.extend(ann);
@@ -587,27 +588,109 @@ fn emit_func<'m, 'a>(
     Ok((text, notes))
 }
 
+/// Bytes of `.shared` memory one declaration reserves: each name's element size × vector
+/// width × array length, rounded up to its alignment (`.align N`, else the element size). An
+/// unsized array (`.extern .shared` — the dynamic window) reserves none.
+fn shared_decl_bytes(v: &VarDecl<'_>) -> u64 {
+    if !matches!(v.space, StateSpace::Shared | StateSpace::SharedCta) || v.ty == Type::Pred {
+        return 0;
+    }
+    let elem = u64::from(v.ty.bits() / 8) * u64::from(v.vector.unwrap_or(1));
+    let align = u64::from(v.align.unwrap_or(0)).max(elem).max(1);
+    v.decls
+        .iter()
+        .map(|d| {
+            let n = d.array.iter().map(|x| x.unwrap_or(0)).product::<u64>();
+            (elem.saturating_mul(n))
+                .div_ceil(align)
+                .saturating_mul(align)
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// [`shared_decl_bytes`] of the function-scope declarations of a body, nested blocks included.
+fn body_shared_bytes(stmts: &[Statement<'_>]) -> u64 {
+    stmts
+        .iter()
+        .map(|s| match s {
+            Statement::Variable(v) => shared_decl_bytes(v),
+            Statement::Block(b) => body_shared_bytes(&b.stmts),
+            _ => 0,
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// The static `.shared` memory kernel `f` reserves: the module-scope shared variables in
+/// `reach` (what [`reachable`] found from it) and the function-scope ones of its body and of
+/// every defined function in `reach` (PTX ISA 9.x §5.1.5: a function-scope `.shared` variable
+/// is one per CTA, as a module-scope one).
+fn static_shared_bytes<'a>(
+    m: &Module<'a>,
+    f: &Function<'a>,
+    reach: &[&'a str],
+    defined: &HashMap<&'a str, &Function<'a>>,
+) -> u64 {
+    let names: HashSet<&str> = reach.iter().copied().collect();
+    let module: u64 = m
+        .variables()
+        .filter(|v| v.decls.iter().any(|d| names.contains(d.name)))
+        .map(shared_decl_bytes)
+        .fold(0, u64::saturating_add);
+    let bodies = std::iter::once(f)
+        .chain(reach.iter().filter_map(|n| defined.get(n).copied()))
+        .filter_map(|g| g.body.as_ref())
+        .map(|b| body_shared_bytes(&b.stmts))
+        .fold(0, u64::saturating_add);
+    module.saturating_add(bodies)
+}
+
+/// Why kernel `f` cannot run on the target: it reserves `static_shared` bytes of `.shared`
+/// memory and the host code asks for a constant amount of dynamic shared memory for it
+/// ([`LaunchFacts::dynamic_shared`]), together more than a work-group's LDS
+/// ([`Profile::lds_bytes`]; 0: not checked). `None` when they fit.
+fn lds_overflow(cx: &ModCx<'_, '_>, f: &Function<'_>, static_shared: u64) -> Option<String> {
+    let lds = cx.prof.lds_bytes;
+    if cx.nv || lds == 0 {
+        return None;
+    }
+    let target = &cx.prof.name;
+    let dynamic = cx.launch.dynamic_shared(f.name);
+    let total = static_shared.saturating_add(dynamic.map_or(0, |r| r.bytes));
+    if total <= lds {
+        return None;
+    }
+    Some(match dynamic {
+        Some(r) if static_shared == 0 => format!(
+            "the host code asks for {} bytes of dynamic shared memory for it (cudaFuncSetAttribute MaxDynamicSharedMemorySize at {:#x}); a work-group of target {target} has {lds} bytes of LDS",
+            r.bytes, r.site
+        ),
+        Some(r) => format!(
+            "it declares {static_shared} bytes of static shared memory and the host code asks for {} bytes of dynamic shared memory for it (cudaFuncSetAttribute MaxDynamicSharedMemorySize at {:#x}): {total} bytes; a work-group of target {target} has {lds} bytes of LDS",
+            r.bytes, r.site
+        ),
+        None => format!(
+            "it declares {static_shared} bytes of static shared memory; a work-group of target {target} has {lds} bytes of LDS"
+        ),
+    })
+}
+
 /// A kernel definition (appended to `out`, which is unchanged on failure), its NVVM
-/// annotations (nvptx) and notes.
+/// annotations (nvptx) and notes. `static_shared`: the bytes of `.shared` memory it reserves
+/// ([`static_shared_bytes`]), checked with its dynamic request against the target's LDS.
 fn emit_kernel<'m, 'a>(
     cx: &mut ModCx<'m, 'a>,
     f: &'m Function<'a>,
     entry_init: EntryInit,
+    static_shared: u64,
     out: &mut String,
 ) -> Result<(Vec<String>, Vec<String>), Fail> {
     let nv = cx.nv;
-    // Dynamic shared memory the host code asks for that no work-group of the target has.
-    if let Some(r) = cx.launch.dynamic_shared(f.name) {
-        let lds = cx.prof.lds_bytes;
-        if !nv && lds > 0 && r.bytes > lds {
-            return Err(Fail {
-                form: String::new(),
-                reason: format!(
-                    "the host code asks for {} bytes of dynamic shared memory for it (cudaFuncSetAttribute MaxDynamicSharedMemorySize at {:#x}); a work-group of target {} has {lds} bytes of LDS",
-                    r.bytes, r.site, cx.prof.name
-                ),
-            });
-        }
+    // Shared memory (static and dynamic) that no work-group of the target has.
+    if let Some(reason) = lds_overflow(cx, f, static_shared) {
+        return Err(Fail {
+            form: String::new(),
+            reason,
+        });
     }
     let mut ps = Vec::new();
     let mut homes = Vec::new();
