@@ -146,6 +146,112 @@ rec[1] = rec[1].replace(b",1318\n", b",1319\n")"#,
     );
 }
 
+/// Python code rewriting every hashed RECORD row with hashlib's `alg` (what an installer
+/// checks them with).
+fn rehash(alg: &str) -> String {
+    format!(
+        r#"rec = [m for m in members if m[0].endswith("/RECORD")][0]
+rows = []
+for line in rec[1].decode().splitlines():
+    path, h, size = line.rsplit(",", 2)
+    if h:
+        data = [m for m in members if m[0] == path][0][1]
+        h = "{alg}=" + base64.urlsafe_b64encode(hashlib.new("{alg}", data).digest()).rstrip(b"=").decode()
+    rows.append("%s,%s,%s" % (path, h, size))
+rec[1] = ("\n".join(rows) + "\n").encode()"#
+    )
+}
+
+/// RECORD rows in every algorithm hashlib guarantees and the wheel specification permits are
+/// checked, not only sha256's: the wheel converts with rows hashlib wrote, and a changed
+/// member (a raw-copied Python file, the converted shared object) is refused naming the
+/// algorithm; the output's RECORD is sha256 again.
+#[test]
+fn record_in_every_permitted_algorithm_is_checked() {
+    let Some(_) = require_toolchain("dtk", "convert_hostile") else {
+        return;
+    };
+    for alg in [
+        "sha224", "sha384", "sha512", "sha3_224", "sha3_256", "sha3_384", "sha3_512", "blake2b",
+        "blake2s",
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let w = craft(d.path(), &rehash(alg));
+        let out = d.path().join("ok");
+        let (code, o, e) = convert(&[
+            w.as_os_str(),
+            "--target".as_ref(),
+            "dtk".as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!(code, 0, "{alg}: {o}{e}");
+        let whl = files_in(&out)
+            .into_iter()
+            .find(|p| p.extension().is_some_and(|x| x == "whl"));
+        let mut r = wheelport::wheel::WheelReader::open(&whl.unwrap()).unwrap();
+        let name = r
+            .member_names()
+            .into_iter()
+            .find(|n| n.ends_with(".dist-info/RECORD"))
+            .unwrap();
+        let record = String::from_utf8(r.read_member(&name).unwrap()).unwrap();
+        assert!(
+            record
+                .lines()
+                .all(|l| l.ends_with(",,") || l.contains(",sha256=")),
+            "{alg}: {record}"
+        );
+        for (member, edit) in [
+            (
+                "wheelport_demo/__init__.py",
+                "members[0][1] = members[0][1].replace(b\"import\", b\"imporT\", 1)",
+            ),
+            (
+                "wheelport_demo/_kernels.so",
+                "so = bytearray(members[1][1]); so[-1] ^= 1; members[1][1] = bytes(so)",
+            ),
+        ] {
+            let d = tempfile::tempdir().unwrap();
+            let w = craft(d.path(), &format!("{}\n{edit}", rehash(alg)));
+            refused(&w, d.path(), &[member, &format!("RECORD says {alg}=")]);
+        }
+    }
+}
+
+/// Rows the specification does not permit, or that cannot be true, are refused when RECORD
+/// is read, naming the line.
+#[test]
+fn record_rows_that_cannot_be_checked_are_refused() {
+    for (edit, expect) in [
+        (
+            rehash("md5"),
+            vec!["RECORD", "line 1", "\"md5\" is too weak"],
+        ),
+        (
+            rehash("shake_128").replace(".digest()", ".digest(16)"),
+            vec!["\"shake_128\" has no fixed digest length"],
+        ),
+        (
+            r#"rec = [m for m in members if m[0].endswith("/RECORD")][0]
+rec[1] = rec[1].replace(b",sha256=", b",sha512=AAAA,0\nx,sha256=", 1)"#
+                .to_string(),
+            vec!["line 1", "sha512 digest of 3 bytes; sha512 digests have 64"],
+        ),
+        (
+            r#"rec = [m for m in members if m[0].endswith("/RECORD")][0]
+first = rec[1].split(b"\n")[0]
+rec[1] = rec[1] + first.replace(b",sha256=", b",sha256=x") + b"\n""#
+                .to_string(),
+            vec!["wheelport_demo/__init__.py", "is listed twice (lines 1 and"],
+        ),
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        let w = craft(d.path(), &edit);
+        refused(&w, d.path(), &expect);
+    }
+}
+
 #[test]
 fn member_missing_from_record() {
     let d = tempfile::tempdir().unwrap();

@@ -182,14 +182,16 @@ fn read_one(
                 format!("member {name} is not listed in RECORD; refusing the wheel"),
             )
         })?;
-        row.check(&digest, map.len() as u64).map_err(|m| {
-            Error::at(
-                ErrorKind::Wheel,
-                &wheel_display,
-                at,
-                format!("member {name}: {m}; refusing the wheel"),
-            )
-        })?;
+        let other = row.needs().map(|a| a.digest(&map[..]));
+        row.check(&digest, other.as_deref(), map.len() as u64)
+            .map_err(|m| {
+                Error::at(
+                    ErrorKind::Wheel,
+                    &wheel_display,
+                    at,
+                    format!("member {name}: {m}; refusing the wheel"),
+                )
+            })?;
     }
     let analysis =
         crate::analyze::analyze(&map, name, &display, &crate::analyze::Options::default())?;

@@ -12,8 +12,11 @@
 //!   that claims to expand more than deflate can (RFC 1951: a 258-byte match costs at
 //!   least 1 bit, so at most 2064 bytes out per byte in; we allow 1032:1 as zlib's
 //!   documented limit and refuse above it);
-//! * a RECORD (PEP 376/627: CSV of `path,hash,size`) row that is not CSV, or names a hash
-//!   algorithm other than sha256/sha384/sha512.
+//! * a RECORD (PEP 376/627: CSV of `path,hash,size`) row that is not CSV, names a path
+//!   another row names, or a hash algorithm the wheel specification does not allow (md5 and
+//!   sha1, "not permitted"), hashlib cannot check with a fixed length (shake) or that is not
+//!   in `hashlib.algorithms_guaranteed` ([`RecordAlgorithm`]), or whose digest is not of that
+//!   algorithm's length.
 //!
 //! The hashes themselves are checked while the members are read for conversion (so each byte
 //! is decompressed once): see [`RecordEntry`] and [`crate::wheel::repack`].
@@ -21,6 +24,7 @@
 use super::archive::{WheelReader, MAX_MEMBER_SIZE};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine;
+use sha2::digest::DynDigest;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -30,36 +34,168 @@ pub const MAX_TOTAL_SIZE: u64 = 64 << 30;
 /// Most a deflated member may claim to expand (uncompressed / compressed), see the module docs.
 pub const MAX_DEFLATE_RATIO: u64 = 1032;
 
+/// A hash algorithm a RECORD row may name: those of Python's `hashlib.algorithms_guaranteed`
+/// that the wheel specification permits ("sha256 or better; md5 and sha1 are not permitted")
+/// and that have a fixed digest length (the `shake_*` XOFs do not; installers cannot check
+/// them). Names and digest lengths are hashlib's (`blake2b`: 64 bytes, `blake2s`: 32).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordAlgorithm {
+    /// `sha224` (FIPS 180-4).
+    Sha224,
+    /// `sha256` (FIPS 180-4), what wheelport writes.
+    Sha256,
+    /// `sha384` (FIPS 180-4).
+    Sha384,
+    /// `sha512` (FIPS 180-4).
+    Sha512,
+    /// `sha3_224` (FIPS 202).
+    Sha3_224,
+    /// `sha3_256` (FIPS 202).
+    Sha3_256,
+    /// `sha3_384` (FIPS 202).
+    Sha3_384,
+    /// `sha3_512` (FIPS 202).
+    Sha3_512,
+    /// `blake2b` (RFC 7693, 64-byte digest).
+    Blake2b,
+    /// `blake2s` (RFC 7693, 32-byte digest).
+    Blake2s,
+}
+
+impl RecordAlgorithm {
+    /// Every algorithm, in hashlib's naming.
+    pub const ALL: [RecordAlgorithm; 10] = [
+        Self::Sha224,
+        Self::Sha256,
+        Self::Sha384,
+        Self::Sha512,
+        Self::Sha3_224,
+        Self::Sha3_256,
+        Self::Sha3_384,
+        Self::Sha3_512,
+        Self::Blake2b,
+        Self::Blake2s,
+    ];
+
+    /// The algorithm a RECORD hash field names (`sha384` of `sha384=...`).
+    ///
+    /// # Errors
+    /// Why it is refused: md5 and sha1 (not permitted by the wheel specification), shake_128
+    /// and shake_256 (no fixed digest length), anything else (not an algorithm hashlib
+    /// guarantees).
+    pub fn from_name(name: &str) -> std::result::Result<Self, String> {
+        if let Some(a) = Self::ALL.into_iter().find(|a| a.name() == name) {
+            return Ok(a);
+        }
+        Err(match name {
+            "md5" | "sha1" => format!(
+                "hash algorithm {name:?} is too weak: the wheel specification does not permit md5 or sha1"
+            ),
+            "shake_128" | "shake_256" => format!(
+                "hash algorithm {name:?} has no fixed digest length; a RECORD hash cannot be checked with it"
+            ),
+            _ => format!(
+                "hash algorithm {name:?} is not one the wheel specification allows (sha256 or better, as Python's hashlib names them)"
+            ),
+        })
+    }
+
+    /// hashlib's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Sha224 => "sha224",
+            Self::Sha256 => "sha256",
+            Self::Sha384 => "sha384",
+            Self::Sha512 => "sha512",
+            Self::Sha3_224 => "sha3_224",
+            Self::Sha3_256 => "sha3_256",
+            Self::Sha3_384 => "sha3_384",
+            Self::Sha3_512 => "sha3_512",
+            Self::Blake2b => "blake2b",
+            Self::Blake2s => "blake2s",
+        }
+    }
+
+    /// A streaming hasher of this algorithm.
+    pub fn hasher(self) -> Box<dyn DynDigest + Send> {
+        match self {
+            Self::Sha224 => Box::new(sha2::Sha224::default()),
+            Self::Sha256 => Box::new(sha2::Sha256::default()),
+            Self::Sha384 => Box::new(sha2::Sha384::default()),
+            Self::Sha512 => Box::new(sha2::Sha512::default()),
+            Self::Sha3_224 => Box::new(sha3::Sha3_224::default()),
+            Self::Sha3_256 => Box::new(sha3::Sha3_256::default()),
+            Self::Sha3_384 => Box::new(sha3::Sha3_384::default()),
+            Self::Sha3_512 => Box::new(sha3::Sha3_512::default()),
+            Self::Blake2b => Box::new(blake2::Blake2b512::default()),
+            Self::Blake2s => Box::new(blake2::Blake2s256::default()),
+        }
+    }
+
+    /// The digest of `data`.
+    pub fn digest(self, data: &[u8]) -> Vec<u8> {
+        let mut h = self.hasher();
+        h.update(data);
+        h.finalize().into_vec()
+    }
+}
+
 /// One RECORD row's claim about a member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RecordEntry {
-    /// The hash algorithm (`sha256`, ...).
-    pub algorithm: String,
-    /// The digest, decoded from urlsafe base64 (padding optional).
+    /// The hash algorithm.
+    pub algorithm: RecordAlgorithm,
+    /// The digest, decoded from urlsafe base64 (padding optional), of the algorithm's length.
     pub digest: Vec<u8>,
     /// The declared size in bytes, if the row gives one.
     pub size: Option<u64>,
 }
 
 impl RecordEntry {
-    /// Check `data`'s digest and length against this row.
+    /// Check a member's digest and length against this row. `sha256`: its sha256 (what every
+    /// reader computes, for the output's RECORD); `other`: its digest in the row's algorithm
+    /// when that is not sha256 ([`RecordEntry::needs`]).
     ///
     /// # Errors
     /// A message saying what differs (the caller adds the file and offset).
-    pub fn check(&self, digest_sha256: &[u8], len: u64) -> std::result::Result<(), String> {
+    pub fn check(
+        &self,
+        sha256: &[u8],
+        other: Option<&[u8]>,
+        len: u64,
+    ) -> std::result::Result<(), String> {
         if let Some(s) = self.size {
             if s != len {
                 return Err(format!("RECORD says {s} bytes, the member has {len}"));
             }
         }
-        if self.algorithm == "sha256" && self.digest != digest_sha256 {
+        let got = if self.algorithm == RecordAlgorithm::Sha256 {
+            sha256
+        } else {
+            other.ok_or_else(|| {
+                format!(
+                    "the member was not hashed with {}, the algorithm of its RECORD row",
+                    self.algorithm.name()
+                )
+            })?
+        };
+        if self.digest != got {
+            let alg = self.algorithm.name();
             return Err(format!(
-                "RECORD says sha256={}, the member hashes to sha256={}",
+                "RECORD says {alg}={}, the member hashes to {alg}={}",
                 b64(&self.digest),
-                b64(digest_sha256)
+                b64(got)
             ));
         }
         Ok(())
+    }
+}
+
+impl RecordEntry {
+    /// The algorithm a reader must hash the member with besides sha256, when the row names
+    /// another.
+    pub fn needs(&self) -> Option<RecordAlgorithm> {
+        (self.algorithm != RecordAlgorithm::Sha256).then_some(self.algorithm)
     }
 }
 
@@ -124,6 +260,8 @@ fn csv_fields(line: &str) -> Option<Vec<String>> {
 /// algorithm, a digest that is not base64, or a size that is not a number.
 pub fn parse_record(text: &str, file: &str) -> Result<HashMap<String, RecordEntry>> {
     let mut out = HashMap::new();
+    // The line of each path's row (a second row for a path is refused).
+    let mut lines: HashMap<String, usize> = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -136,20 +274,30 @@ pub fn parse_record(text: &str, file: &str) -> Result<HashMap<String, RecordEntr
                 f.len()
             )));
         }
+        if let Some(first) = lines.insert(f[0].clone(), i + 1) {
+            return Err(bad(format!(
+                "path {:?} is listed twice (lines {first} and {}): the rows may contradict each other",
+                f[0],
+                i + 1
+            )));
+        }
         if f[1].is_empty() {
             continue; // RECORD itself, signatures, .pyc files
         }
         let (alg, digest) = f[1]
             .split_once('=')
             .ok_or_else(|| bad(format!("hash {:?} is not algorithm=digest", f[1])))?;
-        if !matches!(alg, "sha256" | "sha384" | "sha512") {
-            return Err(bad(format!(
-                "hash algorithm {alg:?} is not one the wheel specification allows"
-            )));
-        }
+        let algorithm = RecordAlgorithm::from_name(alg).map_err(bad)?;
         let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(digest.trim_end_matches('='))
             .map_err(|e| bad(format!("digest is not urlsafe base64: {e}")))?;
+        let want = algorithm.hasher().output_size();
+        if digest.len() != want {
+            return Err(bad(format!(
+                "{alg} digest of {} bytes; {alg} digests have {want}",
+                digest.len()
+            )));
+        }
         let size = if f[2].is_empty() {
             None
         } else {
@@ -161,7 +309,7 @@ pub fn parse_record(text: &str, file: &str) -> Result<HashMap<String, RecordEntr
         out.insert(
             f[0].clone(),
             RecordEntry {
-                algorithm: alg.to_string(),
+                algorithm,
                 digest,
                 size,
             },

@@ -407,27 +407,29 @@ pub fn repack_reader(
         record.push((name.to_string(), record_hash(data), data.len() as u64));
         Ok(())
     };
-    let verify = |name: &str, at: u64, digest: &[u8], len: u64| -> Result<()> {
-        if plan.verify_record.is_empty() {
-            return Ok(());
-        }
-        let Some(row) = plan.verify_record.get(name) else {
-            return Err(Error::at(
-                ErrorKind::Wheel,
-                &display,
-                at,
-                format!("member {name} is not listed in RECORD; refusing the wheel"),
-            ));
+    // `other`: the member's digest in its RECORD row's algorithm when that is not sha256.
+    let verify =
+        |name: &str, at: u64, digest: &[u8], other: Option<&[u8]>, len: u64| -> Result<()> {
+            if plan.verify_record.is_empty() {
+                return Ok(());
+            }
+            let Some(row) = plan.verify_record.get(name) else {
+                return Err(Error::at(
+                    ErrorKind::Wheel,
+                    &display,
+                    at,
+                    format!("member {name} is not listed in RECORD; refusing the wheel"),
+                ));
+            };
+            row.check(digest, other, len).map_err(|m| {
+                Error::at(
+                    ErrorKind::Wheel,
+                    &display,
+                    at,
+                    format!("member {name}: {m}; refusing the wheel"),
+                )
+            })
         };
-        row.check(digest, len).map_err(|m| {
-            Error::at(
-                ErrorKind::Wheel,
-                &display,
-                at,
-                format!("member {name}: {m}; refusing the wheel"),
-            )
-        })
-    };
     // Read a whole member (bounded by its declared size) and check it against RECORD.
     let read_checked = |member: &mut zip::read::ZipFile<'_, super::archive::WheelCursor>,
                         name: &str|
@@ -446,7 +448,12 @@ pub fn repack_reader(
                 format!("member {name} does not expand to its declared {declared} bytes"),
             ));
         }
-        verify(name, at, &Sha256::digest(&data), declared)?;
+        let other = plan
+            .verify_record
+            .get(name)
+            .and_then(|r| r.needs())
+            .map(|a| a.digest(&data));
+        verify(name, at, &Sha256::digest(&data), other.as_deref(), declared)?;
         Ok(data)
     };
     for name in order {
@@ -521,6 +528,11 @@ pub fn repack_reader(
             // Untouched: raw copy, and hash the decompressed bytes for RECORD.
             let (declared, at) = (member.size(), member.header_start());
             let mut h = Sha256::new();
+            let mut h_other = plan
+                .verify_record
+                .get(name.as_str())
+                .and_then(|r| r.needs())
+                .map(|a| a.hasher());
             let mut n = 0u64;
             let mut buf = vec![0u8; 1 << 16];
             let mut limited = (&mut member).take(declared + 1);
@@ -532,6 +544,9 @@ pub fn repack_reader(
                     break;
                 }
                 h.update(&buf[..k]);
+                if let Some(o) = h_other.as_mut() {
+                    o.update(&buf[..k]);
+                }
                 n += k as u64;
             }
             drop(member);
@@ -544,7 +559,8 @@ pub fn repack_reader(
                 ));
             }
             let digest = h.finalize();
-            verify(name, at, &digest, n)?;
+            let other = h_other.map(|o| o.finalize().into_vec());
+            verify(name, at, &digest, other.as_deref(), n)?;
             let index = zin
                 .index_for_name(name)
                 .ok_or_else(|| werr(format!("member {name} vanished")))?;
