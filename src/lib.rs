@@ -54,6 +54,7 @@ pub mod device;
 pub mod elf;
 pub mod error;
 pub mod fatbin;
+pub mod input;
 pub mod inspect;
 pub mod lower;
 pub mod ptx;

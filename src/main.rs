@@ -353,7 +353,7 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             let profile = profile_of("cuda")?;
             let tc = wheelport::toolchain::discover(profile, &search_options(&toolchain));
             let name = input.display().to_string();
-            let data = std::fs::read(&input).map_err(|e| wheelport::Error::io(&name, e))?;
+            let data = wheelport::input::map_regular(&input)?.to_vec();
             let opts = wheelport::twin::TwinOptions {
                 arch,
                 cache: build_cache(&cache),
@@ -613,8 +613,7 @@ fn sass_lift(
                 objects.push((m.display.clone(), m.map.to_vec()));
             }
         } else {
-            let d = std::fs::read(p)
-                .map_err(|e| wheelport::Error::new(ErrorKind::Io, &disp, e.to_string()))?;
+            let d = wheelport::input::map_regular(p)?.to_vec();
             objects.push((disp, d));
         }
     }

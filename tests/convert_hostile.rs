@@ -315,3 +315,48 @@ fn untouched_crafted_copy_converts() {
     assert!(code == 0 || code == 6, "{stdout}\n{err}");
     assert_eq!(files_in(&out).len(), 1);
 }
+
+/// Inputs that are not regular files — a FIFO (whose open blocks until a writer comes) and a
+/// symlink to `/dev/zero` (endless) — are refused before a byte is read, by `convert` and by
+/// `inspect`: exit 1 within the time limit, the input and what it is named, nothing written.
+#[test]
+fn inputs_that_are_not_regular_files_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let fifo = d.path().join("pipe.whl");
+    let (code, _, e) = run(Command::new("mkfifo").arg(&fifo));
+    assert_eq!(code, 0, "{e}");
+    let zero_so = d.path().join("zero.so");
+    std::os::unix::fs::symlink("/dev/zero", &zero_so).unwrap();
+    let zero_whl = d.path().join("zero.whl");
+    std::os::unix::fs::symlink("/dev/zero", &zero_whl).unwrap();
+    for (input, what) in [
+        (&fifo, "is a FIFO"),
+        (&zero_so, "is a character device"),
+        (&zero_whl, "is a character device"),
+    ] {
+        let out = d.path().join("out");
+        for args in [
+            vec![
+                "convert".as_ref(),
+                input.as_os_str(),
+                "--target".as_ref(),
+                "dtk".as_ref(),
+                "-o".as_ref(),
+                out.as_os_str(),
+            ],
+            vec!["inspect".as_ref(), input.as_os_str()],
+        ] {
+            // `timeout` keeps a regression from hanging the suite: 124 is a hang.
+            let (code, o, e) = run(Command::new("timeout").arg("60").arg(bin()).args(&args));
+            assert_eq!(code, 1, "{args:?}: {o}{e}");
+            assert!(
+                e.contains(&format!(
+                    "{}: {what}; wheelport reads wheels and shared objects from regular files only",
+                    input.display()
+                )),
+                "{args:?}: {e}"
+            );
+            assert!(!out.exists(), "{:?}", files_in(&out));
+        }
+    }
+}

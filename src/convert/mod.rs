@@ -138,7 +138,7 @@ fn hex(d: &[u8]) -> String {
 
 fn sha256_file(path: &Path) -> Result<String> {
     let display = path.display().to_string();
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
+    let mut f = crate::input::open_regular(path)?;
     let mut h = Sha256::new();
     std::io::copy(&mut f, &mut h).map_err(|e| Error::io(&display, e))?;
     Ok(hex(&h.finalize()))
@@ -305,8 +305,5 @@ fn converted_label(version: &str, label: &str) -> bool {
 }
 
 fn map_path(path: &Path) -> Result<memmap2::Mmap> {
-    let display = path.display().to_string();
-    let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
-    // SAFETY: read-only mapping of an input wheelport never writes.
-    unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))
+    crate::input::map_regular(path)
 }

@@ -107,10 +107,11 @@ pub fn inspect_file(path: &Path, opts: &Options) -> InputReport {
     let display = path.display().to_string();
     let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let mut head = [0u8; 4];
-    let is_zip = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
-        .map(|_| &head == b"PK\x03\x04")
-        .unwrap_or(false);
+    // Not a regular file: left to the mapping below to refuse (reading a FIFO would block).
+    let is_zip = crate::input::open_regular(path)
+        .ok()
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head).ok())
+        .is_some_and(|_| &head == b"PK\x03\x04");
     let kind = if display.ends_with(".whl") || is_zip {
         InputKind::Wheel
     } else {
@@ -142,11 +143,7 @@ pub fn inspect_file(path: &Path, opts: &Options) -> InputReport {
 }
 
 fn map_file(path: &Path) -> Result<memmap2::Mmap> {
-    let display = path.display().to_string();
-    let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
-    // SAFETY: read-only mapping; wheelport never writes to its inputs. A concurrent writer
-    // could change the bytes under us, which the parsers tolerate (every read is bounds-checked).
-    let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))?;
+    let map = crate::input::map_regular(path)?;
     random_access(&map);
     Ok(map)
 }

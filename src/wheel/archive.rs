@@ -83,10 +83,7 @@ impl WheelReader {
     pub fn open(path: &Path) -> Result<WheelReader> {
         OPENS.fetch_add(1, Ordering::Relaxed);
         let display = path.display().to_string();
-        let f = std::fs::File::open(path).map_err(|e| Error::io(&display, e))?;
-        // SAFETY: read-only mapping of an input wheelport never writes. A concurrent writer
-        // could change the bytes under us; every read of them is bounds-checked.
-        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| Error::io(&display, e))?;
+        let map = crate::input::map_regular(path)?;
         let bytes = WheelBytes(Arc::new(map));
         let mut archive =
             zip::ZipArchive::new(std::io::Cursor::new(bytes.clone())).map_err(|e| {
