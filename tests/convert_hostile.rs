@@ -360,3 +360,20 @@ fn inputs_that_are_not_regular_files_are_refused() {
         }
     }
 }
+
+/// A second `.dist-info` folder (pip: "multiple .dist-info directories found") is refused:
+/// which one an installer takes decides the metadata installed.
+#[test]
+fn two_dist_info_folders_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let w = craft(
+        d.path(),
+        r#"extra = [[n.replace("wheelport_demo-0.1.0+cu13.dist-info", "other-1.0.dist-info"), b] for n, b in members if ".dist-info/" in n]
+members.extend(extra)"#,
+    );
+    refused(
+        &w,
+        d.path(),
+        &["2 .dist-info folders (other-1.0.dist-info, wheelport_demo-0.1.0+cu13.dist-info)"],
+    );
+}

@@ -4,6 +4,7 @@
 //! [`audit`] refuses, naming the wheel and the byte offset of the member's header:
 //!
 //! * member names that escape the installation directory (done by [`WheelReader::open`]);
+//! * more than one top-level `.dist-info` folder (pip refuses those too);
 //! * two central-directory entries with the same name: the `zip` crate keeps only the last,
 //!   an installer might keep the first, so the wheel means two different things
 //!   (APPNOTE.TXT 4.3.12 has no rule for duplicates; we refuse);
@@ -441,6 +442,26 @@ pub fn audit_reader(w: &WheelReader) -> Result<Audit> {
         ));
     }
 
+    // One `.dist-info` folder at the top (pip: "multiple .dist-info directories found"; an
+    // installer taking either would install different metadata).
+    let mut infos: Vec<&str> = names
+        .iter()
+        .filter_map(|n| n.split_once('/').map(|(d, _)| d))
+        .filter(|d| d.ends_with(".dist-info"))
+        .collect();
+    infos.sort_unstable();
+    infos.dedup();
+    if infos.len() > 1 {
+        return Err(Error::new(
+            ErrorKind::Wheel,
+            &display,
+            format!(
+                "{} .dist-info folders ({}); a wheel has one (pip refuses it too)",
+                infos.len(),
+                infos.join(", ")
+            ),
+        ));
+    }
     let dist_info = names
         .iter()
         .find_map(|n| {
