@@ -47,27 +47,6 @@ fn load_relink_table(
     Ok(table)
 }
 
-/// Write `data` to `path` through a temporary file in the same directory and a rename.
-fn write_atomic(path: &std::path::Path, data: &[u8]) -> Result<(), wheelport::Error> {
-    let display = path.display().to_string();
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(&dir).map_err(|e| wheelport::Error::io(&display, e))?;
-    tmp.write_all(data)
-        .map_err(|e| wheelport::Error::io(&display, e))?;
-    std::fs::set_permissions(
-        tmp.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    )
-    .map_err(|e| wheelport::Error::io(&display, e))?;
-    tmp.persist(path)
-        .map_err(|e| wheelport::Error::io(&display, e.error))?;
-    Ok(())
-}
-
 /// The PTX lowering used by `ptx lower` and `ptx twin`.
 fn lowering() -> Option<&'static wheelport::twin::LowerFn<'static>> {
     Some(&wheelport::lower::lower_module)
@@ -191,8 +170,7 @@ fn batch(
     if let Some(path) = json {
         let mut text = serde_json::to_vec_pretty(&summary).expect("summary serializes");
         text.push(b'\n');
-        std::fs::write(&path, text)
-            .map_err(|e| wheelport::Error::io(path.display().to_string(), e))?;
+        wheelport::report::write::write_report(&path, &text)?;
     }
     Ok(if summary.failed + summary.partial > 0 {
         exit::BATCH_INCOMPLETE
@@ -477,6 +455,13 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             };
             let mut report = wheelport::convert::convert(&inputs, &opts, &pipeline)?;
             report.exit_code = exit::of_status(report.status);
+            // The report file first: when it cannot be written the command fails, and the
+            // terminal summary (which ends with the exit code) is not printed claiming another.
+            if let Some(path) = json {
+                let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
+                s.push('\n');
+                wheelport::report::write::write_report(&path, s.as_bytes())?;
+            }
             let text = wheelport::report::human::render(&report, all_kernels);
             if let Err(e) = std::io::stdout().lock().write_all(text.as_bytes()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -493,11 +478,6 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
                         None => eprintln!("wheelport: error: {}: {}", e.file, e.message),
                     }
                 }
-            }
-            if let Some(path) = json {
-                let mut s = serde_json::to_string_pretty(&report).expect("report serializes");
-                s.push('\n');
-                write_atomic(&path, s.as_bytes())?;
             }
             Ok(report.exit_code)
         }
@@ -543,7 +523,10 @@ fn run(cmd: Command) -> Result<u8, wheelport::Error> {
             };
             let report = wheelport::inspect::inspect_paths(&inputs, &opts)?;
             if let Some(path) = &html {
-                write_atomic(path, wheelport::inspect::html::render(&report).as_bytes())?;
+                wheelport::report::write::write_report(
+                    path,
+                    wheelport::inspect::html::render(&report).as_bytes(),
+                )?;
             }
             let mut out = std::io::stdout().lock();
             let text = if json {

@@ -377,3 +377,67 @@ members.extend(extra)"#,
         &["2 .dist-info folders (other-1.0.dist-info, wheelport_demo-0.1.0+cu13.dist-info)"],
     );
 }
+
+/// `--json REPORT` is written through, as a shell redirection writes: a symlink's target gets
+/// the report and the link stays a link; a FIFO gets the bytes (read by `cat`) and stays a
+/// FIFO; `/dev/full` fails the command with its ENOSPC, before the summary line claiming an
+/// exit code is printed. (Before: the temporary-file-and-rename replaced the link and turned
+/// the device path into a regular file, exit 0.)
+#[test]
+fn report_paths_are_written_through() {
+    if require_toolchain("cuda", "convert_hostile").is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let run_with = |json: &Path, out: &str| {
+        let out = d.path().join(out);
+        run(Command::new(bin())
+            .arg(demo())
+            .args(["--target", "cuda", "-o"])
+            .arg(&out)
+            .arg("--json")
+            .arg(json))
+    };
+    // A symlink to a kept report.
+    let kept = d.path().join("kept.json");
+    std::fs::write(&kept, "old\n").unwrap();
+    let link = d.path().join("link.json");
+    std::os::unix::fs::symlink("kept.json", &link).unwrap();
+    let (code, o, e) = run_with(&link, "o1");
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&kept).unwrap()).unwrap();
+    assert_eq!(v["schema"]["name"], "wheelport.convert");
+    // A FIFO with a reader.
+    let fifo = d.path().join("pipe.json");
+    assert_eq!(run(Command::new("mkfifo").arg(&fifo)).0, 0);
+    let reader = Command::new("cat")
+        .arg(&fifo)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (code, o, e) = run_with(&fifo, "o2");
+    assert_eq!(code, 0, "{o}{e}");
+    let got = reader.wait_with_output().unwrap().stdout;
+    let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
+    assert_eq!(v["schema"]["name"], "wheelport.convert");
+    {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+    // A device that is always full.
+    let (code, o, e) = run_with(Path::new("/dev/full"), "o3");
+    assert_eq!(code, 1, "{o}{e}");
+    assert!(e.contains("/dev/full: No space left on device"), "{e}");
+    assert!(!o.contains("(exit 0)"), "{o}");
+    {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata("/dev/full")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+    }
+}
