@@ -441,3 +441,82 @@ fn report_paths_are_written_through() {
             .is_char_device());
     }
 }
+
+/// Outputs are planned before anything reaches `-o`: two inputs whose outputs have one name
+/// are refused with nothing written (before: one was written, the other lost, and the run said
+/// nothing was written); a shim library already in `-o` that differs from the one this
+/// conversion needs (a rocm output's, converting for dtk) is refused and left as it was, so
+/// the earlier output still loads (before: replaced, exit 0).
+#[test]
+fn outputs_are_planned_before_anything_is_written() {
+    if require_toolchain("dtk", "convert_hostile").is_none()
+        || require_toolchain("rocm", "convert_hostile").is_none()
+    {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    for (dir, fx) in [("a", "warp"), ("b", "mma")] {
+        std::fs::create_dir(d.path().join(dir)).unwrap();
+        std::fs::copy(
+            root().join(format!("fixtures/gpu/{fx}_fixtures.so")),
+            d.path().join(dir).join("x.so"),
+        )
+        .unwrap();
+    }
+    let (a, b) = (d.path().join("a/x.so"), d.path().join("b/x.so"));
+    let conv = |inputs: &[&Path], target: &str, out: &Path| {
+        let mut args: Vec<&std::ffi::OsStr> = inputs.iter().map(|p| p.as_os_str()).collect();
+        args.extend([
+            "--target".as_ref(),
+            target.as_ref(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        convert(&args)
+    };
+    let out = d.path().join("o1");
+    let (code, o, e) = conv(&[&a, &b], "dtk", &out);
+    assert_eq!(code, 1, "{o}{e}");
+    assert!(
+        o.contains(&format!(
+            "{}: its output {} would have the name of {}'s",
+            b.display(),
+            out.join("x.so").display(),
+            a.display()
+        )),
+        "{o}"
+    );
+    assert!(!out.exists(), "{:?}", files_in(&out));
+
+    let out = d.path().join("o2");
+    let (code, o, e) = conv(&[&a], "rocm", &out);
+    assert_eq!(code, 0, "{o}{e}");
+    let before: Vec<(PathBuf, Vec<u8>)> = files_in(&out)
+        .into_iter()
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
+    assert_eq!(before.len(), 2, "{before:?}");
+    let (code, o, e) = conv(&[&b], "dtk", &out);
+    assert_eq!(code, 1, "{o}{e}");
+    assert!(
+        o.contains(&format!(
+            "{}: is already there and differs from the dtk libwheelport_shim.so this conversion needs",
+            out.join("libwheelport_shim.so").display()
+        )),
+        "{o}"
+    );
+    let after: Vec<(PathBuf, Vec<u8>)> = files_in(&out)
+        .into_iter()
+        .map(|p| {
+            let b = std::fs::read(&p).unwrap();
+            (p, b)
+        })
+        .collect();
+    assert!(after == before, "the rocm output changed");
+    // The same target again into the same folder: the shim is the same, the output replaced.
+    let (code, o, e) = conv(&[&a], "rocm", &out);
+    assert_eq!(code, 0, "{o}{e}");
+}

@@ -30,10 +30,22 @@ pub(super) fn write_all(
             .tempdir_in(&opts.out_dir)
             .map_err(|e| Error::io(opts.out_dir.display().to_string(), e))?;
         let mut outs = Vec::new();
+        // Which input each output file comes from: two inputs never write one name.
+        let mut from: HashMap<PathBuf, String> = HashMap::new();
         for p in prepared.iter_mut() {
             let Some((out, beside)) = write_output(p, opts, staging.path())? else {
                 continue;
             };
+            if let Some(first) = from.insert(out.clone(), p.conv.path.clone()) {
+                return Err(Error::new(
+                    ErrorKind::Input,
+                    p.conv.path.clone(),
+                    format!(
+                        "its output {} would have the name of {first}'s; convert them into different -o folders",
+                        opts.out_dir.join(out.file_name().expect("name")).display()
+                    ),
+                ));
+            }
             // The shim beside bare `.so` outputs: once, however many need it.
             for b in beside {
                 if !outs.contains(&b) {
@@ -47,6 +59,29 @@ pub(super) fn write_all(
                     .to_string(),
             );
             outs.push(out);
+        }
+        // A support library already in -o (the shim of an earlier conversion) is kept only
+        // when it is the same: another target's would stop that output from loading.
+        for o in &outs {
+            let name = o.file_name().expect("name");
+            let dest = opts.out_dir.join(name);
+            if from.contains_key(o) || !dest.exists() {
+                continue;
+            }
+            let mine = std::fs::read(o).map_err(|e| Error::io(o.display().to_string(), e))?;
+            let theirs =
+                std::fs::read(&dest).map_err(|e| Error::io(dest.display().to_string(), e))?;
+            if mine != theirs {
+                return Err(Error::new(
+                    ErrorKind::Input,
+                    dest.display().to_string(),
+                    format!(
+                        "is already there and differs from the {} {} this conversion needs (an earlier conversion's, perhaps for another target, whose outputs load it); convert into another -o folder",
+                        opts.profile.name,
+                        name.to_string_lossy()
+                    ),
+                ));
+            }
         }
         Ok((staging, outs))
     })();
