@@ -456,3 +456,67 @@ fn summary_schema_file_is_current() {
         "docs/batch-summary.schema.json is stale; rerun with WHEELPORT_BLESS=1"
     );
 }
+
+/// A mirror file that is a symlink is published as the file it names, never as a link, and
+/// one that resolves outside the mirror is refused naming both paths, nothing published
+/// (before: `OUT/files` got a link to the outside file, exit 0).
+#[test]
+fn symlinks_in_the_mirror_never_publish_a_link_or_an_outside_file() {
+    let d = tempfile::tempdir().unwrap();
+    let flat = d.path().join("flat");
+    let outside = d.path().join("outside");
+    std::fs::create_dir_all(&flat).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    // Inside: a link to a wheel kept under another name in the mirror.
+    pure_wheel(&flat, "Linked", "1.0");
+    let real = std::fs::read_dir(&flat)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .unwrap();
+    let name = real.file_name().unwrap().to_owned();
+    std::fs::create_dir(flat.join("store")).unwrap();
+    std::fs::rename(&real, flat.join("store/kept.bin")).unwrap();
+    std::os::unix::fs::symlink("store/kept.bin", flat.join(&name)).unwrap();
+    let out = d.path().join("out");
+    let (code, o, e) = batch(&[], &flat, &out);
+    assert_eq!(code, 0, "{o}{e}");
+    let published = out.join("files").join(&name);
+    let meta = std::fs::symlink_metadata(&published).unwrap();
+    assert!(
+        meta.file_type().is_file(),
+        "{published:?} is not a regular file"
+    );
+    assert_eq!(
+        std::fs::read(&published).unwrap(),
+        std::fs::read(flat.join("store/kept.bin")).unwrap()
+    );
+
+    // Outside: a link leaving the mirror.
+    pure_wheel(&outside, "Evil", "1.0");
+    let evil = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "whl"))
+        .unwrap();
+    let link = flat.join(evil.file_name().unwrap());
+    std::os::unix::fs::symlink(&evil, &link).unwrap();
+    let out = d.path().join("out2");
+    let (code, o, e) = batch(&[], &flat, &out);
+    assert_eq!(code, 1, "{o}{e}");
+    assert!(
+        e.contains(&format!(
+            "{} resolves to {}, outside the mirror; refusing to publish it",
+            link.display(),
+            std::fs::canonicalize(&evil).unwrap().display()
+        )),
+        "{e}"
+    );
+    let published: Vec<_> = std::fs::read_dir(out.join("files"))
+        .map(|r| r.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(
+        !published.contains(&evil.file_name().unwrap().to_owned()),
+        "{published:?}"
+    );
+}

@@ -121,6 +121,7 @@ fn scan_flat(root: &Path) -> Result<Vec<Dist>> {
         let Some((name, version)) = parse_filename(&filename) else {
             continue;
         };
+        real_file(root, root, &path)?;
         out.push(Dist {
             path,
             project: normalize(&name),
@@ -214,6 +215,32 @@ fn resolve(root: &Path, page: &Path, href: &str) -> Result<PathBuf> {
     Ok(p)
 }
 
+/// The real path of the distribution file `path` found through `found_in` (a page, or the
+/// mirror folder), checked to be a regular file whose every symlink resolves inside the
+/// mirror (`root`). `batch` publishes the file a link names, never the link.
+fn real_file(root: &Path, found_in: &Path, path: &Path) -> Result<PathBuf> {
+    let real = std::fs::canonicalize(path).map_err(|e| Error::io(path.display().to_string(), e))?;
+    let real_root =
+        std::fs::canonicalize(root).map_err(|e| Error::io(root.display().to_string(), e))?;
+    if !real.starts_with(&real_root) {
+        return Err(err(
+            found_in,
+            format!(
+                "{} resolves to {}, outside the mirror; refusing to publish it",
+                path.display(),
+                real.display()
+            ),
+        ));
+    }
+    if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+        return Err(err(
+            found_in,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    Ok(real)
+}
+
 fn scan_pep503(root: &Path, index: &Path) -> Result<Vec<Dist>> {
     let mut out = Vec::new();
     for project in anchors(index)? {
@@ -254,6 +281,7 @@ fn scan_pep503(root: &Path, index: &Path) -> Result<Vec<Dist>> {
                     format!("link {:?} names a missing file {}", a.href, path.display()),
                 ));
             }
+            real_file(root, &page, &path)?;
             let index_sha256 = a
                 .href
                 .split_once('#')

@@ -233,8 +233,10 @@ impl Tree {
         std::fs::rename(&t, dest).map_err(io(dest))
     }
 
-    /// Publish `src` as `dest` atomically, hard-linking when possible.
+    /// Publish `src` as `dest` atomically, hard-linking when possible. A symlink is followed:
+    /// the file it names is published (link(2) would link the symlink itself).
     fn place(&self, src: &Path, dest: &Path) -> Result<()> {
+        let src = &std::fs::canonicalize(src).map_err(io(src))?;
         let t = self.temp("p");
         if std::fs::hard_link(src, &t).is_err() {
             std::fs::copy(src, &t).map_err(io(src))?;
