@@ -520,3 +520,50 @@ fn outputs_are_planned_before_anything_is_written() {
     let (code, o, e) = conv(&[&a], "rocm", &out);
     assert_eq!(code, 0, "{o}{e}");
 }
+
+/// Members whose data overlap (the overlapping-entry zip bomb: central entries sharing one
+/// local header and deflate stream) are refused naming both and the offsets, as CPython's
+/// zipfile and Info-ZIP refuse them (before: each copy was read and written out, exit 0).
+#[test]
+fn overlapping_members_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let w = d.path().join(demo().file_name().unwrap());
+    // A second central-directory entry, under a new name, for the first member's local header.
+    let script = r#"
+import struct, sys, zipfile
+data = open(sys.argv[1], "rb").read()
+eocd = data.rfind(b"PK\x05\x06")
+n, cd_size, cd_off = struct.unpack("<HII", data[eocd + 10:eocd + 20])
+cd = data[cd_off:cd_off + cd_size]
+nlen, xlen, clen = struct.unpack("<HHH", cd[28:34])
+name = b"wheelport_demo/copy.py"
+e = bytearray(cd[:46]) + name + cd[46 + nlen:46 + nlen + xlen + clen]
+struct.pack_into("<H", e, 28, len(name))
+out = bytearray(data[:cd_off] + cd + bytes(e) + data[cd_off + cd_size:])
+struct.pack_into("<HHI", out, eocd + len(e) + 8, n + 1, n + 1, cd_size + len(e))
+open(sys.argv[2], "wb").write(out)
+try:
+    zipfile.ZipFile(sys.argv[2]).read("wheelport_demo/copy.py")
+    print("zipfile read it")
+except Exception as x:
+    print("zipfile:", x)
+"#;
+    let (code, o, e) = run(Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(demo())
+        .arg(&w));
+    assert_eq!(code, 0, "{e}");
+    eprintln!("{o}");
+    refused(
+        &w,
+        d.path(),
+        &[
+            "at offset 0x0:",
+            "member wheelport_demo/",
+            "overlaps member wheelport_demo/",
+            "header at 0x0",
+            "overlapping entries",
+        ],
+    );
+}

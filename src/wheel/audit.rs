@@ -5,6 +5,8 @@
 //!
 //! * member names that escape the installation directory (done by [`WheelReader::open`]);
 //! * more than one top-level `.dist-info` folder (pip refuses those too);
+//! * members whose local header and data overlap another's or the central directory (the
+//!   overlapping-entry zip bomb; CPython's zipfile and Info-ZIP refuse it);
 //! * two central-directory entries with the same name: the `zip` crate keeps only the last,
 //!   an installer might keep the first, so the wheel means two different things
 //!   (APPNOTE.TXT 4.3.12 has no rule for duplicates; we refuse);
@@ -344,6 +346,20 @@ fn central_names(data: &[u8], start: u64, count: usize) -> Vec<(String, u64)> {
     out
 }
 
+/// Where the data of the member whose local file header is at `at` starts (APPNOTE.TXT
+/// 4.3.7: signature `PK\3\4`, 30 fixed bytes, then name and extra field, whose lengths are at
+/// +26 and +28), when a local header is there.
+fn local_data_start(data: &[u8], at: u64) -> Option<u64> {
+    let at_us = usize::try_from(at).ok()?;
+    let fixed = data.get(at_us..at_us.checked_add(30)?)?;
+    if fixed[..4] != *b"PK\x03\x04" {
+        return None;
+    }
+    let n = u64::from(u16::from_le_bytes([fixed[26], fixed[27]]));
+    let x = u64::from(u16::from_le_bytes([fixed[28], fixed[29]]));
+    Some(at + 30 + n + x)
+}
+
 /// Run every check of the module docs on the wheel at `path`.
 ///
 /// # Errors
@@ -388,6 +404,8 @@ pub fn audit_reader(w: &WheelReader) -> Result<Audit> {
 
     let mut total = 0u64;
     let mut header_offsets = HashMap::new();
+    // (local header offset, end of its data, name): no two may overlap.
+    let mut spans: Vec<(u64, u64, String)> = Vec::with_capacity(zin.len());
     for i in 0..zin.len() {
         let m = zin
             .by_index_raw(i)
@@ -401,6 +419,13 @@ pub fn audit_reader(w: &WheelReader) -> Result<Audit> {
             m.compressed_size(),
         );
         header_offsets.insert(name.clone(), at);
+        let data = local_data_start(w.bytes(), at).ok_or_else(|| {
+            werr(
+                at,
+                format!("member {name}: no local file header at its offset"),
+            )
+        })?;
+        spans.push((at, data.saturating_add(csize), name.clone()));
         if size > MAX_MEMBER_SIZE {
             return Err(werr(
                 at,
@@ -433,6 +458,24 @@ pub fn audit_reader(w: &WheelReader) -> Result<Audit> {
             }
         }
         total = total.saturating_add(size);
+    }
+    // Overlapping or shared member data (the overlapping-entry zip bomb: many central entries
+    // whose data is one deflate stream): refused, as CPython's zipfile ("Overlapped entries",
+    // 3.12+) and Info-ZIP's unzip refuse it. Each member's local header and data end before
+    // the next member's header, and the last before the central directory.
+    spans.sort_unstable();
+    let cd = zin.central_directory_start();
+    for (i, (at, end, name)) in spans.iter().enumerate() {
+        let (next_at, next) = match spans.get(i + 1) {
+            Some((a, _, n)) => (*a, format!("member {n}'s header at {a:#x}")),
+            None => (cd, format!("the central directory at {cd:#x}")),
+        };
+        if *end > next_at {
+            return Err(werr(
+                *at,
+                format!("member {name}'s data (to {end:#x}) overlaps {next}; refusing the wheel (overlapping entries: a zip bomb or a lie)"),
+            ));
+        }
     }
     if total > MAX_TOTAL_SIZE {
         return Err(Error::new(
