@@ -72,6 +72,20 @@ impl Error {
         }
     }
 
+    /// Wrap an I/O error of creating a temporary file or folder (in `$TMPDIR`, else `/tmp`:
+    /// [`std::env::temp_dir`]): the error names that folder, not the file being worked on.
+    pub fn temp_dir(e: std::io::Error) -> Self {
+        let e = os_error(e);
+        Error::new(
+            ErrorKind::Io,
+            format!(
+                "temporary folder {} ($TMPDIR)",
+                std::env::temp_dir().display()
+            ),
+            e.to_string(),
+        )
+    }
+
     /// Wrap an I/O error about `file`.
     pub fn io(file: impl Into<String>, err: std::io::Error) -> Self {
         Error::new(ErrorKind::Io, file, err.to_string())
@@ -96,3 +110,17 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The OS error of `e` without the random path tempfile's errors add to it ("... at path
+/// \"/dir/.tmpXXXX\""), which names nothing the user gave (tempfile keeps the OS error only
+/// in its message).
+pub fn os_error(e: std::io::Error) -> std::io::Error {
+    if e.raw_os_error().is_some() {
+        return e;
+    }
+    let text = e.to_string();
+    match text.split_once(" at path \"") {
+        Some((msg, _)) => std::io::Error::new(e.kind(), msg.to_string()),
+        None => e,
+    }
+}

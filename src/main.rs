@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("wheelport: error: {e}");
-            ExitCode::from(exit::INPUT_ERROR)
+            ExitCode::from(exit::of_error(&e))
         }
     }
 }

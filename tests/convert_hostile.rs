@@ -380,8 +380,8 @@ members.extend(extra)"#,
 
 /// `--json REPORT` is written through, as a shell redirection writes: a symlink's target gets
 /// the report and the link stays a link; a FIFO gets the bytes (read by `cat`) and stays a
-/// FIFO; `/dev/full` fails the command with its ENOSPC, before the summary line claiming an
-/// exit code is printed. (Before: the temporary-file-and-rename replaced the link and turned
+/// FIFO; `/dev/full` fails the command with its ENOSPC (exit 9, the environment), before the
+/// summary line claiming an exit code is printed. (Before: the temporary-file-and-rename replaced the link and turned
 /// the device path into a regular file, exit 0.)
 #[test]
 fn report_paths_are_written_through() {
@@ -430,7 +430,7 @@ fn report_paths_are_written_through() {
     }
     // A device that is always full.
     let (code, o, e) = run_with(Path::new("/dev/full"), "o3");
-    assert_eq!(code, 1, "{o}{e}");
+    assert_eq!(code, 9, "{o}{e}");
     assert!(e.contains("/dev/full: No space left on device"), "{e}");
     assert!(!o.contains("(exit 0)"), "{o}");
     {
@@ -565,5 +565,68 @@ except Exception as x:
             "header at 0x0",
             "overlapping entries",
         ],
+    );
+}
+
+/// Failures of the environment, not of the input, say so: a build cache that is a file is
+/// built without (a warning naming it; before: every kernel "not translated", exit 6 or 5); a
+/// missing `$TMPDIR`, an `-o` under a regular file and a report path in a missing folder give
+/// exit 9 naming that path and the OS error (before: exit 1 blaming the wheel, or a message
+/// naming tempfile's random path), nothing written.
+#[test]
+fn environment_failures_name_the_environment() {
+    if require_toolchain("dtk", "convert_hostile").is_none() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let conv = |out: &Path, extra: &[&str], env: &[(&str, &Path)]| {
+        let mut c = Command::new(bin());
+        c.arg(demo())
+            .args(["--target", "dtk", "-q", "-o"])
+            .arg(out)
+            .args(extra)
+            .env_remove("WHEELPORT_NO_CACHE");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        run(&mut c)
+    };
+    let out = d.path().join("o1");
+    let (code, o, e) = conv(&out, &[], &[("XDG_CACHE_HOME", &file)]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        e.contains(&format!(
+            "wheelport: warning: build cache {}: not written (",
+            file.join("wheelport").display()
+        )) && e.contains("Not a directory (os error 20)); building without it"),
+        "{e}"
+    );
+    let out = d.path().join("o2");
+    let (code, o, e) = conv(&out, &[], &[("TMPDIR", &d.path().join("missing"))]);
+    assert_eq!(code, 9, "{o}{e}");
+    assert!(
+        e.contains(&format!(
+            "temporary folder {} ($TMPDIR): No such file or directory (os error 2)",
+            d.path().join("missing").display()
+        )),
+        "{e}"
+    );
+    assert!(!out.exists());
+    let out = file.join("o3");
+    let (code, o, e) = conv(&out, &[], &[]);
+    assert_eq!(code, 9, "{o}{e}");
+    assert!(o.contains("Not a directory (os error 20)"), "{o}");
+    let out = d.path().join("o4");
+    let report = d.path().join("missing/r.json");
+    let (code, o, e) = conv(&out, &["--json", report.to_str().unwrap()], &[]);
+    assert_eq!(code, 9, "{o}{e}");
+    assert!(
+        e.ends_with(&format!(
+            "wheelport: error: {}: No such file or directory (os error 2)\n",
+            report.display()
+        )),
+        "{e}"
     );
 }

@@ -66,6 +66,23 @@ impl Cache {
         tmp.persist(&path).map_err(|e| Error::io(&shown, e.error))?;
         Ok(())
     }
+
+    /// [`Cache::put`], where a cache that cannot be written is not the build's failure: the
+    /// built bytes are used all the same, and the first such failure of the process is said
+    /// once on stderr (`wheelport: warning: build cache ...: not written (...); building
+    /// without it`), naming the path and the OS error.
+    pub fn store(&self, key: &str, ext: &str, bytes: &[u8]) {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static SAID: AtomicBool = AtomicBool::new(false);
+        if let Err(e) = self.put(key, ext, bytes) {
+            if !SAID.swap(true, Ordering::Relaxed) {
+                eprintln!(
+                    "wheelport: warning: build cache {}: not written ({e}); building without it",
+                    self.dir.display()
+                );
+            }
+        }
+    }
 }
 
 /// The part of a support library (LLVM IR text) that a build of `module_ir` depends on: every

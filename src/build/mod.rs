@@ -368,7 +368,7 @@ pub fn build_module(
     let tmp = tempfile::Builder::new()
         .prefix("wheelport-build-")
         .tempdir()
-        .map_err(|e| Error::io("<temporary directory>", e))?;
+        .map_err(Error::temp_dir)?;
     let dir = tmp.path();
     let ll = dir.join("module.ll");
     std::fs::write(&ll, &input.lowered.ir).map_err(|e| Error::io(s(&ll), e))?;
@@ -563,7 +563,7 @@ pub fn build_module(
                                     chain.iter().try_for_each(|st| run_step(st, arch, module))?;
                                     let b =
                                         std::fs::read(&obj).map_err(|e| Error::io(s(&obj), e))?;
-                                    c.put(&pkey, "o", &b)?;
+                                    c.store(&pkey, "o", &b);
                                 }
                             }
                             Ok(Some(pkey))
@@ -581,7 +581,7 @@ pub fn build_module(
         backend.check(&bytes, module, arch, &input.lowered.kernels)?;
         if !from_cache {
             if let Some(c) = &opts.cache {
-                c.put(&key, ext, &bytes)?;
+                c.store(&key, ext, &bytes);
                 // The whole object is cached now: its partitions' entries are not needed.
                 for k in &part_keys {
                     c.remove(k, "o");

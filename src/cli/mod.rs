@@ -39,6 +39,19 @@ pub mod exit {
     /// `convert --strict`: CUDA imports or DT_NEEDED entries have no mapping on the target;
     /// nothing was written.
     pub const UNRESOLVED_IMPORTS: u8 = 7;
+    /// A file or folder the command needs could not be used (an unreadable input, the output
+    /// folder, `$TMPDIR`, a report path): the error names the path and the OS error; no input
+    /// was found malformed.
+    pub const ENVIRONMENT: u8 = 9;
+
+    /// The exit code of a command that failed with `e` before it had a report.
+    pub fn of_error(e: &crate::Error) -> u8 {
+        if e.kind == crate::error::ErrorKind::Io {
+            ENVIRONMENT
+        } else {
+            INPUT_ERROR
+        }
+    }
 
     /// The exit code of a `convert` run that ended with `status`.
     pub fn of_status(status: crate::report::Status) -> u8 {
@@ -49,6 +62,7 @@ pub mod exit {
             Status::RefusedUntranslated => UNTRANSLATED,
             Status::RefusedUnresolvedImports => UNRESOLVED_IMPORTS,
             Status::InputError => INPUT_ERROR,
+            Status::EnvironmentError => ENVIRONMENT,
         }
     }
 }

@@ -271,11 +271,21 @@ pub fn convert(
         }
     }
     let input_errors = !report.inputs.is_empty();
+    let environment_only = report
+        .inputs
+        .iter()
+        .all(|i| i.error.as_ref().is_some_and(|e| e.kind == "io"));
     let mut totals = Totals::default();
     for p in &prepared {
         totals.add(&p.conv.totals);
     }
-    let (status, message) = policy::decide(&totals, input_errors, opts.policy, &profile.name);
+    let (status, message) = policy::decide(
+        &totals,
+        input_errors,
+        environment_only,
+        opts.policy,
+        &profile.name,
+    );
 
     if matches!(status, Status::Converted | Status::Partial) {
         match write::write_all(&mut prepared, opts) {
@@ -283,7 +293,11 @@ pub fn convert(
             Err((kind, e)) => {
                 report.inputs.extend(prepared.into_iter().map(|p| p.conv));
                 report.totals = totals;
-                report.status = Status::InputError;
+                report.status = if e.kind == crate::error::ErrorKind::Io {
+                    Status::EnvironmentError
+                } else {
+                    Status::InputError
+                };
                 report.message = format!("{kind}, nothing was written: {e}");
                 return Ok(report);
             }

@@ -34,16 +34,24 @@ fn lift_note(t: &Totals) -> String {
     }
 }
 
-/// The status of a run with `totals`, whether an input failed, and `policy`, with the one
-/// line that explains it. `target` is the profile name, for the message.
+/// The status of a run with `totals`, whether an input failed (and whether every failure was
+/// the environment's: an I/O error, no malformed input), and `policy`, with the one line that
+/// explains it. `target` is the profile name, for the message.
 pub fn decide(
     totals: &Totals,
     input_errors: bool,
+    environment_only: bool,
     policy: Policy,
     target: &str,
 ) -> (Status, String) {
     let incomplete = totals.not_translated > 0 || totals.objects_not_loadable > 0;
-    if input_errors {
+    if input_errors && environment_only {
+        (
+            Status::EnvironmentError,
+            "a file or folder the run needs could not be used (see the error); nothing was written"
+                .to_string(),
+        )
+    } else if input_errors {
         (
             Status::InputError,
             "an input could not be converted (see its error); nothing was written".to_string(),

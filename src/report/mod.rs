@@ -57,6 +57,10 @@ pub enum Status {
     RefusedUnresolvedImports,
     /// An input is malformed, hostile or already converted; nothing written (exit 1).
     InputError,
+    /// A file or folder the run needs could not be used — an input that cannot be read, the
+    /// output folder, the temporary folder, a report path — and no input was malformed; the
+    /// error names the path and the OS error; nothing written (exit 9).
+    EnvironmentError,
 }
 
 /// The device build this run used.

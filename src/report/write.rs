@@ -59,7 +59,8 @@ pub fn write_report(path: &Path, data: &[u8]) -> Result<()> {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             };
-            let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(io)?;
+            let mut tmp =
+                tempfile::NamedTempFile::new_in(&dir).map_err(|e| io(crate::error::os_error(e)))?;
             tmp.write_all(data).map_err(io)?;
             tmp.flush().map_err(io)?;
             std::fs::set_permissions(

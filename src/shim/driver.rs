@@ -101,7 +101,7 @@ pub fn image(bundle: &[u8], untranslated: &[(String, String)]) -> Vec<u8> {
 /// [`crate::error::ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in
 /// the message).
 pub fn build(cc: &Path, runtime_soname: &str, name: &str, out_dir: &Path) -> Result<PathBuf> {
-    let work = tempfile::tempdir().map_err(|e| Error::io("driver layer build", e))?;
+    let work = tempfile::tempdir().map_err(Error::temp_dir)?;
     let header = tables::c_header();
     let files = [
         (SOURCE, DRIVER_C),

@@ -97,7 +97,7 @@ pub fn shim_symbols(target: &crate::relink::Target) -> Vec<&'static str> {
 /// # Errors
 /// [`ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in the message).
 pub fn build_hip_shim(cc: &Path, runtime_soname: &str, out_dir: &Path) -> Result<PathBuf> {
-    let work = tempfile::tempdir().map_err(|e| Error::io("shim build", e))?;
+    let work = tempfile::tempdir().map_err(Error::temp_dir)?;
     let header = tables::c_header();
     let files = [
         (recipe::SOURCE, HIP_SHIM_C),
@@ -237,7 +237,7 @@ pub fn shim_for_table(table: &crate::relink::Table) -> Result<(String, Vec<u8>)>
     if let Some(b) = cache.lock().map_err(|_| poisoned())?.get(&rt) {
         return Ok((SHIM_SONAME.to_string(), b.clone()));
     }
-    let dir = tempfile::tempdir().map_err(|e| Error::io("shim build", e))?;
+    let dir = tempfile::tempdir().map_err(Error::temp_dir)?;
     let path = build_hip_shim(&host_cc(), &rt, dir.path())?;
     let bytes = std::fs::read(&path).map_err(|e| Error::io(path.display().to_string(), e))?;
     cache

@@ -216,7 +216,7 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 /// # Errors
 /// [`crate::error::ErrorKind::Io`] when the compiler cannot be run or fails (its stderr is in the message).
 pub fn build(cc: &Path, id: &Identity, out_dir: &Path) -> Result<PathBuf> {
-    let work = tempfile::tempdir().map_err(|e| Error::io("identity interposer build", e))?;
+    let work = tempfile::tempdir().map_err(Error::temp_dir)?;
     let src = work.path().join("wp_identity.c");
     std::fs::write(&src, INTERPOSER_C).map_err(|e| Error::io(src.display().to_string(), e))?;
     let stub_c = work.path().join("driver_stub.c");
@@ -267,7 +267,7 @@ pub fn interposer(id: &Identity) -> Result<(String, Vec<u8>)> {
     if let Some(b) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok((id.soname(), b));
     }
-    let dir = tempfile::tempdir().map_err(|e| Error::io("identity interposer build", e))?;
+    let dir = tempfile::tempdir().map_err(Error::temp_dir)?;
     let path = build(&crate::shim::host_cc(), id, dir.path())?;
     let bytes = std::fs::read(&path).map_err(|e| Error::io(path.display().to_string(), e))?;
     if let Ok(mut c) = cache.lock() {

@@ -212,7 +212,7 @@ impl WheelReader {
     /// As [`WheelReader::read_member`], plus I/O errors of the temporary file.
     pub fn shared_object(&mut self, name: &str) -> Result<SharedObjectMember> {
         let display = format!("{}!{}", self.display, name);
-        let mut tmp = tempfile::tempfile().map_err(|e| Error::io(&display, e))?;
+        let mut tmp = tempfile::tempfile().map_err(Error::temp_dir)?;
         {
             let mut w = std::io::BufWriter::with_capacity(64 << 10, &mut tmp);
             self.copy_member(name, &mut w)?;

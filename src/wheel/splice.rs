@@ -171,7 +171,7 @@ pub fn spool(
         .ok_or_else(|| werr("compressed data extends past the end of the wheel".into()))?
         .to_vec();
 
-    let mut tmp = tempfile::tempfile().map_err(|e| Error::io(&display, e))?;
+    let mut tmp = tempfile::tempfile().map_err(Error::temp_dir)?;
     let mut boundaries = Vec::new();
     let mut out_total = 0u64;
     let mut crc_now = 0u32;
