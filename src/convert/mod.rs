@@ -288,7 +288,20 @@ pub fn convert(
     );
 
     if matches!(status, Status::Converted | Status::Partial) {
-        match write::write_all(&mut prepared, opts) {
+        // The external tools the device build used, as each wheel's SBOM names them
+        // (nvdisasm when kernels were lifted from SASS).
+        let mut tools: Vec<(String, String)> = pipeline
+            .toolchain
+            .tools
+            .iter()
+            .map(|t| (t.name.clone(), t.version_line.clone()))
+            .collect();
+        if totals.lifted > 0 {
+            if let Ok(t) = &pipeline.nvdisasm {
+                tools.push((t.name.clone(), t.version_line.clone()));
+            }
+        }
+        match write::write_all(&mut prepared, opts, &tools) {
             Ok(n) => totals.outputs_written = n,
             Err((kind, e)) => {
                 report.inputs.extend(prepared.into_iter().map(|p| p.conv));

@@ -7,6 +7,7 @@ use crate::inspect::model::InputKind;
 use crate::report::*;
 use crate::wheel::splice;
 use rayon::prelude::*;
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use std::path::{Path, PathBuf};
 pub(super) fn write_all(
     prepared: &mut [Prepared],
     opts: &Options,
+    tools: &[(String, String)],
 ) -> std::result::Result<usize, (&'static str, Error)> {
     let created_out_dir = !opts.out_dir.exists();
     let result = (|| -> Result<(tempfile::TempDir, Vec<PathBuf>)> {
@@ -33,7 +35,7 @@ pub(super) fn write_all(
         // Which input each output file comes from: two inputs never write one name.
         let mut from: HashMap<PathBuf, String> = HashMap::new();
         for p in prepared.iter_mut() {
-            let Some((out, beside)) = write_output(p, opts, staging.path())? else {
+            let Some((out, beside)) = write_output(p, opts, tools, staging.path())? else {
                 continue;
             };
             if let Some(first) = from.insert(out.clone(), p.conv.path.clone()) {
@@ -123,6 +125,7 @@ pub(super) fn write_all(
 fn write_output(
     p: &mut Prepared,
     opts: &Options,
+    tools: &[(String, String)],
     staging: &Path,
 ) -> Result<Option<(PathBuf, Vec<PathBuf>)>> {
     let mut shim = Vec::new();
@@ -227,10 +230,77 @@ fn write_output(
                 .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
                 .map(|w| w.name)
                 .unwrap_or_default();
+            // The SBOM (PEP 770): what was rewritten, added and applied, by SHA-256.
+            let hex = |b64: &str| -> String {
+                let d = b64.strip_prefix("sha256=").unwrap_or(b64);
+                base64::Engine::decode(&base64::engine::general_purpose::URL_SAFE_NO_PAD, d)
+                    .map(|v| v.iter().map(|b| format!("{b:02x}")).collect())
+                    .unwrap_or_default()
+            };
+            let mut files: Vec<(String, String, String)> = pre
+                .iter()
+                .map(|(name, c)| {
+                    (
+                        name.clone(),
+                        hex(&c.record_hash),
+                        format!(
+                            "shared object rewritten by wheelport for target {}",
+                            opts.profile.name
+                        ),
+                    )
+                })
+                .collect();
+            for (soname, bytes) in &shim {
+                let digest: String = Sha256::digest(bytes)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                files.push((
+                    format!("{}/{soname}", crate::shim::libs_dir(&dist)),
+                    digest,
+                    "library added by wheelport (host-side shim)".into(),
+                ));
+            }
+            // The tables the host rewrite of the rewritten objects applied.
+            let tables = if !pre.is_empty() {
+                opts.relink
+                    .as_ref()
+                    .map(|t| {
+                        t.sources()
+                            .iter()
+                            .map(|s| (s.file.clone(), s.sha256.clone()))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            let source_version = p
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
+                .map(|w| w.version)
+                .unwrap_or_default();
+            let sbom = crate::report::sbom::cyclonedx(&crate::report::sbom::SbomInput {
+                name: dist.clone(),
+                version: crate::wheel::repack::with_local_label(&source_version, &opts.label()),
+                source_version,
+                source_wheel: provenance.source_wheel.clone(),
+                source_sha256: provenance.source_sha256.clone(),
+                target: opts.profile.name.clone(),
+                archs: opts.archs(),
+                tools: tools.to_vec(),
+                files,
+                tables,
+            });
             let plan = crate::wheel::repack::RepackPlan {
                 local_label: opts.label(),
                 replace: HashMap::new(),
-                dist_info_extra: vec![(PROVENANCE_FILE.to_string(), prov)],
+                dist_info_extra: vec![
+                    (PROVENANCE_FILE.to_string(), prov),
+                    (format!("sboms/{}", crate::report::sbom::SBOM_FILE), sbom),
+                ],
                 source_date_epoch: opts.source_date_epoch,
                 target: Some(opts.profile.name.clone()),
                 verify_record: p

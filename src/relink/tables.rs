@@ -231,6 +231,8 @@ pub struct Source {
     pub provenance: Option<String>,
     /// `#% date:`, if given.
     pub date: Option<String>,
+    /// SHA-256 of the file's text, lowercase hex (what a converted wheel's SBOM names it by).
+    pub sha256: String,
 }
 
 /// What [`Table::merge_user`] changed.
@@ -341,6 +343,13 @@ fn parse(text: &str, file: &str, expect: Option<&str>) -> Result<Parsed> {
         domain: None,
         provenance: None,
         date: None,
+        sha256: {
+            use sha2::{Digest, Sha256};
+            Sha256::digest(text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
     };
     let mut symbols: Vec<SymbolRow> = Vec::new();
     let mut sonames: Vec<SonameRow> = Vec::new();

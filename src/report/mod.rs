@@ -7,6 +7,7 @@
 //! `wheelport.json`), and the terminal table ([`human::render`]).
 
 pub mod human;
+pub mod sbom;
 pub mod write;
 
 use crate::inspect::model::{ErrorReport, InputKind, KernelStatus, UnresolvedImport};
