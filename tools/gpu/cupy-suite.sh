@@ -63,6 +63,8 @@ for side in ${SIDES:-original twin}; do
   pp=""; [ $side = twin ] && pp=$W/twin
   ( cd "$TESTS" && PYTHONPATH=$pp timeout ${SUITE_TIMEOUT:-200} python3 -m pytest -q -n ${JOBS:-12} -p no:cacheprovider \
       --junitxml="$OUTDIR/cupy-$side.xml" $SUITE > "$OUTDIR/pytest-$side.txt" 2>&1; echo "pytest $side rc=$?" ) &
+  # SERIAL=1: one side at a time (the GPU's memory for one side's JOBS workers alone).
+  [ "${SERIAL:-0}" = 1 ] && wait
 done
 wait
 tail -n 3 "$OUTDIR"/pytest-*.txt

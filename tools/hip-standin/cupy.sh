@@ -32,7 +32,7 @@ first=${TARGETS:-dtk rocm}; first=${first%% *}
 for t in ${TARGETS:-dtk rocm}; do
   bash "$HERE/build.sh" $t "$W/si-$t" > /dev/null || { echo "$t: stand-in build failed"; continue; }
   sides="twin"; [ $t = "$first" ] && sides="original twin"
-  SIDES="$sides" PROBES=twin LD_LIBRARY_PATH="$W/si-$t:$CUDART" WP_HIP_TWIN_DIR="$W/cuda" \
+  SIDES="$sides" SERIAL=1 PROBES=twin LD_LIBRARY_PATH="$W/si-$t:$CUDART" WP_HIP_TWIN_DIR="$W/cuda" \
     WP_HIP_STANDIN_LOG="$OUT/$t.calls" timeout ${TARGET_TIMEOUT:-280} \
     "$ROOT/tools/gpu/cupy-suite.sh" "$W/$t" "$TESTS" "$OUT/$t"
   echo "$t rc=$?"

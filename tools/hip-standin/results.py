@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Write fixtures/gpu/results/standin.json from the output folders of tools/hip-standin/run.sh
 (the demo wheel and the nvcc fixtures), tools/hip-standin/cupy.sh (CuPy's own tests) and
-tools/hip-standin/torchvision.sh (torchvision's ops): one
+tools/hip-standin/torchvision.sh (torchvision's ops) and tools/hip-standin/xformers.sh
+(xformers' test_sparsity24): one
 record per target and suite, the original against the dtk or rocm output run under the HIP
 stand-in (tests/hip_standin.rs checks it against the current conversion in CI).
 
-Usage: results.py OUTDIR [--cupy CUPY_OUTDIR] [--torchvision TV_OUTDIR]
+Usage: results.py OUTDIR [--cupy CUPY_OUTDIR] [--torchvision TV_OUTDIR] [--xformers XF_OUTDIR]
                   [--results fixtures/gpu/results/standin.json]
 
 Record: {target, suite, cases, passed, original_passed, failed: [{case, reason}],
-inputs: [{path, sha256, converted_sha256}] (path a repository path or `wheel.whl!member`, as
-the CI test converts it again), hip_calls: the HIP functions the converted run called (from
+inputs: [{path, sha256, converted_sha256, allow_partial}] (path a repository path or
+`wheel.whl!member`, as the CI test converts it again; allow_partial: converted with
+--allow-partial, exit 6), hip_calls: the HIP functions the converted run called (from
 the stand-in's log), notes: the stand-in's diagnostics}. The file also holds the date, the
 device and the sha256 of the stand-in's sources (hip_standin.c, torch_standin.c, gen.py),
 which the test compares with the current ones.
@@ -31,6 +33,8 @@ DEMO = "fixtures/wheels/wheelport_demo-0.1.0+cu13-py3-none-manylinux_2_28_x86_64
 CUPY_WHEEL = "cupy_cuda13x-14.2.0-cp312-cp312-manylinux2014_x86_64.whl"
 TV_WHEEL = "torchvision-0.26.0-cp312-cp312-manylinux_2_28_x86_64.whl"
 TV_C_SHA = "165ae1b510f0caafe15beb872ddf716f89d92fa8af2daf7491008f55118236e7"
+XF_WHEEL = "xformers-0.0.35-py39-none-manylinux_2_28_x86_64.whl"
+XF_C_SHA = "4a60d6af951c82b495007174097a43a1376f8865e81e7e881fca2f563a40ba1a"
 CUPY_SUITE = ("CuPy v14.2.0 tests: core_tests/test_cub_reduction.py, statistics_tests/test_histogram.py, "
               "sorting_tests/test_sort.py, sorting_tests/test_search.py, "
               "math_tests/test_sumprod.py::{TestCubReduction,TestCumsum,TestCumprod}; "
@@ -137,6 +141,13 @@ def cupy_records(out, t):
     rec = {"target": t, "suite": CUPY_SUITE, "inputs": inputs}
     if not (os.path.exists(orig_xml) and os.path.exists(conv_xml)):
         return None  # not run for this target
+    rec.update(compare_junit(orig_xml, conv_xml))
+    return rec
+
+
+def compare_junit(orig_xml, conv_xml):
+    """cases, skipped, passed, original_passed, failed of a converted pytest run against the
+    original's: a case passes when the converted run passes it."""
     o, _ = junit(orig_xml)
     c, skipped = junit(conv_xml)
     cases = sorted(set(o) | set(c))
@@ -148,8 +159,27 @@ def cupy_records(out, t):
             if not o.get(k, (False, ""))[0]:
                 why += " (the original fails too)"
             failed.append({"case": k, "reason": why})
-    rec.update(cases=len(cases), skipped=skipped, passed=len(cases) - len(failed),
-               original_passed=sum(1 for k in cases if o.get(k, (False, ""))[0]), failed=failed)
+    return dict(cases=len(cases), skipped=skipped, passed=len(cases) - len(failed),
+                original_passed=sum(1 for k in cases if o.get(k, (False, ""))[0]), failed=failed)
+
+
+def xformers_record(out, t):
+    """xformers' test_sparsity24 with _C.so converted for `t` (tools/hip-standin/xformers.sh,
+    converted with --allow-partial)."""
+    conv = {}
+    for line in open(os.path.join(out, "converted.sha256")):
+        h, path = line.split()
+        conv[os.path.basename(os.path.dirname(path))] = h
+    rec = {"target": t, "suite": "xformers v0.0.35 tests/test_sparsity24.py",
+           "inputs": [{"path": f"{XF_WHEEL}!xformers/_C.so", "sha256": XF_C_SHA,
+                       "allow_partial": True, "converted_sha256": conv[t]}]}
+    orig_xml = os.path.join(out, "xformers-original.xml")
+    conv_xml = os.path.join(out, f"xformers-{t}.xml")
+    if not (os.path.exists(orig_xml) and os.path.exists(conv_xml)):
+        rec.update(cases=0, passed=0, original_passed=0,
+                   failed=[{"case": "xformers", "reason": f"no result (see xf-pytest-{t}.txt)"}])
+        return rec
+    rec.update(compare_junit(orig_xml, conv_xml))
     return rec
 
 
@@ -179,6 +209,7 @@ def main():
     p.add_argument("out")
     p.add_argument("--cupy")
     p.add_argument("--torchvision")
+    p.add_argument("--xformers")
     p.add_argument("--results", default=os.path.join(ROOT, "fixtures/gpu/results/standin.json"))
     a = p.parse_args()
     env = open(os.path.join(a.out, "env.txt")).read().splitlines()
@@ -191,6 +222,8 @@ def main():
         if a.torchvision:
             found.append((torchvision_record(a.torchvision, t),
                           os.path.join(a.torchvision, f"{t}.calls")))
+        if a.xformers:
+            found.append((xformers_record(a.xformers, t), os.path.join(a.xformers, f"{t}.calls")))
         for rec, log in found:
             rec["hip_calls"], rec["notes"] = calls(log)
             records.append(rec)
