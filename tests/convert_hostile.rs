@@ -570,8 +570,8 @@ except Exception as x:
 
 /// Failures of the environment, not of the input, say so: a build cache that is a file is
 /// built without (a warning naming it; before: every kernel "not translated", exit 6 or 5); a
-/// missing `$TMPDIR`, an `-o` under a regular file and a report path in a missing folder give
-/// exit 9 naming that path and the OS error (before: exit 1 blaming the wheel, or a message
+/// missing `$TMPDIR`, an `-o` under a regular file, a full disk (`ulimit -f`) and a report path
+/// in a missing folder give exit 9 naming that path and the OS error (before: exit 1 blaming the wheel, or a message
 /// naming tempfile's random path), nothing written.
 #[test]
 fn environment_failures_name_the_environment() {
@@ -618,6 +618,26 @@ fn environment_failures_name_the_environment() {
     let (code, o, e) = conv(&out, &[], &[]);
     assert_eq!(code, 9, "{o}{e}");
     assert!(o.contains("Not a directory (os error 20)"), "{o}");
+    // A full disk, as `ulimit -f` makes one without privileges (SIGXFSZ ignored, so writes
+    // past 60 KiB fail with EFBIG): the temporary files of the device build cannot be
+    // written. Before: "2 of 2 kernels cannot be translated" (exit 5), or the wheel blamed.
+    let out = d.path().join("o5");
+    let (code, o, e) = run(Command::new("bash")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 60; exec \"$@\"")
+        .arg("wheelport")
+        .arg(bin())
+        .arg(demo())
+        .args(["--target", "dtk", "-q", "-o"])
+        .arg(&out)
+        .env("WHEELPORT_NO_CACHE", "1"));
+    assert_eq!(code, 9, "{o}{e}");
+    assert!(e.contains("File too large (os error 27)"), "{e}");
+    assert!(
+        !o.contains("cannot be translated") && !o.contains("malformed"),
+        "{o}"
+    );
+    assert!(!out.exists());
     let out = d.path().join("o4");
     let report = d.path().join("missing/r.json");
     let (code, o, e) = conv(&out, &["--json", report.to_str().unwrap()], &[]);

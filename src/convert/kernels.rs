@@ -28,6 +28,9 @@ pub struct DeviceCode {
     /// The `.target` of the PTX entry each registered container was built from
     /// (`compute_120`), one per container with registrations.
     pub sources: Vec<String>,
+    /// A module build that failed for the machine's reason ([`crate::device::ModuleResult::environment`]):
+    /// the input's conversion stops on it.
+    pub environment: Option<crate::Error>,
 }
 
 /// What the build said about one kernel.
@@ -77,6 +80,7 @@ pub fn device_code(
             .collect()
     };
     let mut outcome: HashMap<(usize, &str), Built> = HashMap::new();
+    let mut environment: Option<crate::Error> = None;
     let mut registrations = BTreeMap::new();
     let mut sources = Vec::new();
     let available = pipeline.available(profile);
@@ -257,6 +261,9 @@ pub fn device_code(
         let names = &names;
         let arch_of = Some(source);
         if let Some(e) = &r.error {
+            if environment.is_none() {
+                environment = r.environment.clone();
+            }
             for n in names {
                 outcome.insert((ci, n), Built::Not(format!("device build failed: {e}")));
             }
@@ -383,6 +390,7 @@ pub fn device_code(
         totals,
         registrations,
         sources,
+        environment,
     }
 }
 

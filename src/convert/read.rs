@@ -232,6 +232,10 @@ fn read_one(
         _ => None,
     };
     let device = super::kernels::device_code(&analysis, opts, archs, pipeline, skip.as_deref());
+    if let Some(e) = device.environment {
+        // The machine failed the build (a temporary file, a full disk), not the kernels.
+        return Err(e);
+    }
     let host = if skip.is_some() || cubin {
         super::host::HostResult {
             bytes: None,

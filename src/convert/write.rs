@@ -35,7 +35,15 @@ pub(super) fn write_all(
         // Which input each output file comes from: two inputs never write one name.
         let mut from: HashMap<PathBuf, String> = HashMap::new();
         for p in prepared.iter_mut() {
-            let Some((out, beside)) = write_output(p, opts, tools, staging.path())? else {
+            // An error names the output's place in -o, not the staging folder.
+            let staged = write_output(p, opts, tools, staging.path()).map_err(|mut e| {
+                let from = staging.path().display().to_string();
+                if let Some(rest) = e.file.strip_prefix(&from) {
+                    e.file = format!("{}{rest}", opts.out_dir.display());
+                }
+                e
+            })?;
+            let Some((out, beside)) = staged else {
                 continue;
             };
             if let Some(first) = from.insert(out.clone(), p.conv.path.clone()) {

@@ -51,6 +51,10 @@ pub struct ModuleResult {
     pub container: Vec<u8>,
     /// Why the module as a whole failed, when it did.
     pub error: Option<String>,
+    /// The failure, when it was the machine's and not the module's: an I/O error
+    /// ([`crate::error::ErrorKind::Io`]) of a temporary file or a full disk. A conversion
+    /// stops on it as an environment failure instead of reporting the kernels not translated.
+    pub environment: Option<crate::Error>,
 }
 
 /// The device pipeline for one target: its tools and build cache.
@@ -317,9 +321,14 @@ fn merge(
     let (mut lowered, first) = results.next().expect("at least one arch group");
     let mut objects: Vec<DeviceObject> = Vec::new();
     let mut error = None;
+    let mut environment = None;
+    let io = |e: &crate::Error| (e.kind == crate::error::ErrorKind::Io).then(|| e.clone());
     match first {
         Ok(b) => objects.extend(b.objects),
-        Err(e) => error = Some(e.to_string()),
+        Err(e) => {
+            environment = io(&e);
+            error = Some(e.to_string());
+        }
     }
     for (l, b) in results {
         for (k, other) in lowered.kernels.iter_mut().zip(&l.kernels) {
@@ -330,6 +339,9 @@ fn merge(
         match b {
             Ok(b) => objects.extend(b.objects),
             Err(e) => {
+                if environment.is_none() {
+                    environment = io(&e);
+                }
                 error.get_or_insert(e.to_string());
             }
         }
@@ -340,6 +352,7 @@ fn merge(
             built: None,
             container: Vec::new(),
             error: Some(e),
+            environment,
         };
     }
     objects.sort_by_key(|o| archs.iter().position(|a| *a == o.arch));
@@ -356,12 +369,14 @@ fn merge(
             }),
             container,
             error: None,
+            environment: None,
         },
         Err(e) => ModuleResult {
             lowered,
             built: None,
             container: Vec::new(),
             error: Some(format!("container: {}", e.message)),
+            environment: None,
         },
     }
 }

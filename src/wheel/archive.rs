@@ -178,14 +178,27 @@ impl WheelReader {
             return Err(Error::at(ErrorKind::Wheel, &display, at, format!("member {name} declares {declared} bytes, over the {MAX_MEMBER_SIZE}-byte limit")));
         }
         let mut limited = (&mut m).take(declared + 1);
-        let n = std::io::copy(&mut limited, out).map_err(|e| {
-            Error::at(
-                ErrorKind::Wheel,
-                &display,
-                at,
-                format!("member {name}: corrupt compressed data: {e}"),
-            )
-        })?;
+        // Reading is the archive's failure; writing (a temporary file on a full disk) the
+        // environment's.
+        let mut n = 0u64;
+        let mut buf = vec![0u8; 64 << 10];
+        loop {
+            let k = match std::io::Read::read(&mut limited, &mut buf) {
+                Ok(0) => break,
+                Ok(k) => k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(Error::at(
+                        ErrorKind::Wheel,
+                        &display,
+                        at,
+                        format!("member {name}: corrupt compressed data: {e}"),
+                    ))
+                }
+            };
+            out.write_all(&buf[..k]).map_err(Error::temp_dir)?;
+            n += k as u64;
+        }
         if n != declared {
             return Err(Error::at(
                 ErrorKind::Wheel,
@@ -216,10 +229,10 @@ impl WheelReader {
         {
             let mut w = std::io::BufWriter::with_capacity(64 << 10, &mut tmp);
             self.copy_member(name, &mut w)?;
-            w.flush().map_err(|e| Error::io(&display, e))?;
+            w.flush().map_err(Error::temp_dir)?;
         }
         // SAFETY: the file is an unlinked temporary that nothing else can modify.
-        let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(|e| Error::io(&display, e))?;
+        let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(Error::temp_dir)?;
         crate::inspect::random_access(&map);
         Ok(SharedObjectMember {
             name: name.to_string(),

@@ -378,13 +378,26 @@ pub fn repack_reader(
 
     std::fs::create_dir_all(out_dir).map_err(|e| Error::io(out_dir.display().to_string(), e))?;
     let out_path = out_dir.join(wname.file_name());
+    let out_display = out_path.display().to_string();
+    // A zip write error: the output's I/O (a full disk) is the environment's, named by the
+    // output; anything else is the archive's.
+    let wout = |what: String, e: zip::result::ZipError| -> Error {
+        match e {
+            zip::result::ZipError::Io(io) => Error::new(
+                ErrorKind::Io,
+                &out_display,
+                format!("{what}: {}", crate::error::os_error(io)),
+            ),
+            e => werr(format!("{what}: {e}")),
+        }
+    };
     let tmp = tempfile::NamedTempFile::new_in(out_dir)
-        .map_err(|e| Error::io(out_dir.display().to_string(), e))?;
+        .map_err(|e| Error::io(out_dir.display().to_string(), crate::error::os_error(e)))?;
     let mut zout = zip::ZipWriter::new(std::io::BufWriter::with_capacity(
         1 << 20,
         tmp.as_file()
             .try_clone()
-            .map_err(|e| Error::io(&display, e))?,
+            .map_err(|e| Error::io(&out_display, e))?,
     ));
     let when = zip_time(plan.source_date_epoch);
     let mut record: Vec<(String, String, u64)> = Vec::new();
@@ -402,8 +415,9 @@ pub fn repack_reader(
             .unix_permissions(mode)
             .large_file(data.len() as u64 >= u32::MAX as u64);
         zout.start_file(name, opts)
-            .map_err(|e| werr(format!("writing {name}: {e}")))?;
-        zout.write_all(data).map_err(|e| Error::io(&display, e))?;
+            .map_err(|e| wout(format!("writing {name}"), e))?;
+        zout.write_all(data)
+            .map_err(|e| Error::io(&out_display, e))?;
         record.push((name.to_string(), record_hash(data), data.len() as u64));
         Ok(())
     };
@@ -497,7 +511,7 @@ pub fn repack_reader(
                 .by_index_raw(0)
                 .map_err(|e| werr(format!("wrapping {name}: {e}")))?;
             zout.raw_copy_file_touch(raw, when, Some(mode))
-                .map_err(|e| werr(format!("writing {name}: {e}")))?;
+                .map_err(|e| wout(format!("writing {name}"), e))?;
             record.push((renamed.clone(), p.record_hash.clone(), p.size));
             continue;
         }
@@ -568,7 +582,7 @@ pub fn repack_reader(
                 .by_index_raw(index)
                 .map_err(|e| werr(format!("member {name}: {e}")))?;
             zout.raw_copy_file_touch(raw, when, Some(mode))
-                .map_err(|e| werr(format!("copying {name}: {e}")))?;
+                .map_err(|e| wout(format!("copying {name}"), e))?;
             let digest = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(digest);
             record.push((name.clone(), format!("sha256={digest}"), n));
         }
@@ -593,12 +607,12 @@ pub fn repack_reader(
         .last_modified_time(when)
         .unix_permissions(0o644);
     zout.start_file(record_name.as_str(), opts)
-        .map_err(|e| werr(format!("writing RECORD: {e}")))?;
+        .map_err(|e| wout("writing RECORD".into(), e))?;
     zout.write_all(rec.as_bytes())
-        .map_err(|e| Error::io(&display, e))?;
+        .map_err(|e| Error::io(&out_display, e))?;
     let mut w = zout
         .finish()
-        .map_err(|e| werr(format!("finishing the archive: {e}")))?;
+        .map_err(|e| wout("finishing the archive".into(), e))?;
     w.flush()
         .map_err(|e| Error::io(out_path.display().to_string(), e))?;
     drop(w);

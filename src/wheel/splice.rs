@@ -215,7 +215,7 @@ pub fn spool(
                 crc_now = zlib_rs::crc32::crc32(crc_now, &buf[..produced]);
                 sha.update(&buf[..produced]);
                 if let Err(e) = w.write_all(&buf[..produced]) {
-                    break Err(Error::io(&display, e));
+                    break Err(Error::temp_dir(e));
                 }
             }
             if rc == libz_rs_sys::Z_STREAM_END {
@@ -242,7 +242,7 @@ pub fn spool(
         // SAFETY: initialised above.
         unsafe { libz_rs_sys::inflateEnd(&mut strm) };
         result?;
-        w.flush().map_err(|e| Error::io(&display, e))?;
+        w.flush().map_err(Error::temp_dir)?;
     }
     if out_total != size {
         return Err(werr(format!(
@@ -255,7 +255,7 @@ pub fn spool(
         )));
     }
     // SAFETY: the file is an unlinked temporary that nothing else can modify.
-    let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(|e| Error::io(&display, e))?;
+    let map = unsafe { memmap2::Mmap::map(&tmp) }.map_err(Error::temp_dir)?;
     Ok((
         map,
         sha.finalize().into(),
