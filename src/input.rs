@@ -11,18 +11,30 @@ use crate::error::{Error, ErrorKind, Result};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
+/// The error of reading input `path`: one that does not exist is the command line's
+/// ([`ErrorKind::Input`], exit 1: the path names nothing), any other I/O error the machine's
+/// ([`ErrorKind::Io`]: permissions, a failing disk).
+pub fn read_error(path: &Path, e: std::io::Error) -> Error {
+    let display = path.display().to_string();
+    if e.kind() == std::io::ErrorKind::NotFound {
+        Error::new(ErrorKind::Input, display, "does not exist")
+    } else {
+        Error::io(display, e)
+    }
+}
+
 /// Open `path` for reading when it is a regular file (after following symlinks).
 ///
 /// # Errors
-/// [`ErrorKind::Io`] when it cannot be opened; [`ErrorKind::Input`] naming what it is when it
-/// is not a regular file.
+/// [`read_error`] when it cannot be opened; [`ErrorKind::Input`] naming what it is when it is
+/// not a regular file.
 pub fn open_regular(path: &Path) -> Result<std::fs::File> {
     let display = path.display().to_string();
     let f = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK)
         .open(path)
-        .map_err(|e| Error::io(&display, e))?;
+        .map_err(|e| read_error(path, e))?;
     let t = f
         .metadata()
         .map_err(|e| Error::io(&display, e))?

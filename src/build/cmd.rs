@@ -62,7 +62,7 @@ pub fn lower_files(
     let mut modules: Vec<(String, String, LoweredModule)> = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        let bytes = std::fs::read(f).map_err(|e| Error::io(&name, e))?;
+        let bytes = std::fs::read(f).map_err(|e| crate::input::read_error(f, e))?;
         let parsed = crate::ptx::parse_bytes(&bytes, &name);
         summary.diagnostics.extend(
             parsed

@@ -231,12 +231,12 @@ fn write_output(
             };
             let mut prov = serde_json::to_vec_pretty(&provenance).expect("provenance serializes");
             prov.push(b'\n');
-            let dist = p
+            let (dist, source_version) = p
                 .path
                 .file_name()
                 .and_then(|n| n.to_str())
                 .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
-                .map(|w| w.name)
+                .map(|w| (w.name, w.version))
                 .unwrap_or_default();
             // The SBOM (PEP 770): what was rewritten, added and applied, by SHA-256.
             let hex = |b64: &str| -> String {
@@ -283,13 +283,6 @@ fn write_output(
             } else {
                 Vec::new()
             };
-            let source_version = p
-                .path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| crate::wheel::repack::WheelName::parse(n).ok())
-                .map(|w| w.version)
-                .unwrap_or_default();
             let sbom = crate::report::sbom::cyclonedx(&crate::report::sbom::SbomInput {
                 name: dist.clone(),
                 version: crate::wheel::repack::with_local_label(&source_version, &opts.label()),

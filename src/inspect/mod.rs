@@ -38,11 +38,12 @@ pub struct Options {
 /// shared object below it, sorted by path.
 ///
 /// # Errors
-/// [`crate::error::ErrorKind::Io`] when an input does not exist or a directory cannot be read.
+/// [`crate::input::read_error`] when an input does not exist or cannot be read;
+/// [`crate::error::ErrorKind::Io`] when a directory cannot be read.
 pub fn expand_inputs(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for p in inputs {
-        let md = std::fs::metadata(p).map_err(|e| Error::io(p.display().to_string(), e))?;
+        let md = std::fs::metadata(p).map_err(|e| crate::input::read_error(p, e))?;
         if md.is_dir() {
             let mut found = Vec::new();
             walk(p, &mut found)?;

@@ -40,21 +40,6 @@ pub struct SbomInput {
     pub tables: Vec<(String, String)>,
 }
 
-/// A PEP 503-normalised name, as purls spell PyPI names.
-fn normalize(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if matches!(c, '-' | '_' | '.') {
-            if !out.ends_with('-') {
-                out.push('-');
-            }
-        } else {
-            out.push(c.to_ascii_lowercase());
-        }
-    }
-    out
-}
-
 /// `s` percent-encoded as a purl component (purl-spec: everything but ASCII letters, digits
 /// and `.-_~` escaped; `+` of a local version becomes `%2B`).
 fn purl_escape(s: &str) -> String {
@@ -68,7 +53,11 @@ fn purl_escape(s: &str) -> String {
 
 /// `pkg:pypi/<name>@<version>` (purl-spec's pypi type).
 fn purl(name: &str, version: &str) -> String {
-    format!("pkg:pypi/{}@{}", normalize(name), purl_escape(version))
+    format!(
+        "pkg:pypi/{}@{}",
+        crate::wheel::requirements::normalize(name),
+        purl_escape(version)
+    )
 }
 
 /// A UUID (RFC 9562 version 8: custom) made from the SHA-256 of `seed`.

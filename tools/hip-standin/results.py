@@ -166,10 +166,7 @@ def compare_junit(orig_xml, conv_xml):
 def xformers_record(out, t):
     """xformers' test_sparsity24 with _C.so converted for `t` (tools/hip-standin/xformers.sh,
     converted with --allow-partial)."""
-    conv = {}
-    for line in open(os.path.join(out, "converted.sha256")):
-        h, path = line.split()
-        conv[os.path.basename(os.path.dirname(path))] = h
+    conv = converted_by_target(out)
     rec = {"target": t, "suite": "xformers v0.0.35 tests/test_sparsity24.py",
            "inputs": [{"path": f"{XF_WHEEL}!xformers/_C.so", "sha256": XF_C_SHA,
                        "allow_partial": True, "converted_sha256": conv[t]}]}
@@ -183,12 +180,19 @@ def xformers_record(out, t):
     return rec
 
 
-def torchvision_record(out, t):
-    """torchvision's ops with _C.so converted for `t` (tools/hip-standin/torchvision.sh)."""
+def converted_by_target(out):
+    """{target: sha256} of the converted objects in OUTDIR/converted.sha256 (one folder per
+    target: dtk, rocm, cuda)."""
     conv = {}
     for line in open(os.path.join(out, "converted.sha256")):
         h, path = line.split()
         conv[os.path.basename(os.path.dirname(path))] = h
+    return conv
+
+
+def torchvision_record(out, t):
+    """torchvision's ops with _C.so converted for `t` (tools/hip-standin/torchvision.sh)."""
+    conv = converted_by_target(out)
     rec = {"target": t, "suite": "torchvision 0.26.0 ops (tools/gpu/torchvision_ops.py)",
            "inputs": [{"path": f"{TV_WHEEL}!torchvision/_C.so", "sha256": TV_C_SHA,
                        "converted_sha256": conv[t]}]}
