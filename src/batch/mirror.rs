@@ -110,6 +110,8 @@ pub fn scan(root: &Path) -> Result<BTreeMap<String, Vec<Dist>>> {
 
 fn scan_flat(root: &Path) -> Result<Vec<Dist>> {
     let mut out = Vec::new();
+    let real_root =
+        std::fs::canonicalize(root).map_err(|e| Error::io(root.display().to_string(), e))?;
     let rd = std::fs::read_dir(root).map_err(|e| Error::io(root.display().to_string(), e))?;
     for entry in rd {
         let entry = entry.map_err(|e| Error::io(root.display().to_string(), e))?;
@@ -121,7 +123,7 @@ fn scan_flat(root: &Path) -> Result<Vec<Dist>> {
         let Some((name, version)) = parse_filename(&filename) else {
             continue;
         };
-        real_file(root, root, &path)?;
+        real_file(&real_root, root, &path)?;
         out.push(Dist {
             path,
             project: normalize(&name),
@@ -217,12 +219,10 @@ fn resolve(root: &Path, page: &Path, href: &str) -> Result<PathBuf> {
 
 /// The real path of the distribution file `path` found through `found_in` (a page, or the
 /// mirror folder), checked to be a regular file whose every symlink resolves inside the
-/// mirror (`root`). `batch` publishes the file a link names, never the link.
-fn real_file(root: &Path, found_in: &Path, path: &Path) -> Result<PathBuf> {
+/// mirror (`real_root`, the mirror folder canonicalised once per scan). `batch` publishes the file a link names, never the link.
+fn real_file(real_root: &Path, found_in: &Path, path: &Path) -> Result<PathBuf> {
     let real = std::fs::canonicalize(path).map_err(|e| Error::io(path.display().to_string(), e))?;
-    let real_root =
-        std::fs::canonicalize(root).map_err(|e| Error::io(root.display().to_string(), e))?;
-    if !real.starts_with(&real_root) {
+    if !real.starts_with(real_root) {
         return Err(err(
             found_in,
             format!(
@@ -243,6 +243,8 @@ fn real_file(root: &Path, found_in: &Path, path: &Path) -> Result<PathBuf> {
 
 fn scan_pep503(root: &Path, index: &Path) -> Result<Vec<Dist>> {
     let mut out = Vec::new();
+    let real_root =
+        std::fs::canonicalize(root).map_err(|e| Error::io(root.display().to_string(), e))?;
     for project in anchors(index)? {
         let page_dir = resolve(root, index, &project.href)?;
         let page = if page_dir.is_dir() {
@@ -281,7 +283,7 @@ fn scan_pep503(root: &Path, index: &Path) -> Result<Vec<Dist>> {
                     format!("link {:?} names a missing file {}", a.href, path.display()),
                 ));
             }
-            real_file(root, &page, &path)?;
+            real_file(&real_root, &page, &path)?;
             let index_sha256 = a
                 .href
                 .split_once('#')

@@ -94,29 +94,28 @@ pub fn cyclonedx(s: &SbomInput) -> Vec<u8> {
         tools.push(json!({ "type": "application", "name": name, "version": line }));
     }
     let output_ref = purl(&s.name, &s.version);
+    // Written members, then applied tables: (bom-ref, name, description, SHA-256 hex).
+    let table_what = format!("wheelport relink table applied for target {}", s.target);
+    let entries = s
+        .files
+        .iter()
+        .map(|(path, hex, what)| (format!("file:{path}"), path, what, hex))
+        .chain(
+            s.tables
+                .iter()
+                .map(|(file, hex)| (format!("relink-table:{file}"), file, &table_what, hex)),
+        );
     let mut components = Vec::new();
     let mut refs = Vec::new();
-    for (path, hex, what) in &s.files {
-        let r = format!("file:{path}");
-        refs.push(r.clone());
+    for (r, name, what, hex) in entries {
         components.push(json!({
             "type": "file",
             "bom-ref": r,
-            "name": path,
+            "name": name,
             "description": what,
             "hashes": sha256_hash(hex),
         }));
-    }
-    for (file, hex) in &s.tables {
-        let r = format!("relink-table:{file}");
-        refs.push(r.clone());
-        components.push(json!({
-            "type": "file",
-            "bom-ref": r,
-            "name": file,
-            "description": format!("wheelport relink table applied for target {}", s.target),
-            "hashes": sha256_hash(hex),
-        }));
+        refs.push(r);
     }
     let doc = json!({
         "bomFormat": "CycloneDX",
